@@ -1,0 +1,27 @@
+// Writes the artefacts derived from the contract into fixtures/ (`npm run contract:export`).
+// test/contract-artefacts.test.ts fails when a committed file differs from its derivation.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exampleRecord } from './examples.js';
+import { allJsonSchemas } from './json-schema.js';
+import { OPERATIONS } from './operations.js';
+
+export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+/** Relative path under fixtures/ -> file content. */
+export function derivedArtefacts(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(allJsonSchemas())) files[`schemas/${name}`] = `${JSON.stringify(schema, null, 2)}\n`;
+  for (const op of OPERATIONS) files[`requests/${op.request.name}.json`] = `${JSON.stringify(exampleRecord(op.request), null, 2)}\n`;
+  return files;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const [rel, content] of Object.entries(derivedArtefacts())) {
+    const path = join(FIXTURES, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+    process.stdout.write(`wrote fixtures/${rel}\n`);
+  }
+}

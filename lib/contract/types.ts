@@ -1,0 +1,93 @@
+// The vocabulary the contract is written in. Everything else (schemas, serialisers,
+// checks, fixtures) reads these structures; nothing restates a field list.
+
+/** Where an element lives on the SOAP wire: its namespace is a role, resolved per deployment. */
+export type XmlNamespaceRole = 'login' | 'arrays' | 'system';
+
+export interface XmlItemName {
+  readonly name: string;
+  readonly ns: XmlNamespaceRole;
+}
+
+export type FieldType =
+  | { readonly kind: 'string' }
+  | { readonly kind: 'integer' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'datetime' }
+  | { readonly kind: 'guid' }
+  /** closed: the spec gives every value (day names); open: only the values seen are known. */
+  | { readonly kind: 'enum'; readonly values: readonly string[]; readonly closed: boolean }
+  | { readonly kind: 'array'; readonly item: FieldType; readonly soapItem: XmlItemName }
+  | { readonly kind: 'object'; readonly shape: Shape }
+  /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. */
+  | { readonly kind: 'map'; readonly value: Shape; readonly soapEntry: XmlItemName };
+
+export type Sensitivity = 'credential' | 'personal';
+
+export interface Field {
+  /** camelCase name on the JSON wire. */
+  readonly json: string;
+  /** Element name in SOAP (PascalCase unless the spec says otherwise). */
+  readonly soap: string;
+  readonly type: FieldType;
+  /** .NET value types (integer, boolean, datetime, guid, enum) can never be null. */
+  readonly nullable: boolean;
+  readonly sensitivity?: Sensitivity;
+  /** Present on one wire only (the spec's `settings` exists in SOAP only, always nil). */
+  readonly only?: 'soap' | 'json';
+}
+
+export interface Shape {
+  /** Data-contract name; for array items it is also the SOAP item element name. */
+  readonly name: string;
+  readonly fields: readonly Field[];
+}
+
+export const STRING: FieldType = { kind: 'string' };
+export const INTEGER: FieldType = { kind: 'integer' };
+export const BOOLEAN: FieldType = { kind: 'boolean' };
+export const DATETIME: FieldType = { kind: 'datetime' };
+export const GUID: FieldType = { kind: 'guid' };
+
+/** An enum of which the spec shows only some values. */
+export const enumSeen = (...values: string[]): FieldType => ({ kind: 'enum', values, closed: false });
+export const enumClosed = (...values: string[]): FieldType => ({ kind: 'enum', values, closed: true });
+
+export const arrayOf = (item: FieldType, soapItem: XmlItemName): FieldType => ({ kind: 'array', item, soapItem });
+export const objectOf = (shape: Shape): FieldType => ({ kind: 'object', shape });
+export const mapOf = (value: Shape, soapEntry: XmlItemName): FieldType => ({ kind: 'map', value, soapEntry });
+
+export const isValueType = (type: FieldType): boolean =>
+  type.kind === 'integer' || type.kind === 'boolean' || type.kind === 'datetime' || type.kind === 'guid' || type.kind === 'enum';
+
+/** The spec's rule: the SOAP name is the JSON name with an upper-case first letter. */
+export const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+interface FieldOptions {
+  soap?: string;
+  sensitivity?: Sensitivity;
+  only?: 'soap' | 'json';
+}
+
+/** One line per field: name, type, and only what departs from the naming rule. */
+export function field(json: string, type: FieldType, options: FieldOptions = {}): Field {
+  return {
+    json,
+    soap: options.soap ?? pascal(json),
+    type,
+    nullable: !isValueType(type),
+    ...(options.sensitivity ? { sensitivity: options.sensitivity } : {}),
+    ...(options.only ? { only: options.only } : {}),
+  };
+}
+
+export const shape = (name: string, fields: readonly Field[]): Shape => ({ name, fields });
+
+/** Fields that appear on the given wire. */
+export const fieldsOn = (s: Shape, wire: 'json' | 'soap'): readonly Field[] =>
+  s.fields.filter((f) => f.only === undefined || f.only === wire);
+
+/** .NET DataContractSerializer order: ordinal (UTF-16 code unit) comparison of element names. */
+export const ordinalCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export const soapOrder = (s: Shape): readonly Field[] => [...fieldsOn(s, 'soap')].sort((a, b) => ordinalCompare(a.soap, b.soap));

@@ -1,0 +1,86 @@
+// A record as .NET's DataContractSerializer writes it: members ordered by ordinal comparison at
+// every level and in the record's namespace; primitive list items and dictionary entries in the
+// Arrays namespace; DayOfWeek items in the System namespace; nulls as i:nil="true".
+import { dashedGuid, soapDatetime } from '../contract/formats.js';
+import { namespaceOf, SOAP11_ENVELOPE, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
+import { soapOrder, type FieldType, type Shape } from '../contract/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/node.js';
+import { el, text, type XmlElement, type XmlNode } from '../xml/model.js';
+
+export interface SoapBuildOptions {
+  /** DataContractSerializer writes null members as nil; EmitDefaultValue=false omits them. */
+  readonly nullMembers: 'nil' | 'omit';
+}
+
+export const DATA_CONTRACT: SoapBuildOptions = { nullMembers: 'nil' };
+
+const NIL = { ns: XSI, name: 'nil', value: 'true' } as const;
+
+function scalarText(type: FieldType, value: JsonValue): string {
+  if (type.kind === 'datetime' && typeof value === 'string') return soapDatetime(value);
+  if (type.kind === 'guid' && typeof value === 'string') return dashedGuid(value.toLowerCase());
+  return String(value);
+}
+
+class SoapRecordBuilder {
+  constructor(private readonly ns: ServiceNamespaces, private readonly options: SoapBuildOptions) {}
+
+  /** Members of `shape` from `data`, in ordinal order, each in the record's namespace. */
+  members(shape: Shape, data: JsonObject): XmlElement[] {
+    const out: XmlElement[] = [];
+    for (const f of soapOrder(shape)) {
+      const value = f.only === 'soap' ? null : data[f.json];
+      if (value === undefined || value === null) {
+        // `settings` is nil in every response the spec shows, whatever the style.
+        if (this.options.nullMembers === 'nil' || f.only === 'soap') out.push(el(this.ns.login, f.soap, [], [NIL]));
+        continue;
+      }
+      const member = el(this.ns.login, f.soap, this.content(f.type, value));
+      // .NET declares a collection's item namespace once, on the collection element.
+      const itemNs = f.type.kind === 'array' ? f.type.soapItem.ns : f.type.kind === 'map' ? f.type.soapEntry.ns : undefined;
+      out.push(itemNs && itemNs !== 'login' ? { ...member, declare: [namespaceOf(itemNs, this.ns)] } : member);
+    }
+    return out;
+  }
+
+  content(type: FieldType, value: JsonValue): XmlNode[] {
+    switch (type.kind) {
+      case 'object':
+        return isJsonObject(value) ? this.members(type.shape, value) : [];
+      case 'array': {
+        const itemNs = namespaceOf(type.soapItem.ns, this.ns);
+        return Array.isArray(value) ? value.map((v) => el(itemNs, type.soapItem.name, this.content(type.item, v))) : [];
+      }
+      case 'map': {
+        if (!isJsonObject(value)) return [];
+        const entryNs = namespaceOf(type.soapEntry.ns, this.ns);
+        return Object.entries(value).map(([key, v]) => el(entryNs, type.soapEntry.name, [
+          el(entryNs, 'Key', [text(key)]),
+          el(entryNs, 'Value', isJsonObject(v) ? this.members(type.value, v) : []),
+        ]));
+      }
+      default: {
+        const s = scalarText(type, value);
+        return s === '' ? [] : [text(s)];
+      }
+    }
+  }
+}
+
+/** The record as its own element (ServiceStack's plain XML format, and the SOAP Body's child). */
+export function recordToXml(shape: Shape, data: JsonObject, ns: ServiceNamespaces, options: SoapBuildOptions = DATA_CONTRACT): XmlElement {
+  // .NET declares xmlns:i on the record element whether or not a member is nil.
+  return { ...el(ns.login, shape.name, new SoapRecordBuilder(ns, options).members(shape, data)), declare: [XSI] };
+}
+
+export const soapEnvelope = (body: XmlElement, header = false): XmlElement =>
+  el(SOAP11_ENVELOPE, 'Envelope', [...(header ? [el(SOAP11_ENVELOPE, 'Header')] : []), el(SOAP11_ENVELOPE, 'Body', [body])]);
+
+export type FaultCode = 'Client' | 'Server' | 'VersionMismatch';
+
+/** A SOAP 1.1 Fault (section 4.4): faultcode a QName in the envelope namespace, faultstring text. */
+export const soapFault = (code: FaultCode, message: string): XmlElement =>
+  soapEnvelope(el(SOAP11_ENVELOPE, 'Fault', [
+    el(null, 'faultcode', [text(`s:${code}`)]),
+    el(null, 'faultstring', [text(message)]),
+  ]));

@@ -1,0 +1,23 @@
+// The named variants of the reference: faults (each breaks one rule the harness checks) and
+// styles (each a legitimate way of writing the same data). Looked up by name from the CLI.
+import type { Variant } from './profile.js';
+
+/** A fault names the checks it must trip; more than one only where breaking the rule breaks them all. */
+export interface Fault extends Variant {
+  readonly breaks: readonly string[];
+}
+
+export const FAULTS: readonly Fault[] = [];
+export const STYLES: readonly Variant[] = [];
+
+export type Lookup<T> = { ok: true; variants: T[] } | { ok: false; error: string };
+
+export function findVariants<T extends Variant>(list: readonly T[], names: readonly string[]): Lookup<T> {
+  const variants: T[] = [];
+  for (const name of names) {
+    const found = list.find((v) => v.name === name);
+    if (!found) return { ok: false, error: `unknown name ${JSON.stringify(name)}; --list shows them` };
+    variants.push(found);
+  }
+  return { ok: true, variants };
+}

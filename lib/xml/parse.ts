@@ -1,0 +1,72 @@
+// Reads a response body into the element model with a conforming XML 1.0 + Namespaces parser
+// (saxes). It never expands an entity it was not born knowing and never fetches anything; a DOCTYPE
+// is refused outright (SOAP 1.1 section 3: a message MUST NOT contain one).
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { XmlAttribute, XmlElement, XmlNode } from './model.js';
+
+export type XmlParseResult =
+  | { readonly ok: true; readonly root: XmlElement; readonly declaration: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/** Nesting deeper than this is not a record; refusing it bounds the parser's stack. */
+const MAX_DEPTH = 256;
+
+interface Building {
+  ns: string | null;
+  name: string;
+  attrs: XmlAttribute[];
+  children: XmlNode[];
+  line: number;
+}
+
+const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
+const STOP = Symbol('stop');
+
+export function parseXml(source: string): XmlParseResult {
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: Building[] = [];
+  let root: XmlElement | undefined;
+  let error: string | undefined;
+  let declaration = false;
+  // Stop at the first error: nothing after it is read.
+  const fail = (message: string): never => {
+    error ??= `line ${parser.line}, column ${parser.column}: ${message}`;
+    throw STOP;
+  };
+  const addText = (value: string, cdata: boolean) => {
+    const top = stack[stack.length - 1];
+    if (top && value) top.children.push(cdata ? { text: value, cdata } : { text: value });
+  };
+
+  parser.on('error', (e) => fail(e.message.replace(/^\d+:\d+: /, '')));
+  parser.on('xmldecl', () => { declaration = true; });
+  parser.on('doctype', () => fail('the document has a DOCTYPE; SOAP 1.1 forbids it and it is not read'));
+  parser.on('opentag', (tag) => {
+    if (stack.length >= MAX_DEPTH) fail(`elements nested deeper than ${MAX_DEPTH}`);
+    const t = tag as SaxesTagNS;
+    const attrs = Object.values(t.attributes)
+      .filter((a) => a.uri !== XMLNS_URI)
+      .map((a) => ({ ns: a.uri || null, name: a.local, value: a.value }));
+    stack.push({ ns: t.uri || null, name: t.local, attrs, children: [], line: parser.line });
+  });
+  parser.on('text', (t) => addText(t, false));
+  parser.on('cdata', (t) => addText(t, true));
+  parser.on('closetag', () => {
+    const b = stack.pop();
+    if (!b) return;
+    const done: XmlElement = { ns: b.ns, name: b.name, attrs: b.attrs, children: b.children, line: b.line };
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(done);
+    else root = done;
+  });
+
+  try {
+    // A leading byte-order mark is legitimate (XML 1.0 4.3.3); saxes expects it stripped.
+    parser.write(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source).close();
+  } catch (e) {
+    if (e !== STOP) error ??= e instanceof Error ? e.message : String(e);
+  }
+  if (error) return { ok: false, error };
+  if (!root) return { ok: false, error: 'the document has no root element' };
+  return { ok: true, root, declaration };
+}

@@ -1,0 +1,50 @@
+// The files in fixtures/ that are derived from the contract must equal their derivation, and the
+// reference's data must satisfy the derived schemas (checked by Ajv, an engine we did not write).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { derivedArtefacts, FIXTURES } from '../lib/contract/export.js';
+import { allJsonSchemas } from '../lib/contract/json-schema.js';
+import { referenceConfirmation, referenceUserDetails } from '../lib/reference/data.js';
+
+describe('derived artefacts in fixtures/', () => {
+  for (const [rel, content] of Object.entries(derivedArtefacts())) {
+    it(`fixtures/${rel} is up to date (else run: npm run contract:export)`, () => {
+      expect(readFileSync(join(FIXTURES, rel), 'utf8')).toBe(content);
+    });
+  }
+});
+
+describe('JSON Schemas', () => {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  for (const schema of Object.values(allJsonSchemas())) ajv.addSchema(schema);
+  const validate = (id: string, data: unknown) => {
+    const ok = ajv.validate(id, data);
+    return ok ? [] : (ajv.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+
+  it('accept the reference records and the request fixtures', () => {
+    expect(validate('UserDetailsResponse.schema.json', referenceUserDetails())).toEqual([]);
+    expect(validate('ConfirmEmailResponse.schema.json', referenceConfirmation())).toEqual([]);
+    for (const name of ['SupportStateUserLoginRequest', 'ConfirmEmailRequest', 'ImpersonateLogoutRequest']) {
+      const data = JSON.parse(readFileSync(join(FIXTURES, `requests/${name}.json`), 'utf8'));
+      expect(validate(`${name}.schema.json`, data)).toEqual([]);
+    }
+  });
+
+  it('reject what the spec rules out', () => {
+    const good = referenceUserDetails();
+    const bad = (patch: Record<string, unknown>) => validate('UserDetailsResponse.schema.json', { ...good, ...patch });
+    expect(bad({ createdDate: '2019-03-01T08:15:30.500' })).not.toEqual([]);
+    expect(bad({ createdDate: '2019-03-01T08:15:30.5000000Z' })).not.toEqual([]);
+    expect(bad({ siteId: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' })).not.toEqual([]);
+    expect(bad({ userId: '1' })).not.toEqual([]);
+    expect(bad({ userId: 1.5 })).not.toEqual([]);
+    expect(bad({ settings: null })).not.toEqual([]);
+    expect(bad({ isParachute: 'true' })).not.toEqual([]);
+    expect(bad({ nonCongregateSettings: { ...(good.nonCongregateSettings as object), mealDays: ['Funday'] } })).not.toEqual([]);
+    const { userId: _dropped, ...missing } = good;
+    expect(validate('UserDetailsResponse.schema.json', missing)).not.toEqual([]);
+  });
+});
