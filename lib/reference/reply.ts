@@ -1,5 +1,5 @@
 // What an endpoint hands back to the server shell, and the helpers that build it.
-import contentType from 'content-type';
+import { mediaType } from '../http/media-type.js';
 
 export interface Reply {
   readonly status: number;
@@ -17,15 +17,9 @@ export interface RequestContext {
 export const reply = (status: number, mediaType: string, body: string, headers: Record<string, string> = {}): Reply =>
   ({ status, headers: { 'content-type': mediaType, ...headers }, body });
 
-/** The media type without parameters, lower-cased; undefined when absent or unparseable. */
-export function mediaTypeOf(header: string | string[] | undefined): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  try {
-    return contentType.parse(header).type;
-  } catch {
-    return undefined;
-  }
-}
+/** The request's media type without parameters, lower-cased; undefined when absent. */
+export const mediaTypeOf = (header: string | string[] | undefined): string | undefined =>
+  typeof header === 'string' ? mediaType(header) : undefined;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 

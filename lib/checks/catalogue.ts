@@ -1,0 +1,30 @@
+// The whole catalogue, in presentation order. IDs are stable: reports, filters and the
+// sensitivity matrix refer to them.
+import { createHash } from 'node:crypto';
+import type { Check } from './check.js';
+import { FORMAT_CHECKS } from './format.js';
+import { JSON_RECORD_CHECKS } from './json-record.js';
+import { JSON_TYPE_CHECKS } from './json-types.js';
+import { ROUTE_CHECKS } from './routes.js';
+import { SOAP_ENVELOPE_CHECKS } from './soap-envelope.js';
+import { SOAP_RECORD_CHECKS } from './soap-record.js';
+import { SOAP_TYPE_CHECKS } from './soap-types.js';
+
+export const CATALOGUE: readonly Check[] = [
+  ...ROUTE_CHECKS,
+  ...FORMAT_CHECKS,
+  ...SOAP_ENVELOPE_CHECKS,
+  ...SOAP_RECORD_CHECKS,
+  ...SOAP_TYPE_CHECKS,
+  ...JSON_RECORD_CHECKS,
+  ...JSON_TYPE_CHECKS,
+];
+
+export const checkById = new Map(CATALOGUE.map((c) => [c.id, c]));
+if (checkById.size !== CATALOGUE.length) throw new Error('duplicate check id in the catalogue');
+
+/** Identifies the catalogue's content: ids, clauses, levels, requirements, interpretations, exchanges. */
+export const CATALOGUE_HASH = createHash('sha256')
+  .update(JSON.stringify(CATALOGUE.map(({ id, clause, level, requirement, interpretation, exchanges }) => [id, clause, level, requirement, interpretation ?? '', exchanges])))
+  .digest('hex')
+  .slice(0, 16);

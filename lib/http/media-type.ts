@@ -1,0 +1,13 @@
+// The media type of a Content-Type header, lower-cased, without parameters. Parameters
+// (charset=utf-8) never change what the type is, so a malformed parameter does not hide it.
+import contentType from 'content-type';
+
+export function mediaType(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    return contentType.parse(header).type;
+  } catch {
+    const bare = header.split(';')[0]?.trim().toLowerCase();
+    return bare && /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(bare) ? bare : undefined;
+  }
+}
