@@ -3,6 +3,7 @@
 import { ENUM_NAME, isDatetime, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from '../contract/formats.js';
 import { JSON_OPERATIONS } from '../contract/operations.js';
 import { DAY_NAMES } from '../contract/records.js';
+import { marker } from '../contract/sensitivity.js';
 import type { FieldType } from '../contract/types.js';
 import { isJsonObject, type JsonValue } from '../json/node.js';
 import { finding, show, type Check, type Finding } from './check.js';
@@ -30,7 +31,8 @@ function typeCheck(rule: TypeRule): Check {
     run: (ctx) => overJson(ctx, (id, op, root, parsed) => [...jsonSlots(op.response, root)].filter((s) => applies(s.type)).flatMap((s): Finding[] => {
       const lexeme = parsed.numbers.get(s.path);
       const why = judge(s.value, lexeme, s.type);
-      return why ? [finding(id, `${show(lexeme ?? s.value)} (${jsonKind(s.value)}): ${why}`, {
+      const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
+      return why ? [finding(id, `${shown} (${jsonKind(s.value)}): ${why}`, {
         path: s.path, actual: lexeme ?? (typeof s.value === 'string' ? s.value : JSON.stringify(s.value)),
         ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}),
       })] : [];

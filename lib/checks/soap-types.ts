@@ -3,6 +3,7 @@
 import { collapse, ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, SOAP_DATETIME, SOAP_GUID, XSD_BOOLEAN, XSD_INTEGER } from '../contract/formats.js';
 import { impersonateLogout } from '../contract/operations.js';
 import { DAY_NAMES, UserDetails } from '../contract/records.js';
+import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import { elementChildren, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding } from './check.js';
@@ -35,7 +36,8 @@ function typeCheck(rule: TypeRule): Check {
       const raw = textContent(s.element);
       const text = isValueType(s.type) ? collapse(raw) : raw;
       const why = judge?.(text, s.type);
-      return why ? [finding(id, `${name} is ${show(text)}: ${why}`, { ...at, actual: text })] : [];
+      const shown = s.field.sensitivity ? marker(s.field.sensitivity, text) : show(text);
+      return why ? [finding(id, `${name} is ${shown}: ${why}`, { ...at, actual: text })] : [];
     })),
   };
 }

@@ -1,0 +1,23 @@
+// docs/checks.md: the catalogue as a table, generated from the code (`npm run docs`); a test
+// fails when the committed file differs.
+import { CATALOGUE, CATALOGUE_HASH } from './catalogue.js';
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function checksMarkdown(): string {
+  const lines = [
+    '# Check catalogue',
+    '',
+    `Generated from \`lib/checks/\` by \`npm run docs\` (catalogue hash \`${CATALOGUE_HASH}\`). MUST checks decide the verdict;`,
+    'SHOULD checks are reported and never fail it. "Interpretation" is where the spec is ambiguous and',
+    'the check applies a stated reading.',
+    '',
+    '| ID | Level | Clause | Area | Requirement | Interpretation |',
+    '|---|---|---|---|---|---|',
+    ...CATALOGUE.map((c) => `| \`${c.id}\` | ${c.level} | ${c.clause} | ${c.area} | ${cell(c.requirement)} | ${cell(c.interpretation ?? '')} |`),
+    '',
+    `${CATALOGUE.length} checks: ${CATALOGUE.filter((c) => c.level === 'MUST').length} MUST, ${CATALOGUE.filter((c) => c.level === 'SHOULD').length} SHOULD.`,
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,99 @@
+// `npm run conformance`: check a deployment (or the embedded reference) and gate on the result.
+// Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
+// error is one line on stderr, never a stack trace.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { config as loadDotenv } from 'dotenv';
+import { CATALOGUE } from '../checks/catalogue.js';
+import { marker } from '../contract/sensitivity.js';
+import { runConformance } from '../engine/run.js';
+import { startReference, type RunningReference } from '../reference/server.js';
+import { Redactor } from '../reporting/redact.js';
+import { consoleSummary } from '../reporting/console.js';
+import { buildReport, summaryOf, type Report } from '../reporting/report.js';
+import { parseConfig, USAGE, type Config } from './config.js';
+import { presentWithVitest } from './vitest-run.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function harnessIdentity(): Report['harness'] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  let commit: string | undefined;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || undefined;
+  } catch {
+    commit = undefined; // not a git checkout
+  }
+  return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
+}
+
+const selected = (config: Config) =>
+  CATALOGUE.filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+
+/** The configuration as reports show it: header values and request secrets replaced by markers. */
+const shownConfig = (config: Config, redactor: Redactor, baseUrl: string) => ({
+  baseUrl,
+  reportDir: config.reportDir,
+  namespaces: config.namespaces,
+  timeoutMs: config.timeoutMs,
+  maxBodyBytes: config.maxBodyBytes,
+  ...(config.only ? { only: config.only } : {}),
+  ...(config.skip ? { skip: config.skip } : {}),
+  headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, marker('secret header', v)])),
+  requestValues: JSON.parse(redactor.text(JSON.stringify(config.values))) as unknown,
+});
+
+async function run(argv: readonly string[]): Promise<number> {
+  if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
+  const parsed = parseConfig(argv, process.env);
+  if (parsed.ok === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
+  const config = parsed.config;
+  const checks = selected(config);
+  if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
+
+  let reference: RunningReference | undefined;
+  try {
+    if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
+    const baseUrl = config.baseUrl ?? reference!.url;
+    const description = reference ? 'embedded reference implementation' : 'deployment';
+    const redactor = new Redactor({ showPersonalData: false, secrets: Object.values(config.headers) });
+    for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
+    process.stdout.write(`conformance: checking ${baseUrl} (${description}), ${checks.length} checks\n`);
+
+    const result = await runConformance({ ...config, baseUrl, checks, extraHeaders: config.headers });
+    process.stdout.write(`  sent ${result.exchanges.length} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
+    const report = buildReport(result, {
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl),
+    });
+
+    const dir = resolve(config.reportDir);
+    mkdirSync(dir, { recursive: true });
+    const summary = join(dir, 'summary.json');
+    writeFileSync(summary, `${JSON.stringify(summaryOf(report), null, 2)}\n`);
+    const presented = await presentWithVitest(report, dir);
+    process.stdout.write(consoleSummary(report, [summary, presented.junit, presented.allureResults]));
+    if (report.verdict === 'unreachable') {
+      process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
+      return 2;
+    }
+    return report.verdict === 'conformant' ? 0 : 1;
+  } finally {
+    await reference?.close();
+  }
+}
+
+run(process.argv.slice(2))
+  .catch((e: unknown) => {
+    const err = e as NodeJS.ErrnoException;
+    const what = err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
+    process.stderr.write(`conformance: ${what.split('\n')[0]}\n`);
+    return 2;
+  })
+  .then((code) => {
+    process.exitCode = code;
+    // Should anything still hold the event loop (a stuck socket), do not hang the pipeline.
+    setTimeout(() => process.exit(code), 2000).unref();
+  });

@@ -1,0 +1,53 @@
+// Presents a finished run through vitest: the suites in suites/ register one test per check from
+// the injected report, and vitest's reporters write allure-results/ and junit.xml. Vitest's own
+// console output is discarded; the CLI prints its summary.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import type { Report } from '../reporting/report.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
+
+export interface Presented {
+  readonly allureResults: string;
+  readonly junit: string;
+}
+
+export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented> {
+  const allureResults = join(reportDir, 'allure-results');
+  const junit = join(reportDir, 'junit.xml');
+  rmSync(allureResults, { recursive: true, force: true }); // results of one run only
+  const vitest = await startVitest('test', [], {
+    config: false,
+    root: ROOT,
+    include: ['suites/**/*.test.ts'],
+    watch: false,
+    provide: { conformance: report },
+    // Passing reporters replaces vitest's defaults: Allure and JUnit only, nothing on the console.
+    reporters: [['allure-vitest/reporter', { resultsDir: allureResults }], ['junit', { outputFile: junit, suiteName: 'conformance' }]],
+    setupFiles: ['allure-vitest/setup'],
+    // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
+    pool: 'threads',
+    maxWorkers: 1,
+    isolate: false,
+  }, { logLevel: 'silent', cacheDir: join(ROOT, 'node_modules/.vite') }, { stdout: discard(), stderr: discard() });
+  try {
+    const tests = vitest.state.getFiles().flatMap((f) => [...collect(f)]).length;
+    const errors = vitest.state.getUnhandledErrors();
+    if (errors.length || tests < report.checks.length) {
+      const first = errors[0] as { message?: string } | undefined;
+      throw new Error(`the conformance suites did not run (${first?.message?.split('\n')[0] ?? `${tests} of ${report.checks.length} checks presented`})`);
+    }
+  } finally {
+    await vitest.close();
+  }
+  return { allureResults, junit };
+}
+
+function* collect(task: { type: string; tasks?: unknown[] }): Generator<unknown> {
+  if (task.type === 'test') yield task;
+  for (const t of task.tasks ?? []) yield* collect(t as { type: string; tasks?: unknown[] });
+}

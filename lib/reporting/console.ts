@@ -1,0 +1,35 @@
+// The console's account of a run: counts per area, each failed check with its message and
+// evidence, the verdict, where the reports are. Built from the redacted report only.
+import { AREAS } from '../checks/check.js';
+import type { Report, ReportedCheck } from './report.js';
+
+const VERDICT: Record<Report['verdict'], string> = {
+  conformant: 'CONFORMANT',
+  'non-conformant': 'NOT CONFORMANT',
+  unreachable: 'UNREACHABLE',
+};
+
+function failure(c: ReportedCheck): string[] {
+  const lines = [`  ✗ ${c.id} [${c.level}, ${c.clause}] ${c.message}`];
+  const ev = c.evidence[0];
+  if (ev?.actual !== undefined) lines.push(`      got ${JSON.stringify(ev.actual)}${ev.path ? ` at ${ev.path}` : ''}`);
+  return lines;
+}
+
+export function consoleSummary(report: Report, outputs: readonly string[]): string {
+  const lines: string[] = [];
+  for (const area of AREAS) {
+    const t = report.counts.byArea[area];
+    if (!t || t.passed + t.failed + t.skipped === 0) continue;
+    const parts = [`${t.passed} passed`, t.failed ? `${t.failed} failed` : '', t.skipped ? `${t.skipped} skipped` : ''].filter(Boolean);
+    lines.push(`  ${area.padEnd(18)} ${parts.join(', ')}`);
+  }
+  const must = report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST');
+  const should = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD');
+  if (must.length) lines.push('', `Failed MUST checks (${must.length}):`, ...must.flatMap(failure));
+  if (should.length) lines.push('', `Advisory SHOULD findings (${should.length}, not part of the verdict):`, ...should.flatMap(failure));
+  const { MUST, SHOULD } = report.counts;
+  lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,143 @@
+// One redacted view of a run. summary.json is this; the console, the vitest suites (Allure, JUnit)
+// and the HTML report present it. Nothing downstream sees an unredacted value.
+import { AREAS, type Area, type Level } from '../checks/check.js';
+import { CATALOGUE_HASH } from '../checks/catalogue.js';
+import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
+import { curlCommand, requestText, responseText } from './exchange-text.js';
+import type { Redactor } from './redact.js';
+
+export interface ReportedFinding {
+  readonly exchange: string;
+  readonly path?: string;
+  readonly message: string;
+  readonly actual?: string;
+}
+
+export interface ReportedCheck {
+  readonly id: string;
+  readonly title: string;
+  readonly area: Area;
+  readonly operation: string;
+  readonly clause: string;
+  readonly level: Level;
+  readonly requirement: string;
+  readonly interpretation?: string;
+  readonly status: CheckResult['status'];
+  readonly message: string;
+  readonly evidence: readonly ReportedFinding[];
+  readonly exchanges: readonly string[];
+}
+
+export interface ReportedExchange {
+  readonly id: string;
+  readonly title: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status?: number;
+  readonly error?: string;
+  readonly durationMs: number;
+  readonly request: string;
+  readonly response: string;
+  readonly curl: string;
+}
+
+export interface Tally { passed: number; failed: number; skipped: number }
+
+export interface Report {
+  readonly harness: { readonly name: string; readonly version: string; readonly commit?: string };
+  readonly catalogueHash: string;
+  readonly target: { readonly baseUrl: string; readonly description: string };
+  readonly verdict: Verdict;
+  readonly unreachable?: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly node: string;
+  /** Effective configuration, secrets replaced by markers. */
+  readonly configuration: Readonly<Record<string, unknown>>;
+  readonly counts: { readonly MUST: Tally; readonly SHOULD: Tally; readonly byArea: Readonly<Record<string, Tally>> };
+  readonly checks: readonly ReportedCheck[];
+  readonly exchanges: readonly ReportedExchange[];
+}
+
+/** Findings kept per check; the rest are counted in the message. */
+const MAX_EVIDENCE = 50;
+
+const tally = (rs: readonly CheckResult[]): Tally => ({
+  passed: rs.filter((r) => r.status === 'pass').length,
+  failed: rs.filter((r) => r.status === 'fail').length,
+  skipped: rs.filter((r) => r.status === 'skip').length,
+});
+
+export interface ReportContext {
+  readonly redactor: Redactor;
+  readonly harness: Report['harness'];
+  readonly targetDescription: string;
+  readonly configuration: Readonly<Record<string, unknown>>;
+}
+
+export function buildReport(run: RunResult, ctx: ReportContext): Report {
+  const r = ctx.redactor;
+  // Learn every sensitive value first, so the value scan hides them wherever they appear.
+  for (const ex of run.exchanges) {
+    if (ex.request.body) r.learn(ex.request.body);
+    if (ex.response) r.learn(ex.response.body.toString('utf8'));
+  }
+  const checks = run.results.map((res): ReportedCheck => ({
+    id: res.check.id,
+    title: res.check.title,
+    area: res.check.area,
+    operation: res.check.operation,
+    clause: res.check.clause,
+    level: res.check.level,
+    requirement: res.check.requirement,
+    ...(res.check.interpretation ? { interpretation: res.check.interpretation } : {}),
+    status: res.status,
+    message: r.text(res.message),
+    evidence: res.findings.slice(0, MAX_EVIDENCE).map((f) => ({
+      exchange: f.exchange,
+      ...(f.path ? { path: f.path } : {}),
+      message: r.text(f.message),
+      ...(f.actual !== undefined ? { actual: r.value(f.actual, f.sensitivity) } : {}),
+    })),
+    exchanges: res.check.exchanges,
+  }));
+  const exchanges = run.exchanges.map((ex): ReportedExchange => ({
+    id: ex.id,
+    title: ex.title,
+    method: ex.request.method,
+    url: r.text(ex.request.url),
+    ...(ex.response ? { status: ex.response.status } : {}),
+    ...(ex.error ? { error: r.text(ex.error.message) } : {}),
+    durationMs: ex.durationMs,
+    request: requestText(ex, r),
+    response: responseText(ex, r),
+    curl: curlCommand(ex, r),
+  }));
+  const at = (level: Level) => run.results.filter((x) => x.check.level === level);
+  return {
+    harness: ctx.harness,
+    catalogueHash: CATALOGUE_HASH,
+    target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
+    verdict: run.verdict,
+    ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    durationMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),
+    node: process.version,
+    configuration: ctx.configuration,
+    counts: {
+      MUST: tally(at('MUST')),
+      SHOULD: tally(at('SHOULD')),
+      byArea: Object.fromEntries(AREAS.map((a) => [a, tally(run.results.filter((x) => x.check.area === a))])),
+    },
+    checks,
+    exchanges,
+  };
+}
+
+/** summary.json: the report without the exchange texts (those live in the Allure attachments). */
+export const summaryOf = (report: Report) => ({
+  ...report,
+  exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
+});

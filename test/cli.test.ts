@@ -1,0 +1,92 @@
+// The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
+// the run cannot proceed, each with the reports written and never a stack trace.
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
+
+const reports = () => mkdtempSync(join(tmpdir(), 'conformance-'));
+const broken = useReference({
+  variants: [{
+    name: 'three-digit-datetime', description: 'createdDate with three fractional digits',
+    editJson: (n) => (n.t === 'object' ? { ...n, entries: n.entries.map(([k, v]) => [k, k === 'createdDate' ? { t: 'string', value: '2019-03-01T08:15:30.500' } : v] as const) } : n),
+  }],
+});
+
+const advisory = useReference({
+  variants: [{
+    name: 'extra-member', description: 'an extra JSON member the spec does not list',
+    editJson: (n) => (n.t === 'object' ? { ...n, entries: [...n.entries, ['loyaltyTier', { t: 'string', value: 'gold' }] as const] } : n),
+  }],
+});
+
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
+
+describe('conformance CLI', () => {
+  it('exits 0 on the embedded reference and writes summary.json, junit.xml, allure-results', async () => {
+    const dir = reports();
+    const r = await runCli(['--report-dir', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 43 passed, 0 failed/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.verdict).toBe('conformant');
+    expect(summary.checks).toHaveLength(57);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
+    expect(existsSync(join(dir, 'allure-results'))).toBe(true);
+  });
+
+  it('exits 1 when a MUST check fails, naming it with its evidence', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', broken.url, '--report-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ JSON-DATETIME \[MUST, 2 Types\] login\.post: "2019-03-01T08:15:30.500" \(a string\): expected YYYY-MM-DDThh:mm:ss.fffffff .* at \$\.createdDate/);
+    expect(r.stdout).toMatch(/Verdict: NOT CONFORMANT \(MUST 42 passed, 1 failed/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME')).toMatchObject({ status: 'fail', clause: '2 Types', level: 'MUST' });
+    noStack(r.stdout + r.stderr);
+  });
+
+  it('--only runs just the named checks: leaving out the failing one, exit 0', async () => {
+    const r = await runCli(['--base-url', broken.url, '--report-dir', reports(), '--only', 'SOAP-ORDER,JSON-ENUM-SEEN']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/2 checks/);
+    expect(r.stdout).toMatch(/MUST 1 passed, 0 failed.*SHOULD 1 passed/);
+  });
+
+  it('a SHOULD failure is reported but does not fail the verdict', async () => {
+    const r = await runCli(['--base-url', advisory.url, '--report-dir', reports()]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Advisory SHOULD findings \(1, not part of the verdict\):\n  ✗ JSON-UNKNOWN-MEMBERS/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 43 passed, 0 failed, 0 skipped; SHOULD 13 passed, 1 failed\)/);
+  });
+
+  it('exits 2 with one line naming the target when it cannot be reached', async () => {
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--timeout', '2000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('conformance: cannot reach http://127.0.0.1:9: connection refused by 127.0.0.1:9\n');
+    noStack(r.stdout + r.stderr);
+  });
+
+  it.each([
+    [['--timeout', 'soon'], /--timeout must be an integer/],
+    [['--base-url', 'ftp://x'], /must be http or https/],
+    [['--base-url', 'http://user:pw@x'], /carries credentials/],
+    [['--only', 'NOPE'], /unknown check id NOPE/],
+    [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
+    [['--frobnicate'], /Unknown option '--frobnicate'/],
+  ])('exits 2 on bad configuration %j', async (args, message) => {
+    const r = await runCli([...args, '--report-dir', reports()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    noStack(r.stderr);
+  });
+
+  it('exits 2 on a bad request value from the environment', async () => {
+    const r = await runCli(['--report-dir', reports()], { CONFIRM_OWNER_ID: 'forty-two' });
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: CONFIRM_OWNER_ID must be a 32-bit integer, not "forty-two"\n']);
+  });
+});

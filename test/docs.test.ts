@@ -1,0 +1,37 @@
+// Documentation that must stay true: generated documents match the code, .env.example names every
+// variable the CLI reads, and the vendored spec matches the shared original where it is present.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { envName } from '../lib/cli/config.js';
+import { JSON_OPERATIONS } from '../lib/contract/operations.js';
+import { GENERATED_DOCS } from '../lib/generated-docs.js';
+
+const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+
+describe('documentation', () => {
+  for (const [path, make] of Object.entries(GENERATED_DOCS)) {
+    it(`${path} is up to date (else run: npm run docs)`, () => {
+      expect(read(path)).toBe(make());
+    });
+  }
+
+  it('.env.example names every variable the CLI reads', () => {
+    const example = read('.env.example');
+    const names = ['BASE_URL', 'REPORT_DIR', 'TIMEOUT_MS', 'SERVICE_REQUEST_NAMESPACE', 'SERVICE_LOGIN_NAMESPACE',
+      ...JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f)))];
+    expect(names.filter((n) => !new RegExp(`^#? ?${n}=`, 'm').test(example))).toEqual([]);
+  });
+
+  it('the README shows the two quick-start commands', () => {
+    const readme = read('README.md');
+    expect(readme).toContain('npm ci && npm run conformance');
+    expect(readme).toContain('npm test');
+  });
+
+  const shared = new URL('../../shared/spec/', import.meta.url);
+  it.skipIf(!existsSync(shared))('docs/spec holds the shared spec unchanged', () => {
+    for (const name of ['interface.md', 'servicestack-notes.md']) {
+      expect(read(`docs/spec/${name}`)).toBe(readFileSync(new URL(name, shared), 'utf8'));
+    }
+  });
+});

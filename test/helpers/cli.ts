@@ -1,0 +1,17 @@
+// Runs the conformance CLI as a child process, as CI does.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliRun { code: number; stdout: string; stderr: string }
+
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+      cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024,
+    }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
