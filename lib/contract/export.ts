@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { exampleRecord } from './examples.js';
 import { allJsonSchemas } from './json-schema.js';
 import { OPERATIONS } from './operations.js';
+import { recordXsds } from './xsd.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
@@ -14,6 +15,7 @@ export function derivedArtefacts(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [name, schema] of Object.entries(allJsonSchemas())) files[`schemas/${name}`] = `${JSON.stringify(schema, null, 2)}\n`;
   for (const op of OPERATIONS) files[`requests/${op.request.name}.json`] = `${JSON.stringify(exampleRecord(op.request), null, 2)}\n`;
+  for (const [name, xsd] of Object.entries(recordXsds())) files[`xsd/contract/${name}`] = xsd;
   return files;
 }
 

@@ -49,37 +49,47 @@ const negotiated = (accept: string | undefined): Format => {
 /** Every character outside [A-Za-z0-9._] becomes "_" (ServiceStack's SafeVarRef). */
 export const safeCallback = (name: string): string => name.replace(/[^A-Za-z0-9._]/g, '_');
 
+export interface JsonServed {
+  readonly reply: Reply;
+  readonly selector?: 'reply-route' | 'extension' | 'format-query' | 'negotiated';
+  readonly jsonp?: boolean;
+}
+
 export function handleJsonPost(
-  op: JsonOperation, reply_: boolean, extension: Format | undefined, ctx: RequestContext,
+  op: JsonOperation, replyRoute: boolean, extension: Format | undefined, ctx: RequestContext,
   options: JsonEndpointOptions, render: Render,
-): Reply {
+): JsonServed {
+  const bad = (r: Reply): JsonServed => ({ reply: r });
   if (ctx.body.length > 0 && mediaTypeOf(header(ctx, 'content-type')) !== JSON_MEDIA_TYPE) {
-    return serviceStackError(415, 'NotSupportedException', `Content-Type ${JSON.stringify(header(ctx, 'content-type') ?? '')} is not supported here; send application/json`);
+    return bad(serviceStackError(415, 'NotSupportedException', `Content-Type ${JSON.stringify(header(ctx, 'content-type') ?? '')} is not supported here; send application/json`));
   }
   const text = decodeUtf8(ctx.body);
-  if (text === undefined) return serviceStackError(400, 'SerializationException', 'The request body is not valid UTF-8');
+  if (text === undefined) return bad(serviceStackError(400, 'SerializationException', 'The request body is not valid UTF-8'));
   let dto: JsonValue = {};
   if (text.trim() !== '') {
     try {
       dto = JSON.parse(text) as JsonValue;
     } catch (e) {
-      return serviceStackError(400, 'SerializationException', `The request body is not valid JSON: ${(e as Error).message}`);
+      return bad(serviceStackError(400, 'SerializationException', `The request body is not valid JSON: ${(e as Error).message}`));
     }
   }
-  if (!isJsonObject(dto)) return serviceStackError(400, 'SerializationException', `${op.name} must be a JSON object`);
+  if (!isJsonObject(dto)) return bad(serviceStackError(400, 'SerializationException', `${op.name} must be a JSON object`));
   const problem = requestProblem(op.request, dto);
-  if (problem) return serviceStackError(400, 'SerializationException', problem);
+  if (problem) return bad(serviceStackError(400, 'SerializationException', problem));
 
   const query = ctx.url.searchParams;
   const fromExtension = extension === 'json' && !options.honourJsonExtension ? undefined : extension;
   const fromQuery = asFormat(query.get('format'));
-  const format: Format = reply_ ? 'json'
-    : fromExtension ?? (fromQuery === 'json' && !options.honourFormatQuery ? undefined : fromQuery) ?? negotiated(header(ctx, 'accept'));
+  const honouredQuery = fromQuery === 'json' && !options.honourFormatQuery ? undefined : fromQuery;
+  const [format, selector]: [Format, JsonServed['selector']] = replyRoute ? ['json', 'reply-route']
+    : fromExtension ? [fromExtension, 'extension']
+      : honouredQuery ? [honouredQuery, 'format-query']
+        : [negotiated(header(ctx, 'accept')), 'negotiated'];
 
   const rendered = render(op, format);
   const callback = query.get(FORMATS.callbackParam);
   if (format === 'json' && callback && options.honourCallback) {
-    return reply(200, options.jsonpMediaType, options.jsonp(safeCallback(callback), rendered.body));
+    return { reply: reply(200, options.jsonpMediaType, options.jsonp(safeCallback(callback), rendered.body)), selector, jsonp: true };
   }
-  return reply(200, rendered.mediaType, rendered.body);
+  return { reply: reply(200, rendered.mediaType, rendered.body), selector };
 }

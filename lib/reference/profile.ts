@@ -2,6 +2,9 @@
 // fault that breaks one rule, or a style that is a legitimate alternative) changes some of it.
 // Variants compose: each one overrides what it names and appends its edits.
 import type { JsonOperation } from '../contract/operations.js';
+import type { JsonObject } from '../json/node.js';
+import type { Reply } from './reply.js';
+import type { Route } from './routes.js';
 import { ARRAYS, SOAP11_ENVELOPE, SYSTEM, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
 import { COMPACT, type JsonNode, type JsonWriteStyle } from '../json/node.js';
 import type { XmlElement } from '../xml/model.js';
@@ -51,6 +54,21 @@ export interface Profile {
   readonly editJson: readonly ((record: JsonNode, op: JsonOperation) => JsonNode)[];
   /** Edits of a SOAP response envelope, in order. */
   readonly editSoap: readonly ((envelope: XmlElement) => XmlElement)[];
+  /** Edits of the data served (before any serialiser sees it), in order. */
+  readonly editData: readonly ((data: JsonObject, record: 'userDetails' | 'confirmation') => JsonObject)[];
+  /** Edits of every reply on its way out, knowing what produced it. */
+  readonly editReply: readonly ((reply: Reply, served: Served) => Reply)[];
+}
+
+/** How a reply came about: route, method, and which selector chose its format. */
+export interface Served {
+  readonly method: string;
+  readonly route?: Route;
+  /** For POST on a JSON route: what chose the format. */
+  readonly selector?: 'reply-route' | 'extension' | 'format-query' | 'negotiated';
+  readonly jsonp?: boolean;
+  /** The request's query string, for faults keyed on it. */
+  readonly query: URLSearchParams;
 }
 
 export interface Variant {
@@ -64,6 +82,8 @@ export interface Variant {
   readonly soapBuild?: Partial<SoapBuildOptions>;
   readonly editJson?: Profile['editJson'][number];
   readonly editSoap?: Profile['editSoap'][number];
+  readonly editData?: Profile['editData'][number];
+  readonly editReply?: Profile['editReply'][number];
 }
 
 /** ServiceStack's CorsFeature defaults. */
@@ -98,6 +118,8 @@ export const DEFAULT_PROFILE: Profile = {
   soapBuild: DATA_CONTRACT,
   editJson: [],
   editSoap: [],
+  editData: [],
+  editReply: [],
 };
 
 export function profileOf(variants: readonly Variant[], base: Profile = DEFAULT_PROFILE): Profile {
@@ -113,5 +135,7 @@ export function profileOf(variants: readonly Variant[], base: Profile = DEFAULT_
     soapBuild: { ...p.soapBuild, ...v.soapBuild },
     editJson: v.editJson ? [...p.editJson, v.editJson] : p.editJson,
     editSoap: v.editSoap ? [...p.editSoap, v.editSoap] : p.editSoap,
+    editData: v.editData ? [...p.editData, v.editData] : p.editData,
+    editReply: v.editReply ? [...p.editReply, v.editReply] : p.editReply,
   }), base);
 }

@@ -11,7 +11,7 @@ import { referenceConfirmation, referenceUserDetails } from './data.js';
 import { notFound, serviceStackError } from './errors.js';
 import { handleJsonPost, type Render } from './json-endpoint.js';
 import { recordToJson } from './json-record.js';
-import { profileOf, writerStyle, type Profile, type Variant } from './profile.js';
+import { profileOf, writerStyle, type Profile, type Served, type Variant } from './profile.js';
 import { reply, type Reply, type RequestContext } from './reply.js';
 import { resolveRoute, type Format } from './routes.js';
 import { checkSoapRequest } from './soap-endpoint.js';
@@ -120,6 +120,7 @@ class Reference {
     return reply(200, cached.mediaType, cached.body);
   }
 
+  /** The reply, then every editReply of the profile (faults and styles at the HTTP level). */
   async handle(req: IncomingMessage): Promise<Reply> {
     const method = req.method ?? 'GET';
     let url: URL;
@@ -128,24 +129,30 @@ class Reference {
     } catch {
       return serviceStackError(400, 'ArgumentException', 'The request target is not a valid URL');
     }
+    const { reply: r, ...how } = await this.answer(req, method, url);
+    const served = { method, query: url.searchParams, ...how };
+    return this.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
+  }
+
+  private async answer(req: IncomingMessage, method: string, url: URL): Promise<Omit<Served, 'method' | 'query'> & { reply: Reply }> {
     const b = this.profile.behaviour;
     const resolved = resolveRoute(url.pathname);
-    if (!resolved || b.missingRoutes.includes(resolved.route.id)) return notFound(method, url.pathname);
+    if (!resolved || b.missingRoutes.includes(resolved.route.id)) return { reply: notFound(method, url.pathname) };
     const { route, extension } = resolved;
 
-    if (method === 'OPTIONS') return { status: b.optionsStatus, headers: b.optionsHeaders, body: '' };
+    if (method === 'OPTIONS') return { route, reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' } };
     if (method !== 'POST') {
-      return serviceStackError(405, 'NotImplementedException', `${route.op.name} does not support ${method.slice(0, 20)}; use POST`, { allow: 'POST, OPTIONS' });
+      return { route, reply: serviceStackError(405, 'NotImplementedException', `${route.op.name} does not support ${method.slice(0, 20)}; use POST`, { allow: 'POST, OPTIONS' }) };
     }
-    if (route.kind === 'soap' && url.searchParams.has('format') && !b.honourSoapFormatQuery) return notFound(method, url.pathname);
+    if (route.kind === 'soap' && url.searchParams.has('format') && !b.honourSoapFormatQuery) return { route, reply: notFound(method, url.pathname) };
 
     const read = await readBody(req, this.maxBody);
     if (!read.ok) {
-      return serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' });
+      return { route, reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }) };
     }
     const ctx: RequestContext = { method, url, headers: req.headers, body: read.body };
-    if (route.kind === 'soap') return this.soapReply(ctx);
-    return handleJsonPost(route.op, route.reply, extension, ctx, b, this.render);
+    if (route.kind === 'soap') return { route, reply: this.soapReply(ctx) };
+    return { route, ...handleJsonPost(route.op, route.reply, extension, ctx, b, this.render) };
   }
 }
 
@@ -159,9 +166,10 @@ function send(res: ServerResponse, r: Reply): void {
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const profile = profileOf(options.variants ?? []);
   const ns: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
+  const data = (record: 'userDetails' | 'confirmation', given: JsonObject) => profile.editData.reduce((d, edit) => edit(d, record), given);
   const reference = new Reference(profile, ns, {
-    userDetails: options.userDetails ?? referenceUserDetails(),
-    confirmation: options.confirmation ?? referenceConfirmation(),
+    userDetails: data('userDetails', options.userDetails ?? referenceUserDetails()),
+    confirmation: data('confirmation', options.confirmation ?? referenceConfirmation()),
   }, options.maxBodyBytes ?? MAX_BODY_BYTES);
   const latency = profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 

@@ -10,15 +10,23 @@ import { el, text, type XmlElement, type XmlNode } from '../xml/model.js';
 export interface SoapBuildOptions {
   /** DataContractSerializer writes null members as nil; EmitDefaultValue=false omits them. */
   readonly nullMembers: 'nil' | 'omit';
+  /** xs:boolean has two spellings: true/false (.NET's) and 1/0. */
+  readonly booleans: 'words' | 'digits';
+  /** Guid hex digits: .NET writes lower case; either is a guid. */
+  readonly guidCase: 'lower' | 'upper';
 }
 
-export const DATA_CONTRACT: SoapBuildOptions = { nullMembers: 'nil' };
+export const DATA_CONTRACT: SoapBuildOptions = { nullMembers: 'nil', booleans: 'words', guidCase: 'lower' };
 
 const NIL = { ns: XSI, name: 'nil', value: 'true' } as const;
 
-function scalarText(type: FieldType, value: JsonValue): string {
+function scalarText(type: FieldType, value: JsonValue, options: SoapBuildOptions): string {
   if (type.kind === 'datetime' && typeof value === 'string') return soapDatetime(value);
-  if (type.kind === 'guid' && typeof value === 'string') return dashedGuid(value.toLowerCase());
+  if (type.kind === 'guid' && typeof value === 'string') {
+    const dashed = dashedGuid(value.toLowerCase());
+    return options.guidCase === 'upper' ? dashed.toUpperCase() : dashed;
+  }
+  if (type.kind === 'boolean' && options.booleans === 'digits') return value ? '1' : '0';
   return String(value);
 }
 
@@ -60,7 +68,7 @@ class SoapRecordBuilder {
         ]));
       }
       default: {
-        const s = scalarText(type, value);
+        const s = scalarText(type, value, this.options);
         return s === '' ? [] : [text(s)];
       }
     }

@@ -7,8 +7,8 @@ export interface Fault extends Variant {
   readonly breaks: readonly string[];
 }
 
-export const FAULTS: readonly Fault[] = [];
-export const STYLES: readonly Variant[] = [];
+export { FAULTS } from './faults.js';
+export { STYLES } from './styles.js';
 
 export type Lookup<T> = { ok: true; variants: T[] } | { ok: false; error: string };
 

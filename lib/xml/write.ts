@@ -82,7 +82,7 @@ class Writer {
     const decls: string[] = [];
     const d = depth + 1;
     const tag = qname(this.prefixFor(e.ns, scope, decls, false, d), e.name);
-    const early = root && this.style.hoist ? [...namespacesUsed(e)] : (e.declare ?? []);
+    const early = [...(root && this.style.hoist ? namespacesUsed(e) : []), ...(e.declare ?? [])];
     for (const ns of early) if (this.style.prefixes[ns] !== '') this.prefixFor(ns, scope, decls, true, d);
     const attrs = e.attrs.map((a) => ` ${qname(this.prefixFor(a.ns, scope, decls, true, d), a.name)}="${escapeAttr(a.value, this.style.charRefs)}"`);
     const open = `<${tag}${decls.join('')}${attrs.join('')}`;

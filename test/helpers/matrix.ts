@@ -1,0 +1,76 @@
+// Runs the whole catalogue against the reference under one variant (a fault or a style), over
+// real HTTP, and renders the sensitivity matrix document from the outcomes.
+import { CATALOGUE } from '../../lib/checks/catalogue.js';
+import type { Level } from '../../lib/checks/check.js';
+import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
+import type { JsonObject } from '../../lib/json/node.js';
+import { runConformance, type Verdict } from '../../lib/engine/run.js';
+import type { Variant } from '../../lib/reference/profile.js';
+import { startReference } from '../../lib/reference/server.js';
+import type { Fault } from '../../lib/reference/variants.js';
+
+export interface Outcome {
+  readonly verdict: Verdict;
+  readonly failed: Readonly<Record<Level, readonly string[]>>;
+}
+
+export async function outcomeUnder(variants: readonly Variant[], userDetails?: JsonObject): Promise<Outcome> {
+  const ref = await startReference({ variants, ...(userDetails ? { userDetails } : {}) });
+  try {
+    const run = await runConformance({
+      baseUrl: ref.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024,
+    });
+    const failed = (level: Level) => run.results.filter((r) => r.status === 'fail' && r.check.level === level).map((r) => r.check.id);
+    return { verdict: run.verdict, failed: { MUST: failed('MUST'), SHOULD: failed('SHOULD') } };
+  } finally {
+    await ref.close();
+  }
+}
+
+/** Runs `task` on every item, at most `limit` at once. */
+export async function inBatches<T, R>(items: readonly T[], limit: number, task: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += limit) out.push(...(await Promise.all(items.slice(i, i + limit).map(task))));
+  return out;
+}
+
+const code = (ids: readonly string[]) => (ids.length ? ids.map((i) => `\`${i}\``).join(', ') : '—');
+
+export function matrixMarkdown(faults: readonly Fault[], faultOutcomes: readonly Outcome[], styles: readonly Variant[], styleOutcomes: readonly Outcome[]): string {
+  const must = CATALOGUE.filter((c) => c.level === 'MUST');
+  const killers = (id: string) => faults.filter((_, i) => faultOutcomes[i]!.failed.MUST.includes(id)).map((f) => f.name);
+  const killed = must.filter((c) => killers(c.id).length > 0).length;
+  const falseAlarms = styleOutcomes.reduce((n, o) => n + o.failed.MUST.length + o.failed.SHOULD.length, 0);
+  return [
+    '# Sensitivity matrix',
+    '',
+    'Written by `test/sensitivity-matrix.test.ts` (part of `npm test`), which runs the whole catalogue',
+    'over HTTP against the reference implementation with one named fault at a time, and with one',
+    'legitimate style at a time. A fault must make the verdict non-conformant, fail every check it',
+    'declares, and fail no other MUST check; a style must fail nothing. `npm run reference -- --list`',
+    'lists them; `npm run reference -- --fault NAME` serves one.',
+    '',
+    `- MUST checks killed by at least one fault: **${killed} of ${must.length}** (${Math.round((100 * killed) / must.length)}%)`,
+    `- Faults: ${faults.length}; every one non-conformant: **${faultOutcomes.every((o) => o.verdict === 'non-conformant') ? 'yes' : 'NO'}**`,
+    `- Styles: ${styles.length}; failures across all styles (MUST and SHOULD): **${falseAlarms}**`,
+    '',
+    '## Fault → failing checks',
+    '',
+    '| Fault | What it does | Failing MUST checks | Failing SHOULD checks |',
+    '|---|---|---|---|',
+    ...faults.map((f, i) => `| \`${f.name}\` | ${f.description} | ${code(faultOutcomes[i]!.failed.MUST)} | ${code(faultOutcomes[i]!.failed.SHOULD)} |`),
+    '',
+    '## MUST check → faults that kill it',
+    '',
+    '| Check | Clause | Killed by |',
+    '|---|---|---|',
+    ...must.map((c) => `| \`${c.id}\` | ${c.clause} | ${code(killers(c.id))} |`),
+    '',
+    '## Styles (each must fail nothing)',
+    '',
+    '| Style | What it does | Failing checks |',
+    '|---|---|---|',
+    ...styles.map((s, i) => `| \`${s.name}\` | ${s.description} | ${code([...styleOutcomes[i]!.failed.MUST, ...styleOutcomes[i]!.failed.SHOULD])} |`),
+    '',
+  ].join('\n');
+}

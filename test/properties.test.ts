@@ -1,0 +1,28 @@
+// Property-based proof: generated records served under random combinations of styles pass every
+// MUST check; any single fault on a generated record, under random styles, is caught.
+// FC_RUNS raises the number of cases for a deeper local run (default 40 each).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UserDetails } from '../lib/contract/records.js';
+import { FAULTS, STYLES } from '../lib/reference/variants.js';
+import { record } from './helpers/arbitraries.js';
+import { outcomeUnder } from './helpers/matrix.js';
+
+const runs = Number(process.env.FC_RUNS ?? 40);
+const styles = fc.subarray([...STYLES], { maxLength: 6 });
+
+describe('properties', () => {
+  it('generated records under random styles pass every MUST check', async () => {
+    await fc.assert(fc.asyncProperty(record(UserDetails), styles, async (data, chosen) => {
+      const o = await outcomeUnder(chosen, data);
+      expect(o.failed.MUST, `styles: ${chosen.map((s) => s.name).join(', ') || 'none'}`).toEqual([]);
+    }), { numRuns: runs });
+  }, 120_000);
+
+  it('a random single fault on a generated record, under random styles, is always caught', async () => {
+    await fc.assert(fc.asyncProperty(record(UserDetails), styles, fc.constantFrom(...FAULTS), async (data, chosen, fault) => {
+      const o = await outcomeUnder([...chosen, fault], data);
+      expect(o.verdict, `fault ${fault.name}, styles: ${chosen.map((s) => s.name).join(', ') || 'none'}`).toBe('non-conformant');
+    }), { numRuns: runs });
+  }, 120_000);
+});

@@ -1,0 +1,73 @@
+// The harness proven against the reference: every fault is caught by exactly the checks it
+// declares, every MUST check is caught by some fault, and no legitimate style raises anything.
+// Writes docs/sensitivity-matrix.md, and fails when the committed copy was stale.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE, checkById } from '../lib/checks/catalogue.js';
+import { FAULTS, STYLES } from '../lib/reference/variants.js';
+import { inBatches, matrixMarkdown, outcomeUnder, type Outcome } from './helpers/matrix.js';
+
+const faultOutcomes = new Map<string, Outcome>();
+const styleOutcomes = new Map<string, Outcome>();
+let plain: Outcome;
+
+beforeAll(async () => {
+  plain = await outcomeUnder([]);
+  const f = await inBatches(FAULTS, 8, (v) => outcomeUnder([v]));
+  FAULTS.forEach((v, i) => faultOutcomes.set(v.name, f[i]!));
+  const s = await inBatches(STYLES, 8, (v) => outcomeUnder([v]));
+  STYLES.forEach((v, i) => styleOutcomes.set(v.name, s[i]!));
+}, 60_000);
+
+describe('declarations', () => {
+  it('every fault and style has a unique name and a one-line description', () => {
+    const names = [...FAULTS, ...STYLES].map((v) => v.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const v of [...FAULTS, ...STYLES]) expect(v.description, v.name).toMatch(/^[^\n]{10,160}$/);
+  });
+  it('every fault names only MUST checks of the catalogue', () => {
+    for (const f of FAULTS) for (const id of f.breaks) expect(checkById.get(id)?.level, `${f.name}: ${id}`).toBe('MUST');
+  });
+  it('there is at least one fault per MUST check', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(CATALOGUE.filter((c) => c.level === 'MUST').length);
+  });
+});
+
+describe('the plain reference', () => {
+  it('passes every check', () => {
+    expect(plain).toEqual({ verdict: 'conformant', failed: { MUST: [], SHOULD: [] } });
+  });
+});
+
+describe('each fault fails exactly the checks it declares', () => {
+  for (const f of FAULTS) {
+    it(`${f.name}: ${f.breaks.join(', ')}`, () => {
+      const o = faultOutcomes.get(f.name)!;
+      expect(o.verdict).toBe('non-conformant');
+      expect([...o.failed.MUST].sort()).toEqual([...f.breaks].sort());
+    });
+  }
+});
+
+describe('each style fails nothing', () => {
+  for (const s of STYLES) {
+    it(s.name, () => {
+      expect(styleOutcomes.get(s.name)).toEqual({ verdict: 'conformant', failed: { MUST: [], SHOULD: [] } });
+    });
+  }
+});
+
+describe('coverage', () => {
+  it('every MUST check is failed by at least one fault (kill rate 100%)', () => {
+    const killed = new Set([...faultOutcomes.values()].flatMap((o) => o.failed.MUST));
+    expect(CATALOGUE.filter((c) => c.level === 'MUST' && !killed.has(c.id)).map((c) => c.id)).toEqual([]);
+  });
+
+  it('docs/sensitivity-matrix.md is current (rewritten when not: commit it)', () => {
+    const path = new URL('../docs/sensitivity-matrix.md', import.meta.url);
+    const doc = matrixMarkdown(FAULTS, FAULTS.map((f) => faultOutcomes.get(f.name)!), STYLES, STYLES.map((s) => styleOutcomes.get(s.name)!));
+    const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    writeFileSync(path, doc);
+    expect(before).toBe(doc);
+  });
+});
