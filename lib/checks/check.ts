@@ -49,12 +49,13 @@ export type Look = readonly Finding[] | { readonly skip: string };
 
 const isSkip = (l: Look): l is { readonly skip: string } => !Array.isArray(l);
 
-/** Runs `look` on each exchange and combines: any finding fails; all skipped skips. */
+/** Runs `look` on each exchange and combines: any finding fails; all skipped skips. An exchange
+ *  the run never sent (its request cap) is skipped here, for every check alike. */
 export function acrossExchanges(ctx: CheckContext, ids: readonly string[], look: (id: string) => Look): Outcome {
   const findings: Finding[] = [];
   const skipped: string[] = [];
   for (const id of ids) {
-    const l = look(id);
+    const l = ctx.notSent(id) ? { skip: 'not sent (request cap reached)' } : look(id);
     if (isSkip(l)) skipped.push(`${id}: ${l.skip}`);
     else findings.push(...l);
   }

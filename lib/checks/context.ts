@@ -55,8 +55,14 @@ export class CheckContext {
   response(id: string): Decoded<RecordedResponse> {
     const ex = this.exchanges.get(id);
     if (!ex) return no('not sent in this run');
-    if (!ex.response) return no(`no response: ${ex.error?.message ?? 'unknown error'}`);
+    if (!ex.response) return no(ex.error?.kind === 'not-sent' ? ex.error.message : `no response: ${ex.error?.message ?? 'unknown error'}`);
     return ok(ex.response);
+  }
+
+  /** True when the exchange was never sent (the run's request cap): nothing can be judged. */
+  notSent(id: string): boolean {
+    const ex = this.exchanges.get(id);
+    return !ex || ex.error?.kind === 'not-sent';
   }
 
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). */

@@ -1,5 +1,6 @@
 // Configuration for a run, from flags, then the environment, then .env (dotenv), then defaults.
 // Every problem is one line naming the setting; the caller exits 2 with it.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkById } from '../checks/catalogue.js';
 import { exampleValue } from '../contract/examples.js';
@@ -8,7 +9,8 @@ import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespac
 import { JSON_OPERATIONS } from '../contract/operations.js';
 import type { Field } from '../contract/types.js';
 import type { JsonObject, JsonValue } from '../json/node.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../http/send.js';
+import { DEFAULT_CONCURRENCY } from '../engine/run.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 
 export interface Config {
   /** Undefined: check the embedded reference. */
@@ -21,6 +23,13 @@ export interface Config {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
+  readonly concurrency: number;
+  readonly maxRequests?: number;
+  readonly ratePerSecond?: number;
+  /** PEM text of --ca, and where it came from. */
+  readonly ca?: { readonly file: string; readonly pem: string };
+  readonly insecure: boolean;
+  readonly showPersonalData: boolean;
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
 }
@@ -34,10 +43,19 @@ export const USAGE = `usage: npm run conformance -- [options]
   --only ID,ID          run only these checks
   --skip ID,ID          do not run these checks
   --header "Name: v"    send this header with every request (repeatable; values are redacted)
-  --timeout MS          limit for connecting, for response headers and for the body (default ${DEFAULT_TIMEOUT_MS})
+  --timeout MS          limit for connecting, for response headers and for the body (default ${DEFAULT_TIMEOUT_MS});
+                        an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this
+  --max-body-mib N      cut off response bodies larger than N MiB (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024})
+  --concurrency N       exchanges in flight at once (default ${DEFAULT_CONCURRENCY})
+  --rate N              at most N requests per second (production targets)
+  --max-requests N      at most N requests in the run; checks on unsent exchanges are not evaluated
+  --ca FILE             trust this PEM CA certificate too (private PKI)
+  --insecure            do not verify TLS certificates (stated in every report)
+  --show-personal-data  show personal-data fields in reports (local debugging; credentials stay hidden)
   --help                this text
 
-environment (and .env): BASE_URL, REPORT_DIR, SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE,
+environment (and .env): BASE_URL, REPORT_DIR, TIMEOUT_MS, MAX_BODY_MIB, CONCURRENCY, RATE, MAX_REQUESTS,
+CA_FILE, HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE,
 and the request values: ${JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f))).join(', ')}
 exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
 
@@ -118,6 +136,9 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
         'base-url': { type: 'string' }, 'report-dir': { type: 'string' },
         only: { type: 'string' }, skip: { type: 'string' },
         header: { type: 'string', multiple: true }, timeout: { type: 'string' },
+        'max-body-mib': { type: 'string' }, concurrency: { type: 'string' }, rate: { type: 'string' },
+        'max-requests': { type: 'string' }, ca: { type: 'string' },
+        insecure: { type: 'boolean' }, 'show-personal-data': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true, allowPositionals: false,
@@ -133,6 +154,21 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (typeof headers === 'string') return { ok: false, error: headers };
   const timeoutMs = positiveInt('timeout', values.timeout ?? env.TIMEOUT_MS, DEFAULT_TIMEOUT_MS, 600_000);
   if (typeof timeoutMs === 'string') return { ok: false, error: timeoutMs };
+  const maxBodyMib = positiveInt('max-body-mib', values['max-body-mib'] ?? env.MAX_BODY_MIB, DEFAULT_MAX_BODY_BYTES / 1024 / 1024, 1024);
+  const concurrency = positiveInt('concurrency', values.concurrency ?? env.CONCURRENCY, DEFAULT_CONCURRENCY, 256);
+  const rate = positiveInt('rate', values.rate ?? env.RATE, Infinity, 10_000);
+  const maxRequests = positiveInt('max-requests', values['max-requests'] ?? env.MAX_REQUESTS, Infinity, 1_000_000);
+  for (const n of [maxBodyMib, concurrency, rate, maxRequests]) if (typeof n === 'string') return { ok: false, error: n };
+  const caFile = values.ca ?? env.CA_FILE;
+  let ca: Config['ca'];
+  if (caFile) {
+    try {
+      ca = { file: caFile, pem: readFileSync(caFile, 'utf8') };
+    } catch (e) {
+      return { ok: false, error: `cannot read --ca ${caFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    }
+    if (!ca.pem.includes('-----BEGIN CERTIFICATE-----')) return { ok: false, error: `--ca ${caFile} holds no PEM certificate` };
+  }
   const only = idList('only', values.only);
   const skip = idList('skip', values.skip);
   for (const l of [only, skip]) if (typeof l === 'string') return { ok: false, error: l };
@@ -158,7 +194,14 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     config: {
       ...(baseUrl ? { baseUrl } : {}),
       reportDir: values['report-dir'] ?? env.REPORT_DIR ?? 'reports',
-      namespaces, values: requestValues, headers, timeoutMs, maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      namespaces, values: requestValues, headers, timeoutMs,
+      maxBodyBytes: (maxBodyMib as number) * 1024 * 1024,
+      concurrency: concurrency as number,
+      ...(Number.isFinite(rate) ? { ratePerSecond: rate as number } : {}),
+      ...(Number.isFinite(maxRequests) ? { maxRequests: maxRequests as number } : {}),
+      ...(ca ? { ca } : {}),
+      insecure: values.insecure ?? false,
+      showPersonalData: values['show-personal-data'] ?? false,
       ...(only ? { only: only as string[] } : {}),
       ...(skip ? { skip: skip as string[] } : {}),
     },

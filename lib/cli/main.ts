@@ -39,6 +39,12 @@ const shownConfig = (config: Config, redactor: Redactor, baseUrl: string) => ({
   namespaces: config.namespaces,
   timeoutMs: config.timeoutMs,
   maxBodyBytes: config.maxBodyBytes,
+  concurrency: config.concurrency,
+  ...(config.ratePerSecond ? { ratePerSecond: config.ratePerSecond } : {}),
+  ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}),
+  ...(config.ca ? { ca: config.ca.file } : {}),
+  insecure: config.insecure,
+  showPersonalData: config.showPersonalData,
   ...(config.only ? { only: config.only } : {}),
   ...(config.skip ? { skip: config.skip } : {}),
   headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, marker('secret header', v)])),
@@ -59,14 +65,24 @@ async function run(argv: readonly string[]): Promise<number> {
     if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
     const baseUrl = config.baseUrl ?? reference!.url;
     const description = reference ? 'embedded reference implementation' : 'deployment';
-    const redactor = new Redactor({ showPersonalData: false, secrets: Object.values(config.headers) });
+    const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+    const warnings = [
+      ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
+      ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
+    ];
+    for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
     for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
     process.stdout.write(`conformance: checking ${baseUrl} (${description}), ${checks.length} checks\n`);
 
-    const result = await runConformance({ ...config, baseUrl, checks, extraHeaders: config.headers });
+    const { ca, ...settings } = config;
+    const result = await runConformance({
+      ...settings, baseUrl, checks, extraHeaders: config.headers,
+      ...(ca ? { ca: ca.pem } : {}),
+      useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
+    });
     process.stdout.write(`  sent ${result.exchanges.length} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
     const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl),
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings,
     });
 
     const dir = resolve(config.reportDir);
@@ -77,6 +93,11 @@ async function run(argv: readonly string[]): Promise<number> {
     process.stdout.write(consoleSummary(report, [summary, presented.junit, presented.allureResults]));
     if (report.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
+      return 2;
+    }
+    if (report.verdict === 'incomplete') {
+      const skipped = report.checks.filter((c) => c.level === 'MUST' && c.status === 'skip');
+      process.stderr.write(`conformance: run incomplete: ${skipped.length} MUST check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`);
       return 2;
     }
     return report.verdict === 'conformant' ? 0 : 1;

@@ -5,7 +5,6 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
 import type { Report } from '../reporting/report.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,6 +19,8 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   const allureResults = join(reportDir, 'allure-results');
   const junit = join(reportDir, 'junit.xml');
   rmSync(allureResults, { recursive: true, force: true }); // results of one run only
+  // Loaded only now: vitest/node costs ~185 MB and ~0.6 s, which the run itself never needs.
+  const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
     config: false,
     root: ROOT,

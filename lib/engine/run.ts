@@ -5,7 +5,7 @@ import type { Check, Finding, Level, Outcome } from '../checks/check.js';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { CheckContext } from '../checks/context.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
-import { createDispatcher, send, type TransportOptions } from '../http/send.js';
+import { createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import { CALLBACK_NAME, planExchanges, type RequestSettings } from './exchanges.js';
 
 export interface RunOptions extends RequestSettings, TransportOptions {
@@ -14,8 +14,12 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly checks?: readonly Check[];
   /** Exchanges in flight at once. */
   readonly concurrency?: number;
-  /** Supply a dispatcher (tests, proxies); otherwise one is made and closed here. */
+  /** Supply a dispatcher (tests); otherwise one is made from the options and closed here. */
   readonly dispatcher?: Dispatcher;
+  /** At most this many requests in the run (retries count). */
+  readonly maxRequests?: number;
+  /** At most this many requests per second. */
+  readonly ratePerSecond?: number;
 }
 
 export interface CheckResult {
@@ -26,7 +30,8 @@ export interface CheckResult {
   readonly findings: readonly Finding[];
 }
 
-export type Verdict = 'conformant' | 'non-conformant' | 'unreachable';
+/** conformant: every MUST check passed. incomplete: none failed but some could not be evaluated. */
+export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreachable';
 
 export interface RunResult {
   readonly baseUrl: string;
@@ -83,16 +88,20 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     return spec;
   });
   const dispatcher = options.dispatcher ?? createDispatcher(options);
+  const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
   let exchanges: Exchange[];
   try {
-    exchanges = await pooled(needed, options.concurrency ?? DEFAULT_CONCURRENCY, (spec) => send(spec, options.baseUrl, dispatcher, options));
+    exchanges = await pooled(needed, options.concurrency ?? DEFAULT_CONCURRENCY, (spec) => send(spec, options.baseUrl, { dispatcher, options, budget }));
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
   const unreachable = exchanges.length > 0 && exchanges.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? exchanges[0]!.error!.message : undefined;
   const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces, callbackName: CALLBACK_NAME });
   const results = checks.map((c) => summarise(c, ctx));
-  const verdict: Verdict = unreachable ? 'unreachable' : failedAt(results, 'MUST').length ? 'non-conformant' : 'conformant';
+  const mustSkipped = results.some((r) => r.status === 'skip' && r.check.level === 'MUST');
+  const verdict: Verdict = unreachable ? 'unreachable'
+    : failedAt(results, 'MUST').length ? 'non-conformant'
+      : mustSkipped ? 'incomplete' : 'conformant';
   return {
     baseUrl: options.baseUrl, startedAt, finishedAt: new Date().toISOString(),
     exchanges, results, verdict, ...(unreachable ? { unreachable } : {}),

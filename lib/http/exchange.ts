@@ -22,7 +22,8 @@ export interface RecordedResponse {
 
 export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached
-  | 'headers-timeout' | 'body-timeout' | 'too-large' | 'reset' | 'aborted' | 'other';
+  | 'headers-timeout' | 'body-timeout' | 'too-large' | 'reset' | 'aborted' | 'other'
+  | 'not-sent'; // the run's request cap was spent before this exchange
 
 /** Kinds that mean "no connection was made at all". */
 export const UNREACHABLE: ReadonlySet<TransportErrorKind> = new Set(['refused', 'dns', 'tls', 'connect-timeout']);
@@ -45,5 +46,8 @@ export interface Exchange {
   readonly response?: RecordedResponse;
   readonly error?: TransportError;
   readonly startedAt: string;
+  /** Wall time of the exchange, retries and their waits included. */
   readonly durationMs: number;
+  /** Requests sent for it, when more than one (429/503 with Retry-After were retried). */
+  readonly attempts?: number;
 }

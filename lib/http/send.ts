@@ -1,7 +1,8 @@
 // Sends one exchange with undici and records it. Every phase is bounded (connect, response
 // headers, the whole body) and the body is capped while it streams, so a hostile or stalled
-// target costs at most a known time and memory. Redirects are recorded, never followed.
-import { Agent, request, type Dispatcher } from 'undici';
+// target costs at most a known time and memory. Redirects are recorded, never followed; 429 and 503
+// with Retry-After are retried when the wait fits in the exchange's time budget.
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { Exchange, ExchangeSpec, TransportError } from './exchange.js';
 
 export interface TransportOptions {
@@ -11,18 +12,58 @@ export interface TransportOptions {
   readonly maxBodyBytes: number;
   /** Connections kept open per origin. */
   readonly connections?: number;
+  /** PEM certificates to trust in addition to the system's (a private CA). */
+  readonly ca?: string;
+  /** Do not verify TLS certificates (recorded in every report). */
+  readonly insecure?: boolean;
+  /** Honour HTTP_PROXY / HTTPS_PROXY / NO_PROXY (off for the embedded reference). */
+  readonly useProxyEnv?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** An exchange, retries included, never takes longer than this many phase limits. */
+export const PHASES_PER_EXCHANGE = 3;
 
-export const createDispatcher = (options: TransportOptions): Dispatcher => new Agent({
-  connect: { timeout: options.timeoutMs },
-  headersTimeout: options.timeoutMs,
-  bodyTimeout: options.timeoutMs,
-  connections: options.connections ?? 16,
-  keepAliveTimeout: 10_000,
-});
+export function createDispatcher(options: TransportOptions): Dispatcher {
+  const agent = {
+    connect: {
+      timeout: options.timeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+      ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connections: options.connections ?? 16,
+    keepAliveTimeout: 10_000,
+  };
+  return options.useProxyEnv ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+}
+
+/** Shared by every exchange of a run: the request cap and the request rate. */
+export class RequestBudget {
+  private sent = 0;
+  private nextSlot = 0;
+
+  constructor(private readonly maxRequests = Infinity, private readonly perSecond = Infinity) {}
+
+  /** Waits for the next slot under the rate; false when the cap is spent. */
+  async take(): Promise<boolean> {
+    if (this.sent >= this.maxRequests) return false;
+    this.sent++;
+    if (Number.isFinite(this.perSecond)) {
+      const now = Date.now();
+      const at = Math.max(now, this.nextSlot);
+      this.nextSlot = at + 1000 / this.perSecond;
+      if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    }
+    return true;
+  }
+
+  get count(): number {
+    return this.sent;
+  }
+}
 
 const seconds = (ms: number) => `${+(ms / 1000).toFixed(3)} s`;
 const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
@@ -37,22 +78,22 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? '';
   const causeCode = e.cause?.code ?? '';
+  const either = (...codes: string[]) => codes.includes(code) || codes.includes(causeCode);
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-  if (code === 'ECONNREFUSED' || causeCode === 'ECONNREFUSED') return { kind: 'refused', message: `connection refused by ${where}` };
-  if (['ENOTFOUND', 'EAI_AGAIN'].includes(code) || ['ENOTFOUND', 'EAI_AGAIN'].includes(causeCode)) {
-    return { kind: 'dns', message: `host not found: ${url.hostname}` };
-  }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'connect-timeout', message: `no connection to ${where} within ${seconds(options.timeoutMs)}` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'headers-timeout', message: `no response headers within ${seconds(options.timeoutMs)}` };
-  if (code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'body-timeout', message: `response body stalled for ${seconds(options.timeoutMs)}` };
-  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME/i;
+  if (either('ECONNREFUSED')) return { kind: 'refused', message: `connection refused by ${where}` };
+  if (either('ENOTFOUND', 'EAI_AGAIN')) return { kind: 'dns', message: `host not found: ${url.hostname}` };
+  if (either('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) return { kind: 'connect-timeout', message: `no connection to ${where} within ${seconds(options.timeoutMs)}` };
+  if (either('UND_ERR_HEADERS_TIMEOUT')) return { kind: 'headers-timeout', message: `no response headers within ${seconds(options.timeoutMs)}` };
+  if (either('UND_ERR_BODY_TIMEOUT')) return { kind: 'body-timeout', message: `response body stalled for ${seconds(options.timeoutMs)}` };
+  // OpenSSL's verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, CERT_HAS_EXPIRED, …) and Node's TLS errors.
+  const tls = /^(UNABLE_TO_|CERT_|ERR_TLS|ERR_SSL|EPROTO)|SELF_SIGNED|ALTNAME|HOSTNAME_MISMATCH|DEPTH_ZERO|INVALID_CA|INVALID_PURPOSE/;
   if (tls.test(code) || tls.test(causeCode)) {
     return { kind: 'tls', message: `TLS failure with ${where}: ${(e.cause?.message ?? e.message ?? code).split('\n')[0]}` };
   }
-  if (['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].includes(code) || ['ECONNRESET', 'EPIPE'].includes(causeCode)) {
+  if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
   }
-  if (code === 'UND_ERR_ABORTED') return { kind: 'aborted', message: 'request aborted' };
+  if (either('UND_ERR_ABORTED', 'ABORT_ERR')) return { kind: 'aborted', message: `no complete response within ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}` };
   return { kind: 'other', message: `${code || 'error'}: ${(e.message ?? String(error)).split('\n')[0]}` };
 }
 
@@ -82,15 +123,48 @@ async function readCapped(body: Dispatcher.ResponseData['body'], options: Transp
   return Buffer.concat(chunks);
 }
 
-export async function send(spec: ExchangeSpec, baseUrl: string, dispatcher: Dispatcher, options: TransportOptions): Promise<Exchange> {
+/** Retry-After as a delay in ms (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export interface SendContext {
+  readonly dispatcher: Dispatcher;
+  readonly options: TransportOptions;
+  readonly budget: RequestBudget;
+}
+
+export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
+  const { dispatcher, options, budget } = ctx;
   const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
   const started = Date.now();
-  const record = { id: spec.id, title: spec.title, request: { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) }, startedAt: new Date(started).toISOString() };
-  try {
-    const res = await request(url, { method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher });
-    const body = await readCapped(res.body, options);
-    return { ...record, response: { status: res.statusCode, headers: normaliseHeaders(res.headers), body }, durationMs: Date.now() - started };
-  } catch (error) {
-    return { ...record, error: describeError(error, url, options), durationMs: Date.now() - started };
+  const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
+  const record = {
+    id: spec.id, title: spec.title, startedAt: new Date(started).toISOString(),
+    request: { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) },
+  };
+  const done = (rest: Pick<Exchange, 'response' | 'error'>, attempts: number): Exchange =>
+    ({ ...record, ...rest, durationMs: Date.now() - started, ...(attempts > 1 ? { attempts } : {}) });
+
+  for (let attempt = 1; ; attempt++) {
+    if (!(await budget.take())) {
+      return done({ error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } }, attempt - 1);
+    }
+    let response;
+    try {
+      const res = await request(url, {
+        method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher,
+        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+      });
+      response = { status: res.statusCode, headers: normaliseHeaders(res.headers), body: await readCapped(res.body, options) };
+    } catch (error) {
+      return done({ error: describeError(error, url, options) }, attempt);
+    }
+    const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+    if (wait === undefined || Date.now() + wait >= deadline) return done({ response }, attempt);
+    await new Promise((r) => setTimeout(r, wait));
   }
 }

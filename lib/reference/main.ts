@@ -1,5 +1,6 @@
 // `npm run reference -- [--port N] [--host H] [--latency MS] [--fault NAME]… [--style NAME]…`
 // Serves the reference until interrupted. Bad arguments: one line on stderr, exit 2.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference } from './server.js';
@@ -12,6 +13,8 @@ const USAGE = `usage: npm run reference -- [--port N] [--host HOST] [--latency M
   --fault NAME     break one rule of the interface (repeatable); --list shows the names
   --style NAME     write responses in a legitimate alternative style (repeatable)
   --list           list faults and styles, one line each
+  --tls-cert FILE  serve HTTPS with this PEM certificate (chain) ...
+  --tls-key FILE   ... and this PEM private key
 environment: SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE override the SOAP namespaces`;
 
 function fail(message: string): never {
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
         port: { type: 'string' }, host: { type: 'string' }, latency: { type: 'string' },
         fault: { type: 'string', multiple: true }, style: { type: 'string', multiple: true },
         list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
       },
       strict: true, allowPositionals: false,
     });
@@ -51,7 +55,17 @@ async function main(): Promise<void> {
   const faults = findVariants(FAULTS, v.fault ?? []);
   const styles = findVariants(STYLES, v.style ?? []);
   for (const r of [faults, styles]) if (!r.ok) fail(r.error);
+  if (!v['tls-cert'] !== !v['tls-key']) fail('--tls-cert and --tls-key go together');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      return fail(`cannot read --${flag} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  };
+  const tls = v['tls-cert'] && v['tls-key'] ? { cert: read('tls-cert', v['tls-cert']), key: read('tls-key', v['tls-key']) } : undefined;
   const reference = await startReference({
+    ...(tls ? { tls } : {}),
     port: integer('port', v.port, 8080, 65535),
     host: v.host ?? '127.0.0.1',
     latencyMs: integer('latency', v.latency, 0, 600_000),

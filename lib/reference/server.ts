@@ -1,6 +1,7 @@
 // The reference implementation on node:http: a shell that reads a request, lets the route's
 // endpoint answer, and writes the reply. It never throws at a caller and never waits forever.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { login, type JsonOperation } from '../contract/operations.js';
@@ -31,6 +32,8 @@ export interface ReferenceOptions {
   readonly latencyMs?: number;
   /** Requests with a larger body get 413. */
   readonly maxBodyBytes?: number;
+  /** Serve HTTPS with this PEM key and certificate (chain). */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 export interface RunningReference {
@@ -173,7 +176,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   }, options.maxBodyBytes ?? MAX_BODY_BYTES);
   const latency = profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
+  const listener: RequestListener = (req, res) => {
     res.on('error', () => res.destroy());
     reference.handle(req)
       .catch(() => serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request'))
@@ -185,11 +189,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           send(res, r);
         }
       });
-  });
+  };
+  const server = options.tls ? createTlsServer({ ...limits, ...options.tls }, listener) : createServer(limits, listener);
   // Malformed HTTP: answer 400 when the socket still can, never an unhandled error.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) { socket.destroy(); return; }
+    const why = err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : err.code === 'HPE_HEADER_OVERFLOW' ? 'headers too large' : 'malformed HTTP request';
+    const body = `Bad Request: ${why}`;
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -199,7 +206,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
   return {
-    url: `http://${host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());

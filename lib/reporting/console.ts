@@ -6,6 +6,7 @@ import type { Report, ReportedCheck } from './report.js';
 const VERDICT: Record<Report['verdict'], string> = {
   conformant: 'CONFORMANT',
   'non-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE (no MUST check failed, but some could not be evaluated)',
   unreachable: 'UNREACHABLE',
 };
 
@@ -17,7 +18,7 @@ function failure(c: ReportedCheck): string[] {
 }
 
 export function consoleSummary(report: Report, outputs: readonly string[]): string {
-  const lines: string[] = [];
+  const lines: string[] = report.warnings.map((w) => `  ! ${w}`);
   for (const area of AREAS) {
     const t = report.counts.byArea[area];
     if (!t || t.passed + t.failed + t.skipped === 0) continue;
@@ -31,5 +32,6 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   const { MUST, SHOULD } = report.counts;
   lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
+  for (const w of report.warnings) lines.push(`Warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }

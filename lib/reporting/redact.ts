@@ -59,14 +59,18 @@ export class Redactor {
     const start = text.indexOf('{');
     if (start < 0) return text;
     const edits: { offset: number; length: number; value: string }[] = [];
+    /** Every string under a node: a sensitive member holding an object or array hides them all. */
+    const strings = (node: Node): string[] =>
+      node.type === 'string' ? [String(node.value)] : (node.children ?? []).flatMap(strings);
     const visit = (node: Node | undefined) => {
       if (!node) return;
       if (node.type === 'property') {
         const [key, value] = node.children ?? [];
         const kind = key && this.sensitivityOf(String(key.value));
         if (kind && value && value.type !== 'null') {
-          if (typeof value.value === 'string') this.remember(value.value, kind);
-          edits.push({ offset: value.offset, length: value.length, value: JSON.stringify(marker(kind, value.value)) });
+          for (const s of strings(value)) this.remember(s, kind);
+          const shape = value.type === 'object' ? {} : value.type === 'array' ? [] : value.value;
+          edits.push({ offset: value.offset, length: value.length, value: JSON.stringify(marker(kind, shape)) });
           return;
         }
       }
@@ -82,15 +86,18 @@ export class Redactor {
 
   private xml(text: string, learnOnly = false): string {
     if (!text.includes('<')) return text;
-    return text.replace(/<((?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*))(\s[^<>]*)?>([^<]*|<!\[CDATA\[[\s\S]*?\]\]>)<\/\1>/g,
-      (whole, qname: string, local: string, attrs: string | undefined, inner: string) => {
-        const kind = this.sensitivityOf(local);
-        if (!kind) return whole;
-        const value = inner.startsWith('<![CDATA[') ? inner.slice(9, -3) : inner;
-        this.remember(value, kind);
-        return learnOnly ? whole : `<${qname}${attrs ?? ''}>${marker(kind, value)}</${qname}>`;
-      });
+    // Only elements named as sensitive members are matched (so an enclosing element never hides
+    // them), and whatever they hold (text, CDATA, even markup) is replaced up to their end tag.
+    return text.replace(this.sensitiveElements, (whole, qname: string, local: string, attrs: string | undefined, inner: string) => {
+      const kind = this.sensitivityOf(local);
+      if (!kind) return whole;
+      for (const piece of inner.split(/<[^>]*>|<!\[CDATA\[|\]\]>/)) this.remember(piece, kind);
+      return learnOnly ? whole : `<${qname}${attrs ?? ''}>${marker(kind, inner.replace(/<!\[CDATA\[|\]\]>/g, ''))}</${qname}>`;
+    });
   }
+
+  private readonly sensitiveElements = new RegExp(
+    `<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(\\s[^<>]*)?>([\\s\\S]*?)<\\/\\1\\s*>`, 'gi');
 
   private scan(text: string): string {
     let out = text;

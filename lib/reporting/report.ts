@@ -55,6 +55,10 @@ export interface Report {
   readonly node: string;
   /** Effective configuration, secrets replaced by markers. */
   readonly configuration: Readonly<Record<string, unknown>>;
+  /** What an auditor must know about how the run was made (e.g. TLS verification off). */
+  readonly warnings: readonly string[];
+  /** Peak resident memory of the harness while sending and judging (report rendering comes after). */
+  readonly peakRssBytes: number;
   readonly counts: { readonly MUST: Tally; readonly SHOULD: Tally; readonly byArea: Readonly<Record<string, Tally>> };
   readonly checks: readonly ReportedCheck[];
   readonly exchanges: readonly ReportedExchange[];
@@ -74,6 +78,7 @@ export interface ReportContext {
   readonly harness: Report['harness'];
   readonly targetDescription: string;
   readonly configuration: Readonly<Record<string, unknown>>;
+  readonly warnings?: readonly string[];
 }
 
 export function buildReport(run: RunResult, ctx: ReportContext): Report {
@@ -126,6 +131,8 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     durationMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),
     node: process.version,
     configuration: ctx.configuration,
+    warnings: [...(ctx.warnings ?? [])],
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
     counts: {
       MUST: tally(at('MUST')),
       SHOULD: tally(at('SHOULD')),

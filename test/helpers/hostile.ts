@@ -1,0 +1,99 @@
+// A hostile target for tests: every request gets the same misbehaviour, one mode per server.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { startReference, type RunningReference } from '../../lib/reference/server.js';
+
+export type HostileMode =
+  | 'silent' | 'stall-body' | 'drip' | 'reset' | 'redirect-loop' | 'huge'
+  | 'invalid-utf8' | 'truncated-json' | 'malformed-xml' | 'doctype' | 'billion-laughs' | 'external-entity'
+  | 'html-error' | 'wrong-media-type' | 'unavailable' | 'retry-after';
+
+const LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${
+  Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><lolz>&lol9;</lolz>`;
+
+const fixed: Partial<Record<HostileMode, [number, Record<string, string>, string | Buffer]>> = {
+  'invalid-utf8': [200, { 'content-type': 'application/json' }, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+  'truncated-json': [200, { 'content-type': 'application/json' }, '{"userName":"x","userId":10'],
+  'malformed-xml': [200, { 'content-type': 'application/xml' }, '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><UserDetailsResponse>'],
+  doctype: [200, { 'content-type': 'application/xml' }, '<!DOCTYPE Envelope [<!ELEMENT Envelope ANY>]><Envelope/>'],
+  'billion-laughs': [200, { 'content-type': 'application/xml' }, LAUGHS],
+  'external-entity': [200, { 'content-type': 'application/xml' }, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><x>&xxe;</x>'],
+  'html-error': [500, { 'content-type': 'text/html' }, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>'],
+  unavailable: [503, { 'content-type': 'text/plain' }, 'Service Unavailable'],
+};
+
+export interface Hostile {
+  readonly url: string;
+  /** Requests received so far. */
+  readonly requests: () => number;
+  close(): Promise<void>;
+}
+
+export async function startHostile(mode: HostileMode): Promise<Hostile> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let count = 0;
+  let reference: RunningReference | undefined;
+  const seen = new Set<string>();
+  if (mode === 'retry-after' || mode === 'wrong-media-type') reference = await startReference();
+
+  const forward = async (req: IncomingMessage, res: ServerResponse, body: Buffer, edit: (h: Record<string, string>) => Record<string, string> = (h) => h) => {
+    const { host: _h, connection: _c, 'content-length': _l, 'transfer-encoding': _t, ...headers } = req.headers as Record<string, string>;
+    const r = await fetch(reference!.url + req.url, { method: req.method, headers, body: ['GET', 'HEAD', 'OPTIONS'].includes(req.method!) ? undefined : body });
+    res.writeHead(r.status, edit(Object.fromEntries(r.headers)));
+    res.end(Buffer.from(await r.arrayBuffer()));
+  };
+
+  const server = createServer((req, res) => {
+    count++;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const canned = fixed[mode];
+      if (canned) { res.writeHead(canned[0], canned[1]); res.end(canned[2]); return; }
+      switch (mode) {
+        case 'silent': return; // read the request, never answer
+        case 'stall-body': res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"userName":'); return;
+        case 'drip': {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const t = setInterval(() => res.write(' '), 1000);
+          timers.add(t);
+          res.on('close', () => clearInterval(t));
+          return;
+        }
+        case 'reset': res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' }); res.write('{"userName":"x",'); setTimeout(() => req.socket.destroy(), 20); return;
+        case 'redirect-loop': res.writeHead(302, { location: req.url ?? '/' }); res.end(); return;
+        case 'huge': {
+          // Gigabytes on offer, as fast as the harness reads them.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const chunk = Buffer.alloc(256 * 1024, 0x20);
+          let sent = 0;
+          const pump = () => { while (sent < 4 * 1024 ** 3 && res.write(chunk)) sent += chunk.length; };
+          res.on('drain', pump);
+          pump();
+          return;
+        }
+        case 'wrong-media-type': void forward(req, res, Buffer.concat(chunks), (h) => ({ ...h, 'content-type': 'text/html' })); return;
+        case 'retry-after': {
+          const key = `${req.method} ${req.url} ${req.headers.accept ?? ""}`;
+          if (!seen.has(key)) { seen.add(key); res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }); res.end('slow down'); return; }
+          void forward(req, res, Buffer.concat(chunks));
+          return;
+        }
+        default: res.writeHead(500); res.end();
+      }
+    });
+  });
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => count,
+    close: async () => {
+      for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await reference?.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// What the CLI adds for misbehaving targets and transport options: exit codes, reports always
+// written, bounded memory against a body of gigabytes, TLS verification, proxies, request caps.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { runCli } from './helpers/cli.js';
+import { startHostile, type Hostile } from './helpers/hostile.js';
+import { startProxy } from './helpers/proxy.js';
+
+const tls = { key: readFileSync('fixtures/tls/server.key', 'utf8'), cert: readFileSync('fixtures/tls/server.pem', 'utf8') };
+const reports = () => mkdtempSync(join(tmpdir(), 'conformance-'));
+const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
+
+let https: RunningReference;
+let huge: Hostile;
+let silent: Hostile;
+beforeAll(async () => {
+  [https, huge, silent] = await Promise.all([startReference({ tls }), startHostile('huge'), startHostile('silent')]);
+});
+afterAll(async () => { await Promise.all([https.close(), huge.close(), silent.close()]); });
+
+describe.concurrent('CLI against hostile targets', () => {
+  it('a target streaming gigabytes: exit 1, each exchange cut at the cap, peak RSS under 300 MB', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', huge.url, '--report-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ROUTE-LOGIN-POST \[MUST, 4\.1\] login\.post: no response: response exceeded the 10 MiB cap/);
+    expect(summaryOf(dir).peakRssBytes).toBeLessThan(300 * 1024 * 1024);
+    noStack(r.stdout + r.stderr);
+  });
+
+  it('a target that never answers: exit 1 with the time limit named, reports written', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', silent.url, '--report-dir', dir, '--timeout', '1000', '--concurrency', '32']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/no response headers within 1 s/);
+    expect(summaryOf(dir).verdict).toBe('non-conformant');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/no response headers within 1 s/);
+  });
+
+  it('an unknown host: exit 2 naming the host', async () => {
+    const r = await runCli(['--base-url', 'http://no-such-host.invalid', '--report-dir', reports()]);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: cannot reach http://no-such-host.invalid: host not found: no-such-host.invalid\n']);
+  });
+
+  it('an untrusted certificate: exit 2 with the TLS failure', async () => {
+    const r = await runCli(['--base-url', https.url, '--report-dir', reports()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^conformance: cannot reach ${https.url.replace(/[.]/g, '\\.')}: TLS failure with 127\\.0\\.0\\.1:\\d+: .*certificate.*\\n$`));
+  });
+
+  it('--ca trusts a private CA: exit 0', async () => {
+    const r = await runCli(['--base-url', https.url, '--report-dir', reports(), '--ca', 'fixtures/tls/ca.pem']);
+    expect(r.code).toBe(0);
+  });
+
+  it('--insecure works and says so, on the console and in summary.json', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', https.url, '--report-dir', dir, '--insecure']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/TLS certificate verification was OFF for this run \(--insecure\)/);
+    expect(summaryOf(dir)).toMatchObject({ warnings: ['TLS certificate verification was OFF for this run (--insecure)'], configuration: { insecure: true } });
+  });
+
+  it('a bad --ca: exit 2 in one line', async () => {
+    const r = await runCli(['--ca', 'fixtures/tls/nope.pem', '--report-dir', reports()]);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: cannot read --ca fixtures/tls/nope.pem: ENOENT\n']);
+  });
+
+  it('HTTP_PROXY is honoured for a deployment, and never used for the embedded reference', async () => {
+    const proxy = await startProxy();
+    const plain = await startReference();
+    try {
+      const through = await runCli(['--base-url', plain.url, '--report-dir', reports()], { HTTP_PROXY: proxy.url, NO_PROXY: '' });
+      expect(through.code).toBe(0);
+      expect(proxy.carried()).toBeGreaterThan(0);
+      const embedded = await runCli(['--report-dir', reports()], { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '' });
+      expect(embedded.code).toBe(0);
+    } finally {
+      await Promise.all([proxy.close(), plain.close()]);
+    }
+  });
+
+  it('--max-requests caps the run: unsent exchanges leave MUST checks unevaluated, exit 2', async () => {
+    const dir = reports();
+    const r = await runCli(['--report-dir', dir, '--max-requests', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^conformance: run incomplete: \d+ MUST check\(s\) not evaluated \(\S+: .*not sent \(request cap reached\)/);
+    const s = summaryOf(dir);
+    expect(s.verdict).toBe('incomplete');
+    expect(s.exchanges.filter((e: { error?: string }) => e.error?.startsWith('not sent')).length).toBe(12);
+  });
+});

@@ -1,0 +1,79 @@
+// Canary test: distinctive secret values in every credential field, in personal-data fields, in
+// the recovery token and in user-supplied headers. After a run, no canary may appear in any file
+// under the report directory, nor on the console, even when checks fail on those very fields or
+// the body is malformed. A positive control shows the scan does find what is there.
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JsonNode } from '../lib/json/node.js';
+import { setMember } from '../lib/reference/edit-json.js';
+import { editRecord, setChild } from '../lib/reference/edit-xml.js';
+import { referenceUserDetails } from '../lib/reference/data.js';
+import { el, text } from '../lib/xml/model.js';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
+
+const CREDENTIALS = {
+  apiKey: 'CANARY-APIKEY-7c1e', basicAuthHeader: 'Basic CANARY-BASIC-91ab', hxToken: 'CANARY-HXTOKEN-55d0', jToken: 'CANARY-JTOKEN-e3f2',
+};
+const PERSONAL = { email: 'canary.person.x9@example.org', userName: 'CANARY-USERNAME-x9', lastName: 'Canarylastname' };
+const SECRETS = [...Object.values(CREDENTIALS), 'CANARY-RECOVERY-0b7a', 'CANARY-AUTHZ-4d2e', 'CANARY-COOKIE-88aa'];
+const ALL = [...SECRETS, ...Object.values(PERSONAL), 'CANARY-LOGINUSER-x9'];
+
+const userDetails = { ...referenceUserDetails(), ...CREDENTIALS, ...PERSONAL };
+const conforming = useReference({ userDetails });
+const failingOnSecrets = useReference({
+  userDetails,
+  variants: [{
+    name: 'leaky', description: 'checks fail on the sensitive fields themselves',
+    editJson: (r: JsonNode) => setMember(setMember(r, ['apiKey'], () => ({ t: 'object', entries: [['v', { t: 'string', value: CREDENTIALS.apiKey }]] })),
+      ['email'], () => ({ t: 'array', items: [{ t: 'string', value: PERSONAL.email }] })),
+    editSoap: (env) => editRecord(env, (rec) => setChild(setChild(rec, 'ApiKey', () => el(rec.ns, 'ApiKey', [el(rec.ns, 'v', [text(CREDENTIALS.apiKey)])])),
+      'Email', () => el(rec.ns, 'Email', [{ text: PERSONAL.email, cdata: true }]))),
+  }],
+});
+const malformed = useReference({
+  userDetails,
+  variants: [{ name: 'truncated', description: 'bodies cut off right after a secret', editReply: (r) => ({ ...r, body: r.body.slice(0, r.body.indexOf(CREDENTIALS.apiKey) + CREDENTIALS.apiKey.length + 5) }) }],
+});
+
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+
+async function leaks(baseUrl: string, extra: string[] = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'canary-'));
+  const r = await runCli(['--base-url', baseUrl, '--report-dir', dir,
+    '--header', 'Authorization: Bearer CANARY-AUTHZ-4d2e', '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
+  { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
+  const outputs = [['console', r.stdout + r.stderr], ...files(dir).map((f) => [f.slice(dir.length + 1), readFileSync(f, 'utf8')])];
+  const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => canaries.filter((c) => content!.includes(c)).map((c) => `${c} in ${name}`));
+  return { code: r.code, hits, fileCount: outputs.length };
+}
+
+describe.concurrent('no secret or personal datum reaches any output', () => {
+  it('a conforming target', async () => {
+    const l = await leaks(conforming.url);
+    expect(l.code).toBe(0);
+    expect(l.fileCount).toBeGreaterThan(100);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a target whose checks fail on the sensitive fields themselves', async () => {
+    const l = await leaks(failingOnSecrets.url);
+    expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a target whose bodies are cut off right after a secret', async () => {
+    const l = await leaks(malformed.url);
+    expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('positive control: --show-personal-data reveals personal data, never credentials', async () => {
+    const l = await leaks(conforming.url, ['--show-personal-data']);
+    expect(l.hits(Object.values(PERSONAL)).length).toBeGreaterThan(0);
+    expect(l.hits(SECRETS)).toEqual([]);
+  });
+});
