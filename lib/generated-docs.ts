@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checksMarkdown } from './checks/docs.js';
+import { fromRoot } from './paths.js';
 
 export const GENERATED_DOCS: Readonly<Record<string, () => string>> = {
   'docs/checks.md': checksMarkdown,
@@ -10,7 +11,7 @@ export const GENERATED_DOCS: Readonly<Record<string, () => string>> = {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const [path, make] of Object.entries(GENERATED_DOCS)) {
-    writeFileSync(new URL(`../${path}`, import.meta.url), make());
+    writeFileSync(fromRoot(path), make());
     process.stdout.write(`wrote ${path}\n`);
   }
 }

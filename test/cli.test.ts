@@ -24,7 +24,7 @@ const advisory = useReference({
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
 
-describe('conformance CLI', () => {
+describe.concurrent('conformance CLI', () => {
   it('exits 0 on the embedded reference and writes summary.json, junit.xml, allure-results', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir]);

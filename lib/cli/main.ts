@@ -4,11 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
+import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { Redactor } from '../reporting/redact.js';
 import { consoleSummary } from '../reporting/console.js';
@@ -16,7 +16,6 @@ import { buildReport, summaryOf, type Report } from '../reporting/report.js';
 import { parseConfig, USAGE, type Config } from './config.js';
 import { presentWithVitest } from './vitest-run.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function harnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -75,6 +74,7 @@ async function run(argv: readonly string[]): Promise<number> {
     process.stdout.write(`conformance: checking ${baseUrl} (${description}), ${checks.length} checks\n`);
 
     const { ca, ...settings } = config;
+    const startupMs = Math.round(performance.now());
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
@@ -82,14 +82,25 @@ async function run(argv: readonly string[]): Promise<number> {
     });
     process.stdout.write(`  sent ${result.exchanges.length} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
     const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings, startupMs,
     });
 
     const dir = resolve(config.reportDir);
     mkdirSync(dir, { recursive: true });
     const summary = join(dir, 'summary.json');
-    writeFileSync(summary, `${JSON.stringify(summaryOf(report), null, 2)}\n`);
-    const presented = await presentWithVitest(report, dir);
+    const t = performance.now();
+    let presented;
+    try {
+      presented = await presentWithVitest(report, dir);
+    } finally {
+      // Written whatever happens to the presentation: the verdict must never be lost.
+      const done = {
+        ...report,
+        timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
+        peakRss: { ...report.peakRss, runBytes: process.resourceUsage().maxRSS * 1024 },
+      };
+      writeFileSync(summary, `${JSON.stringify(summaryOf(done), null, 2)}\n`);
+    }
     process.stdout.write(consoleSummary(report, [summary, presented.junit, presented.allureResults]));
     if (report.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);

@@ -4,10 +4,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT as ROOT } from '../paths.js';
 import type { Report } from '../reporting/report.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
 export interface Presented {

@@ -3,12 +3,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../paths.js';
 import { exampleRecord } from './examples.js';
 import { allJsonSchemas } from './json-schema.js';
 import { OPERATIONS } from './operations.js';
 import { recordXsds } from './xsd.js';
 
-export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+export const FIXTURES = fromRoot('fixtures');
 
 /** Relative path under fixtures/ -> file content. */
 export function derivedArtefacts(): Record<string, string> {

@@ -5,7 +5,7 @@ import type { Check, Finding, Level, Outcome } from '../checks/check.js';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { CheckContext } from '../checks/context.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
-import { createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
+import { BodySlots, createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import { CALLBACK_NAME, planExchanges, type RequestSettings } from './exchanges.js';
 
 export interface RunOptions extends RequestSettings, TransportOptions {
@@ -42,9 +42,12 @@ export interface RunResult {
   readonly verdict: Verdict;
   /** Set when the verdict is "unreachable": the one-line cause. */
   readonly unreachable?: string;
+  /** Wall time spent sending (all exchanges, concurrently) and judging. */
+  readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
 }
 
-export const DEFAULT_CONCURRENCY = 8;
+/** Every exchange of a full run in flight at once: a run costs one round trip, not one per exchange. */
+export const DEFAULT_CONCURRENCY = 32;
 
 /** Runs `task` over `items` with at most `limit` in flight, keeping order. */
 async function pooled<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -80,6 +83,7 @@ export const failedAt = (results: readonly CheckResult[], level: Level) => resul
 
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
+  const t0 = performance.now();
   const checks = options.checks ?? CATALOGUE;
   const plan = planExchanges(options);
   const needed: ExchangeSpec[] = [...new Set(checks.flatMap((c) => c.exchanges))].map((id) => {
@@ -87,14 +91,17 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (!spec) throw new Error(`no exchange named ${id}`);
     return spec;
   });
-  const dispatcher = options.dispatcher ?? createDispatcher(options);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const dispatcher = options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency });
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
+  const slots = new BodySlots();
   let exchanges: Exchange[];
   try {
-    exchanges = await pooled(needed, options.concurrency ?? DEFAULT_CONCURRENCY, (spec) => send(spec, options.baseUrl, { dispatcher, options, budget }));
+    exchanges = await pooled(needed, concurrency, (spec) => send(spec, options.baseUrl, { dispatcher, options, budget, slots }));
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
+  const t1 = performance.now();
   const unreachable = exchanges.length > 0 && exchanges.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? exchanges[0]!.error!.message : undefined;
   const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces, callbackName: CALLBACK_NAME });
   const results = checks.map((c) => summarise(c, ctx));
@@ -105,5 +112,6 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   return {
     baseUrl: options.baseUrl, startedAt, finishedAt: new Date().toISOString(),
     exchanges, results, verdict, ...(unreachable ? { unreachable } : {}),
+    timings: { sendingMs: Math.round(t1 - t0), checkingMs: Math.round(performance.now() - t1) },
   };
 }

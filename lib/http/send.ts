@@ -34,10 +34,37 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
     },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-    connections: options.connections ?? 16,
+    connections: options.connections ?? 32,
     keepAliveTimeout: 10_000,
   };
   return options.useProxyEnv ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+}
+
+/** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */
+export const FREE_BODY_BYTES = 256 * 1024;
+/** Exchanges that may read past FREE_BODY_BYTES at once: bounds memory to about this many caps. */
+export const LARGE_BODY_SLOTS = 4;
+
+/** Lets at most `size` exchanges read large bodies at once. Holders never wait on one another,
+ *  so this cannot deadlock; the rest wait (their time limits keep running). */
+export class BodySlots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size = LARGE_BODY_SLOTS) {
+    this.free = size;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) { this.free--; return; }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
 }
 
 /** Shared by every exchange of a run: the request cap and the request rate. */
@@ -100,14 +127,20 @@ export function describeError(error: unknown, url: URL, options: TransportOption
 const normaliseHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v!]));
 
-/** Reads the body within the cap and the deadline, or throws one of the two reasons. */
-async function readCapped(body: Dispatcher.ResponseData['body'], options: TransportOptions): Promise<Buffer> {
+/** Reads the body within the cap and the deadline, or throws one of the two reasons. Past
+ *  FREE_BODY_BYTES it holds one of the run's large-body slots until done. */
+async function readCapped(body: Dispatcher.ResponseData['body'], options: TransportOptions, slots: BodySlots): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   let late = false;
+  let holding = false;
   const timer = setTimeout(() => { late = true; body.destroy(new BodyTooSlow()); }, options.timeoutMs);
   try {
     for await (const chunk of body) {
+      if (!holding && size + (chunk as Buffer).length > FREE_BODY_BYTES) {
+        await slots.acquire(); // reading pauses here, so the socket is held back
+        holding = true;
+      }
       size += (chunk as Buffer).length;
       if (size > options.maxBodyBytes) {
         body.destroy();
@@ -119,6 +152,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], options: Transp
     throw late ? new BodyTooSlow() : e;
   } finally {
     clearTimeout(timer);
+    if (holding) slots.release();
   }
   return Buffer.concat(chunks);
 }
@@ -135,10 +169,11 @@ export interface SendContext {
   readonly dispatcher: Dispatcher;
   readonly options: TransportOptions;
   readonly budget: RequestBudget;
+  readonly slots: BodySlots;
 }
 
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
-  const { dispatcher, options, budget } = ctx;
+  const { dispatcher, options, budget, slots } = ctx;
   const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
@@ -159,7 +194,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
         method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher,
         signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       });
-      response = { status: res.statusCode, headers: normaliseHeaders(res.headers), body: await readCapped(res.body, options) };
+      response = { status: res.statusCode, headers: normaliseHeaders(res.headers), body: await readCapped(res.body, options, slots) };
     } catch (error) {
       return done({ error: describeError(error, url, options) }, attempt);
     }

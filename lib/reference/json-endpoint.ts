@@ -6,11 +6,11 @@ import { FORMATS, JSON_MEDIA_TYPE, type JsonOperation } from '../contract/operat
 import type { Shape } from '../contract/types.js';
 import { isJsonObject, type JsonValue } from '../json/node.js';
 import { serviceStackError } from './errors.js';
-import { decodeUtf8, header, mediaTypeOf, reply, type Reply, type RequestContext } from './reply.js';
+import { decodeUtf8, header, mediaTypeOf, memoByValue, reply, type Reply, type RequestContext } from './reply.js';
 import { asFormat, type Format } from './routes.js';
 
 /** Renders the operation's response record in a format (the server caches these). */
-export type Render = (op: JsonOperation, format: Format) => { mediaType: string; body: string };
+export type Render = (op: JsonOperation, format: Format) => { mediaType: string; body: Buffer };
 
 export interface JsonEndpointOptions {
   readonly honourJsonExtension: boolean;
@@ -41,10 +41,10 @@ function requestProblem(shape: Shape, dto: Record<string, JsonValue>): string | 
   return undefined;
 }
 
-const negotiated = (accept: string | undefined): Format => {
+const negotiated = memoByValue((accept): Format => {
   const best = new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaType([JSON_MEDIA_TYPE, 'application/xml', 'text/xml']);
   return best === 'application/xml' || best === 'text/xml' ? 'xml' : 'json';
-};
+});
 
 /** Every character outside [A-Za-z0-9._] becomes "_" (ServiceStack's SafeVarRef). */
 export const safeCallback = (name: string): string => name.replace(/[^A-Za-z0-9._]/g, '_');
@@ -89,7 +89,7 @@ export function handleJsonPost(
   const rendered = render(op, format);
   const callback = query.get(FORMATS.callbackParam);
   if (format === 'json' && callback && options.honourCallback) {
-    return { reply: reply(200, options.jsonpMediaType, options.jsonp(safeCallback(callback), rendered.body)), selector, jsonp: true };
+    return { reply: reply(200, options.jsonpMediaType, options.jsonp(safeCallback(callback), rendered.body.toString('utf8'))), selector, jsonp: true };
   }
   return { reply: reply(200, rendered.mediaType, rendered.body), selector };
 }

@@ -4,7 +4,8 @@ import { mediaType } from '../http/media-type.js';
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** Text, or bytes already encoded (the cached record bodies, written as they are). */
+  readonly body: string | Buffer;
 }
 
 export interface RequestContext {
@@ -14,12 +15,27 @@ export interface RequestContext {
   readonly body: Buffer;
 }
 
-export const reply = (status: number, mediaType: string, body: string, headers: Record<string, string> = {}): Reply =>
+export const reply = (status: number, mediaType: string, body: string | Buffer, headers: Record<string, string> = {}): Reply =>
   ({ status, headers: { 'content-type': mediaType, ...headers }, body });
 
+/** Memoises a function of a header value: clients repeat the same few values. Bounded, so a
+ *  client sending endless distinct values costs no memory. */
+export function memoByValue<T>(f: (value: string | undefined) => T, max = 256): (value: string | undefined) => T {
+  const seen = new Map<string | undefined, T>();
+  return (value) => {
+    let hit = seen.get(value);
+    if (hit === undefined && !seen.has(value)) {
+      hit = f(value);
+      if (seen.size < max) seen.set(value, hit);
+    }
+    return hit as T;
+  };
+}
+
 /** The request's media type without parameters, lower-cased; undefined when absent. */
+const cachedMediaType = memoByValue(mediaType);
 export const mediaTypeOf = (header: string | string[] | undefined): string | undefined =>
-  typeof header === 'string' ? mediaType(header) : undefined;
+  typeof header === 'string' ? cachedMediaType(header) : undefined;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -69,7 +69,7 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
 }
 
 class Reference {
-  private readonly cache = new Map<string, { mediaType: string; body: string }>();
+  private readonly cache = new Map<string, { mediaType: string; body: Buffer }>();
   private readonly xmlStyle: XmlWriteStyle;
   private readonly faultStyle: XmlWriteStyle;
 
@@ -99,16 +99,16 @@ class Reference {
     return hit;
   };
 
-  private write(op: JsonOperation, format: Format): { mediaType: string; body: string } {
+  private write(op: JsonOperation, format: Format): { mediaType: string; body: Buffer } {
     const { shape, data } = this.record(op);
     const b = this.profile.behaviour;
     if (format === 'json') {
       const node = this.profile.editJson.reduce((n, edit) => edit(n, op), recordToJson(shape, data, this.profile.jsonBuild));
-      return { mediaType: b.jsonMediaType, body: writeJson(node, this.profile.jsonStyle) };
+      return { mediaType: b.jsonMediaType, body: Buffer.from(writeJson(node, this.profile.jsonStyle)) };
     }
     const xml = recordToXml(shape, data, this.ns, this.profile.soapBuild);
-    if (format === 'xml') return { mediaType: b.xmlMediaType, body: writeXml(xml, { ...this.xmlStyle, declaration: true }) };
-    return { mediaType: b.soapMediaType, body: this.envelope(xml) };
+    if (format === 'xml') return { mediaType: b.xmlMediaType, body: Buffer.from(writeXml(xml, { ...this.xmlStyle, declaration: true })) };
+    return { mediaType: b.soapMediaType, body: Buffer.from(this.envelope(xml)) };
   }
 
   private envelope(record: ReturnType<typeof recordToXml>): string {
@@ -161,7 +161,7 @@ class Reference {
 
 function send(res: ServerResponse, r: Reply): void {
   if (res.headersSent || res.destroyed) return;
-  const body = Buffer.from(r.body, 'utf8');
+  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
   res.end(body);
 }

@@ -36,6 +36,8 @@ export interface ReportedExchange {
   readonly status?: number;
   readonly error?: string;
   readonly durationMs: number;
+  /** Requests sent for it, when retried (429/503 with Retry-After). */
+  readonly attempts?: number;
   readonly request: string;
   readonly response: string;
   readonly curl: string;
@@ -57,8 +59,10 @@ export interface Report {
   readonly configuration: Readonly<Record<string, unknown>>;
   /** What an auditor must know about how the run was made (e.g. TLS verification off). */
   readonly warnings: readonly string[];
-  /** Peak resident memory of the harness while sending and judging (report rendering comes after). */
-  readonly peakRssBytes: number;
+  /** Where the time went: process start to first request, sending, judging, presenting (vitest). */
+  readonly timings: { readonly startupMs: number; readonly sendingMs: number; readonly checkingMs: number; readonly presentingMs?: number };
+  /** Peak resident memory: while sending and judging, and over the whole run (presentation included). */
+  readonly peakRss: { readonly checkingBytes: number; readonly runBytes?: number };
   readonly counts: { readonly MUST: Tally; readonly SHOULD: Tally; readonly byArea: Readonly<Record<string, Tally>> };
   readonly checks: readonly ReportedCheck[];
   readonly exchanges: readonly ReportedExchange[];
@@ -79,6 +83,8 @@ export interface ReportContext {
   readonly targetDescription: string;
   readonly configuration: Readonly<Record<string, unknown>>;
   readonly warnings?: readonly string[];
+  /** Milliseconds from process start to the first request. */
+  readonly startupMs?: number;
 }
 
 export function buildReport(run: RunResult, ctx: ReportContext): Report {
@@ -115,6 +121,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...(ex.response ? { status: ex.response.status } : {}),
     ...(ex.error ? { error: r.text(ex.error.message) } : {}),
     durationMs: ex.durationMs,
+    ...(ex.attempts ? { attempts: ex.attempts } : {}),
     request: requestText(ex, r),
     response: responseText(ex, r),
     curl: curlCommand(ex, r),
@@ -132,7 +139,8 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     node: process.version,
     configuration: ctx.configuration,
     warnings: [...(ctx.warnings ?? [])],
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    timings: { startupMs: ctx.startupMs ?? 0, ...run.timings },
+    peakRss: { checkingBytes: process.resourceUsage().maxRSS * 1024 },
     counts: {
       MUST: tally(at('MUST')),
       SHOULD: tally(at('SHOULD')),

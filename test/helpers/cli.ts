@@ -1,4 +1,5 @@
-// Runs the conformance CLI as a child process, as CI does.
+// Runs the conformance CLI as a child process, as CI does: through bin/run.mjs, so the compiled
+// build when it is current (npm test builds first) and the TypeScript source when it is not.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +9,7 @@ export interface CliRun { code: number; stdout: string; stderr: string }
 
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+    execFile(process.execPath, ['bin/run.mjs', 'cli/main', ...args], {
       cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

@@ -1,0 +1,88 @@
+// `npm run bench`: five figures, printed as a table and written to bench/results.json.
+//   1. effective serial round trips per run: (T with 1000 ms added to every response − T with 0) / 1 s
+//   2. requests sent per run
+//   3. wall time of a cold `npm run conformance` against the embedded reference
+//   4. reference throughput relative to bare node:http answering the same bytes (autocannon)
+//   5. peak memory (RSS) of a run
+// Benchmarks measure; they never fail. Timings are medians of several rounds.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { PROJECT_ROOT } from '../lib/paths.js';
+import { startReference } from '../lib/reference/server.js';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' } } });
+const ROUNDS = Number(values.rounds ?? 3);
+const SECONDS = Number(values.seconds ?? 5);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function timed(cmd: string, args: string[]): Promise<{ ms: number; code: number }> {
+  const t = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: PROJECT_ROOT, stdio: 'ignore', env: { ...process.env, BASE_URL: '' } });
+    child.on('exit', (code) => resolve({ ms: performance.now() - t, code: code ?? -1 }));
+  });
+}
+
+function serve(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve) => child.stdout!.on('data', (d: Buffer) => {
+    const url = /listening on (\S+)/.exec(d.toString())?.[1];
+    if (url) resolve({ url, child });
+  }));
+}
+
+async function cliRun(baseUrl?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const r = await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--report-dir', dir, ...(baseUrl ? ['--base-url', baseUrl] : [])]);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { exchanges: { attempts?: number; error?: string }[]; peakRss: { runBytes: number } };
+  const requests = summary.exchanges.reduce((n, e) => n + (e.error?.startsWith('not sent') ? 0 : e.attempts ?? 1), 0);
+  return { ms: r.ms, requests, peakRss: summary.peakRss.runBytes };
+}
+
+async function throughput(url: string): Promise<number> {
+  const r = await autocannon({ url: `${url}/supportstateuser`, method: 'POST', connections: 50, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+  return r.requests.average;
+}
+
+process.stdout.write(`bench: ${ROUNDS} rounds, ${SECONDS} s throughput samples\n`);
+
+// 1 and 2: the same full run against a near and a far-looking reference.
+const near = await startReference();
+const far = await startReference({ latencyMs: 1000 });
+const nearRuns = [], farRuns = [];
+for (let i = 0; i < ROUNDS; i++) { nearRuns.push(await cliRun(near.url)); farRuns.push(await cliRun(far.url)); }
+await Promise.all([near.close(), far.close()]);
+const serialRoundTrips = (median(farRuns.map((r) => r.ms)) - median(nearRuns.map((r) => r.ms))) / 1000;
+
+// 3 and 5: cold `npm run conformance`, embedded reference.
+const cold = [];
+for (let i = 0; i < ROUNDS; i++) cold.push(await timed('npm', ['run', 'conformance', '--silent']));
+const coldRuns = [];
+for (let i = 0; i < ROUNDS; i++) coldRuns.push(await cliRun());
+
+// 4: the reference against bare node:http, alternating, in separate processes from autocannon.
+const reference = await serve(['bin/run.mjs', 'reference/main', '--port', '0']);
+const bare = await serve(['bench/bare-server.mjs']);
+const refRps = [], bareRps = [];
+for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url)); bareRps.push(await throughput(bare.url)); }
+reference.child.kill();
+bare.child.kill();
+
+const figures = {
+  serialRoundTripsPerRun: { value: +serialRoundTrips.toFixed(2), goal: '<= 2 (limit 1)', detail: `median run ${Math.round(median(nearRuns.map((r) => r.ms)))} ms at 0 ms latency, ${Math.round(median(farRuns.map((r) => r.ms)))} ms at 1000 ms` },
+  requestsPerRun: { value: median(nearRuns.map((r) => r.requests)), goal: 'one per distinct exchange' },
+  coldConformanceSeconds: { value: +(median(cold.map((c) => c.ms)) / 1000).toFixed(2), goal: '<= 3 s on the 2-core machine', detail: `npm run conformance, exit codes ${[...new Set(cold.map((c) => c.code))].join(',')}` },
+  referenceThroughputRatio: { value: +(median(refRps) / median(bareRps)).toFixed(2), goal: '>= 0.8', detail: `median ${Math.round(median(refRps))} req/s against ${Math.round(median(bareRps))} req/s for bare node:http` },
+  peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'whole run, embedded reference, presentation included' },
+};
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: process.platform };
+writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rounds: ROUNDS, figures }, null, 2)}\n`);
+
+const rows = Object.entries(figures).map(([k, f]) => [k, String(f.value), f.goal, 'detail' in f ? f.detail : '']);
+const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length), 6);
+for (const r of [['figure', 'value', 'goal', 'detail'], ...rows]) process.stdout.write(`${r.map((c, i) => c.padEnd(width(i))).join('  ')}\n`);
+process.stdout.write(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}; written to bench/results.json\n`);

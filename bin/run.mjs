@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Starts one of the harness's programs (`node bin/run.mjs cli/main …`): the compiled JavaScript in
+// dist/ when it was built from exactly the current sources (the fast start), otherwise the
+// TypeScript source through tsx, so an edit is never run stale.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, sourceHash, STAMP } from './source-hash.mjs';
+
+const [program] = process.argv.splice(2, 1); // the program then sees only its own arguments
+if (!program || !/^[a-z-]+\/[a-z-]+$/.test(program)) {
+  process.stderr.write('usage: node bin/run.mjs <area/program> [arguments]\n');
+  process.exit(2);
+}
+
+const compiled = join(ROOT, 'dist', 'lib', `${program}.js`);
+const current = existsSync(STAMP) && existsSync(compiled) && readFileSync(STAMP, 'utf8').trim() === sourceHash();
+if (current) {
+  await import(pathToFileURL(compiled).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(ROOT, 'lib', `${program}.ts`)).href);
+}
