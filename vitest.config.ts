@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Most tests wait on sockets and child processes; vitest's default on two cores is one worker.
+    maxWorkers: 2,
   },
 });

@@ -1,10 +1,10 @@
 // The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
 // the run cannot proceed, each with the reports written and never a stack trace.
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, runProgram } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 
 const reports = () => mkdtempSync(join(tmpdir(), 'conformance-'));
@@ -25,7 +25,7 @@ const advisory = useReference({
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
 
 describe.concurrent('conformance CLI', () => {
-  it('exits 0 on the embedded reference and writes summary.json, junit.xml, allure-results', async () => {
+  it('exits 0 on the embedded reference and writes report.html, traceability.md, summary.json, junit.xml, allure-results', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir]);
     expect(r.stderr).toBe('');
@@ -36,6 +36,21 @@ describe.concurrent('conformance CLI', () => {
     expect(summary.checks).toHaveLength(57);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
     expect(existsSync(join(dir, 'allure-results'))).toBe(true);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: http:\/\/127\.0\.0\.1:\d+\n\nVerdict \*\*conformant\*\*/);
+  });
+
+  it('npm run report rebuilds report.html and traceability.md from a report directory', async () => {
+    const dir = reports();
+    expect((await runCli(['--base-url', broken.url, '--report-dir', dir])).code).toBe(1);
+    rmSync(join(dir, 'report.html'));
+    rmSync(join(dir, 'traceability.md'));
+    const r = await runProgram('cli/report', ['--report-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: NOT CONFORMANT/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/\| 2 \| Resources and their fields \| NOT MET \|/);
+    const empty = await runProgram('cli/report', ['--report-dir', reports()]);
+    expect([empty.code, empty.stderr]).toEqual([2, expect.stringMatching(/^report: .* holds no summary\.json and allure-results\/ \(run npm run conformance first\)\n$/)]);
   });
 
   it('exits 1 when a MUST check fails, naming it with its evidence', async () => {

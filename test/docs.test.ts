@@ -22,6 +22,14 @@ describe('documentation', () => {
     expect(names.filter((n) => !new RegExp(`^#? ?${n}=`, 'm').test(example))).toEqual([]);
   });
 
+  it('the CI workflow runs the harness on a secret URL, uploads the reports and gates on the exit code', () => {
+    const wf = read('docs/ci/conformance.yml');
+    expect(wf).toContain('secrets.CONFORMANCE_BASE_URL');
+    expect(wf).toMatch(/run: \|\n(.*\n)*\s+npm run conformance -- "\$\{args\[@\]\}"/);
+    expect(wf).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: conformance-report\n\s+path: reports\//);
+    expect(wf).not.toMatch(/continue-on-error/);
+  });
+
   it('the README shows the two quick-start commands', () => {
     const readme = read('README.md');
     expect(readme).toContain('npm ci && npm run conformance');

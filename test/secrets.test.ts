@@ -41,12 +41,23 @@ const malformed = useReference({
 const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
 
+/** A file's text as a reader could recover it: the single-file HTML report embeds its data files
+ *  (attachments included) base64-encoded as d("name","…"), so those are decoded and scanned too. */
+function readable(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  if (!path.endsWith('.html')) return text;
+  const embedded = [...text.matchAll(/d\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)];
+  expect(embedded.length, 'embedded data files in the HTML report').toBeGreaterThan(50);
+  return [text, ...embedded.map((m) => Buffer.from(m[2]!, 'base64').toString('utf8'))].join('\n');
+}
+
 async function leaks(baseUrl: string, extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'canary-'));
   const r = await runCli(['--base-url', baseUrl, '--report-dir', dir,
     '--header', 'Authorization: Bearer CANARY-AUTHZ-4d2e', '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
   { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
-  const outputs = [['console', r.stdout + r.stderr], ...files(dir).map((f) => [f.slice(dir.length + 1), readFileSync(f, 'utf8')])];
+  expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['report.html', 'traceability.md', 'summary.json', 'junit.xml']));
+  const outputs = [['console', r.stdout + r.stderr], ...files(dir).map((f) => [f.slice(dir.length + 1), readable(f)])];
   const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => canaries.filter((c) => content!.includes(c)).map((c) => `${c} in ${name}`));
   return { code: r.code, hits, fileCount: outputs.length };
 }

@@ -77,7 +77,7 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
     judge: (v) => (isString(v) && JSON_GUID.test(v) ? undefined : 'expected 32 hex digits without dashes'),
   }),
   typeCheck({
-    id: 'JSON-ENUM', title: 'Enums are strings naming a member', clause: '2.1, 2.2',
+    id: 'JSON-ENUM', title: 'Enums are strings naming a member', clause: '2.1',
     requirement: 'Every enum member (mealPatternVersionCode, originalUserTypeCode, parentContactType, system, systemId, systemCode) is a string holding a .NET enum member name.',
     interpretation: 'ServiceStack writes enums by name; a number is refused. The value sets are not given (2.4): see JSON-ENUM-SEEN.',
     applies: (t) => t.kind === 'enum' && !t.closed,

@@ -12,7 +12,9 @@ import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { Redactor } from '../reporting/redact.js';
 import { consoleSummary } from '../reporting/console.js';
-import { buildReport, summaryOf, type Report } from '../reporting/report.js';
+import { writeHtmlReport } from '../reporting/html.js';
+import { buildReport, reportTitle, summaryOf, type Report } from '../reporting/report.js';
+import { traceabilityMarkdown } from '../reporting/traceability.js';
 import { parseConfig, USAGE, type Config } from './config.js';
 import { presentWithVitest } from './vitest-run.js';
 
@@ -101,7 +103,10 @@ async function run(argv: readonly string[]): Promise<number> {
       };
       writeFileSync(summary, `${JSON.stringify(summaryOf(done), null, 2)}\n`);
     }
-    process.stdout.write(consoleSummary(report, [summary, presented.junit, presented.allureResults]));
+    const traceability = join(dir, 'traceability.md');
+    writeFileSync(traceability, traceabilityMarkdown(report));
+    const html = await writeHtmlReport(dir, reportTitle(report));
+    process.stdout.write(consoleSummary(report, [html, traceability, summary, presented.junit, presented.allureResults]));
     if (report.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
       return 2;

@@ -5,9 +5,20 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
-import type { Report } from '../reporting/report.js';
+import { manifestOf, type Report } from '../reporting/report.js';
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
+
+/** Allure's environment view: the run manifest, flattened to name = value. */
+function environmentOf(report: Report): Record<string, string> {
+  const out: Record<string, string> = {};
+  const flat = (prefix: string, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) flat(prefix ? `${prefix}.${k}` : k, x);
+    else out[prefix] = Array.isArray(v) ? v.join(', ') : String(v);
+  };
+  flat('', manifestOf(report));
+  return out;
+}
 
 export interface Presented {
   readonly allureResults: string;
@@ -27,7 +38,10 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
     watch: false,
     provide: { conformance: report },
     // Passing reporters replaces vitest's defaults: Allure and JUnit only, nothing on the console.
-    reporters: [['allure-vitest/reporter', { resultsDir: allureResults }], ['junit', { outputFile: junit, suiteName: 'conformance' }]],
+    reporters: [
+      ['allure-vitest/reporter', { resultsDir: allureResults, environmentInfo: environmentOf(report) }],
+      ['junit', { outputFile: junit, suiteName: 'conformance' }],
+    ],
     setupFiles: ['allure-vitest/setup'],
     // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
     pool: 'threads',

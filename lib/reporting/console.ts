@@ -1,13 +1,11 @@
 // The console's account of a run: counts per area, each failed check with its message and
 // evidence, the verdict, where the reports are. Built from the redacted report only.
 import { AREAS } from '../checks/check.js';
-import type { Report, ReportedCheck } from './report.js';
+import { VERDICT_WORDS, type Report, type ReportedCheck } from './report.js';
 
 const VERDICT: Record<Report['verdict'], string> = {
-  conformant: 'CONFORMANT',
-  'non-conformant': 'NOT CONFORMANT',
+  ...VERDICT_WORDS,
   incomplete: 'INCOMPLETE (no MUST check failed, but some could not be evaluated)',
-  unreachable: 'UNREACHABLE',
 };
 
 function failure(c: ReportedCheck): string[] {

@@ -1,5 +1,6 @@
 // One redacted view of a run. summary.json is this; the console, the vitest suites (Allure, JUnit)
 // and the HTML report present it. Nothing downstream sees an unredacted value.
+import { createHash } from 'node:crypto';
 import { AREAS, type Area, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
@@ -26,6 +27,8 @@ export interface ReportedCheck {
   readonly message: string;
   readonly evidence: readonly ReportedFinding[];
   readonly exchanges: readonly string[];
+  /** For a failed check: a curl command replaying the exchange of its first finding (secrets as markers). */
+  readonly replay?: string;
 }
 
 export interface ReportedExchange {
@@ -41,6 +44,8 @@ export interface ReportedExchange {
   readonly request: string;
   readonly response: string;
   readonly curl: string;
+  /** SHA-256 of the response body as received: a replay that reproduces it has the same. */
+  readonly responseSha256?: string;
 }
 
 export interface Tally { passed: number; failed: number; skipped: number }
@@ -94,6 +99,8 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     if (ex.request.body) r.learn(ex.request.body);
     if (ex.response) r.learn(ex.response.body.toString('utf8'));
   }
+  const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
+  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, r) : undefined; };
   const checks = run.results.map((res): ReportedCheck => ({
     id: res.check.id,
     title: res.check.title,
@@ -112,6 +119,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(f.actual !== undefined ? { actual: r.value(f.actual, f.sensitivity) } : {}),
     })),
     exchanges: res.check.exchanges,
+    ...(res.status === 'fail' && res.findings[0] ? { replay: curlOf(res.findings[0].exchange) } : {}),
   }));
   const exchanges = run.exchanges.map((ex): ReportedExchange => ({
     id: ex.id,
@@ -125,6 +133,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     request: requestText(ex, r),
     response: responseText(ex, r),
     curl: curlCommand(ex, r),
+    ...(ex.response ? { responseSha256: createHash('sha256').update(ex.response.body).digest('hex') } : {}),
   }));
   const at = (level: Level) => run.results.filter((x) => x.check.level === level);
   return {
@@ -150,6 +159,30 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
   };
 }
+
+export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
+  conformant: 'CONFORMANT',
+  'non-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE',
+  unreachable: 'UNREACHABLE',
+};
+
+/** The HTML report's title: target, verdict, date. */
+export const reportTitle = (r: Pick<Report, 'target' | 'verdict' | 'startedAt'>): string =>
+  `Conformance of ${r.target.baseUrl}: ${VERDICT_WORDS[r.verdict]} (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`;
+
+/** Who checked what, how and when: the run manifest (summary.json, Allure's environment, the HTML). */
+export const manifestOf = (report: Report) => ({
+  harness: report.harness,
+  catalogueHash: report.catalogueHash,
+  target: report.target,
+  verdict: report.verdict,
+  startedAt: report.startedAt,
+  finishedAt: report.finishedAt,
+  node: report.node,
+  configuration: report.configuration,
+  warnings: report.warnings,
+});
 
 /** summary.json: the report without the exchange texts (those live in the Allure attachments). */
 export const summaryOf = (report: Report) => ({

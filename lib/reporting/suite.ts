@@ -3,9 +3,10 @@
 // filters do the rest. Grouping: area (file) -> operation (describe) -> check (test).
 import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
-import type { Area } from '../checks/check.js';
+import { AREAS, type Area } from '../checks/check.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
-import type { Report, ReportedCheck } from './report.js';
+import { manifestOf, type Report, type ReportedCheck } from './report.js';
+import { traceabilityMarkdown } from './traceability.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,12 +14,14 @@ declare module 'vitest' {
   }
 }
 
-/** A failed check, shown without a stack: the evidence is the point, not our call site. */
-class CheckFailed extends Error {
+/** A failed check: an assertion about the target that did not hold (Allure files it as Failed,
+ *  not Broken). Shown without a stack: the evidence and the replay are the point, not our call site. */
+class CheckAssertionError extends Error {
   constructor(c: ReportedCheck) {
     const evidence = c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
-    super([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence].join('\n'));
-    this.name = c.level === 'MUST' ? 'CheckFailed' : 'AdvisoryCheckFailed';
+    const replay = c.replay ? [`replay: ${c.replay}`] : [];
+    super([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...replay].join('\n'));
+    this.name = 'CheckAssertionError';
     this.stack = this.message;
   }
 }
@@ -30,6 +33,7 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.severity(c.level === 'MUST' ? 'critical' : 'minor');
   await allure.tags(c.id, c.level);
   await allure.label('checkId', c.id);
+  await allure.label('level', c.level);
   for (const id of citedClauses(c.clause)) {
     const clause = CLAUSES.find((x) => x.id === id)!;
     await allure.link(`${SPEC_PATH}#${clause.anchor}`, `interface.md ${id} ${clause.title}`);
@@ -59,11 +63,18 @@ export function presentArea(area: Area): void {
     describe(operation, () => {
       for (const c of checks.filter((x) => x.operation === operation)) {
         test(`${c.id} [${c.level}] ${c.title}`, async (ctx) => {
+          if (area === AREAS[0] && c === checks[0]) await attachRunDocuments(report);
           await annotate(c, report);
           if (c.status === 'skip') ctx.skip(c.message);
-          if (c.status === 'fail') throw new CheckFailed(c);
+          if (c.status === 'fail') throw new CheckAssertionError(c);
         });
       }
     });
   }
+}
+
+/** The run's own documents, attached once to the run (not to a check) by the first test. */
+async function attachRunDocuments(report: Report): Promise<void> {
+  await allure.globalAttachment('traceability.md', traceabilityMarkdown(report), 'text/markdown');
+  await allure.globalAttachment('run manifest', JSON.stringify(manifestOf(report), null, 2), 'application/json');
 }

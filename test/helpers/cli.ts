@@ -7,9 +7,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface CliRun { code: number; stdout: string; stderr: string }
 
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+export const runCli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> => runProgram('cli/main', args, env);
+
+/** Any of the harness's programs (bin/run.mjs <area/program>). */
+export function runProgram(program: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/run.mjs', 'cli/main', ...args], {
+    execFile(process.execPath, ['bin/run.mjs', program, ...args], {
       cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

@@ -1,0 +1,46 @@
+// Traceability: every clause of interface.md -> the checks that prove it -> their status this
+// run. Clauses the spec leaves "not shown" are listed as not testable, so coverage is visibly
+// complete rather than assumed.
+import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import type { Report, ReportedCheck } from './report.js';
+
+/** What a clause with no check of its own is, and why. */
+const WITHOUT_CHECKS: Readonly<Record<string, string>> = {
+  '1': 'Covered through its operations: every check of 4.1, 4.2 and 4.3 exercises one of the three.',
+  '2.2': 'Exercised, not judged: the harness sends these request records (typed as listed, values from configuration); the spec defines no response to a bad request.',
+};
+
+const STATUS = { pass: 'passed', fail: 'FAILED', skip: 'not evaluated' } as const;
+
+function clauseVerdict(checks: readonly ReportedCheck[]): string {
+  const must = checks.filter((c) => c.level === 'MUST');
+  if (must.some((c) => c.status === 'fail')) return 'NOT MET';
+  if (must.some((c) => c.status === 'skip')) return 'not fully evaluated';
+  if (!must.length) return checks.some((c) => c.status === 'fail') ? 'advisory findings only' : 'advisory checks only';
+  return 'met';
+}
+
+export function traceabilityMarkdown(report: Report): string {
+  const lines = [
+    `# Traceability: ${report.target.baseUrl}`,
+    '',
+    `Verdict **${report.verdict}**, run ${report.startedAt} to ${report.finishedAt}, harness ${report.harness.version}` +
+      `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
+    `Every clause of [interface.md](${SPEC_PATH}), the checks that prove it, and their status in this run.`,
+    'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
+    '',
+    '| Clause | Title | Clause status | Checks |',
+    '|---|---|---|---|',
+  ];
+  for (const clause of CLAUSES) {
+    const checks = report.checks.filter((c) => citedClauses(c.clause).includes(clause.id));
+    const list = checks.map((c) => `\`${c.id}\` ${c.level} ${STATUS[c.status]}`).join('<br>');
+    const status = checks.length ? clauseVerdict(checks)
+      : clause.notShown ? 'not testable: the spec says "not shown"'
+        : WITHOUT_CHECKS[clause.id] ?? 'no check';
+    lines.push(`| ${clause.id} | ${clause.title} | ${status} | ${list || '—'} |`);
+  }
+  const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);
+  lines.push('', uncited.length ? `Checks citing no clause: ${uncited.join(', ')}.` : 'Every check cites at least one clause.', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,133 @@
+// The auditor's report, as an auditor meets it: report.html opened in Debian's Chromium with the
+// network off shows every check with its status, each failure with its evidence and replay command,
+// the traceability and the manifest, and makes no request outside itself. Each failure's curl
+// command, run for real, reproduces the exchange byte for byte.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS } from '../lib/reference/variants.js';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const faulty = useReference({ variants: FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'two-members-swapped', 'callback-renamed'].includes(f.name)) });
+
+interface Summary {
+  verdict: string;
+  target: { baseUrl: string };
+  checks: { id: string; status: 'pass' | 'fail' | 'skip'; message: string; replay?: string; evidence: { exchange: string }[] }[];
+  exchanges: { id: string; status?: number; responseSha256?: string }[];
+}
+
+let dir: string;
+let summary: Summary;
+let browser: Browser;
+let page: Page;
+const outside: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'auditor-'));
+  const r = await runCli(['--base-url', faulty.url, '--report-dir', dir]);
+  expect(r.code).toBe(1);
+  summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const context = await browser.newContext({ offline: true, viewport: { width: 1400, height: 1000 } });
+  // Everything the page asks for is recorded; nothing but the file itself is let through.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (/^(data|blob):/.test(url) || url === `file://${join(dir, 'report.html')}`) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  page = await context.newPage();
+  await open();
+}, 90_000);
+
+/** (Re)opens the report at its front page: opening a test replaces the tree with its page. */
+async function open(): Promise<void> {
+  await page.goto(`file://${join(dir, 'report.html')}`);
+  await page.locator('[data-testid="tree-leaf"]').first().waitFor();
+}
+
+afterAll(async () => { await browser?.close(); });
+
+// Run inside the page (plain JavaScript: the project is not compiled against DOM types).
+/** Opens the closed sections of the tree (a section renders its children only when open); how many. */
+const OPEN_CLOSED_SECTIONS = `(() => {
+  const closed = [...document.querySelectorAll('[data-testid="tree-section"]')].filter((s) => (s.parentElement?.childElementCount ?? 0) < 2);
+  closed.forEach((s) => s.querySelector('[data-testid="tree-arrow"]')?.click());
+  return closed.length;
+})()`;
+/** [check id, status] of every test shown in the tree. */
+const SHOWN_TESTS = `[...document.querySelectorAll('[data-testid="tree-leaf"]')].map((l) => [
+  l.querySelector('[data-testid="tree-leaf-title"]')?.textContent?.split(' ')[0] ?? '',
+  l.querySelector('[data-testid^="tree-leaf-status-"]')?.getAttribute('data-testid')?.replace('tree-leaf-status-', '') ?? '',
+])`;
+const PAGE_TEXT = 'document.body.innerText';
+
+async function expandAll(): Promise<void> {
+  for (let round = 0; round < 10 && (await page.evaluate<number>(OPEN_CLOSED_SECTIONS)) > 0; round++) await page.waitForTimeout(100);
+}
+
+describe('the HTML report in a browser, offline', () => {
+  it('writes the single-file report next to traceability.md, summary.json and junit.xml', () => {
+    for (const f of ['report.html', 'traceability.md', 'summary.json', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+
+  it('is titled with the target, the verdict and the date', async () => {
+    expect(await page.title()).toMatch(new RegExp(`^Conformance of ${faulty.url.replace(/[.]/g, '\\.')}: NOT CONFORMANT \\(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\)$`));
+  });
+
+  it('shows every check ID once, with the status of the run', async () => {
+    await expandAll();
+    const shown = await page.evaluate<string[][]>(SHOWN_TESTS);
+    const expected = summary.checks.map((c) => [c.id, { pass: 'passed', fail: 'failed', skip: 'skipped' }[c.status]]);
+    expect([...shown].sort()).toEqual([...expected].sort());
+    expect(summary.checks.filter((c) => c.status === 'fail').map((c) => c.id).sort()).toEqual(['JSON-GUID', 'JSONP-CALLBACK', 'SOAP-ORDER']);
+  });
+
+  it('shows each failure with its message, evidence and curl command', async () => {
+    for (const c of summary.checks.filter((x) => x.status === 'fail')) {
+      await open(); // failures are shown expanded on the front page
+      await page.locator('[data-testid="tree-leaf-title"]', { hasText: `${c.id} [` }).click();
+      await page.getByText('replay: curl').first().waitFor();
+      const text = await page.evaluate<string>(PAGE_TEXT);
+      expect(text, c.id).toContain(c.message);
+      expect(text, c.id).toContain(`replay: ${c.replay}`);
+      expect(text, c.id).toContain('Non-conformances (MUST checks failed)');
+    }
+  });
+
+  it('carries the traceability and the run manifest as run-level attachments', async () => {
+    await open();
+    await page.getByText(/^Global Attachments/).first().click();
+    await page.getByText('traceability.md').first().waitFor();
+    const text = await page.evaluate<string>(PAGE_TEXT);
+    expect(text).toContain('traceability.md');
+    expect(text).toContain('run manifest');
+  });
+
+  it('made no request outside itself', () => {
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('replaying a failure', () => {
+  it('each failed check\'s curl command reproduces its exchange byte for byte', async () => {
+    const failed = summary.checks.filter((c) => c.status === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const c of failed) {
+      const recorded = summary.exchanges.find((e) => e.id === c.evidence[0]!.exchange)!;
+      const out = await new Promise<Buffer>((resolve, reject) => execFile('sh', ['-c', c.replay!], { encoding: 'buffer', timeout: 10_000 }, (e, o) => (e ? reject(e) : resolve(o))));
+      const split = out.indexOf('\r\n\r\n');
+      const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(out.subarray(0, split).toString())?.[1]);
+      expect([c.id, status]).toEqual([c.id, recorded.status]);
+      expect([c.id, createHash('sha256').update(out.subarray(split + 4)).digest('hex')]).toEqual([c.id, recorded.responseSha256]);
+    }
+  });
+});
