@@ -44,6 +44,9 @@ export interface Check {
   run(ctx: CheckContext): Outcome;
 }
 
+/** What a rule states about itself; the builder that makes it a Check supplies the rest. */
+export type RuleMeta = Pick<Check, 'id' | 'title' | 'clause' | 'requirement' | 'interpretation'> & { readonly level?: Level };
+
 /** Per-exchange verdict of a check: findings (none = fine), or a reason it could not look. */
 export type Look = readonly Finding[] | { readonly skip: string };
 

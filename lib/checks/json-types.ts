@@ -6,17 +6,11 @@ import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import type { FieldType } from '../contract/types.js';
 import { isJsonObject, type JsonValue } from '../json/node.js';
-import { finding, show, type Check, type Finding } from './check.js';
+import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { JSON_RECORD_EXCHANGES, overJson } from './json-record.js';
 import { jsonSlots } from './walk-json.js';
 
-interface TypeRule {
-  readonly id: string;
-  readonly title: string;
-  readonly clause: string;
-  readonly requirement: string;
-  readonly interpretation?: string;
-  readonly level?: 'MUST' | 'SHOULD';
+interface TypeRule extends RuleMeta {
   readonly applies: (type: FieldType) => boolean;
   /** Why the value is wrong, or undefined. `lexeme` is the number as written, for numbers. */
   readonly judge: (value: JsonValue, lexeme: string | undefined, type: FieldType) => string | undefined;

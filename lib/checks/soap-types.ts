@@ -6,17 +6,11 @@ import { DAY_NAMES, UserDetails } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import { elementChildren, textContent } from '../xml/model.js';
-import { finding, show, type Check, type Finding } from './check.js';
+import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { overSoapRecord, SOAP_EXCHANGES } from './soap-envelope.js';
 import { isNil, soapSlots } from './walk-soap.js';
 
-interface TypeRule {
-  readonly id: string;
-  readonly title: string;
-  readonly clause: string;
-  readonly requirement: string;
-  readonly interpretation?: string;
-  readonly level?: 'MUST' | 'SHOULD';
+interface TypeRule extends RuleMeta {
   readonly applies: (type: FieldType) => boolean;
   /** Why `text` (whitespace-collapsed for value types) is wrong, or undefined when right. */
   readonly judge?: (text: string, type: FieldType) => string | undefined;

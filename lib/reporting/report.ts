@@ -1,18 +1,14 @@
 // One redacted view of a run. summary.json is this; the console, the vitest suites (Allure, JUnit)
 // and the HTML report present it. Nothing downstream sees an unredacted value.
 import { createHash } from 'node:crypto';
-import { AREAS, type Area, type Level } from '../checks/check.js';
+import { AREAS, type Area, type Finding, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 
-export interface ReportedFinding {
-  readonly exchange: string;
-  readonly path?: string;
-  readonly message: string;
-  readonly actual?: string;
-}
+/** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
+export type ReportedFinding = Omit<Finding, 'sensitivity'>;
 
 export interface ReportedCheck {
   readonly id: string;
