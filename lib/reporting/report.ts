@@ -1,7 +1,7 @@
 // One redacted view of a run. summary.json is this; the console, the vitest suites (Allure, JUnit)
 // and the HTML report present it. Nothing downstream sees an unredacted value.
 import { createHash } from 'node:crypto';
-import { AREAS, type Area, type Finding, type Level } from '../checks/check.js';
+import { AREAS, type Check, type Finding, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
@@ -10,15 +10,8 @@ import type { Redactor } from './redact.js';
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Finding, 'sensitivity'>;
 
-export interface ReportedCheck {
-  readonly id: string;
-  readonly title: string;
-  readonly area: Area;
-  readonly operation: string;
-  readonly clause: string;
-  readonly level: Level;
-  readonly requirement: string;
-  readonly interpretation?: string;
+/** A check as reported: its own description (everything but its function), and its result. */
+export interface ReportedCheck extends Omit<Check, 'run'> {
   readonly status: CheckResult['status'];
   readonly message: string;
   readonly evidence: readonly ReportedFinding[];
@@ -97,15 +90,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   }
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
   const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, r) : undefined; };
+  const describe = ({ run: _run, ...description }: Check) => description;
   const checks = run.results.map((res): ReportedCheck => ({
-    id: res.check.id,
-    title: res.check.title,
-    area: res.check.area,
-    operation: res.check.operation,
-    clause: res.check.clause,
-    level: res.check.level,
-    requirement: res.check.requirement,
-    ...(res.check.interpretation ? { interpretation: res.check.interpretation } : {}),
+    ...describe(res.check),
     status: res.status,
     message: r.text(res.message),
     evidence: res.findings.slice(0, MAX_EVIDENCE).map((f) => ({
@@ -114,7 +101,6 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       message: r.text(f.message),
       ...(f.actual !== undefined ? { actual: r.value(f.actual, f.sensitivity) } : {}),
     })),
-    exchanges: res.check.exchanges,
     ...(res.status === 'fail' && res.findings[0] ? { replay: curlOf(res.findings[0].exchange) } : {}),
   }));
   const exchanges = run.exchanges.map((ex): ReportedExchange => ({
