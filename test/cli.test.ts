@@ -1,6 +1,6 @@
 // The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
 // the run cannot proceed, each with the reports written and never a stack trace.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,6 +76,16 @@ describe.concurrent('conformance CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Advisory SHOULD findings \(1, not part of the verdict\):\n  ✗ JSON-UNKNOWN-MEMBERS/);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 43 passed, 0 failed, 0 skipped; SHOULD 13 passed, 1 failed\)/);
+  });
+
+  it('an output that cannot be written: the verdict still reaches the console, one line names the output, exit 2', async () => {
+    const dir = reports();
+    mkdirSync(join(dir, 'traceability.md')); // a directory where the file must go
+    const r = await runCli(['--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
+    expect(r.stderr).toMatch(/^conformance: cannot write traceability\.md: EISDIR: [^\n]*\n$/);
+    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
   });
 
   it('exits 2 with one line naming the target when it cannot be reached', async () => {

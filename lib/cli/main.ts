@@ -18,7 +18,6 @@ import { traceabilityMarkdown } from '../reporting/traceability.js';
 import { parseConfig, USAGE, type Config } from './config.js';
 import { presentWithVitest } from './vitest-run.js';
 
-
 function harnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit: string | undefined;
@@ -29,6 +28,8 @@ function harnessIdentity(): Report['harness'] {
   }
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
 }
+
+const writeTo = (path: string, content: string): string => { writeFileSync(path, content); return path; };
 
 const selected = (config: Config) =>
   CATALOGUE.filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
@@ -87,26 +88,36 @@ async function run(argv: readonly string[]): Promise<number> {
       redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings, startupMs,
     });
 
+    // Every output that can be written is written, and the verdict always reaches the console;
+    // an output that fails is named on stderr and the run exits 2.
     const dir = resolve(config.reportDir);
     mkdirSync(dir, { recursive: true });
-    const summary = join(dir, 'summary.json');
+    const outputs: string[] = [];
+    const problems: string[] = [];
+    const attempt = async (what: string, make: () => Promise<string[]> | string[]) => {
+      try {
+        outputs.push(...(await make()));
+      } catch (e) {
+        problems.push(`cannot write ${what}: ${(e as Error).message.split('\n')[0]}`);
+      }
+    };
     const t = performance.now();
-    let presented;
-    try {
-      presented = await presentWithVitest(report, dir);
-    } finally {
-      // Written whatever happens to the presentation: the verdict must never be lost.
-      const done = {
-        ...report,
-        timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
-        peakRss: { ...report.peakRss, runBytes: process.resourceUsage().maxRSS * 1024 },
-      };
-      writeFileSync(summary, `${JSON.stringify(summaryOf(done), null, 2)}\n`);
+    await attempt('the Allure results and junit.xml', async () => Object.values(await presentWithVitest(report, dir)));
+    const done = {
+      ...report,
+      timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
+      peakRss: { ...report.peakRss, runBytes: process.resourceUsage().maxRSS * 1024 },
+    };
+    await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
+    await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(report))]);
+    if (!problems.length) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(report))]);
+    const first = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results'];
+    const rank = (path: string) => first.findIndex((name) => path.endsWith(name));
+    process.stdout.write(consoleSummary(report, outputs.sort((a, b) => rank(a) - rank(b))));
+    if (problems.length) {
+      for (const p of problems) process.stderr.write(`conformance: ${p}\n`);
+      return 2;
     }
-    const traceability = join(dir, 'traceability.md');
-    writeFileSync(traceability, traceabilityMarkdown(report));
-    const html = await writeHtmlReport(dir, reportTitle(report));
-    process.stdout.write(consoleSummary(report, [html, traceability, summary, presented.junit, presented.allureResults]));
     if (report.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
       return 2;
