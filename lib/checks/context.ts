@@ -15,8 +15,6 @@ const no = <T>(reason: string): Decoded<T> => ({ ok: false, reason });
 
 export interface CheckSettings {
   readonly namespaces: ServiceNamespaces;
-  /** The callback name the harness asked for. */
-  readonly callbackName: string;
 }
 
 /** A JSONP body: optional whitespace, the name, "(", JSON, ")", an optional ";", whitespace. */

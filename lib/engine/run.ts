@@ -6,7 +6,7 @@ import { CATALOGUE } from '../checks/catalogue.js';
 import { CheckContext } from '../checks/context.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import { BodySlots, createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
-import { CALLBACK_NAME, planExchanges, type RequestSettings } from './exchanges.js';
+import { planExchanges, type RequestSettings } from './exchanges.js';
 
 export interface RunOptions extends RequestSettings, TransportOptions {
   readonly baseUrl: string;
@@ -103,7 +103,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
   const t1 = performance.now();
   const unreachable = exchanges.length > 0 && exchanges.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? exchanges[0]!.error!.message : undefined;
-  const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces, callbackName: CALLBACK_NAME });
+  const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces });
   const results = checks.map((c) => summarise(c, ctx));
   const mustSkipped = results.some((r) => r.status === 'skip' && r.check.level === 'MUST');
   const verdict: Verdict = unreachable ? 'unreachable'

@@ -68,4 +68,4 @@ export function changed(exchanges: Map<string, Exchange>, id: string, change: Ch
 }
 
 export const contextOf = (exchanges: Map<string, Exchange>) =>
-  new CheckContext(exchanges, { namespaces: DEFAULT_NAMESPACES, callbackName: CALLBACK_NAME });
+  new CheckContext(exchanges, { namespaces: DEFAULT_NAMESPACES });
