@@ -1,6 +1,6 @@
 // The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
 // the run cannot proceed, each with the reports written and never a stack trace.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,14 @@ describe.concurrent('conformance CLI', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     noStack(r.stderr);
+  });
+
+  it('exits 2 before sending anything when the report directory cannot be used', async () => {
+    const file = join(reports(), 'a-file');
+    writeFileSync(file, '');
+    const r = await runCli(['--base-url', broken.url, '--report-dir', join(file, 'sub')]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^conformance: cannot use the report directory .*a-file\/sub: ENOTDIR\n$/);
   });
 
   it('exits 2 on a bad request value from the environment', async () => {

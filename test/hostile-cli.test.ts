@@ -84,6 +84,17 @@ describe.concurrent('CLI against hostile targets', () => {
     }
   });
 
+  it('--rate spaces requests without eating their time limits: a conforming target still passes', async () => {
+    // 10 per second: the last of 17 exchanges leaves after 1.6 s, past 3 x --timeout from the start.
+    const r = await runCli(['--report-dir', reports(), '--rate', '10', '--timeout', '300']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+
+  it('an unreachable target under --max-requests is still unreachable: exit 2', async () => {
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--max-requests', '5']);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: cannot reach http://127.0.0.1:9: connection refused by 127.0.0.1:9\n']);
+  });
+
   it('--max-requests caps the run: unsent exchanges leave MUST checks unevaluated, exit 2', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir, '--max-requests', '5']);

@@ -18,6 +18,7 @@ describe('describeError', () => {
     [err('x', 'DEPTH_ZERO_SELF_SIGNED_CERT'), 'tls', 'TLS failure with svc.example.com:443: cause DEPTH_ZERO_SELF_SIGNED_CERT'],
     [err('ERR_TLS_CERT_ALTNAME_INVALID'), 'tls', 'TLS failure with svc.example.com:443: boom ERR_TLS_CERT_ALTNAME_INVALID'],
     [err('EWHATEVER'), 'other', 'EWHATEVER: boom EWHATEVER'],
+    [Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError', code: 23 }), 'aborted', 'no complete response within 7.5 s'],
   ])('%s -> %s', (e, kind, message) => {
     expect(describeError(e, url, opts)).toEqual({ kind, message });
   });

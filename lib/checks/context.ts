@@ -3,6 +3,7 @@
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import type { Exchange, RecordedResponse } from '../http/exchange.js';
 import { isJsonObject, type JsonObject } from '../json/node.js';
+import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, type ParsedJson } from '../json/parse.js';
 import { elementChildren, type XmlElement } from '../xml/model.js';
 import { parseXml } from '../xml/parse.js';
@@ -17,8 +18,6 @@ export interface CheckSettings {
   readonly namespaces: ServiceNamespaces;
 }
 
-/** A JSONP body: optional whitespace, the name, "(", JSON, ")", an optional ";", whitespace. */
-const JSONP = /^\s*([^\s(]+)\s*\(([\s\S]*)\)\s*;?\s*$/;
 
 export interface Jsonp {
   readonly callback: string;
@@ -89,10 +88,10 @@ export class CheckContext {
     return this.once('jsonp', id, () => {
       const t = this.text(id);
       if (!t.ok) return t;
-      const m = JSONP.exec(t.value);
-      if (!m) return no('the body is not of the form name(json)');
-      const parsed = parseJson(m[2]!);
-      return parsed.ok ? ok({ callback: m[1]!, json: parsed.json }) : no(`the text inside the callback is ${parsed.error}`);
+      const parts = splitJsonp(t.value);
+      if (!parts.ok) return no(parts.error);
+      const parsed = parseJson(parts.json);
+      return parsed.ok ? ok({ callback: parts.callback, json: parsed.json }) : no(`the text inside the callback is ${parsed.error}`);
     });
   }
 

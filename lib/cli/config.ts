@@ -193,7 +193,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     ok: true,
     config: {
       ...(baseUrl ? { baseUrl } : {}),
-      reportDir: values['report-dir'] ?? env.REPORT_DIR ?? 'reports',
+      reportDir: values['report-dir'] || env.REPORT_DIR || 'reports', // empty means unset, as for BASE_URL
       namespaces, values: requestValues, headers, timeoutMs,
       maxBodyBytes: (maxBodyMib as number) * 1024 * 1024,
       concurrency: concurrency as number,

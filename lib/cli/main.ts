@@ -2,7 +2,7 @@
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
@@ -62,6 +62,16 @@ async function run(argv: readonly string[]): Promise<number> {
   const checks = selected(config);
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
 
+  // The report directory is made (and proved writable) before the target sees a single request.
+  const dir = resolve(config.reportDir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    process.stderr.write(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+
   let reference: RunningReference | undefined;
   try {
     if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
@@ -90,8 +100,6 @@ async function run(argv: readonly string[]): Promise<number> {
 
     // Every output that can be written is written, and the verdict always reaches the console;
     // an output that fails is named on stderr and the run exits 2.
-    const dir = resolve(config.reportDir);
-    mkdirSync(dir, { recursive: true });
     const outputs: string[] = [];
     const problems: string[] = [];
     const attempt = async (what: string, make: () => Promise<string[]> | string[]) => {
@@ -102,7 +110,12 @@ async function run(argv: readonly string[]): Promise<number> {
       }
     };
     const t = performance.now();
-    await attempt('the Allure results and junit.xml', async () => Object.values(await presentWithVitest(report, dir)));
+    let presented = false;
+    await attempt('the Allure results and junit.xml', async () => {
+      const written = Object.values(await presentWithVitest(report, dir));
+      presented = true;
+      return written;
+    });
     const done = {
       ...report,
       timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
@@ -110,7 +123,7 @@ async function run(argv: readonly string[]): Promise<number> {
     };
     await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
     await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(report))]);
-    if (!problems.length) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(report))]);
+    if (presented) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(report))]);
     const first = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results'];
     const rank = (path: string) => first.findIndex((name) => path.endsWith(name));
     process.stdout.write(consoleSummary(report, outputs.sort((a, b) => rank(a) - rank(b))));

@@ -102,7 +102,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (!options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
-  const unreachable = exchanges.length > 0 && exchanges.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? exchanges[0]!.error!.message : undefined;
+  // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
+  const sent = exchanges.filter((e) => e.error?.kind !== 'not-sent');
+  const unreachable = sent.length > 0 && sent.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? sent[0]!.error!.message : undefined;
   const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces });
   const results = checks.map((c) => summarise(c, ctx));
   const mustSkipped = results.some((r) => r.status === 'skip' && r.check.level === 'MUST');

@@ -120,7 +120,11 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
   }
-  if (either('UND_ERR_ABORTED', 'ABORT_ERR')) return { kind: 'aborted', message: `no complete response within ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}` };
+  // AbortSignal.timeout() rejects with a DOMException named TimeoutError (numeric code 23).
+  const name = (error as { name?: string }).name;
+  if (either('UND_ERR_ABORTED', 'ABORT_ERR') || name === 'TimeoutError' || name === 'AbortError') {
+    return { kind: 'aborted', message: `no complete response within ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}` };
+  }
   return { kind: 'other', message: `${code || 'error'}: ${(e.message ?? String(error)).split('\n')[0]}` };
 }
 
@@ -175,19 +179,19 @@ export interface SendContext {
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
   const { dispatcher, options, budget, slots } = ctx;
   const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
+  const request_ = { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) };
+  // The clock starts when the exchange is let through (by --rate), not when it was queued.
+  if (!(await budget.take())) {
+    return { id: spec.id, title: spec.title, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
+      error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } };
+  }
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
-  const record = {
-    id: spec.id, title: spec.title, startedAt: new Date(started).toISOString(),
-    request: { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) },
-  };
+  const record = { id: spec.id, title: spec.title, startedAt: new Date(started).toISOString(), request: request_ };
   const done = (rest: Pick<Exchange, 'response' | 'error'>, attempts: number): Exchange =>
     ({ ...record, ...rest, durationMs: Date.now() - started, ...(attempts > 1 ? { attempts } : {}) });
 
   for (let attempt = 1; ; attempt++) {
-    if (!(await budget.take())) {
-      return done({ error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } }, attempt - 1);
-    }
     let response;
     try {
       const res = await request(url, {
@@ -201,5 +205,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
     const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
     if (wait === undefined || Date.now() + wait >= deadline) return done({ response }, attempt);
     await new Promise((r) => setTimeout(r, wait));
+    // Out of requests: what was received (the 429 or 503) is the record, not "not sent".
+    if (!(await budget.take())) return done({ response }, attempt);
   }
 }

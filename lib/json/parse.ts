@@ -2,6 +2,7 @@
 // syntax tree supplies what JSON.parse throws away: each number's lexeme (so `42.0` is not
 // mistaken for the integer 42) and keys that appear twice in one object.
 import { parseTree, type Node } from 'jsonc-parser';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth.js';
 import { index, member, ROOT } from './path.js';
 import type { JsonValue } from './node.js';
 
@@ -33,7 +34,8 @@ function collect(node: Node, path: string, text: string, numbers: Map<string, st
 }
 
 export function parseJson(text: string): JsonParseResult {
-  if (text.charCodeAt(0) === 0xfeff) return { ok: false, error: 'the JSON text starts with a byte-order mark (RFC 8259 section 8.1 forbids it)' };
+  // The syntax tree and the walk below recurse; JSON.parse would accept what they cannot take.
+  if (nestsDeeperThan(text)) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not read further)` };
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

@@ -3,6 +3,7 @@
 // data. Two layers: by structure (members named as sensitive fields, in JSON and XML, even when the
 // body is malformed), then by value (every secret learned from the run, wherever it appears).
 import { parseTree, type Node } from 'jsonc-parser';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/depth.js';
 import { marker, SENSITIVE_NAMES } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 
@@ -18,13 +19,20 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 
 /** Shorter values are not scanned for: replacing every "LA" or "F" would garble the report. */
 const MIN_SCANNED = 4;
+/** Parts of a secret header value scanned for on their own (tokens, cookie values). */
+const MIN_HEADER_PART = 8;
+const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
 
 export class Redactor {
   private readonly scanned = new Map<string, string>(); // value -> marker
   private readonly secretHeaders = new Set(SECRET_HEADERS);
 
   constructor(private readonly policy: RedactionPolicy) {
-    for (const s of policy.secrets) this.remember(s, 'secret header');
+    for (const s of policy.secrets) {
+      this.remember(s, 'secret header');
+      // A target may echo only the credential part: "Bearer <token>", "session=<value>; …".
+      for (const part of s.split(/[\s;,=]+/)) if (part.length >= MIN_HEADER_PART && !AUTH_SCHEMES.has(part.toLowerCase())) this.remember(part, 'secret header');
+    }
   }
 
   /** Whether a member of this sensitivity is hidden under the policy. */
@@ -33,6 +41,7 @@ export class Redactor {
   }
 
   private remember(value: string, kind: Sensitivity | 'secret header'): void {
+    this.sorted = undefined;
     if (value.length >= MIN_SCANNED && !this.scanned.has(value)) this.scanned.set(value, marker(kind, value));
     // JSON and XML may carry the value escaped; scan for those spellings too.
     const json = JSON.stringify(value).slice(1, -1);
@@ -51,6 +60,7 @@ export class Redactor {
 
   /** Learns the sensitive values in a body so the value scan finds them anywhere else. */
   learn(body: string): void {
+    if (nestsDeeperThan(body)) return; // withheld whole wherever it is shown (text())
     this.json(body, true);
     this.xml(body, true);
   }
@@ -84,30 +94,51 @@ export class Redactor {
     return out;
   }
 
+  /** Sensitive elements, in one linear pass: each open tag named as a sensitive member, then its
+   *  end tag found by search (a name with no end tag after some point has none later either, so each
+   *  name is searched to the end at most once). Whatever the element holds (text, CDATA, even markup)
+   *  is replaced. Regexes with a lazy body and a back-reference were quadratic on unclosed tags. */
   private xml(text: string, learnOnly = false): string {
     if (!text.includes('<')) return text;
-    // Only elements named as sensitive members are matched (so an enclosing element never hides
-    // them), and whatever they hold (text, CDATA, even markup) is replaced up to their end tag.
-    return text.replace(this.sensitiveElements, (whole, qname: string, local: string, attrs: string | undefined, inner: string) => {
-      const kind = this.sensitivityOf(local);
-      if (!kind) return whole;
+    const lower = text.toLowerCase();
+    const unclosed = new Set<string>();
+    const open = new RegExp(this.sensitiveOpen.source, 'gi');
+    let out = '';
+    let last = 0;
+    for (let m = open.exec(text); m; m = open.exec(text)) {
+      const qname = m[1]!;
+      const key = qname.toLowerCase();
+      const kind = this.sensitivityOf(m[2]!);
+      if (!kind || unclosed.has(key)) continue; // not hidden under this policy, or never closed
+      const start = m.index + m[0].length;
+      let close = lower.indexOf(`</${key}`, start);
+      while (close >= 0 && !/^\s*>/.test(text.slice(close + 2 + key.length, close + 2 + key.length + 64))) close = lower.indexOf(`</${key}`, close + 1);
+      if (close < 0) { unclosed.add(key); continue; }
+      const inner = text.slice(start, close);
       for (const piece of inner.split(/<[^>]*>|<!\[CDATA\[|\]\]>/)) this.remember(piece, kind);
-      return learnOnly ? whole : `<${qname}${attrs ?? ''}>${marker(kind, inner.replace(/<!\[CDATA\[|\]\]>/g, ''))}</${qname}>`;
-    });
+      out += text.slice(last, start) + marker(kind, inner.replace(/<!\[CDATA\[|\]\]>/g, ''));
+      last = close;
+      open.lastIndex = close;
+    }
+    return learnOnly ? text : out + text.slice(last);
   }
 
-  private readonly sensitiveElements = new RegExp(
-    `<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(\\s[^<>]*)?>([\\s\\S]*?)<\\/\\1\\s*>`, 'gi');
+  private readonly sensitiveOpen = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s[^<>]*)?>`, 'gi');
+
+  private sorted: [string, string][] | undefined;
 
   private scan(text: string): string {
+    // Longest first, so a secret containing another is replaced whole (sorted once per new secret).
+    this.sorted ??= [...this.scanned].sort(([a], [b]) => b.length - a.length);
     let out = text;
-    // Longest first, so a secret containing another is replaced whole.
-    for (const [value, mark] of [...this.scanned].sort(([a], [b]) => b.length - a.length)) out = out.split(value).join(mark);
+    for (const [value, mark] of this.sorted) out = out.split(value).join(mark);
     return out;
   }
 
-  /** A body or any other text: structure first, then every learned secret. */
+  /** A body or any other text: structure first, then every learned secret. A text whose structure
+   *  cannot be read safely is withheld whole: nothing in it can leak. */
   text(text: string): string {
+    if (nestsDeeperThan(text)) return `«withheld: ${text.length} chars nested deeper than ${MAX_JSON_DEPTH} levels»`;
     return this.scan(this.xml(this.json(text)));
   }
 

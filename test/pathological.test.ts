@@ -1,0 +1,48 @@
+// Inputs built to break parsers: unclosed sensitive tags by the hundred thousand, a JSONP body
+// that makes a backtracking regex quadratic, JSON nested 200 000 deep. Each is handled in one linear
+// pass or refused before anything recurses. No wall time is asserted: the sizes are such that the
+// old quadratic code took minutes, so a regression shows as a test timeout, not a flaky figure.
+import { describe, expect, it } from 'vitest';
+import { splitJsonp } from '../lib/json/jsonp.js';
+import { parseJson } from '../lib/json/parse.js';
+import { Redactor } from '../lib/reporting/redact.js';
+
+const deepJson = `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+const redactor = () => new Redactor({ showPersonalData: false, secrets: [] });
+
+describe('pathological bodies', () => {
+  it('200 000 unclosed <Email> tags: redacted in one pass, the closed one still hidden', () => {
+    const body = `<r>${'<Email>x'.repeat(200_000)}<ApiKey>secret-key-1</ApiKey></r>`;
+    const out = redactor().text(body);
+    expect(out).not.toContain('secret-key-1');
+    expect(out).toContain('<ApiKey>«credential: string, 12 chars»</ApiKey>');
+  });
+
+  it('a JSONP body that defeats backtracking regexes is read in one pass', () => {
+    expect(splitJsonp(`a()${' '.repeat(400_000)}x`)).toEqual({ ok: false, error: 'the body has more after the call than a ";"' });
+  });
+
+  it('JSON nested 200 000 deep is refused before anything recurses, and withheld from reports', () => {
+    expect(parseJson(deepJson)).toEqual({ ok: false, error: 'JSON nested deeper than 256 levels (not read further)' });
+    const r = redactor();
+    r.learn(deepJson);
+    expect(r.text(deepJson)).toBe(`«withheld: ${deepJson.length} chars nested deeper than 256 levels»`);
+  });
+});
+
+describe('JSONP forms real writers produce', () => {
+  const record = '{"userName":"x"}';
+  it.each([
+    [`cb(${record})`], [`cb(${record});`], [` \n cb ( ${record} ) ;\n`], [`/**/cb(${record})`], [`/**/ typeof cb === 'function' && cb(${record});`],
+    [`// jsonp\ncb(${record})`],
+  ])('%j is the call cb(json)', (body) => {
+    expect(splitJsonp(body)).toEqual({ ok: true, callback: 'cb', json: expect.stringContaining(record) });
+  });
+  it.each([
+    [record, 'the body is not of the form name(json)'],
+    [`cb(${record}) + 1`, 'the body has more after the call than a ";"'],
+    [`typeof other === 'function' && cb(${record})`, 'the typeof guard names other but calls cb'],
+  ])('%j is refused', (body, error) => {
+    expect(splitJsonp(body)).toEqual({ ok: false, error });
+  });
+});
