@@ -35,6 +35,12 @@ describe('Redactor', () => {
     expect(red.text('echo header-secret-1')).toBe('echo «secret header: string, 15 chars»');
   });
 
+  it('hides the parts of a secret header a target may echo alone: the token, the cookie value', () => {
+    const red = new Redactor({ showPersonalData: false, secrets: ['Bearer tok-0123456789', 'session=cookie-abcdefgh; theme=dark'] });
+    expect(red.text('token tok-0123456789 expired; session cookie-abcdefgh')).toBe('token «secret header: string, 14 chars» expired; session «secret header: string, 15 chars»');
+    expect(red.header('x-debug', 'Bearer seen')).toBe('Bearer seen'); // the scheme word alone is no secret
+  });
+
   it('shows personal data when asked, never credentials', () => {
     const red = new Redactor({ showPersonalData: true, secrets: [] });
     expect(JSON.parse(red.text('{"email":"a@b.org","apiKey":"k"}'))).toEqual({ email: 'a@b.org', apiKey: '«credential: string, 1 chars»' });

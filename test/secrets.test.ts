@@ -10,6 +10,7 @@ import type { JsonNode } from '../lib/json/node.js';
 import { setMember } from '../lib/reference/edit-json.js';
 import { editRecord, setChild } from '../lib/reference/edit-xml.js';
 import { referenceUserDetails } from '../lib/reference/data.js';
+import { FAULTS, STYLES } from '../lib/reference/variants.js';
 import { el, text } from '../lib/xml/model.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
@@ -17,7 +18,7 @@ import { useReference } from './helpers/reference.js';
 const CREDENTIALS = {
   apiKey: 'CANARY-APIKEY-7c1e', basicAuthHeader: 'Basic CANARY-BASIC-91ab', hxToken: 'CANARY-HXTOKEN-55d0', jToken: 'CANARY-JTOKEN-e3f2',
 };
-const PERSONAL = { email: 'canary.person.x9@example.org', userName: 'CANARY-USERNAME-x9', lastName: 'Canarylastname' };
+const PERSONAL = { email: 'canary.person.x9@example.org', userName: 'CANARY-USERNAME-x9', lastName: 'Canarylastname', address: 'CANARY-ADDRESS-77 Elm Street' };
 const SECRETS = [...Object.values(CREDENTIALS), 'CANARY-RECOVERY-0b7a', 'CANARY-AUTHZ-4d2e', 'CANARY-COOKIE-88aa'];
 const ALL = [...SECRETS, ...Object.values(PERSONAL), 'CANARY-LOGINUSER-x9'];
 
@@ -36,6 +37,27 @@ const failingOnSecrets = useReference({
 const malformed = useReference({
   userDetails,
   variants: [{ name: 'truncated', description: 'bodies cut off right after a secret', editReply: (r) => ({ ...r, body: r.body.slice(0, r.body.indexOf(CREDENTIALS.apiKey) + CREDENTIALS.apiKey.length + 5) }) }],
+});
+
+/** A careless target: echoes the bearer token and the cookie value back, in a header and as the
+ *  JSONP callback name. */
+const echoing = useReference({
+  userDetails,
+  variants: [{
+    name: 'echo', description: 'echoes credentials it was sent',
+    editReply: (r, s) => {
+      const token = String(s.headers.authorization ?? '').replace(/^Bearer /, '');
+      const cookie = String(s.headers.cookie ?? '').replace(/^session=/, '');
+      const body = s.jsonp ? r.body.toString().replace(/^[^(]*/, token) : r.body;
+      return { ...r, body, headers: { ...r.headers, 'x-echo': `token ${token}; cookie ${cookie}` } };
+    },
+  }],
+});
+/** Members sorted, so a personal datum (address) opens every body; and JSONP refused, so the check
+ *  that reads the start of the body fails. */
+const openingWithPersonal = useReference({
+  userDetails,
+  variants: [...STYLES.filter((v) => v.name === 'json-keys-sorted'), ...FAULTS.filter((f) => f.name === 'callback-ignored')],
 });
 
 const files = (dir: string): string[] =>
@@ -58,7 +80,8 @@ async function leaks(baseUrl: string, extra: string[] = []) {
   { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
   expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['report.html', 'traceability.md', 'summary.json', 'junit.xml']));
   const outputs = [['console', r.stdout + r.stderr], ...files(dir).map((f) => [f.slice(dir.length + 1), readable(f)])];
-  const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => canaries.filter((c) => content!.includes(c)).map((c) => `${c} in ${name}`));
+  // A canary's first ten characters count as a hit: a secret cut short is still a leak.
+  const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => canaries.filter((c) => content!.includes(c.slice(0, 10))).map((c) => `${c} in ${name}`));
   return { code: r.code, hits, fileCount: outputs.length };
 }
 
@@ -78,6 +101,18 @@ describe.concurrent('no secret or personal datum reaches any output', () => {
 
   it('a target whose bodies are cut off right after a secret', async () => {
     const l = await leaks(malformed.url);
+    expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a target that echoes the credentials it was sent', async () => {
+    const l = await leaks(echoing.url);
+    expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a target whose every body opens with a personal datum, read by a failing check', async () => {
+    const l = await leaks(openingWithPersonal.url);
     expect(l.code).toBe(1);
     expect(l.hits(ALL)).toEqual([]);
   });

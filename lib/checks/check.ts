@@ -71,8 +71,7 @@ export function acrossExchanges(ctx: CheckContext, ids: readonly string[], look:
 export const finding = (exchange: string, message: string, extra: Omit<Finding, 'exchange' | 'message'> = {}): Finding =>
   ({ exchange, message, ...extra });
 
-/** Short, printable rendering of a received value for a message. */
-export function show(value: unknown, max = 60): string {
-  const s = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
+/** A received value, quoted, on one line. Never shortened here: a cut could split a secret that
+ *  redaction would otherwise recognise; the report shortens messages after redacting them. */
+export const show = (value: unknown): string =>
+  (value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value));

@@ -43,10 +43,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
       const out = statusAndType(ctx, id, 200);
       if (out.length) return out;
       const jsonp = ctx.jsonp(id);
-      if (!jsonp.ok) {
-        const text = ctx.text(id);
-        return [finding(id, jsonp.reason, text.ok ? { actual: show(text.value, 40) } : {})];
-      }
+      if (!jsonp.ok) return [finding(id, jsonp.reason)]; // the whole (redacted) body is in the exchange's record
       if (jsonp.value.callback !== CALLBACK_NAME) {
         return [finding(id, `calls ${show(jsonp.value.callback)}, expected ${CALLBACK_NAME}`, { actual: jsonp.value.callback })];
       }
@@ -78,7 +75,8 @@ export const FORMAT_CHECKS: readonly Check[] = [
     run: (ctx) => acrossExchanges(ctx, [X.unsafeCallback(login)], (id) => {
       const t = ctx.text(id);
       if (!t.ok) return { skip: t.reason };
-      return t.value.trimStart().startsWith(UNSAFE_CALLBACK) ? [finding(id, 'the unsafe name is written verbatim', { actual: show(t.value, 40) })] : [];
+      // Anywhere in the body, after a comment or inside a guard alike, the raw name is script.
+      return t.value.includes(UNSAFE_CALLBACK) ? [finding(id, 'the unsafe name is written verbatim into the script')] : [];
     }),
   },
   {

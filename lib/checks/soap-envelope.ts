@@ -83,7 +83,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const first = body && elementChildren(body)[0];
       if (!first) return [finding(id, 'the Body holds no element', { path: `/${env.name}/Body` })];
       const path = `/${env.name}/${body.name}/${first.name}`;
-      if (first.name === 'Fault') return [finding(id, `the Body holds a SOAP Fault: ${show(textContent(elementChildren(first).find((c) => c.name === 'faultstring') ?? first), 120)}`, { path })];
+      if (first.name === 'Fault') return [finding(id, `the Body holds a SOAP Fault: ${show(textContent(elementChildren(first).find((c) => c.name === 'faultstring') ?? first))}`, { path })];
       const want = ctx.settings.namespaces.login;
       return first.name === RECORD && first.ns === want ? [] : [finding(id, `the Body holds ${qname(first)}, expected {${want}}${RECORD}`, { path, actual: first.ns ?? '' })];
     }),

@@ -67,8 +67,9 @@ export interface Served {
   /** For POST on a JSON route: what chose the format. */
   readonly selector?: 'reply-route' | 'extension' | 'format-query' | 'negotiated';
   readonly jsonp?: boolean;
-  /** The request's query string, for faults keyed on it. */
+  /** The request's query string and headers, for variants keyed on them. */
   readonly query: URLSearchParams;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface Variant {

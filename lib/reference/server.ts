@@ -133,11 +133,11 @@ class Reference {
       return serviceStackError(400, 'ArgumentException', 'The request target is not a valid URL');
     }
     const { reply: r, ...how } = await this.answer(req, method, url);
-    const served = { method, query: url.searchParams, ...how };
+    const served = { method, query: url.searchParams, headers: req.headers, ...how };
     return this.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
   }
 
-  private async answer(req: IncomingMessage, method: string, url: URL): Promise<Omit<Served, 'method' | 'query'> & { reply: Reply }> {
+  private async answer(req: IncomingMessage, method: string, url: URL): Promise<Omit<Served, 'method' | 'query' | 'headers'> & { reply: Reply }> {
     const b = this.profile.behaviour;
     const resolved = resolveRoute(url.pathname);
     if (!resolved || b.missingRoutes.includes(resolved.route.id)) return { reply: notFound(method, url.pathname) };

@@ -64,6 +64,10 @@ export interface Report {
 
 /** Findings kept per check; the rest are counted in the message. */
 const MAX_EVIDENCE = 50;
+/** Messages and values are shortened for reading, always after redaction (never before). */
+const MAX_MESSAGE = 400;
+const MAX_ACTUAL = 200;
+const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 const tally = (rs: readonly CheckResult[]): Tally => ({
   passed: rs.filter((r) => r.status === 'pass').length,
@@ -94,12 +98,12 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const checks = run.results.map((res): ReportedCheck => ({
     ...describe(res.check),
     status: res.status,
-    message: r.text(res.message),
+    message: shorten(r.text(res.message), MAX_MESSAGE),
     evidence: res.findings.slice(0, MAX_EVIDENCE).map((f) => ({
       exchange: f.exchange,
       ...(f.path ? { path: f.path } : {}),
-      message: r.text(f.message),
-      ...(f.actual !== undefined ? { actual: r.value(f.actual, f.sensitivity) } : {}),
+      message: shorten(r.text(f.message), MAX_MESSAGE),
+      ...(f.actual !== undefined ? { actual: shorten(r.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     })),
     ...(res.status === 'fail' && res.findings[0] ? { replay: curlOf(res.findings[0].exchange) } : {}),
   }));
