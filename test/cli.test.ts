@@ -1,6 +1,6 @@
 // The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
 // the run cannot proceed, each with the reports written and never a stack trace.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,11 +64,16 @@ describe.concurrent('conformance CLI', () => {
     noStack(r.stdout + r.stderr);
   });
 
-  it('--only runs just the named checks: leaving out the failing one, exit 0', async () => {
-    const r = await runCli(['--base-url', broken.url, '--report-dir', reports(), '--only', 'SOAP-ORDER,JSON-ENUM-SEEN']);
+  it('--only runs just the named checks: leaving out the failing one, exit 0; the reports say it was filtered', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', broken.url, '--report-dir', dir, '--only', 'SOAP-ORDER,JSON-ENUM-SEEN']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/2 checks/);
     expect(r.stdout).toMatch(/MUST 1 passed, 0 failed.*SHOULD 1 passed/);
+    const trace = readFileSync(join(dir, 'traceability.md'), 'utf8');
+    expect(trace).toContain('**Filtered run:** 2 of 57 checks were selected');
+    expect(trace).toMatch(/^\| 4\.1 \| SupportStateUserLoginRequest \| not selected in this run \|/m);
+    expect(readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-globals.json'))).toHaveLength(2);
   });
 
   it('a SHOULD failure is reported but does not fail the verdict', async () => {

@@ -62,7 +62,8 @@ export class CheckContext {
     return !ex || ex.error?.kind === 'not-sent';
   }
 
-  /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). */
+  /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark
+   *  is dropped, as WHATWG's UTF-8 decode (so every browser's fetch) drops it: tolerated, not judged. */
   text(id: string): Decoded<string> {
     return this.once('text', id, () => {
       const r = this.response(id);
@@ -114,7 +115,7 @@ export class CheckContext {
     const parsed = jsonp ? this.jsonp(id) : this.json(id);
     if (!parsed.ok) return parsed;
     const json = 'callback' in parsed.value ? parsed.value.json : parsed.value;
-    return isJsonObject(json.value) ? ok({ json, root: json.value }) : no('the JSON is not an object');
+    return isJsonObject(json.value) ? ok({ json, root: json.value }) : no('the body is JSON but not an object');
   }
 
   /** A 200 response's SOAP parts, located by local name: namespaces are the envelope checks' job. */

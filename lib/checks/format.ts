@@ -4,6 +4,7 @@
 import { SOAP11_ENVELOPE } from '../contract/namespaces.js';
 import { FORMATS, impersonateLogout, JSON_OPERATIONS, login } from '../contract/operations.js';
 import { mediaType } from '../http/media-type.js';
+import { isJsonObject } from '../json/node.js';
 import { CALLBACK_NAME, UNSAFE_CALLBACK, X } from '../engine/exchanges.js';
 import { acrossExchanges, finding, show, type Check } from './check.js';
 import { JAVASCRIPT_TYPES, jsonAnswer, soapAnswer, statusAndType } from './answers.js';
@@ -47,8 +48,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
       if (jsonp.value.callback !== CALLBACK_NAME) {
         return [finding(id, `calls ${show(jsonp.value.callback)}, expected ${CALLBACK_NAME}`, { actual: jsonp.value.callback })];
       }
-      const v = jsonp.value.json.value;
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? [] : [finding(id, 'the callback argument is not a JSON object')];
+      return isJsonObject(jsonp.value.json.value) ? [] : [finding(id, 'the callback argument is not a JSON object')];
     }),
   },
   {

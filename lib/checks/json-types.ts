@@ -97,11 +97,11 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
   }),
   typeCheck({
     id: 'JSON-MAP', title: 'providerPaymentSettings is an object map', clause: '2.1',
-    requirement: 'providerPaymentSettings is a JSON object whose every value is a provider-payment-settings object.',
-    interpretation: 'A .NET Dictionary<string, T> is a JSON object keyed as-is, not an array of pairs.',
+    requirement: 'providerPaymentSettings is a JSON object whose every value is a provider-payment-settings object (or null).',
+    interpretation: 'A .NET Dictionary<string, T> is a JSON object keyed as-is, not an array of pairs; T is a class, so a value may be null (as a nil Value may in SOAP).',
     applies: kind('map'),
     judge: (v) => (!isJsonObject(v) ? 'expected an object keyed by string'
-      : Object.values(v).some((x) => !isJsonObject(x)) ? 'every value must be an object' : undefined),
+      : Object.values(v).some((x) => x !== null && !isJsonObject(x)) ? 'every value must be an object or null' : undefined),
   }),
   typeCheck({
     id: 'JSON-ENUM-SEEN', title: 'Enum values are those the spec shows', clause: '2.1, 2.4', level: 'SHOULD',

@@ -76,6 +76,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     id: 'SOAP-SETTINGS-NIL',
     title: 'Settings is present and nil',
     requirement: 'The record holds Settings with xsi:nil="true" (XML Schema instance namespace, any prefix) and no content.',
+    interpretation: 'The spec shows Settings nil in the SOAP response, so it is required present and nil. (An XSD written independently from the spec reads it as an optional member; this check keeps the spec\'s literal reading.)',
     run: (ctx) => overSoapRecord(ctx, (id, rec, path) => {
       const settings = elementChildren(rec).filter((c) => c.name === 'Settings');
       const at = { path: `${path}/Settings` };

@@ -13,8 +13,6 @@ import { SERVICESTACK_JSON, type JsonBuildOptions } from './json-record.js';
 import { DATA_CONTRACT, type SoapBuildOptions } from './soap-record.js';
 
 export interface Behaviour {
-  /** Route ids (see routes.ts) that answer 404 as if not implemented. */
-  readonly missingRoutes: readonly string[];
   readonly jsonMediaType: string;
   readonly jsonpMediaType: string;
   readonly soapMediaType: string;
@@ -96,7 +94,6 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 
 export const DEFAULT_PROFILE: Profile = {
   behaviour: {
-    missingRoutes: [],
     jsonMediaType: 'application/json; charset=utf-8',
     jsonpMediaType: 'text/javascript',
     soapMediaType: 'application/xml',
@@ -125,11 +122,7 @@ export const DEFAULT_PROFILE: Profile = {
 
 export function profileOf(variants: readonly Variant[], base: Profile = DEFAULT_PROFILE): Profile {
   return variants.reduce<Profile>((p, v) => ({
-    behaviour: {
-      ...p.behaviour,
-      ...v.behaviour,
-      missingRoutes: [...p.behaviour.missingRoutes, ...(v.behaviour?.missingRoutes ?? [])],
-    },
+    behaviour: { ...p.behaviour, ...v.behaviour },
     jsonStyle: { ...p.jsonStyle, ...v.jsonStyle },
     xmlStyle: { ...p.xmlStyle, ...v.xmlStyle, prefixes: { ...p.xmlStyle.prefixes, ...v.xmlStyle?.prefixes } },
     jsonBuild: { ...p.jsonBuild, ...v.jsonBuild },

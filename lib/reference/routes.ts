@@ -19,9 +19,6 @@ for (const op of JSON_OPERATIONS) {
 }
 table.set(impersonateLogout.route.toLowerCase(), { kind: 'soap', id: impersonateLogout.key, op: impersonateLogout });
 
-/** Every route id the reference serves (faults may withdraw some). */
-export const ROUTE_IDS: readonly string[] = [...table.values()].map((r) => r.id);
-
 export function resolveRoute(pathname: string): { route: Route; extension?: Format } | undefined {
   const path = pathname.toLowerCase();
   const exact = table.get(path);

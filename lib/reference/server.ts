@@ -140,7 +140,7 @@ class Reference {
   private async answer(req: IncomingMessage, method: string, url: URL): Promise<Omit<Served, 'method' | 'query' | 'headers'> & { reply: Reply }> {
     const b = this.profile.behaviour;
     const resolved = resolveRoute(url.pathname);
-    if (!resolved || b.missingRoutes.includes(resolved.route.id)) return { reply: notFound(method, url.pathname) };
+    if (!resolved) return { reply: notFound(method, url.pathname) };
     const { route, extension } = resolved;
 
     if (method === 'OPTIONS') return { route, reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' } };

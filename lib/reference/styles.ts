@@ -55,6 +55,8 @@ export const STYLES: readonly Variant[] = [
   { name: 'media-type-parameters', description: 'JSON as application/json; charset=UTF-8, SOAP as application/xml; charset=utf-8', behaviour: { jsonMediaType: 'application/json; charset=UTF-8', soapMediaType: 'application/xml; charset=utf-8' } },
   { name: 'media-type-bare', description: 'JSON as application/json with no parameters', behaviour: { jsonMediaType: 'application/json' } },
   { name: 'jsonp-semicolon', description: 'JSONP written as name(json); with a trailing semicolon', behaviour: { jsonp: (name, body) => `${name}(${body});` } },
+  { name: 'jsonp-comment-guard', description: 'JSONP written /**/name(json), the Rosetta-Flash guard', behaviour: { jsonp: (name, body) => `/**/${name}(${body})` } },
+  { name: 'jsonp-typeof-guard', description: "JSONP written as Express does: /**/ typeof name === 'function' && name(json);", behaviour: { jsonp: (name, body) => `/**/ typeof ${name} === 'function' && ${name}(${body});` } },
   { name: 'jsonp-application-javascript', description: 'JSONP as application/javascript (ServiceStack v3)', behaviour: { jsonpMediaType: 'application/javascript' } },
   { name: 'options-204-allow', description: 'OPTIONS answers 204 with an Allow header', behaviour: { optionsStatus: 204, optionsHeaders: { allow: 'POST, OPTIONS' } } },
 ];

@@ -1,6 +1,7 @@
 // Traceability: every clause of interface.md -> the checks that prove it -> their status this
 // run. Clauses the spec leaves "not shown" are listed as not testable, so coverage is visibly
 // complete rather than assumed.
+import { CATALOGUE } from '../checks/catalogue.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
 import type { Report, ReportedCheck } from './report.js';
 
@@ -28,6 +29,9 @@ export function traceabilityMarkdown(report: Report): string {
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
     `Every clause of [interface.md](${SPEC_PATH}), the checks that prove it, and their status in this run.`,
     'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
+    ...(report.checks.length < CATALOGUE.length
+      ? ['', `**Filtered run:** ${report.checks.length} of ${CATALOGUE.length} checks were selected (--only / --skip). A clause whose checks were all left out is marked "not selected": nothing was judged there.`]
+      : []),
     '',
     '| Clause | Title | Clause status | Checks |',
     '|---|---|---|---|',
@@ -35,9 +39,11 @@ export function traceabilityMarkdown(report: Report): string {
   for (const clause of CLAUSES) {
     const checks = report.checks.filter((c) => citedClauses(c.clause).includes(clause.id));
     const list = checks.map((c) => `\`${c.id}\` ${c.level} ${STATUS[c.status]}`).join('<br>');
+    const inCatalogue = CATALOGUE.some((c) => citedClauses(c.clause).includes(clause.id));
     const status = checks.length ? clauseVerdict(checks)
-      : clause.notShown ? 'not testable: the spec says "not shown"'
-        : WITHOUT_CHECKS[clause.id] ?? 'no check';
+      : inCatalogue ? 'not selected in this run'
+        : clause.notShown ? 'not testable: the spec says "not shown"'
+          : WITHOUT_CHECKS[clause.id] ?? 'no check';
     lines.push(`| ${clause.id} | ${clause.title} | ${status} | ${list || '—'} |`);
   }
   const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);

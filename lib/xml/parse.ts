@@ -61,7 +61,8 @@ export function parseXml(source: string): XmlParseResult {
   });
 
   try {
-    // A leading byte-order mark is legitimate (XML 1.0 4.3.3); saxes expects it stripped.
+    // A leading byte-order mark is legitimate (XML 1.0 4.3.3). Decoding with TextDecoder already
+    // drops it; a string that still starts with one is accepted too (saxes wants it gone).
     parser.write(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source).close();
   } catch (e) {
     if (e !== STOP) error ??= e instanceof Error ? e.message : String(e);
