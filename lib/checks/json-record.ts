@@ -18,11 +18,13 @@ export const recordExchanges = (op: JsonOperation): [string, boolean][] =>
 
 export const JSON_RECORD_EXCHANGES = JSON_OPERATIONS.flatMap((op) => recordExchanges(op).map(([id]) => id));
 
+/** Exchange id -> its operation and whether it is JSONP. */
+const RECORD_EXCHANGE = new Map(JSON_OPERATIONS.flatMap((op) => recordExchanges(op).map(([id, p]) => [id, { op, p }] as const)));
+
 /** Runs `look` on every JSON record the run received; an answer that is not a 200 JSON object is skipped. */
 export function overJson(ctx: CheckContext, look: (id: string, op: JsonOperation, root: JsonObject, json: ParsedJson) => Look): Outcome {
-  const jsonp = new Map(JSON_OPERATIONS.flatMap((op) => recordExchanges(op).map(([id, p]) => [id, { op, p }] as const)));
   return acrossExchanges(ctx, JSON_RECORD_EXCHANGES, (id) => {
-    const { op, p } = jsonp.get(id)!;
+    const { op, p } = RECORD_EXCHANGE.get(id)!;
     const rec = ctx.jsonRecord(id, p);
     return rec.ok ? look(id, op, rec.value.root, rec.value.json) : { skip: rec.reason };
   });

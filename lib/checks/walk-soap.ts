@@ -51,8 +51,16 @@ function* mapValues(e: XmlElement, path: string): Generator<{ element: XmlElemen
   }
 }
 
+/** Member name -> field, per shape, built once (every check walks every record). */
+const byName = new WeakMap<Shape, ReadonlyMap<string, Field>>();
+const fieldsByName = (shape: Shape): ReadonlyMap<string, Field> => {
+  let m = byName.get(shape);
+  if (!m) byName.set(shape, (m = new Map(fieldsOn(shape, 'soap').map((f) => [f.soap, f]))));
+  return m;
+};
+
 export function* soapSlots(shape: Shape, parent: XmlElement, path: string): Generator<SoapSlot> {
-  const fields = new Map(fieldsOn(shape, 'soap').map((f) => [f.soap, f]));
+  const fields = fieldsByName(shape);
   for (const child of elementChildren(parent)) {
     const f = fields.get(child.name);
     if (!f) continue;

@@ -1,14 +1,18 @@
 // Strict JSON reading for the harness. JSON.parse decides validity (RFC 8259); jsonc-parser's
-// syntax tree supplies what JSON.parse throws away: each number's lexeme (so `42.0` is not
-// mistaken for the integer 42) and keys that appear twice in one object.
-import { parseTree, type Node } from 'jsonc-parser';
+// streaming visitor supplies what JSON.parse throws away, without building a syntax tree (which for
+// a body of millions of numbers cost hundreds of megabytes): the lexeme of every number NOT written
+// as a plain integer literal (so `42.0` is not mistaken for the integer 42), and keys that appear
+// twice in one object.
+import { visit, type JSONPath } from 'jsonc-parser';
+import { JSON_INTEGER_LEXEME } from '../contract/formats.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth.js';
 import { index, member, ROOT } from './path.js';
 import type { JsonValue } from './node.js';
 
 export interface ParsedJson {
   readonly value: JsonValue;
-  /** JSON path -> the number exactly as written. */
+  /** JSON path -> the number exactly as written, for numbers that are not plain integer literals
+   *  (a number absent from this map was written as one). */
   readonly numbers: ReadonlyMap<string, string>;
   /** Paths of members whose key occurs more than once in its object. */
   readonly duplicateKeys: readonly string[];
@@ -16,25 +20,11 @@ export interface ParsedJson {
 
 export type JsonParseResult = { readonly ok: true; readonly json: ParsedJson } | { readonly ok: false; readonly error: string };
 
-function collect(node: Node, path: string, text: string, numbers: Map<string, string>, duplicates: string[]): void {
-  if (node.type === 'number') numbers.set(path, text.slice(node.offset, node.offset + node.length));
-  else if (node.type === 'array') node.children?.forEach((c, i) => collect(c, index(path, i), text, numbers, duplicates));
-  else if (node.type === 'object') {
-    const seen = new Set<string>();
-    for (const prop of node.children ?? []) {
-      const [key, value] = prop.children ?? [];
-      if (!key || !value) continue;
-      const k = String(key.value);
-      const p = member(path, k);
-      if (seen.has(k)) duplicates.push(p);
-      seen.add(k);
-      collect(value, p, text, numbers, duplicates);
-    }
-  }
-}
+export const pathOf = (segments: JSONPath): string =>
+  segments.reduce<string>((p, s) => (typeof s === 'number' ? index(p, s) : member(p, s)), ROOT);
 
 export function parseJson(text: string): JsonParseResult {
-  // The syntax tree and the walk below recurse; JSON.parse would accept what they cannot take.
+  // The visitor recurses; JSON.parse would accept nesting it cannot take.
   if (nestsDeeperThan(text)) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not read further)` };
   let value: JsonValue;
   try {
@@ -44,7 +34,20 @@ export function parseJson(text: string): JsonParseResult {
   }
   const numbers = new Map<string, string>();
   const duplicateKeys: string[] = [];
-  const tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
-  if (tree) collect(tree, ROOT, text, numbers, duplicateKeys);
+  const keys: Set<string>[] = [];
+  visit(text, {
+    onObjectBegin: () => { keys.push(new Set()); },
+    onObjectEnd: () => { keys.pop(); },
+    onObjectProperty: (property, _offset, _length, _line, _column, path) => {
+      const seen = keys[keys.length - 1];
+      if (seen?.has(property)) duplicateKeys.push(member(pathOf(path()), property));
+      seen?.add(property);
+    },
+    onLiteralValue: (v, offset, length, _line, _column, path) => {
+      if (typeof v !== 'number') return;
+      const lexeme = text.slice(offset, offset + length);
+      if (!JSON_INTEGER_LEXEME.test(lexeme)) numbers.set(pathOf(path()), lexeme);
+    },
+  }, { disallowComments: true, allowTrailingComma: false });
   return { ok: true, json: { value, numbers, duplicateKeys } };
 }

@@ -2,7 +2,7 @@
 // outputs carry markers instead of credentials, secret header values and (unless asked) personal
 // data. Two layers: by structure (members named as sensitive fields, in JSON and XML, even when the
 // body is malformed), then by value (every secret learned from the run, wherever it appears).
-import { parseTree, type Node } from 'jsonc-parser';
+import { visit } from 'jsonc-parser';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/depth.js';
 import { marker, SENSITIVE_NAMES } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
@@ -65,33 +65,45 @@ export class Redactor {
     this.xml(body, true);
   }
 
+  /** Sensitive members, by a streaming walk (no syntax tree): a member named as sensitive has its
+   *  whole value (string, number, object, array) replaced, and every string in it learned.
+   *  Error-tolerant: a truncated or malformed body, or the inside of JSONP, is still walked. */
   private json(text: string, learnOnly = false): string {
     const start = text.indexOf('{');
     if (start < 0) return text;
-    const edits: { offset: number; length: number; value: string }[] = [];
-    /** Every string under a node: a sensitive member holding an object or array hides them all. */
-    const strings = (node: Node): string[] =>
-      node.type === 'string' ? [String(node.value)] : (node.children ?? []).flatMap(strings);
-    const visit = (node: Node | undefined) => {
-      if (!node) return;
-      if (node.type === 'property') {
-        const [key, value] = node.children ?? [];
-        const kind = key && this.sensitivityOf(String(key.value));
-        if (kind && value && value.type !== 'null') {
-          for (const s of strings(value)) this.remember(s, kind);
-          const shape = value.type === 'object' ? {} : value.type === 'array' ? [] : value.value;
-          edits.push({ offset: value.offset, length: value.length, value: JSON.stringify(marker(kind, shape)) });
-          return;
-        }
-      }
-      node.children?.forEach(visit);
+    const body = text.slice(start);
+    const edits: { offset: number; end: number; kind: Sensitivity; shape: unknown }[] = [];
+    let depth = 0;
+    let pending: Sensitivity | undefined; // a sensitive key was read; its value comes next
+    let open: { kind: Sensitivity; offset: number; depth: number; shape: unknown } | undefined;
+    const begin = (offset: number, shape: unknown) => {
+      if (pending && !open) open = { kind: pending, offset, depth, shape };
+      pending = undefined;
+      depth++;
     };
-    // Error-tolerant: a truncated or malformed body (or the inside of JSONP) is still walked.
-    visit(parseTree(text.slice(start), [], { allowTrailingComma: true }));
+    const end = (offset: number, length: number) => {
+      depth--;
+      if (open && depth === open.depth) { edits.push({ ...open, end: offset + length }); open = undefined; }
+    };
+    visit(body, {
+      onObjectBegin: (offset) => begin(offset, {}),
+      onArrayBegin: (offset) => begin(offset, []),
+      onObjectEnd: end,
+      onArrayEnd: end,
+      onObjectProperty: (property) => { pending = open ? undefined : this.sensitivityOf(property); },
+      onLiteralValue: (value, offset, length) => {
+        if (open && typeof value === 'string') this.remember(value, open.kind);
+        else if (pending && !open && value !== null) {
+          if (typeof value === 'string') this.remember(value, pending);
+          edits.push({ offset, end: offset + length, kind: pending, shape: value });
+        }
+        pending = undefined;
+      },
+    }, { allowTrailingComma: true });
     if (learnOnly) return text;
-    let out = text;
-    for (const e of edits.sort((a, b) => b.offset - a.offset)) out = out.slice(0, start + e.offset) + e.value + out.slice(start + e.offset + e.length);
-    return out;
+    let out = body;
+    for (const e of edits.sort((x, y) => y.offset - x.offset)) out = out.slice(0, e.offset) + JSON.stringify(marker(e.kind, e.shape)) + out.slice(e.end);
+    return text.slice(0, start) + out;
   }
 
   /** Sensitive elements, in one linear pass: each open tag named as a sensitive member, then its
