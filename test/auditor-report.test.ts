@@ -1,4 +1,4 @@
-// The auditor's report, as an auditor meets it: report.html opened in Debian's Chromium with the
+// The auditor's report, as an auditor meets it: report.html opened in headless Chromium with the
 // network off shows every check with its status, each failure with its evidence and replay command,
 // the traceability and the manifest, and makes no request outside itself. Each failure's curl
 // command, run for real, reproduces the exchange byte for byte.
@@ -7,13 +7,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
+import { launchChromium } from './helpers/browser.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const faulty = useReference({ variants: FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'two-members-swapped', 'callback-renamed'].includes(f.name)) });
 
 interface Summary {
@@ -34,8 +34,7 @@ beforeAll(async () => {
   const r = await runCli(['--base-url', faulty.url, '--report-dir', dir]);
   expect(r.code).toBe(1);
   summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
   const context = await browser.newContext({ offline: true, viewport: { width: 1400, height: 1000 } });
   // Everything the page asks for is recorded; nothing but the file itself is let through.
   await context.route('**/*', (route) => {
