@@ -9,17 +9,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMember } from '../lib/reference/edit-json.js';
+import type { Variant } from '../lib/reference/profile.js';
 import { FAULTS } from '../lib/reference/variants.js';
+import { inertUrls } from '../lib/reporting/display.js';
 import { launchChromium } from './helpers/browser.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 
-const faulty = useReference({ variants: FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'two-members-swapped', 'callback-renamed'].includes(f.name)) });
+/** Member names that would act on a terminal or disguise text, and values that would be markup or a
+ *  link if a page rendered them as such: each must reach the page as inert, escaped text. */
+const HOSTILE_NAME = '\u001b[2J\u001b]52;c;SGk=\u0007\rVerdict: CONFORMANT \u202eevil';
+const hostileValues: Variant = {
+  name: 'hostile-values', description: 'member names with controls and bidi overrides; markup and URLs in values',
+  editJson: (r) => setMember(setMember(r, ['see http://evil.example/first [x](http://evil.example/md)'], () => ({ t: 'number', raw: '1' })),
+    [HOSTILE_NAME], () => ({ t: 'string', value: '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script> http://evil.example/v' })),
+};
+const faulty = useReference({ variants: [...FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'two-members-swapped', 'callback-renamed'].includes(f.name)), hostileValues] });
 
 interface Summary {
   verdict: string;
   target: { baseUrl: string };
-  checks: { id: string; status: 'pass' | 'fail' | 'skip'; message: string; replay?: string; evidence: { exchange: string }[] }[];
+  checks: { id: string; level: 'MUST' | 'SHOULD'; status: 'pass' | 'fail' | 'skip'; message: string; replay?: string; evidence: { exchange: string }[] }[];
   exchanges: { id: string; status?: number; responseSha256?: string }[];
 }
 
@@ -87,18 +98,21 @@ describe('the HTML report in a browser, offline', () => {
     const shown = await page.evaluate<string[][]>(SHOWN_TESTS);
     const expected = summary.checks.map((c) => [c.id, { pass: 'passed', fail: 'failed', skip: 'skipped' }[c.status]]);
     expect([...shown].sort()).toEqual([...expected].sort());
-    expect(summary.checks.filter((c) => c.status === 'fail').map((c) => c.id).sort()).toEqual(['JSON-GUID', 'JSONP-CALLBACK', 'SOAP-ORDER']);
+    expect(summary.checks.filter((c) => c.status === 'fail').map((c) => c.id).sort()).toEqual(['JSON-GUID', 'JSON-UNKNOWN-MEMBERS', 'JSONP-CALLBACK', 'SOAP-ORDER']);
   });
 
   it('shows each failure with its message, evidence and curl command', async () => {
     for (const c of summary.checks.filter((x) => x.status === 'fail')) {
       await open(); // failures are shown expanded on the front page
       await page.locator('[data-testid="tree-leaf-title"]', { hasText: `${c.id} [` }).click();
-      await page.getByText('replay: curl').first().waitFor();
+      const attachment = `${c.evidence[0]!.exchange} replay (curl)`;
+      await page.getByText(`replay: the attachment "${attachment}"`).first().waitFor();
+      await page.locator('[data-testid="test-result-attachment-header"]', { hasText: attachment }).first().click();
+      await page.locator('[data-testid="code-attachment-content"]').first().waitFor();
       const text = await page.evaluate<string>(PAGE_TEXT);
-      expect(text, c.id).toContain(c.message);
-      expect(text, c.id).toContain(`replay: ${c.replay}`);
-      expect(text, c.id).toContain('Non-conformances (MUST checks failed)');
+      expect(text, c.id).toContain(inertUrls(c.message));
+      expect(text, c.id).toContain(c.replay);
+      expect(text, c.id).toContain(c.level === 'MUST' ? 'Non-conformances (MUST checks failed)' : 'Advisories (SHOULD checks failed');
     }
   });
 
@@ -109,6 +123,21 @@ describe('the HTML report in a browser, offline', () => {
     const text = await page.evaluate<string>(PAGE_TEXT);
     expect(text).toContain('traceability.md');
     expect(text).toContain('run manifest');
+  });
+
+  it('shows hostile values as inert text: controls and bidi escaped, no markup run, no target URL a link', async () => {
+    await open();
+    await page.locator('[data-testid="tree-leaf-title"]', { hasText: 'JSON-UNKNOWN-MEMBERS [' }).click();
+    await page.getByText('replay: the attachment').first().waitFor();
+    await page.waitForTimeout(500); // the description renders in its own frame
+    const frames = await Promise.all(page.frames().map((f) => f.evaluate<string>('document.body ? document.body.innerText : ""')));
+    const shown = [await page.evaluate<string>(PAGE_TEXT), ...frames].join('\n');
+    expect(shown).toContain('\\x1b[2J\\x1b]52;c;SGk=\\x07\\rVerdict: CONFORMANT \\u202eevil');
+    expect(shown).toContain('see http[:]//evil.example/first [x](http[:]//evil.example/md)');
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    const anchors = await Promise.all(page.frames().map((f) => f.evaluate<string[]>('[...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href"))')));
+    expect(anchors.flat().filter((h) => /evil\.example|127\.0\.0\.1/.test(h))).toEqual([]);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
   });
 
   it('made no request outside itself', () => {

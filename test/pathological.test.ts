@@ -23,10 +23,10 @@ describe('pathological bodies', () => {
   });
 
   it('JSON nested 200 000 deep is refused before anything recurses, and withheld from reports', () => {
-    expect(parseJson(deepJson)).toEqual({ ok: false, error: 'JSON nested deeper than 256 levels (not read further)' });
+    expect(parseJson(deepJson)).toEqual({ ok: false, error: 'JSON that nests deeper than 64 levels (beyond any record of the interface; not read further)' });
     const r = redactor();
     r.learn(deepJson);
-    expect(r.text(deepJson)).toBe(`«withheld: ${deepJson.length} chars nested deeper than 256 levels»`);
+    expect(r.text(deepJson)).toBe(`«withheld: ${deepJson.length} characters; the text nests deeper than 64 levels (beyond any record of the interface; not read further)»`);
   });
 });
 

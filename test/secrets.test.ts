@@ -2,7 +2,7 @@
 // the recovery token and in user-supplied headers. After a run, no canary may appear in any file
 // under the report directory, nor on the console, even when checks fail on those very fields or
 // the body is malformed. A positive control shows the scan does find what is there.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,19 @@ import { referenceUserDetails } from '../lib/reference/data.js';
 import { FAULTS, STYLES } from '../lib/reference/variants.js';
 import { el, text } from '../lib/xml/model.js';
 import { runCli } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
 import { useReference } from './helpers/reference.js';
 
 const CREDENTIALS = {
-  apiKey: 'CANARY-APIKEY-7c1e', basicAuthHeader: 'Basic CANARY-BASIC-91ab', hxToken: 'CANARY-HXTOKEN-55d0', jToken: 'CANARY-JTOKEN-e3f2',
+  apiKey: 'CANARY-APIKEY-7c1e', basicAuthHeader: 'Basic CANARY-BASIC/91ab', hxToken: 'CANARY-HXTOKEN-55d0', jToken: 'CANARY-JTOKEN-e3f2',
 };
 const PERSONAL = { email: 'canary.person.x9@example.org', userName: 'CANARY-USERNAME-x9', lastName: 'Canarylastname', address: 'CANARY-ADDRESS-77 Elm Street' };
-const SECRETS = [...Object.values(CREDENTIALS), 'CANARY-RECOVERY-0b7a', 'CANARY-AUTHZ-4d2e', 'CANARY-COOKIE-88aa'];
+/** The bearer token holds "/" and "+", so its URL encoding and JSON's "\/" differ from the plain spelling. */
+const TOKEN = 'CANARY-AUTHZ/4d2e+Zq';
+/** Learned only from places a simple scan misses: CDATA in SOAP, a number in JSON. */
+const CDATA_SECRET = 'CANARY-HXCDATA-3e9f';
+const NUMERIC_SECRET = '98765432123456';
+const SECRETS = [...Object.values(CREDENTIALS), 'CANARY-RECOVERY-0b7a', TOKEN, 'CANARY-COOKIE-88aa', CDATA_SECRET, NUMERIC_SECRET];
 const ALL = [...SECRETS, ...Object.values(PERSONAL), 'CANARY-LOGINUSER-x9'];
 
 const userDetails = { ...referenceUserDetails(), ...CREDENTIALS, ...PERSONAL };
@@ -53,6 +59,39 @@ const echoing = useReference({
     },
   }],
 });
+/** A hostile target that gives secrets away in every spelling the first round of hostile testing found
+ *  leaking: the bearer token as a JSON member name (so as a finding's path), URL-encoded in Location,
+ *  base64 (alone and as the whole "Bearer …" value) and lower-cased, in headers and bodies; a
+ *  credential that exists only as CDATA in SOAP, echoed in another element, a JSON member and a
+ *  header; a numeric credential echoed in a header; and a learned credential re-spelled with JSON's
+ *  \/ and \u escapes. */
+const spelling = useReference({
+  userDetails: { ...userDetails, apiKey: Number(NUMERIC_SECRET) as unknown as string, hxToken: null as unknown as string, company: CDATA_SECRET },
+  variants: [{
+    name: 'spelling', description: 'echoes secrets in every spelling',
+    editSoap: (env) => editRecord(env, (rec) => setChild(rec, 'HxToken', () => el(rec.ns, 'HxToken', [{ text: CDATA_SECRET, cdata: true }]))),
+    editReply: (r, s) => {
+      const auth = String(s.headers.authorization ?? '');
+      const token = auth.replace(/^Bearer /, '');
+      const b64 = (v: string) => Buffer.from(v).toString('base64');
+      const headers = {
+        ...r.headers,
+        location: `/next?t=${encodeURIComponent(token)}&u=${encodeURIComponent(token).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())}`,
+        'x-b64': `${b64(auth)} ${b64(token)}`,
+        'x-lower': token.toLowerCase(),
+        'x-number': NUMERIC_SECRET,
+        'x-company': CDATA_SECRET,
+      };
+      const text = r.body.toString();
+      if (!text.startsWith('{')) return { ...r, headers };
+      const slashed = JSON.stringify(CREDENTIALS.basicAuthHeader + '/x').slice(1, -1).replace(/\//g, '\\/');
+      const escaped = [...CREDENTIALS.jToken].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const extra = `${JSON.stringify(token)}:1,"echoB64":"${b64(auth)}","echoLower":"${token.toLowerCase()}","echoSlash":"${slashed}","echoEscaped":"${escaped}",`;
+      return { ...r, headers, body: `{${extra}${text.slice(1)}` };
+    },
+  }],
+});
+
 /** Members sorted, so a personal datum (address) opens every body; and JSONP refused, so the check
  *  that reads the start of the body fails. */
 const openingWithPersonal = useReference({
@@ -60,29 +99,38 @@ const openingWithPersonal = useReference({
   variants: [...STYLES.filter((v) => v.name === 'json-keys-sorted'), ...FAULTS.filter((f) => f.name === 'callback-ignored')],
 });
 
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
 
-/** A file's text as a reader could recover it: the single-file HTML report embeds its data files
- *  (attachments included) base64-encoded as d("name","…"), so those are decoded and scanned too. */
-function readable(path: string): string {
-  const text = readFileSync(path, 'utf8');
-  if (!path.endsWith('.html')) return text;
-  const embedded = [...text.matchAll(/d\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)];
-  expect(embedded.length, 'embedded data files in the HTML report').toBeGreaterThan(50);
-  return [text, ...embedded.map((m) => Buffer.from(m[2]!, 'base64').toString('utf8'))].join('\n');
+/** An output, decoded in every way an echo may have been encoded, lower-cased, joined. */
+function spellingsOf(text: string): string {
+  const json = text.replace(/\\u([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\\//g, '/');
+  const xml = text.replace(/&#x([0-9a-fA-F]+);/g, (_m, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)));
+  const url = text.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return [text, json, xml, url].join('\n').toLowerCase();
+}
+
+/** Base64 of the canary's first ten characters, as found inside any longer base64 text. */
+function base64Of(canary: string): string[] {
+  const head = Buffer.from(canary.slice(0, 10));
+  return [0, 1, 2].map((k) => Buffer.concat([Buffer.alloc(k), head]).toString('base64').slice(Math.ceil((k * 4) / 3), Math.floor(((k + head.length) * 4) / 3)));
 }
 
 async function leaks(baseUrl: string, extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'canary-'));
   const r = await runCli(['--base-url', baseUrl, '--report-dir', dir,
-    '--header', 'Authorization: Bearer CANARY-AUTHZ-4d2e', '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
+    '--header', `Authorization: Bearer ${TOKEN}`, '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
   { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
   expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['report.html', 'traceability.md', 'summary.json', 'junit.xml']));
   const outputs = [['console', r.stdout + r.stderr], ...files(dir).map((f) => [f.slice(dir.length + 1), readable(f)])];
-  // A canary's first ten characters count as a hit: a secret cut short is still a leak.
-  const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => canaries.filter((c) => content!.includes(c.slice(0, 10))).map((c) => `${c} in ${name}`));
-  return { code: r.code, hits, fileCount: outputs.length };
+  // A canary's first ten characters count as a hit: a secret cut short is still a leak. Each output is
+  // searched in every spelling a writer or target can produce (written here independently of the
+  // harness's own decoding): as is, lower-cased, with JSON's \u and \/ escapes, XML references and URL
+  // percent-encoding (either hex case) decoded, and the canary's base64 at each byte alignment.
+  const hits = (canaries: readonly string[]) => outputs.flatMap(([name, content]) => {
+    const decoded = spellingsOf(content!);
+    return canaries.filter((c) => decoded.includes(c.slice(0, 10).toLowerCase()) || base64Of(c).some((b) => content!.includes(b)))
+      .map((c) => `${c} in ${name}`);
+  });
+  return { code: r.code, hits, fileCount: outputs.length, stdout: r.stdout };
 }
 
 describe.concurrent('no secret or personal datum reaches any output', () => {
@@ -109,6 +157,14 @@ describe.concurrent('no secret or personal datum reaches any output', () => {
     const l = await leaks(echoing.url);
     expect(l.code).toBe(1);
     expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a target that gives secrets away in every spelling: key, CDATA, \\/, \\u, number, URL-encoded, base64, lower case', async () => {
+    const l = await leaks(spelling.url);
+    expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+    // The unknown member named after the token was judged, and its path is shown masked.
+    expect(l.stdout).toMatch(/JSON-UNKNOWN-MEMBERS/);
   });
 
   it('a target whose every body opens with a personal datum, read by a failing check', async () => {

@@ -33,6 +33,14 @@ export interface SoapParts {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The harness never sends Accept-Encoding, so any content coding was not asked for: say which one
+ *  rather than report its bytes as broken text. Undefined when the body is not encoded. */
+function contentCoding(r: RecordedResponse): string | undefined {
+  const coding = r.headers['content-encoding']?.trim().toLowerCase();
+  if (!coding || coding === 'identity') return undefined;
+  return `the body is encoded (Content-Encoding: ${coding}), which the request did not ask for; not decoded`;
+}
+
 export class CheckContext {
   private readonly memo = new Map<string, unknown>();
 
@@ -68,6 +76,8 @@ export class CheckContext {
     return this.once('text', id, () => {
       const r = this.response(id);
       if (!r.ok) return r;
+      const encoded = contentCoding(r.value);
+      if (encoded) return no(encoded);
       try {
         return ok(UTF8.decode(r.value.body));
       } catch {
@@ -100,10 +110,13 @@ export class CheckContext {
     return this.once('xml', id, () => {
       const r = this.response(id);
       if (!r.ok) return r;
+      const encoded = contentCoding(r.value);
+      if (encoded) return no(encoded);
       const text = decodeXmlBytes(r.value.body, r.value.headers['content-type']);
       if (!text.ok) return no(text.error);
       const doc = parseXml(text.text);
-      return doc.ok ? ok(doc.root) : no(`the body is not well-formed XML (${doc.error})`);
+      if (doc.ok) return ok(doc.root);
+      return no(doc.limit ? `the body is XML that ${doc.error}` : `the body is not well-formed XML (${doc.error})`);
     });
   }
 

@@ -5,7 +5,8 @@
 // twice in one object.
 import { visit, type JSONPath } from 'jsonc-parser';
 import { JSON_INTEGER_LEXEME } from '../contract/formats.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth.js';
+import { limitMessage } from '../body-limits.js';
+import { jsonLimitPassed } from './limits.js';
 import { index, member, ROOT } from './path.js';
 import type { JsonValue } from './node.js';
 
@@ -24,8 +25,10 @@ export const pathOf = (segments: JSONPath): string =>
   segments.reduce<string>((p, s) => (typeof s === 'number' ? index(p, s) : member(p, s)), ROOT);
 
 export function parseJson(text: string): JsonParseResult {
-  // The visitor recurses; JSON.parse would accept nesting it cannot take.
-  if (nestsDeeperThan(text)) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (not read further)` };
+  // Measured before anything is built: JSON.parse of a million tiny members, or the visitor on deep
+  // nesting (it recurses), would cost far more than the text itself.
+  const passed = jsonLimitPassed(text);
+  if (passed) return { ok: false, error: `JSON that ${limitMessage(passed)}` };
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

@@ -162,7 +162,15 @@ class Reference {
 function send(res: ServerResponse, r: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
-  res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
+  try {
+    res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
+  } catch {
+    // A variant set a header Node cannot send (a character outside Latin-1): say so, never hang.
+    const failed = serviceStackError(500, 'InvalidOperationException', 'The reference built a header it cannot send');
+    res.writeHead(failed.status, failed.headers);
+    res.end(failed.body);
+    return;
+  }
   res.end(body);
 }
 

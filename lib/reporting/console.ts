@@ -11,7 +11,8 @@ const VERDICT: Record<Report['verdict'], string> = {
 function failure(c: ReportedCheck): string[] {
   const lines = [`  ✗ ${c.id} [${c.level}, ${c.clause}] ${c.message}`];
   const ev = c.evidence[0];
-  if (ev?.actual !== undefined) lines.push(`      got ${JSON.stringify(ev.actual)}${ev.path ? ` at ${ev.path}` : ''}`);
+  // Already display-safe (report boundary): quoted, not re-escaped.
+  if (ev?.actual !== undefined) lines.push(`      got "${ev.actual}"${ev.path ? ` at ${ev.path}` : ''}`);
   return lines;
 }
 

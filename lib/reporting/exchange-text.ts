@@ -4,7 +4,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from './redact.js';
 
 /** Attachments stay readable: longer bodies are cut, saying so. */
-const MAX_SHOWN = 256 * 1024;
+export const MAX_SHOWN = 256 * 1024;
 
 function bodyText(bytes: Buffer): string {
   if (bytes.length === 0) return '';

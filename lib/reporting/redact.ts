@@ -1,11 +1,32 @@
 // Everything the harness writes or prints passes through here. Checks run on real values in memory;
 // outputs carry markers instead of credentials, secret header values and (unless asked) personal
-// data. Two layers: by structure (members named as sensitive fields, in JSON and XML, even when the
-// body is malformed), then by value (every secret learned from the run, wherever it appears).
+// data. Three layers:
+//  1. by structure: members named as sensitive fields, in JSON and XML, even when the body is
+//     malformed, have their whole value replaced (and learned);
+//  2. by meaning: every secret the run knows (header values and their parts, configured values,
+//     values learned from bodies, numbers included) is searched for in every spelling a target or a
+//     writer can produce: JSON escapes, XML references, URL encoding, any letter case (spellings.ts),
+//     and base64 of the value and of a whole header;
+//  3. by fingerprint: every token of every learned value, from any exchange of the run, is kept as a
+//     64-bit fingerprint (fingerprints.ts), and every token of an output is looked up, so a value
+//     learned from one account's answer is masked in another's at a cost that does not grow with the
+//     number of accounts.
+// Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
+// own learned values on top (so per-account values never pile up in one searched list), sharing the
+// fingerprints.
+//
+// What is not scanned for, and why: values shorter than MIN_SCANNED characters (replacing every "LA"
+// or "true" would garble the report and point at where such values sit), parts of a header value
+// shorter than MIN_PART, and, across exchanges, only whole tokens (layer 3): a learned value of several
+// words is masked within its own exchange's outputs, and across exchanges by its parts of MIN_PART
+// characters or more. Layer 1 hides a named member's value whatever its length.
 import { visit } from 'jsonc-parser';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/depth.js';
+import { limitMessage } from '../body-limits.js';
 import { marker, SENSITIVE_NAMES } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
+import { jsonLimitPassed } from '../json/limits.js';
+import { FingerprintSet } from './fingerprints.js';
+import { base64Spellings, canonical, canonicalValue, occurrences } from './spellings.js';
 
 export interface RedactionPolicy {
   /** Reveal personal-data fields (local debugging only); credentials are never revealed. */
@@ -14,43 +35,114 @@ export interface RedactionPolicy {
   readonly secrets: readonly string[];
 }
 
-/** Headers whose values are secret whoever set them. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+type Kind = Sensitivity | 'secret header';
 
-/** Shorter values are not scanned for: replacing every "LA" or "F" would garble the report. */
-const MIN_SCANNED = 4;
-/** Parts of a secret header value scanned for on their own (tokens, cookie values). */
-const MIN_HEADER_PART = 8;
+/** Headers whose values are secret whoever set them. */
+const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'];
+
+/** Shorter values are not searched for (see the head of this file). */
+export const MIN_SCANNED = 4;
+/** Parts of a longer value (a header's token, a cookie's value, a word of an address) searched for on their own. */
+export const MIN_PART = 8;
+/** Base64 spellings shorter than this match by chance. */
+const MIN_BASE64 = 8;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
+/** Tokens for layer 3: what identifiers, keys, tokens and e-mail addresses are made of. */
+const TOKEN = /[\p{L}\p{N}_@+~.-]+/gu;
+const tokensOf = (canonicalText: string): string[] =>
+  [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(/^[.@-]+|[.@-]+$/g, '')).filter((t) => t.length >= MIN_SCANNED);
+
+interface Secret {
+  readonly canonical: string;
+  readonly marker: string;
+}
+
+/** The values a scope searches for, by canonical form; and their base64 spellings. */
+class SecretTable {
+  readonly spelled = new Map<string, Secret>();
+  readonly base64 = new Map<string, string>();
+
+  add(value: string, kind: Kind): void {
+    const c = canonicalValue(value);
+    if (c.length < MIN_SCANNED || this.spelled.has(c)) return;
+    const mark = marker(kind, value);
+    this.spelled.set(c, { canonical: c, marker: mark });
+    for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) this.base64.set(b, mark);
+  }
+
+  get empty(): boolean {
+    return this.spelled.size === 0;
+  }
+}
+
+interface Shared {
+  readonly policy: RedactionPolicy;
+  readonly secretHeaders: Set<string>;
+  readonly global: SecretTable;
+  readonly fingerprints: FingerprintSet;
+}
+
+type Range = [start: number, end: number, marker: string];
 
 export class Redactor {
-  private readonly scanned = new Map<string, string>(); // value -> marker
-  private readonly secretHeaders = new Set(SECRET_HEADERS);
+  private readonly shared: Shared;
+  private readonly local: SecretTable;
 
-  constructor(private readonly policy: RedactionPolicy) {
-    for (const s of policy.secrets) {
-      this.remember(s, 'secret header');
-      // A target may echo only the credential part: "Bearer <token>", "session=<value>; …".
-      for (const part of s.split(/[\s;,=]+/)) if (part.length >= MIN_HEADER_PART && !AUTH_SCHEMES.has(part.toLowerCase())) this.remember(part, 'secret header');
-    }
+  constructor(policy: RedactionPolicy);
+  constructor(policy: RedactionPolicy, shared: Shared);
+  constructor(policy: RedactionPolicy, shared?: Shared) {
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet() };
+    this.local = shared ? new SecretTable() : this.shared.global;
+    if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
+  }
+
+  /** A redactor for one exchange: what it learns is searched for in its own outputs (and, as
+   *  fingerprints, in every output of the run). */
+  scope(): Redactor {
+    return new Redactor(this.shared.policy, this.shared);
   }
 
   /** Whether a member of this sensitivity is hidden under the policy. */
   hides(kind: Sensitivity | undefined): kind is Sensitivity {
-    return kind === 'credential' || (kind === 'personal' && !this.policy.showPersonalData);
-  }
-
-  private remember(value: string, kind: Sensitivity | 'secret header'): void {
-    this.sorted = undefined;
-    if (value.length >= MIN_SCANNED && !this.scanned.has(value)) this.scanned.set(value, marker(kind, value));
-    // JSON and XML may carry the value escaped; scan for those spellings too.
-    const json = JSON.stringify(value).slice(1, -1);
-    if (json !== value && json.length >= MIN_SCANNED) this.scanned.set(json, marker(kind, value));
+    return kind === 'credential' || (kind === 'personal' && !this.shared.policy.showPersonalData);
   }
 
   /** Marks a header name as carrying a secret (user-supplied headers). */
   secretHeader(name: string): void {
-    this.secretHeaders.add(name.toLowerCase());
+    this.shared.secretHeaders.add(name.toLowerCase());
+  }
+
+  /** Fingerprints learned so far (the one part of redaction that grows with the run). */
+  get fingerprintBytes(): number {
+    return this.shared.fingerprints.bytes;
+  }
+
+  private remember(value: string, kind: Kind, table: SecretTable = this.local): void {
+    table.add(value, kind);
+    const whole = canonicalValue(value);
+    const tokens = tokensOf(whole);
+    for (const t of tokens) if (tokens.length === 1 || t.length >= MIN_PART) this.shared.fingerprints.add(t);
+  }
+
+  /** A secret header value: whole, its base64 (layer 2 adds it), its parts a target may echo alone
+   *  ("Bearer <token>", "session=<value>; …"), and for Basic the decoded user:password. */
+  private learnHeaderValue(value: string, global: boolean): void {
+    const table = global ? this.shared.global : this.local;
+    this.remember(value, 'secret header', table);
+    for (const part of value.split(/[\s;,=]+/)) {
+      if (part.length >= MIN_PART && !AUTH_SCHEMES.has(part.toLowerCase())) this.remember(part, 'secret header', table);
+    }
+    const basic = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
+    if (basic) {
+      const decoded = Buffer.from(basic, 'base64').toString('utf8');
+      this.remember(decoded, 'secret header', table);
+      for (const part of decoded.split(':')) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
+    }
+  }
+
+  /** Learns the secret-carrying headers of an exchange (Set-Cookie values, echoed tokens). */
+  learnHeaders(headers: Readonly<Record<string, string>>): void {
+    for (const [name, value] of Object.entries(headers)) if (this.shared.secretHeaders.has(name.toLowerCase())) this.learnHeaderValue(value, false);
   }
 
   private sensitivityOf(name: string): Sensitivity | undefined {
@@ -58,15 +150,18 @@ export class Redactor {
     return this.hides(kind) ? kind : undefined;
   }
 
-  /** Learns the sensitive values in a body so the value scan finds them anywhere else. */
-  learn(body: string): void {
-    if (nestsDeeperThan(body)) return; // withheld whole wherever it is shown (text())
-    this.json(body, true);
-    this.xml(body, true);
+  /** Learns the sensitive values in a body so the later layers find them anywhere else. A body past
+   *  the body limits is walked only as far as an output may show it (`shown` characters); what that
+   *  part holds past the limits is withheld whole wherever it is shown (text()). */
+  learn(body: string, shown = Infinity): void {
+    const part = jsonLimitPassed(body) ? body.slice(0, shown) : body;
+    if (jsonLimitPassed(part)) return;
+    this.json(part, true);
+    this.xml(part, true);
   }
 
   /** Sensitive members, by a streaming walk (no syntax tree): a member named as sensitive has its
-   *  whole value (string, number, object, array) replaced, and every string in it learned.
+   *  whole value (string, number, object, array) replaced, and every string and number in it learned.
    *  Error-tolerant: a truncated or malformed body, or the inside of JSONP, is still walked. */
   private json(text: string, learnOnly = false): string {
     const start = text.indexOf('{');
@@ -85,6 +180,8 @@ export class Redactor {
       depth--;
       if (open && depth === open.depth) { edits.push({ ...open, end: offset + length }); open = undefined; }
     };
+    const learnable = (value: unknown, offset: number, length: number): string | undefined =>
+      typeof value === 'string' ? value : typeof value === 'number' ? body.slice(offset, offset + length) : undefined;
     visit(body, {
       onObjectBegin: (offset) => begin(offset, {}),
       onArrayBegin: (offset) => begin(offset, []),
@@ -92,9 +189,10 @@ export class Redactor {
       onArrayEnd: end,
       onObjectProperty: (property) => { pending = open ? undefined : this.sensitivityOf(property); },
       onLiteralValue: (value, offset, length) => {
-        if (open && typeof value === 'string') this.remember(value, open.kind);
+        const learned = learnable(value, offset, length);
+        if (open && learned !== undefined) this.remember(learned, open.kind);
         else if (pending && !open && value !== null) {
-          if (typeof value === 'string') this.remember(value, pending);
+          if (learned !== undefined) this.remember(learned, pending);
           edits.push({ offset, end: offset + length, kind: pending, shape: value });
         }
         pending = undefined;
@@ -108,13 +206,13 @@ export class Redactor {
 
   /** Sensitive elements, in one linear pass: each open tag named as a sensitive member, then its
    *  end tag found by search (a name with no end tag after some point has none later either, so each
-   *  name is searched to the end at most once). Whatever the element holds (text, CDATA, even markup)
-   *  is replaced. Regexes with a lazy body and a back-reference were quadratic on unclosed tags. */
+   *  name is searched to the end at most once). Whatever the element holds (text, CDATA, references,
+   *  even markup) is replaced, and its character data learned. */
   private xml(text: string, learnOnly = false): string {
     if (!text.includes('<')) return text;
     const lower = text.toLowerCase();
     const unclosed = new Set<string>();
-    const open = new RegExp(this.sensitiveOpen.source, 'gi');
+    const open = new RegExp(SENSITIVE_OPEN.source, 'gi');
     let out = '';
     let last = 0;
     for (let m = open.exec(text); m; m = open.exec(text)) {
@@ -126,41 +224,119 @@ export class Redactor {
       let close = lower.indexOf(`</${key}`, start);
       while (close >= 0 && !/^\s*>/.test(text.slice(close + 2 + key.length, close + 2 + key.length + 64))) close = lower.indexOf(`</${key}`, close + 1);
       if (close < 0) { unclosed.add(key); continue; }
-      const inner = text.slice(start, close);
-      for (const piece of inner.split(/<[^>]*>|<!\[CDATA\[|\]\]>/)) this.remember(piece, kind);
-      out += text.slice(last, start) + marker(kind, inner.replace(/<!\[CDATA\[|\]\]>/g, ''));
+      const data = characterData(text.slice(start, close));
+      this.remember(data.whole, kind);
+      for (const piece of data.pieces) this.remember(piece, kind);
+      out += text.slice(last, start) + marker(kind, data.whole);
       last = close;
       open.lastIndex = close;
     }
     return learnOnly ? text : out + text.slice(last);
   }
 
-  private readonly sensitiveOpen = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s[^<>]*)?>`, 'gi');
-
-  private sorted: [string, string][] | undefined;
-
+  /** Layers 2 and 3 over any text: every known spelling of every known secret, and every token whose
+   *  fingerprint was learned, replaced by its marker. */
   private scan(text: string): string {
-    // Longest first, so a secret containing another is replaced whole (sorted once per new secret).
-    this.sorted ??= [...this.scanned].sort(([a], [b]) => b.length - a.length);
-    let out = text;
-    for (const [value, mark] of this.sorted) out = out.split(value).join(mark);
-    return out;
+    const { global, fingerprints } = this.shared;
+    const tables = this.local === global ? [global] : [global, this.local];
+    if (tables.every((t) => t.empty) && fingerprints.size === 0) return text;
+    const c = canonical(text);
+    let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
+    const ranges: Range[] = [];
+    for (const table of tables) {
+      for (const s of table.spelled.values()) {
+        for (const i of occurrences(c.text, s.canonical)) ranges.push([c.from[i]!, c.to[i + s.canonical.length - 1]!, s.marker]);
+        if (/[\\&%]/.test(s.canonical)) {
+          folded ??= canonicalValue(text);
+          for (const i of occurrences(folded, s.canonical)) ranges.push([i, i + s.canonical.length, s.marker]);
+        }
+      }
+      for (const [spelling, mark] of table.base64) for (const i of occurrences(text, spelling)) ranges.push([i, i + spelling.length, mark]);
+    }
+    if (fingerprints.size) {
+      for (const m of c.text.matchAll(TOKEN)) {
+        const raw = m[0];
+        const lead = raw.length - raw.replace(/^[.@-]+/, '').length;
+        const token = raw.replace(/^[.@-]+|[.@-]+$/g, '');
+        if (token.length < MIN_SCANNED || !fingerprints.has(token)) continue;
+        const from = m.index + lead;
+        ranges.push([c.from[from]!, c.to[from + token.length - 1]!, `«secret: ${token.length} chars»`]);
+      }
+    }
+    return replaceRanges(text, ranges);
   }
 
-  /** A body or any other text: structure first, then every learned secret. A text whose structure
-   *  cannot be read safely is withheld whole: nothing in it can leak. */
+  /** A body or any other text: structure first, then every learned secret. A text past the body
+   *  limits cannot be walked safely, so it is withheld whole: nothing in it can leak. */
   text(text: string): string {
-    if (nestsDeeperThan(text)) return `«withheld: ${text.length} chars nested deeper than ${MAX_JSON_DEPTH} levels»`;
+    const passed = jsonLimitPassed(text);
+    if (passed) return `«withheld: ${text.length} characters; the text ${limitMessage(passed)}»`;
     return this.scan(this.xml(this.json(text)));
   }
 
   /** A header value, hidden when the header carries a secret. */
   header(name: string, value: string): string {
-    return this.secretHeaders.has(name.toLowerCase()) ? marker('secret header', value) : this.scan(value);
+    return this.shared.secretHeaders.has(name.toLowerCase()) ? marker('secret header', value) : this.scan(value);
   }
 
   /** A single received value of a member with the given sensitivity. */
   value(value: string, kind: Sensitivity | undefined): string {
     return this.hides(kind) ? marker(kind, value) : this.scan(value);
   }
+
+  /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. */
+  line(value: string): string {
+    return this.scan(value);
+  }
+}
+
+const SENSITIVE_OPEN = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s[^<>]*)?>`, 'gi');
+
+const XML_REFS: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const decodeRefs = (s: string) => s.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_m, r: string) => {
+  if (r[0] !== '#') return XML_REFS[r]!;
+  const code = r[1] === 'x' ? parseInt(r.slice(2), 16) : Number(r.slice(1));
+  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+});
+
+/** An element's inner markup as character data: CDATA sections unwrapped, references decoded, tags
+ *  dropped; the whole, and each piece between tags. */
+function characterData(inner: string): { whole: string; pieces: string[] } {
+  const pieces: string[] = [];
+  for (let i = 0; i < inner.length;) {
+    if (inner.startsWith('<![CDATA[', i)) {
+      const end = inner.indexOf(']]>', i + 9);
+      pieces.push(inner.slice(i + 9, end < 0 ? inner.length : end));
+      i = end < 0 ? inner.length : end + 3;
+    } else if (inner[i] === '<') {
+      const end = inner.indexOf('>', i);
+      i = end < 0 ? inner.length : end + 1;
+    } else {
+      const end = inner.indexOf('<', i);
+      pieces.push(decodeRefs(inner.slice(i, end < 0 ? inner.length : end)));
+      i = end < 0 ? inner.length : end;
+    }
+  }
+  return { whole: pieces.join(''), pieces: pieces.filter((p) => p.trim()) };
+}
+
+/** Replaces each range by its marker; overlapping ranges become one (the longest one's marker). */
+function replaceRanges(text: string, ranges: Range[]): string {
+  if (!ranges.length) return text;
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Range[] = [];
+  for (const r of ranges) {
+    const top = merged[merged.length - 1];
+    if (top && r[0] < top[1]) {
+      if (r[1] - r[0] > top[1] - top[0]) top[2] = r[2];
+      top[1] = Math.max(top[1], r[1]);
+    } else merged.push([...r]);
+  }
+  let out = '';
+  let at = 0;
+  for (const [start, end, mark] of merged) {
+    out += text.slice(at, start) + mark;
+    at = end;
+  }
+  return out + text.slice(at);
 }

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { AREAS, type Check, type Finding, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
-import { curlCommand, requestText, responseText } from './exchange-text.js';
+import { published } from './boundary.js';
+import { curlCommand, MAX_SHOWN, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
@@ -89,8 +90,12 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const r = ctx.redactor;
   // Learn every sensitive value first, so the value scan hides them wherever they appear.
   for (const ex of run.exchanges) {
-    if (ex.request.body) r.learn(ex.request.body);
-    if (ex.response) r.learn(ex.response.body.toString('utf8'));
+    r.learnHeaders(ex.request.headers);
+    if (ex.request.body) r.learn(ex.request.body, MAX_SHOWN);
+    if (ex.response) {
+      r.learnHeaders(ex.response.headers);
+      r.learn(ex.response.body.toString('utf8'), MAX_SHOWN);
+    }
   }
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
   const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, r) : undefined; };
@@ -122,7 +127,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...(ex.response ? { responseSha256: createHash('sha256').update(ex.response.body).digest('hex') } : {}),
   }));
   const at = (level: Level) => run.results.filter((x) => x.check.level === level);
-  return {
+  return published<Report>({
     harness: ctx.harness,
     catalogueHash: CATALOGUE_HASH,
     target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
@@ -143,7 +148,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     },
     checks,
     exchanges,
-  };
+  }, r);
 }
 
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {

@@ -5,6 +5,7 @@ import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
 import { AREAS, type Area } from '../checks/check.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import { inertUrls, markdownCode } from './display.js';
 import { manifestOf, type Report, type ReportedCheck } from './report.js';
 import { traceabilityMarkdown } from './traceability.js';
 
@@ -19,8 +20,9 @@ declare module 'vitest' {
 class CheckAssertionError extends Error {
   constructor(c: ReportedCheck) {
     const evidence = c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
-    const replay = c.replay ? [`replay: ${c.replay}`] : [];
-    super([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...replay].join('\n'));
+    // The curl command names the target's URL: it lives in its attachment, where nothing is a link.
+    const replay = c.replay ? [`replay: the attachment "${c.evidence[0]?.exchange} replay (curl)"`] : [];
+    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...replay].join('\n')));
     this.name = 'CheckAssertionError';
     this.stack = this.message;
   }
@@ -42,7 +44,8 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.description([
     `**${c.level}** (interface.md ${c.clause}): ${c.requirement}`,
     c.interpretation ? `\n**Interpretation:** ${c.interpretation}` : '',
-    `\n**Result:** ${c.status}: ${c.message}`,
+    // The message quotes what the target sent: a code span keeps it text (no link, no markup).
+    `\n**Result:** ${c.status}: ${markdownCode(c.message)}`,
   ].join('\n'));
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   for (const id of c.exchanges) {

@@ -3,6 +3,7 @@
 // complete rather than assumed.
 import { CATALOGUE } from '../checks/catalogue.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import { markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
 
 /** What a clause with no check of its own is, and why. */
@@ -23,7 +24,7 @@ function clauseVerdict(checks: readonly ReportedCheck[]): string {
 
 export function traceabilityMarkdown(report: Report): string {
   const lines = [
-    `# Traceability: ${report.target.baseUrl}`,
+    `# Traceability: ${markdownCode(report.target.baseUrl)}`, // a code span: the target's URL never becomes a link
     '',
     `Verdict **${report.verdict}**, run ${report.startedAt} to ${report.finishedAt}, harness ${report.harness.version}` +
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,

@@ -2,14 +2,13 @@
 // (saxes). It never expands an entity it was not born knowing and never fetches anything; a DOCTYPE
 // is refused outright (SOAP 1.1 section 3: a message MUST NOT contain one).
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { BODY_LIMITS, limitMessage, type BodyLimit } from '../body-limits.js';
 import type { XmlAttribute, XmlElement, XmlNode } from './model.js';
 
 export type XmlParseResult =
   | { readonly ok: true; readonly root: XmlElement; readonly declaration: boolean }
-  | { readonly ok: false; readonly error: string };
-
-/** Nesting deeper than this is not a record; refusing it bounds the parser's stack. */
-const MAX_DEPTH = 256;
+  /** `limit`: the document was refused for its size or shape (body-limits.ts), not for being malformed. */
+  | { readonly ok: false; readonly error: string; readonly limit?: boolean };
 
 interface Building {
   ns: string | null;
@@ -27,10 +26,16 @@ export function parseXml(source: string): XmlParseResult {
   const stack: Building[] = [];
   let root: XmlElement | undefined;
   let error: string | undefined;
+  let limit = false;
   let declaration = false;
   // Stop at the first error: nothing after it is read.
   const fail = (message: string): never => {
     error ??= `line ${parser.line}, column ${parser.column}: ${message}`;
+    throw STOP;
+  };
+  const refuse = (which: BodyLimit): never => {
+    limit = true;
+    error ??= limitMessage(which, ` at line ${parser.line}, column ${parser.column}`);
     throw STOP;
   };
   const addText = (value: string, cdata: boolean) => {
@@ -41,9 +46,24 @@ export function parseXml(source: string): XmlParseResult {
   parser.on('error', (e) => fail(e.message.replace(/^\d+:\d+: /, '')));
   parser.on('xmldecl', () => { declaration = true; });
   parser.on('doctype', () => fail('the document has a DOCTYPE; SOAP 1.1 forbids it and it is not read'));
+  let elements = 0;
+  let attributes = 0;
+  // Names and attributes are measured as each is read, before the element is built; element counts,
+  // members and depth when it opens.
+  parser.on('opentagstart', (tag) => {
+    attributes = 0;
+    if (tag.name.length > BODY_LIMITS.nameLength) refuse('nameLength');
+  });
+  parser.on('attribute', (a) => {
+    if (++attributes > BODY_LIMITS.attributes) refuse('attributes');
+    if (a.name.length > BODY_LIMITS.nameLength) refuse('nameLength');
+  });
   parser.on('opentag', (tag) => {
-    if (stack.length >= MAX_DEPTH) fail(`elements nested deeper than ${MAX_DEPTH}`);
+    if (stack.length >= BODY_LIMITS.depth) refuse('depth');
+    if (++elements > BODY_LIMITS.nodes) refuse('nodes');
     const t = tag as SaxesTagNS;
+    const parent = stack[stack.length - 1];
+    if (parent && parent.children.length >= BODY_LIMITS.children) refuse('children');
     const attrs = Object.values(t.attributes)
       .filter((a) => a.uri !== XMLNS_URI)
       .map((a) => ({ ns: a.uri || null, name: a.local, value: a.value }));
@@ -67,7 +87,7 @@ export function parseXml(source: string): XmlParseResult {
   } catch (e) {
     if (e !== STOP) error ??= e instanceof Error ? e.message : String(e);
   }
-  if (error) return { ok: false, error };
+  if (error) return { ok: false, error, ...(limit ? { limit } : {}) };
   if (!root) return { ok: false, error: 'the document has no root element' };
   return { ok: true, root, declaration };
 }

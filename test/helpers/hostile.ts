@@ -1,12 +1,15 @@
 // A hostile target for tests: every request gets the same misbehaviour, one mode per server.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { startReference, type RunningReference } from '../../lib/reference/server.js';
 
 export type HostileMode =
   | 'silent' | 'stall-body' | 'drip' | 'reset' | 'redirect-loop' | 'huge'
   | 'invalid-utf8' | 'truncated-json' | 'malformed-xml' | 'doctype' | 'billion-laughs' | 'external-entity'
-  | 'html-error' | 'wrong-media-type' | 'unavailable' | 'retry-after';
+  | 'html-error' | 'wrong-media-type' | 'unavailable' | 'retry-after'
+  // Floods: bodies under the 10 MiB cap that flood one dimension of their shape.
+  | 'xml-elements' | 'xml-deep' | 'xml-attributes' | 'json-members' | 'json-number' | 'json-deep' | 'gzip';
 
 const LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${
   Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><lolz>&lol9;</lolz>`;
@@ -21,6 +24,28 @@ const fixed: Partial<Record<HostileMode, [number, Record<string, string>, string
   'html-error': [500, { 'content-type': 'text/html' }, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>'],
   unavailable: [503, { 'content-type': 'text/plain' }, 'Service Unavailable'],
 };
+
+const ENVELOPE = (inner: string) =>
+  `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><UserDetailsResponse xmlns="http://schemas.datacontract.org/2004/07/SupportState.ServiceModel.Login">${inner}</UserDetailsResponse></s:Body></s:Envelope>`;
+
+/** Built once, on first use: each is several megabytes. */
+const FLOODS: Partial<Record<HostileMode, () => [string, Buffer]>> = {
+  // 2.3 million empty elements, 9.2 MB.
+  'xml-elements': () => ['application/xml', Buffer.from(ENVELOPE('<a/>'.repeat(2_300_000)))],
+  // 100 000 levels, 0.7 MB.
+  'xml-deep': () => ['application/xml', Buffer.from(ENVELOPE(`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`))],
+  // One element with a million attributes.
+  'xml-attributes': () => ['application/xml', Buffer.from(ENVELOPE(`<a ${Array.from({ length: 1_000_000 }, (_, i) => `b${i.toString(36)}=""`).join(' ')}/>`))],
+  // A million tiny members in about 10 MiB.
+  'json-members': () => ['application/json', Buffer.from(`{${Array.from({ length: 1_000_000 }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`)],
+  // One number of a million digits.
+  'json-number': () => ['application/json', Buffer.from(`{"userId":${'7'.repeat(1_000_000)}}`)],
+  // 1.4 million levels of arrays.
+  'json-deep': () => ['application/json', Buffer.from(`{"roles":${'['.repeat(1_400_000)}${']'.repeat(1_400_000)}}`)],
+  // A gzip body the harness never asked for (it sends no Accept-Encoding).
+  gzip: () => ['application/json', gzipSync('{"userName":"x"}')],
+};
+const floods = new Map<HostileMode, [string, Buffer]>();
 
 export interface Hostile {
   readonly url: string;
@@ -51,6 +76,14 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
     req.on('end', () => {
       const canned = fixed[mode];
       if (canned) { res.writeHead(canned[0], canned[1]); res.end(canned[2]); return; }
+      const flood = FLOODS[mode];
+      if (flood) {
+        if (!floods.has(mode)) floods.set(mode, flood());
+        const [type, body] = floods.get(mode)!;
+        res.writeHead(200, { 'content-type': type, ...(mode === 'gzip' ? { 'content-encoding': 'gzip' } : {}) });
+        res.end(body);
+        return;
+      }
       switch (mode) {
         case 'silent': return; // read the request, never answer
         case 'stall-body': res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"userName":'); return;

@@ -1,0 +1,42 @@
+// The one function through which every string a target supplied reaches a person: the console,
+// JUnit, traceability.md, summary.json and the HTML report. Characters that act on a terminal or
+// disguise text are shown escaped, as `\u202e` or `\x1b`, never raw:
+//   - C0 and C1 controls and DEL (ESC starts terminal sequences: clear screen, OSC 52 clipboard
+//     writes, cursor moves; CR redraws the line, so a false "Verdict:" could be drawn over the real one);
+//   - format characters (bidi overrides and isolates that reverse what follows, zero-width
+//     characters, the byte-order mark, tag characters), line and paragraph separators;
+//   - lone surrogates, private-use and unassigned code points.
+// A line keeps nothing that breaks it; a block (a request or response shown whole) keeps its line
+// feeds and tabs, with CRLF shown as a line feed.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
+// Set subtraction needs the v flag (Node 20 has it; TypeScript's ES2023 target does not know it).
+const UNSAFE_IN_BLOCK = new RegExp('[[\\p{Cc}--[\\n\\t]]\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}]', 'gv');
+
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+const escape = (c: string): string => {
+  const named = NAMED[c];
+  if (named) return named;
+  const code = c.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
+};
+
+/** One line, safe to print or render: every control, format and invisible character escaped. */
+export const displayLine = (s: string): string => s.replace(UNSAFE, escape);
+
+/** Several lines, safe to print or render: as displayLine, but line feeds and tabs are kept. */
+export const displayBlock = (s: string): string => s.replace(/\r\n/g, '\n').replace(UNSAFE_IN_BLOCK, escape);
+
+/** Text as a Markdown code span: inert however it is written (no link, emphasis, HTML or autolink
+ *  can form inside it). The fence is longer than any run of backticks in the text. */
+export function markdownCode(s: string): string {
+  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${s} ${fence}`;
+}
+
+/** URLs written so that no viewer turns them into links (Allure's error view links anything that
+ *  starts with a scheme or "www."): "http[:]//host/…", the convention of security reports. A target's
+ *  URL stays readable and is never one click away. */
+export const inertUrls = (s: string): string =>
+  s.replace(/\b(https?|ftp):\/\//gi, '$1[:]//').replace(/\bmailto:/gi, 'mailto[:]').replace(/\bwww\./gi, 'www[.]');

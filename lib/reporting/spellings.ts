@@ -1,0 +1,119 @@
+// The spellings a secret can take in text a target or a writer produces. A value is searched for by
+// meaning, not by one spelling: the text is first brought to a canonical form (JSON escapes, XML
+// character and entity references and URL percent-encoding decoded, letters lower-cased), keeping for
+// every canonical character the range of the original text it came from, so a match is masked in the
+// original exactly. Base64 cannot be decoded in place (its alignment is unknown), so the base64
+// spellings of a secret are computed once and searched for in the original text.
+
+/** A canonical form of a text, and where each of its characters came from in the original. */
+export interface CanonicalText {
+  readonly text: string;
+  /** For canonical index i: the original range [from[i], to[i]). */
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const HEX = /^[0-9a-fA-F]+$/;
+const UTF8 = new TextDecoder('utf-8');
+
+/** Lower case, one code unit for one: characters whose lower case is longer stay as they are, so the
+ *  index map stays one to one. */
+const fold = (c: string): string => {
+  const l = c.toLowerCase();
+  return l.length === c.length ? l : c;
+};
+
+/** Decodes one spelling at `i`, or returns undefined: [decoded text, original length]. */
+function decodeAt(s: string, i: number): [string, number] | undefined {
+  const c = s[i];
+  if (c === '\\') {
+    const e = s[i + 1];
+    if (e === 'u') {
+      const hex = s.slice(i + 2, i + 6);
+      return hex.length === 4 && HEX.test(hex) ? [String.fromCharCode(parseInt(hex, 16)), 6] : undefined;
+    }
+    const simple = e === undefined ? undefined : JSON_ESCAPES[e];
+    return simple === undefined ? undefined : [simple, 2];
+  }
+  if (c === '&') {
+    const semi = s.indexOf(';', i + 1);
+    if (semi < 0 || semi - i > 12) return undefined;
+    const ref = s.slice(i + 1, semi);
+    if (ref.startsWith('#')) {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? (HEX.test(ref.slice(2)) ? parseInt(ref.slice(2), 16) : NaN) : /^\d+$/.test(ref.slice(1)) ? Number(ref.slice(1)) : NaN;
+      return code >= 0 && code <= 0x10ffff ? [String.fromCodePoint(code), semi - i + 1] : undefined;
+    }
+    const named = XML_ENTITIES[ref];
+    return named === undefined ? undefined : [named, semi - i + 1];
+  }
+  if (c === '%') {
+    // A run of %HH is one UTF-8 sequence (or several): decode the bytes together.
+    const bytes: number[] = [];
+    let j = i;
+    while (s[j] === '%' && HEX.test(s.slice(j + 1, j + 3)) && s.slice(j + 1, j + 3).length === 2) {
+      bytes.push(parseInt(s.slice(j + 1, j + 3), 16));
+      j += 3;
+    }
+    return bytes.length ? [UTF8.decode(Uint8Array.from(bytes)), j - i] : undefined;
+  }
+  return undefined;
+}
+
+/** The canonical form of `s`, one left-to-right pass. */
+export function canonical(s: string): CanonicalText {
+  const out: string[] = [];
+  const from = new Uint32Array(s.length);
+  const to = new Uint32Array(s.length);
+  let n = 0;
+  const push = (text: string, start: number, end: number) => {
+    for (const ch of text) {
+      // Multi-unit characters (astral) map each unit to the same original range.
+      for (let k = 0; k < ch.length; k++) {
+        out.push(fold(ch[k]!));
+        from[n] = start;
+        to[n] = end;
+        n++;
+      }
+    }
+  };
+  for (let i = 0; i < s.length;) {
+    const decoded = decodeAt(s, i);
+    if (decoded && decoded[0].length <= decoded[1]) {
+      push(decoded[0], i, i + decoded[1]);
+      i += decoded[1];
+    } else {
+      push(s[i]!, i, i + 1);
+      i++;
+    }
+  }
+  return { text: out.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
+}
+
+/** The canonical form of a secret's value: what canonical() makes of any spelling of it. */
+export const canonicalValue = (value: string): string => [...value].map((c) => [...c].map(fold).join('')).join('');
+
+/**
+ * The base64 (and base64url) spellings of `value` as it may sit inside a longer encoded text: for
+ * each of the three byte alignments, the characters fully determined by the value's own bytes.
+ */
+export function base64Spellings(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const out = new Set<string>();
+  for (let k = 0; k < 3; k++) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const stable = encoded.slice(Math.ceil((k * 4) / 3), Math.floor(((k + bytes.length) * 4) / 3));
+    out.add(stable);
+    out.add(stable.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...out];
+}
+
+/** Every index at which `needle` occurs in `haystack` (overlaps included). */
+export function occurrences(haystack: string, needle: string): number[] {
+  const at: number[] = [];
+  if (!needle) return at;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) at.push(i);
+  return at;
+}

@@ -1,0 +1,99 @@
+// Display safety: no control, bidi or other invisible format character a target sends reaches a
+// person raw, on the console or in any file; each is shown escaped instead. The characters are
+// listed here by hand from the Unicode tables (not derived from the implementation's own pattern),
+// and the whole Cf category is swept on top.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { setMember } from '../lib/reference/edit-json.js';
+import { displayBlock, displayLine, inertUrls, markdownCode } from '../lib/reporting/display.js';
+import { runCli } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
+import { useReference } from './helpers/reference.js';
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const LISTED: Record<string, number[]> = {
+  'C0 controls': range(0x00, 0x1f),
+  DEL: [0x7f],
+  'C1 controls': range(0x80, 0x9f),
+  'bidi marks, embeddings, overrides and isolates': [0x061c, 0x200e, 0x200f, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)],
+  'invisible format characters': [0x00ad, 0x180e, ...range(0x200b, 0x200d), ...range(0x2060, 0x2064), 0xfeff, ...range(0xfff9, 0xfffb)],
+  'tag characters': [0xe0001, ...range(0xe0020, 0xe007f)],
+  'line and paragraph separators': [0x2028, 0x2029],
+  'lone surrogates': [0xd800, 0xdbff, 0xdc00, 0xdfff],
+};
+const ALL_CF = range(0, 0x10ffff).filter((c) => (c < 0xd800 || c > 0xdfff) && /\p{Cf}/u.test(String.fromCodePoint(c)));
+const char = (c: number) => (c >= 0xd800 && c <= 0xdfff ? String.fromCharCode(c) : String.fromCodePoint(c));
+
+describe('displayLine', () => {
+  for (const [group, codes] of Object.entries(LISTED)) {
+    it(`shows every one of the ${group} escaped (${codes.length})`, () => {
+      for (const c of codes) {
+        const out = displayLine(`a${char(c)}b`);
+        expect(out.includes(char(c)), `U+${c.toString(16)}`).toBe(false);
+        expect(out, `U+${c.toString(16)}`).toMatch(/^a\\(x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]+\}|[nrt])b$/);
+      }
+    });
+  }
+
+  it(`shows every format character (Cf, ${ALL_CF.length} of them) escaped`, () => {
+    expect(ALL_CF.length).toBeGreaterThan(150);
+    for (const c of ALL_CF) expect(displayLine(char(c)).includes(char(c)), `U+${c.toString(16)}`).toBe(false);
+  });
+
+  it('leaves ordinary text of any script as it is', () => {
+    const text = 'Grüße 東京 😀 Ωμέγα — "quotes" <tags> & \\ backslash «marker»';
+    expect(displayLine(text)).toBe(text);
+  });
+
+  it('shows the first round\'s hostile name as one inert line', () => {
+    expect(displayLine('\u001b[2J\u001b]52;c;SGk=\u0007\rVerdict: CONFORMANT \u202eevil')).toBe('\\x1b[2J\\x1b]52;c;SGk=\\x07\\rVerdict: CONFORMANT \\u202eevil');
+  });
+});
+
+describe('displayBlock', () => {
+  it('keeps line feeds and tabs, shows CRLF as a line feed, escapes a lone CR and the rest', () => {
+    expect(displayBlock('a\r\nb\tc\rd\u001b[0m\u202e')).toBe('a\nb\tc\\rd\\x1b[0m\\u202e');
+  });
+});
+
+describe('links and markup', () => {
+  it('no URL stays one a viewer links', () => {
+    expect(inertUrls('see http://a.example/x, HTTPS://b.example, ftp://c, mailto:x@y and www.d.example')).toBe('see http[:]//a.example/x, HTTPS[:]//b.example, ftp[:]//c, mailto[:]x@y and www[.]d.example');
+  });
+  it('a Markdown code span holds backticks, so nothing inside it can close it', () => {
+    expect(markdownCode('a `b` ``c``')).toBe('``` a `b` ``c`` ```');
+  });
+});
+
+/** Member names and values a hostile target sends: terminal sequences, a false verdict line, bidi. */
+const hostile = useReference({
+  variants: [{
+    name: 'hostile-names', description: 'member names and values with controls and bidi overrides',
+    editJson: (r) => setMember(setMember(r, ['\u001b[2J\u001b]52;c;SGk=\u0007\rVerdict: CONFORMANT \u202eevil'], () => ({ t: 'number', raw: '1' })),
+      ['userName'], () => ({ t: 'number', raw: '7' })),
+    editSoap: (env) => env,
+    // HTTP allows Latin-1 in header values: NEL and CSI are C1 controls a terminal acts on.
+    editReply: (r) => ({ ...r, headers: { ...r.headers, 'x-note': 'a\u0085b\u009b2Jc' } }),
+  }],
+});
+
+const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/;
+
+describe('what reaches a person', () => {
+  it('no output of a run against a hostile target holds a control, bidi or format character raw', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'display-'));
+    const r = await runCli(['--base-url', hostile.url, '--report-dir', dir]);
+    expect(r.code).toBe(1); // userName as a number fails JSON-STRING
+    expect(r.stdout).toContain('\\x1b[2J\\x1b]52;c;SGk=\\x07\\rVerdict: CONFORMANT \\u202eevil is not a member');
+    expect(RAW.test(r.stdout + r.stderr), 'console').toBe(false);
+    const written = files(dir);
+    expect(written.length).toBeGreaterThan(50);
+    for (const f of written) {
+      // The HTML page's own script is Allure's, not the target's: its embedded data is what is scanned.
+      const text = f.endsWith('.html') ? readable(f).slice(readFileSync(f, 'utf8').length) : readable(f);
+      expect(RAW.exec(text)?.[0], f.slice(dir.length + 1)).toBeUndefined();
+    }
+  });
+});
