@@ -62,7 +62,7 @@ describe.concurrent('CLI against hostile targets', () => {
     const r = await runCli(['--base-url', https.url, '--report-dir', dir, '--insecure']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/TLS certificate verification was OFF for this run \(--insecure\)/);
-    expect(summaryOf(dir)).toMatchObject({ warnings: ['TLS certificate verification was OFF for this run (--insecure)'], configuration: { insecure: true } });
+    expect(summaryOf(dir)).toMatchObject({ warnings: ['TLS certificate verification was OFF for this run (--insecure)'], configuration: { options: { insecure: true } } });
   });
 
   it('a bad --ca: exit 2 in one line', async () => {

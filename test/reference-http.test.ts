@@ -10,19 +10,30 @@ const errorOf = (body: string) => (JSON.parse(body) as { responseStatus: { error
 
 describe('routes of 4.1 and 4.3', () => {
   for (const path of ['/supportstateuser', '/json/reply/SupportStateUserLoginRequest']) {
-    it(`POST ${path} answers the user-details record as JSON`, async () => {
-      const r = await call(ref.url + path, { json: { userName: 'u', searchValues: 's' } });
+    it(`POST ${path} answers the sample account's user-details record as JSON`, async () => {
+      const r = await call(ref.url + path, { json: { userName: 'jdoe.support', searchValues: 's' } });
       expect([r.status, r.type]).toEqual([200, 'application/json; charset=utf-8']);
       expect(JSON.parse(r.body)).toMatchObject({ userName: 'jdoe.support', hxUserTypeCode: 7, siteId: '3f2504e04f8911d39a0c0305e82c3301' });
     });
   }
   for (const path of ['/user/confirmemail', '/json/reply/ConfirmEmailRequest']) {
-    it(`POST ${path} answers the confirmation record as JSON`, async () => {
-      const r = await call(ref.url + path, { json: { recoveryToken: 't', verifyEmail: 'e@x', ownerId: 1, isForMM: true, systemCode: 'Unspecified' } });
+    it(`POST ${path} answers the sample account's confirmation record as JSON`, async () => {
+      const r = await call(ref.url + path, { json: { recoveryToken: 'sample-recoveryToken', systemCode: 'Unspecified' } });
       expect([r.status, r.type]).toEqual([200, 'application/json; charset=utf-8']);
       expect(JSON.parse(r.body)).toEqual({ userName: 'jdoe.support', firstName: 'Jane', lastName: "O'Connor-Müller" });
     });
   }
+  it('answers every other account with its own record: the same for the same request, different for another', async () => {
+    const ask = async (userName: string) => JSON.parse((await call(`${ref.url}/supportstateuser`, { json: { userName, searchValues: 's' } })).body) as Record<string, unknown>;
+    const [a, again, b] = [await ask('user.a'), await ask('user.a'), await ask('user.b')];
+    expect(again).toEqual(a);
+    expect(b).not.toEqual(a);
+    expect([a.userName, b.userName]).toEqual(['user.a', 'user.b']);
+    expect(a.siteId).not.toBe('3f2504e04f8911d39a0c0305e82c3301');
+  });
+  it('serves a route only at its root: the same route under another path is not one', async () => {
+    expect((await call(`${ref.url}/api/supportstateuser`, { json: {} })).status).toBe(404);
+  });
   it('matches routes without regard to case, as ServiceStack does', async () => {
     expect((await call(`${ref.url}/SupportStateUser`, { json: {} })).status).toBe(200);
   });

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JsonNode } from '../lib/json/node.js';
+import type { JsonNode } from '../lib/json/write.js';
 import { setMember } from '../lib/reference/edit-json.js';
 import { editRecord, setChild } from '../lib/reference/edit-xml.js';
 import { referenceUserDetails } from '../lib/reference/data.js';

@@ -23,8 +23,8 @@ export const CATALOGUE: readonly Check[] = [
 export const checkById = new Map(CATALOGUE.map((c) => [c.id, c]));
 if (checkById.size !== CATALOGUE.length) throw new Error('duplicate check id in the catalogue');
 
-/** Identifies the catalogue's content: ids, clauses, levels, requirements, interpretations, exchanges. */
+/** Identifies the catalogue's content: ids, clauses, levels, requirements, interpretations, bindings. */
 export const CATALOGUE_HASH = createHash('sha256')
-  .update(JSON.stringify(CATALOGUE.map(({ id, clause, level, requirement, interpretation, exchanges }) => [id, clause, level, requirement, interpretation ?? '', exchanges])))
+  .update(JSON.stringify(CATALOGUE.map(({ id, clause, level, requirement, interpretation, judges, probe }) => [id, clause, level, requirement, interpretation ?? '', judges, probe ?? ''])))
   .digest('hex')
   .slice(0, 16);

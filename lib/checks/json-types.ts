@@ -1,35 +1,41 @@
 // Every typed value in the JSON records (2 Types, 2.1, 2.3), at every depth, judged on the JSON
 // value and, for integers, on the number exactly as written.
-import { ENUM_NAME, isDatetime, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from '../contract/formats.js';
 import { JSON_OPERATIONS } from '../contract/operations.js';
 import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
-import type { FieldType } from '../contract/types.js';
-import { isJsonObject, type JsonValue } from '../json/node.js';
+import { isValueType, type FieldType } from '../contract/types.js';
+import type { JsonValue } from '../json/value.js';
+import { EXPECTED, jsonValueProblem } from '../contract/values.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
-import { JSON_RECORD_EXCHANGES, overJson } from './json-record.js';
-import { jsonSlots } from './walk-json.js';
+import { overJson } from './json-record.js';
+import { jsonRecordKind } from './kinds.js';
 
 interface TypeRule extends RuleMeta {
   readonly applies: (type: FieldType) => boolean;
-  /** Why the value is wrong, or undefined. `lexeme` is the number as written, for numbers. */
-  readonly judge: (value: JsonValue, lexeme: string | undefined, type: FieldType) => string | undefined;
+  /** Why the value is wrong, or undefined. `lexeme` is the number as written, for numbers. Default:
+   *  the contract's type rule (values.ts); null is wrong only for a .NET value type. */
+  readonly judge?: (value: JsonValue, lexeme: string | undefined, type: FieldType) => string | undefined;
 }
+
+const typeRule = (value: JsonValue, lexeme: string | undefined, type: FieldType): string | undefined =>
+  value === null ? (isValueType(type) ? `expected ${EXPECTED[type.kind]}` : undefined) : jsonValueProblem(type, value, lexeme === undefined ? {} : { lexeme });
 
 const jsonKind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 function typeCheck(rule: TypeRule): Check {
-  const { applies, judge, level = 'MUST', ...meta } = rule;
+  const { applies, judge = typeRule, level = 'MUST', ...meta } = rule;
   return {
-    ...meta, level, area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '), exchanges: JSON_RECORD_EXCHANGES,
-    run: (ctx) => overJson(ctx, (id, op, root, parsed) => [...jsonSlots(op.response, root)].filter((s) => applies(s.type)).flatMap((s): Finding[] => {
+    ...meta, level, area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '),
+    judges: jsonRecordKind.judges, appliesTo: jsonRecordKind.applies,
+    judge: overJson(({ slots, json: parsed }) => slots.filter((s) => applies(s.type)).flatMap((s): Finding[] => {
       const lexeme = parsed.numbers.get(s.path);
       const why = judge(s.value, lexeme, s.type);
+      if (!why) return [];
       const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
-      return why ? [finding(id, `${shown} (${jsonKind(s.value)}): ${why}`, {
+      return [finding(`${shown} (${jsonKind(s.value)}): ${why}`, {
         path: s.path, actual: lexeme ?? (typeof s.value === 'string' ? s.value : JSON.stringify(s.value)),
         ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}),
-      })] : [];
+      })];
     })),
   };
 }
@@ -42,66 +48,55 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
     id: 'JSON-STRING', title: 'Strings are JSON strings', clause: '2.1, 2.3',
     requirement: 'Every string member and string item is a JSON string (or null).',
     applies: kind('string'),
-    judge: (v) => (v === null || isString(v) ? undefined : 'expected a string'),
   }),
   typeCheck({
     id: 'JSON-INTEGER', title: 'Integers are JSON integers', clause: '2 Types, 2.1',
     requirement: 'Every integer member and availableYearsFor1099K item is a JSON number written as an integer: no quotes, fraction or exponent.',
     interpretation: 'Judged on the number as written: 42.0 and 4.2e1 are refused although JSON.parse reads them as 42.',
     applies: kind('integer'),
-    judge: (v, lexeme) => (typeof v !== 'number' ? 'expected an integer' : lexeme && !JSON_INTEGER_LEXEME.test(lexeme) ? 'expected an integer literal (no fraction or exponent)' : undefined),
   }),
   typeCheck({
     id: 'JSON-BOOLEAN', title: 'Booleans are JSON booleans', clause: '2.1',
     requirement: 'Every boolean member is true or false, not a string or a number.',
     applies: kind('boolean'),
-    judge: (v) => (typeof v === 'boolean' ? undefined : 'expected true or false'),
   }),
   typeCheck({
     id: 'JSON-DATETIME', title: 'Datetimes have seven fractional digits and no zone', clause: '2 Types',
     requirement: 'Every datetime member is a string YYYY-MM-DDThh:mm:ss.fffffff: exactly seven fractional digits, no zone suffix, a real calendar instant.',
     applies: kind('datetime'),
-    judge: (v) => (isString(v) && isDatetime(v, JSON_DATETIME) ? undefined : 'expected YYYY-MM-DDThh:mm:ss.fffffff (7 fractional digits, no zone)'),
   }),
   typeCheck({
     id: 'JSON-GUID', title: 'Guids are 32 hex digits without dashes', clause: '2 Types',
     requirement: 'Every guid member (siteId, enrollmentInfo.siteId) is a string of 32 hexadecimal digits without dashes.',
     interpretation: 'Either case of hex digit is accepted (.NET writes lower case).',
     applies: kind('guid'),
-    judge: (v) => (isString(v) && JSON_GUID.test(v) ? undefined : 'expected 32 hex digits without dashes'),
   }),
   typeCheck({
     id: 'JSON-ENUM', title: 'Enums are strings naming a member', clause: '2.1',
     requirement: 'Every enum member (mealPatternVersionCode, originalUserTypeCode, parentContactType, system, systemId, systemCode) is a string holding a .NET enum member name.',
     interpretation: 'ServiceStack writes enums by name; a number is refused. The value sets are not given (2.4): see JSON-ENUM-SEEN.',
     applies: (t) => t.kind === 'enum' && !t.closed,
-    judge: (v) => (isString(v) && ENUM_NAME.test(v) ? undefined : 'expected a string naming an enum member'),
   }),
   typeCheck({
     id: 'JSON-DAY-NAMES', title: 'mealDays holds day names', clause: '2.1',
     requirement: `Every mealDays item is one of ${DAY_NAMES.join(', ')}.`,
     applies: (t) => t.kind === 'enum' && t.closed,
-    judge: (v) => (isString(v) && (DAY_NAMES as readonly string[]).includes(v) ? undefined : 'expected a day of the week'),
   }),
   typeCheck({
     id: 'JSON-ARRAY', title: 'Arrays are JSON arrays', clause: '2.1',
     requirement: 'roles, permissions, possibleLoginTypes, availableYearsFor1099K, associatedIds and mealDays are JSON arrays (or null).',
     applies: kind('array'),
-    judge: (v) => (Array.isArray(v) ? undefined : 'expected an array'),
   }),
   typeCheck({
     id: 'JSON-OBJECT', title: 'Objects are JSON objects', clause: '2.1',
     requirement: 'enrollmentInfo, nonCongregateSettings and each associatedIds item are JSON objects (or null).',
     applies: kind('object'),
-    judge: (v) => (v === null || isJsonObject(v) ? undefined : 'expected an object'),
   }),
   typeCheck({
     id: 'JSON-MAP', title: 'providerPaymentSettings is an object map', clause: '2.1',
     requirement: 'providerPaymentSettings is a JSON object whose every value is a provider-payment-settings object (or null).',
     interpretation: 'A .NET Dictionary<string, T> is a JSON object keyed as-is, not an array of pairs; T is a class, so a value may be null (as a nil Value may in SOAP).',
     applies: kind('map'),
-    judge: (v) => (!isJsonObject(v) ? 'expected an object keyed by string'
-      : Object.values(v).some((x) => x !== null && !isJsonObject(x)) ? 'every value must be an object or null' : undefined),
   }),
   typeCheck({
     id: 'JSON-ENUM-SEEN', title: 'Enum values are those the spec shows', clause: '2.1, 2.4', level: 'SHOULD',

@@ -1,9 +1,9 @@
 // Routes of 4.1-4.3: each route and each /json/reply alternate answers 200 with JSON, each OPTIONS
 // route answers 2xx, and POST /soap11 answers 200 with XML.
-import { impersonateLogout, JSON_OPERATIONS, login, replyRoute, type JsonOperation } from '../contract/operations.js';
-import { X } from '../engine/exchanges.js';
-import { acrossExchanges, finding, type Check } from './check.js';
-import { jsonAnswer, soapAnswer, statusAndType } from './answers.js';
+import { impersonateLogout, JSON_OPERATIONS, replyRoute, type JsonOperation } from '../contract/operations.js';
+import { finding, type Check } from './check.js';
+import { optionsOn, postOn } from './kinds.js';
+import { jsonAnswer, soapAnswer, statusAndType } from './whole-answer.js';
 
 const NAME: Record<string, string> = { login: 'LOGIN', confirm: 'CONFIRM' };
 
@@ -12,22 +12,28 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
     area: 'Routes', operation: op.name, clause: op.clause, level: 'MUST',
     interpretation: 'Parameters of the media type (charset=utf-8) are allowed.',
   } as const;
+  const custom = postOn(op, 'custom', `every POST ${op.route} with no callback`);
+  const reply = postOn(op, 'reply', `every POST ${replyRoute(op)} with no callback`);
+  const options = optionsOn([op], `every OPTIONS ${op.route}`);
   return [
     {
       ...route,
       id: `ROUTE-${NAME[op.key]}-POST`,
       title: `POST ${op.route} answers 200 with a JSON object`,
       requirement: `POST ${op.route} with the request of ${op.clause} answers 200, Content-Type application/json, and a JSON object.`,
-      exchanges: [X.post(op)],
-      run: (ctx) => acrossExchanges(ctx, [X.post(op)], (id) => jsonAnswer(ctx, id)),
+      interpretation: `${route.interpretation} Judged where nothing but the route decides the answer: no selector and an Accept that does not prefer XML (.json and ?format=json are the format checks').`,
+      judges: `${custom.judges}, no selector, negotiated to JSON`,
+      appliesTo: (ex) => custom.applies(ex) && ex.kind.selector === 'none' && ex.kind.format === 'json',
+      judge: jsonAnswer,
     },
     {
       ...route,
       id: `ROUTE-${NAME[op.key]}-REPLY`,
       title: `POST ${replyRoute(op)} answers 200 with a JSON object`,
       requirement: `The alternate route POST ${replyRoute(op)} answers 200, Content-Type application/json, and a JSON object.`,
-      exchanges: [X.reply(op)],
-      run: (ctx) => acrossExchanges(ctx, [X.reply(op)], (id) => jsonAnswer(ctx, id)),
+      judges: reply.judges,
+      appliesTo: reply.applies,
+      judge: jsonAnswer,
     },
     {
       ...route,
@@ -35,13 +41,17 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
       title: `OPTIONS ${op.route} answers 2xx`,
       requirement: `OPTIONS ${op.route} answers with a success status.`,
       interpretation: 'The spec lists the OPTIONS route but not what it returns (4.4): any 2xx passes; headers are advisory (OPTIONS-ALLOWS-POST).',
-      exchanges: [X.options(op)],
-      run: (ctx) => acrossExchanges(ctx, [X.options(op)], (id) => statusAndType(ctx, id, 'success')),
+      judges: options.judges,
+      appliesTo: options.applies,
+      judge: (ex) => statusAndType(ex, 'success'),
     },
   ];
 }
 
-const optionsIds = JSON_OPERATIONS.map(X.options);
+const soapPostOn = postOn(impersonateLogout, 'soap11', '');
+/** ?format=soap11 on /soap11 is FORMAT-SOAP11-QUERY's. */
+const soapPost = { applies: (ex: Parameters<typeof soapPostOn.applies>[0]) => soapPostOn.applies(ex) && ex.kind.selector === 'none', judges: `every POST ${impersonateLogout.route} with no selector` };
+const jsonOptions = optionsOn(JSON_OPERATIONS, 'every OPTIONS on the routes of 4.1 and 4.3');
 
 export const ROUTE_CHECKS: readonly Check[] = [
   ...JSON_OPERATIONS.flatMap(jsonRouteChecks),
@@ -51,22 +61,24 @@ export const ROUTE_CHECKS: readonly Check[] = [
     area: 'Routes', operation: impersonateLogout.name, clause: impersonateLogout.clause, level: 'MUST',
     requirement: `POST ${impersonateLogout.route} with the request of 4.2 answers 200, Content-Type application/xml, and a well-formed XML Envelope whose Body holds UserDetailsResponse.`,
     interpretation: 'Namespaces and structure beyond locating the record are judged by the SOAP envelope checks.',
-    exchanges: [X.soap],
-    run: (ctx) => acrossExchanges(ctx, [X.soap], (id) => soapAnswer(ctx, id, impersonateLogout.responseElement)),
+    judges: soapPost.judges,
+    appliesTo: soapPost.applies,
+    judge: (ex) => soapAnswer(ex, impersonateLogout.responseElement),
   },
   {
     id: 'OPTIONS-ALLOWS-POST',
     title: 'OPTIONS names POST among the allowed methods',
-    area: 'Routes', operation: `${login.name}, ConfirmEmailRequest`, clause: '4.4', level: 'SHOULD',
+    area: 'Routes', operation: JSON_OPERATIONS.map((op) => op.name).join(', '), clause: '4.4', level: 'SHOULD',
     requirement: 'An OPTIONS answer names POST in Allow or Access-Control-Allow-Methods.',
     interpretation: 'Not stated by the spec (4.4 says what OPTIONS returns is not shown); CORS preflight and RFC 9110 Allow both make it useful.',
-    exchanges: optionsIds,
-    run: (ctx) => acrossExchanges(ctx, optionsIds, (id) => {
-      const r = ctx.response(id);
+    judges: jsonOptions.judges,
+    appliesTo: jsonOptions.applies,
+    judge: (ex) => {
+      const r = ex.response();
       if (!r.ok) return { skip: r.reason };
       const h = r.value.headers;
       const named = [h.allow, h['access-control-allow-methods']].some((v) => v?.split(',').some((m) => m.trim().toUpperCase() === 'POST'));
-      return named ? [] : [finding(id, 'neither Allow nor Access-Control-Allow-Methods names POST')];
-    }),
+      return named ? [] : [finding('neither Allow nor Access-Control-Allow-Methods names POST', { path: 'headers.access-control-allow-methods' })];
+    },
   },
 ];

@@ -2,29 +2,35 @@
 // Settings nil, collection items and dictionary entries as .NET writes them.
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
-import { fieldsOn, isValueType, ordinalCompare, type Shape } from '../contract/types.js';
+import { fieldsOn, isValueType, MAP_ENTRY, ordinalCompare, type Shape } from '../contract/types.js';
 import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, type Check, type Finding } from './check.js';
-import { overSoapRecord, SOAP_EXCHANGES } from './soap-envelope.js';
+import { soapRecordKind } from './kinds.js';
+import { overSoapRecord } from './soap-envelope.js';
 import { isNil, soapObjects, soapSlots, type SoapObjectAt } from './walk-soap.js';
 
-const record = { area: 'SOAP record', operation: impersonateLogout.name, clause: '2.1', exchanges: SOAP_EXCHANGES } as const;
+const record = {
+  area: 'SOAP record', operation: impersonateLogout.name, clause: '2.1', judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
+} as const;
+
+/** SOAP-only members (Settings): present in SOAP, nil in every response the spec shows. */
+const SOAP_ONLY = UserDetails.fields.filter((f) => f.only === 'soap').map((f) => f.soap);
 
 /** Findings over every contract-shaped element of the record (the record first). */
-const overObjects = (look: (id: string, o: SoapObjectAt, isRoot: boolean) => Finding[]): Check['run'] =>
-  (ctx) => overSoapRecord(ctx, (id, rec, path) => [...soapObjects(UserDetails, rec, path)].flatMap((o) => look(id, o, o.element === rec)));
+const overObjects = (look: (o: SoapObjectAt, isRoot: boolean) => Finding[]): Check['judge'] =>
+  overSoapRecord((rec, path) => [...soapObjects(UserDetails, rec, path)].flatMap((o) => look(o, o.element === rec)));
 
 const knownNames = (shape: Shape) => new Set(fieldsOn(shape, 'soap').map((f) => f.soap));
 
 /** Adjacent known members out of ordinal order (a repeated member counts too). */
-function orderFindings(id: string, o: SoapObjectAt): Finding[] {
+function orderFindings(o: SoapObjectAt): Finding[] {
   const known = knownNames(o.shape);
   const names = elementChildren(o.element).map((c) => c.name).filter((n) => known.has(n));
   const out: Finding[] = [];
   for (let i = 1; i < names.length; i++) {
     const [a, b] = [names[i - 1]!, names[i]!];
     if (ordinalCompare(a, b) >= 0) {
-      out.push(finding(id, a === b ? `${b} appears twice` : `${b} comes after ${a}; ordinal order puts it before`, { path: `${o.path}/${b}` }));
+      out.push(finding(a === b ? `${b} appears twice` : `${b} comes after ${a}; ordinal order puts it before`, { path: `${o.path}/${b}` }));
     }
   }
   return out;
@@ -37,10 +43,10 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Every value-type member is present, at every level',
     requirement: 'Every integer, boolean, datetime, guid and enum member of the record and of each nested object is present.',
     interpretation: 'String, array, object and map members may be null: written as xsi:nil or omitted (.NET EmitDefaultValue), so their absence is legitimate.',
-    run: overObjects((id, o) => {
+    judge: overObjects((o) => {
       const present = new Set(elementChildren(o.element).map((c) => c.name));
       return fieldsOn(o.shape, 'soap').filter((f) => isValueType(f.type) && !present.has(f.soap))
-        .map((f) => finding(id, `${f.soap} is missing`, { path: `${o.path}/${f.soap}` }));
+        .map((f) => finding(`${f.soap} is missing`, { path: `${o.path}/${f.soap}` }));
     }),
   },
   {
@@ -49,11 +55,11 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Member names are exact (case included)',
     requirement: 'No member is written under a name that differs from the spec\'s only by case (HXUserTypeCode, not HxUserTypeCode).',
     interpretation: 'XML names are case-sensitive and a .NET client binds by exact name; an element that is no member at all is reported by SOAP-UNKNOWN-MEMBERS.',
-    run: overObjects((id, o) => {
+    judge: overObjects((o) => {
       const byLower = new Map(fieldsOn(o.shape, 'soap').map((f) => [f.soap.toLowerCase(), f.soap]));
       const known = knownNames(o.shape);
       return elementChildren(o.element).filter((c) => !known.has(c.name) && byLower.has(c.name.toLowerCase()))
-        .map((c) => finding(id, `${c.name} should be ${byLower.get(c.name.toLowerCase())}`, { path: `${o.path}/${c.name}`, actual: c.name }));
+        .map((c) => finding(`${c.name} should be ${byLower.get(c.name.toLowerCase())}`, { path: `${o.path}/${c.name}`, actual: c.name }));
     }),
   },
   {
@@ -62,14 +68,14 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Record members are in ordinal alphabetical order',
     requirement: 'The members of UserDetailsResponse appear in alphabetical order by ordinal (code-unit) comparison, as DataContractSerializer writes them.',
     interpretation: 'Ordinal: HXUserTypeCode before HadPinCode, IsARASHybrid before IsAccountingActive. Omitted null members leave no gap to judge; only present known members are compared.',
-    run: overObjects((id, o, isRoot) => (isRoot ? orderFindings(id, o) : [])),
+    judge: overObjects((o, isRoot) => (isRoot ? orderFindings(o) : [])),
   },
   {
     ...record, level: 'MUST',
     id: 'SOAP-ORDER-NESTED',
     title: 'Nested members are in ordinal alphabetical order',
     requirement: 'The members of each SystemAssociation, EnrollmentInfo, NonCongregateSettings and payment-settings value appear in ordinal alphabetical order.',
-    run: overObjects((id, o, isRoot) => (isRoot ? [] : orderFindings(id, o))),
+    judge: overObjects((o, isRoot) => (isRoot ? [] : orderFindings(o))),
   },
   {
     ...record, level: 'MUST',
@@ -77,30 +83,30 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Settings is present and nil',
     requirement: 'The record holds Settings with xsi:nil="true" (XML Schema instance namespace, any prefix) and no content.',
     interpretation: 'The spec shows Settings nil in the SOAP response, so it is required present and nil. (An XSD written independently from the spec reads it as an optional member; this check keeps the spec\'s literal reading.)',
-    run: (ctx) => overSoapRecord(ctx, (id, rec, path) => {
-      const settings = elementChildren(rec).filter((c) => c.name === 'Settings');
-      const at = { path: `${path}/Settings` };
-      if (settings.length === 0) return [finding(id, 'Settings is missing; the spec has it nil', at)];
-      return settings.flatMap((s): Finding[] => {
+    judge: overSoapRecord((rec, path) => SOAP_ONLY.flatMap((name): Finding[] => {
+      const present = elementChildren(rec).filter((c) => c.name === name);
+      const at = { path: `${path}/${name}` };
+      if (present.length === 0) return [finding(`${name} is missing; the spec has it nil`, at)];
+      return present.flatMap((s): Finding[] => {
         if (!isNil(s)) {
           const stray = s.attrs.find((a) => a.name === 'nil');
-          return [finding(id, stray ? `Settings has nil="${stray.value}" in ${stray.ns ?? 'no namespace'}, not xsi:nil="true"` : 'Settings is not nil', at)];
+          return [finding(stray ? `${name} has nil="${stray.value}" in ${stray.ns ?? 'no namespace'}, not xsi:nil="true"` : `${name} is not nil`, at)];
         }
-        return elementChildren(s).length || textContent(s).trim() ? [finding(id, 'Settings is nil but has content', at)] : [];
+        return elementChildren(s).length || textContent(s).trim() ? [finding(`${name} is nil but has content`, at)] : [];
       });
-    }),
+    })),
   },
   {
     ...record, level: 'MUST',
     id: 'SOAP-ARRAY-ITEMS',
     title: 'Collection items have the right element names',
     requirement: 'AvailableYearsFor1099K holds int items; Roles, Permissions and PossibleLoginTypes string items; MealDays DayOfWeek items; AssociatedIds SystemAssociation items; nothing else.',
-    run: (ctx) => overSoapRecord(ctx, (id, rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s): Finding[] => {
+    judge: overSoapRecord((rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s): Finding[] => {
       if (s.item || s.type.kind !== 'array' || isNil(s.element)) return [];
       const want = s.type.soapItem.name;
       const out = elementChildren(s.element).filter((c) => c.name !== want)
-        .map((c) => finding(id, `${s.field.soap} holds ${c.name}, expected ${want} items`, { path: `${s.path}/${c.name}`, actual: c.name }));
-      if (textContent(s.element).trim()) out.push(finding(id, `${s.field.soap} holds text instead of ${want} items`, { path: s.path }));
+        .map((c) => finding(`${s.field.soap} holds ${c.name}, expected ${want} items`, { path: `${s.path}/${c.name}`, actual: c.name }));
+      if (textContent(s.element).trim()) out.push(finding(`${s.field.soap} holds text instead of ${want} items`, { path: s.path }));
       return out;
     })),
   },
@@ -110,16 +116,16 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Payment settings are Key/Value entries',
     requirement: 'ProviderPaymentSettings holds entries, each with exactly a Key (a string, not nil) then a Value.',
     interpretation: 'The entry element\'s name is generated by .NET (KeyValueOfstring…); only its Key/Value content is required.',
-    run: (ctx) => overSoapRecord(ctx, (id, rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s): Finding[] => {
+    judge: overSoapRecord((rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s): Finding[] => {
       if (s.type.kind !== 'map' || isNil(s.element)) return [];
       return elementChildren(s.element).flatMap((entry, i): Finding[] => {
         const at = { path: `${s.path}/${entry.name}[${i + 1}]` };
         const kids = elementChildren(entry);
         const names = kids.map((k) => k.name).join(', ');
-        if (names !== 'Key, Value') return [finding(id, `an entry holds ${names || 'nothing'}, expected Key, Value`, at)];
+        if (names !== `${MAP_ENTRY.key}, ${MAP_ENTRY.value}`) return [finding(`an entry holds ${names || 'nothing'}, expected ${MAP_ENTRY.key}, ${MAP_ENTRY.value}`, at)];
         const key = kids[0] as XmlElement;
-        if (isNil(key)) return [finding(id, 'an entry\'s Key is nil', at)];
-        return elementChildren(key).length ? [finding(id, 'an entry\'s Key holds elements, not a string', at)] : [];
+        if (isNil(key)) return [finding('an entry\'s Key is nil', at)];
+        return elementChildren(key).length ? [finding('an entry\'s Key holds elements, not a string', at)] : [];
       });
     })),
   },
@@ -129,10 +135,10 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'No members beyond the spec\'s',
     requirement: 'The record and its nested objects hold no element the spec does not list.',
     interpretation: 'Advisory: the spec lists the members but does not forbid others; a .NET client ignores unknown elements.',
-    run: overObjects((id, o) => {
+    judge: overObjects((o) => {
       const lower = new Set(fieldsOn(o.shape, 'soap').map((f) => f.soap.toLowerCase()));
       return elementChildren(o.element).filter((c) => !lower.has(c.name.toLowerCase()))
-        .map((c) => finding(id, `${c.name} is not a member of ${o.shape.name}`, { path: `${o.path}/${c.name}`, actual: c.name }));
+        .map((c) => finding(`${c.name} is not a member of ${o.shape.name}`, { path: `${o.path}/${c.name}`, actual: c.name }));
     }),
   },
   {
@@ -141,9 +147,9 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     title: 'Dictionary entries are named as .NET names them',
     requirement: 'Each ProviderPaymentSettings entry element is named KeyValueOfstring….',
     interpretation: 'The spec says only "Key/Value pair"; DataContractSerializer names entries KeyValueOf{key}{value}{hash}.',
-    run: (ctx) => overSoapRecord(ctx, (id, rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s) =>
+    judge: overSoapRecord((rec, path) => [...soapSlots(UserDetails, rec, path)].flatMap((s) =>
       s.type.kind !== 'map' || isNil(s.element) ? []
-        : elementChildren(s.element).filter((e) => !e.name.startsWith('KeyValueOfstring'))
-          .map((e) => finding(id, `an entry is named ${e.name}`, { path: `${s.path}/${e.name}`, actual: e.name })))),
+        : elementChildren(s.element).filter((e) => !e.name.startsWith(MAP_ENTRY.namePrefix))
+          .map((e) => finding(`an entry is named ${e.name}`, { path: `${s.path}/${e.name}`, actual: e.name })))),
   },
 ];

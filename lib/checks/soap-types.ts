@@ -7,7 +7,8 @@ import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import { elementChildren, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
-import { overSoapRecord, SOAP_EXCHANGES } from './soap-envelope.js';
+import { soapRecordKind } from './kinds.js';
+import { overSoapRecord } from './soap-envelope.js';
 import { isNil, soapSlots } from './walk-soap.js';
 
 interface TypeRule extends RuleMeta {
@@ -21,17 +22,17 @@ const last = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 function typeCheck(rule: TypeRule): Check {
   const { applies, judge, level = 'MUST', ...meta } = rule;
   return {
-    ...meta, level, area: 'SOAP record', operation: impersonateLogout.name, exchanges: SOAP_EXCHANGES,
-    run: (ctx) => overSoapRecord(ctx, (id, rec, path) => [...soapSlots(UserDetails, rec, path)].filter((s) => applies(s.type)).flatMap((s): Finding[] => {
+    ...meta, level, area: 'SOAP record', operation: impersonateLogout.name, judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
+    judge: overSoapRecord((rec, path) => [...soapSlots(UserDetails, rec, path)].filter((s) => applies(s.type)).flatMap((s): Finding[] => {
       const at = { path: s.path, ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}) };
       const name = last(s.path);
-      if (isNil(s.element)) return isValueType(s.type) ? [finding(id, `${name} is nil; a ${s.type.kind} is a value type and cannot be null`, at)] : [];
-      if (elementChildren(s.element).length) return [finding(id, `${name} holds elements, expected a ${s.type.kind}`, at)];
+      if (isNil(s.element)) return isValueType(s.type) ? [finding(`${name} is nil; a ${s.type.kind} is a value type and cannot be null`, at)] : [];
+      if (elementChildren(s.element).length) return [finding(`${name} holds elements, expected a ${s.type.kind}`, at)];
       const raw = textContent(s.element);
       const text = isValueType(s.type) ? collapse(raw) : raw;
       const why = judge?.(text, s.type);
       const shown = s.field.sensitivity ? marker(s.field.sensitivity, text) : show(text);
-      return why ? [finding(id, `${name} is ${shown}: ${why}`, { ...at, actual: text })] : [];
+      return why ? [finding(`${name} is ${shown}: ${why}`, { ...at, actual: text })] : [];
     })),
   };
 }

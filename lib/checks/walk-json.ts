@@ -1,7 +1,7 @@
 // Walks a JSON record along the contract: every present member and every array item at every
 // depth, and every object with its shape. Type checks are filters over these slots.
 import { fieldsOn, type Field, type FieldType, type Shape } from '../contract/types.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json/node.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { index, member, ROOT } from '../json/path.js';
 
 export interface JsonSlot {

@@ -2,7 +2,7 @@
 // their own): every member element and item at every depth, and every contract-shaped element.
 import { collapse } from '../contract/formats.js';
 import { XSI } from '../contract/namespaces.js';
-import { fieldsOn, type Field, type FieldType, type Shape } from '../contract/types.js';
+import { fieldsOn, MAP_ENTRY, type Field, type FieldType, type Shape } from '../contract/types.js';
 import { attribute, elementChildren, type XmlElement } from '../xml/model.js';
 
 export interface SoapSlot {
@@ -46,8 +46,8 @@ function* inside(field: Field, type: FieldType, e: XmlElement, path: string): Ge
 /** The non-nil Value element of each dictionary entry. */
 function* mapValues(e: XmlElement, path: string): Generator<{ element: XmlElement; path: string }> {
   for (const [i, entry] of elementChildren(e).entries()) {
-    const value = elementChildren(entry).find((c) => c.name === 'Value');
-    if (value && !isNil(value)) yield { element: value, path: `${itemPath(path, entry, i + 1)}/Value` };
+    const value = elementChildren(entry).find((c) => c.name === MAP_ENTRY.value);
+    if (value && !isNil(value)) yield { element: value, path: `${itemPath(path, entry, i + 1)}/${MAP_ENTRY.value}` };
   }
 }
 

@@ -1,23 +1,46 @@
-// Configuration for a run, from flags, then the environment, then .env (dotenv), then defaults.
-// Every problem is one line naming the setting; the caller exits 2 with it.
+// Configuration for a run, from flags, then the environment, then .env (dotenv), then defaults, all
+// declared in one option table (options.ts). Every problem is one line naming the setting; the
+// caller exits 2 with it.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { checkById } from '../checks/catalogue.js';
 import { exampleValue } from '../contract/examples.js';
-import { ENUM_NAME, INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { JSON_OPERATIONS } from '../contract/operations.js';
 import type { Field } from '../contract/types.js';
-import type { JsonObject, JsonValue } from '../json/node.js';
+import { valueFromText } from '../contract/values.js';
+import type { JsonObject } from '../json/value.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
+import { parseOptions, usageOf, type Env, type OptionTable } from './options.js';
+
+/** Every option of `npm run conformance`, once. */
+export const CONFORMANCE_OPTIONS = {
+  'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
+  'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
+  accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
+  shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
+  only: { kind: 'list', arg: 'ID,…', help: 'run only these checks' },
+  skip: { kind: 'list', arg: 'ID,…', help: 'do not run these checks' },
+  header: { kind: 'repeatable', arg: '"Name: v"', help: 'send this header with every request (values are redacted everywhere)', shown: 'no' },
+  timeout: { kind: 'integer', arg: 'MS', env: 'TIMEOUT_MS', min: 1, max: 600_000, defaultText: String(DEFAULT_TIMEOUT_MS), help: `limit for connecting, for the response headers and for the body; an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this` },
+  'max-body-mib': { kind: 'integer', arg: 'N', env: 'MAX_BODY_MIB', min: 1, max: 1024, defaultText: String(DEFAULT_MAX_BODY_BYTES / 1024 / 1024), help: 'cut off response bodies larger than N MiB' },
+  concurrency: { kind: 'integer', arg: 'N', env: 'CONCURRENCY', min: 1, max: 256, defaultText: String(DEFAULT_CONCURRENCY), help: 'exchanges in flight at once' },
+  rate: { kind: 'integer', arg: 'N', env: 'RATE', min: 1, max: 10_000, help: 'at most N requests per second (production targets)' },
+  'max-requests': { kind: 'integer', arg: 'N', env: 'MAX_REQUESTS', min: 1, max: 1_000_000_000, help: 'at most N requests in the run; checks on unsent exchanges are not evaluated' },
+  ca: { kind: 'string', arg: 'FILE', env: 'CA_FILE', help: 'trust this PEM CA certificate too (private PKI)' },
+  insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
+  'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
+  quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
+  help: { kind: 'boolean', short: 'h', help: 'this text', shown: 'no' },
+  version: { kind: 'boolean', help: 'the harness\'s version', shown: 'no' },
+} as const satisfies OptionTable;
 
 export interface Config {
   /** Undefined: check the embedded reference. */
   readonly baseUrl?: string;
   readonly reportDir: string;
   readonly namespaces: ServiceNamespaces;
-  /** Request record values per JSON operation key. */
+  /** Request record values per JSON operation key (the probes'). */
   readonly values: Readonly<Record<string, JsonObject>>;
   /** User-supplied headers (their values are secrets). */
   readonly headers: Readonly<Record<string, string>>;
@@ -32,56 +55,32 @@ export interface Config {
   readonly showPersonalData: boolean;
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
+  readonly accounts?: string;
+  /** 1-based shard index and count. */
+  readonly shard?: { readonly index: number; readonly count: number };
+  readonly quiet: boolean;
+  /** The options as given, for the shown configuration. */
+  readonly given: Readonly<Record<string, unknown>>;
 }
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string } | { ok: 'help' };
-
-export const USAGE = `usage: npm run conformance -- [options]
-
-  --base-url URL        the deployment to check (env BASE_URL); none: the embedded reference
-  --report-dir DIR      where reports go (env REPORT_DIR, default reports)
-  --only ID,ID          run only these checks
-  --skip ID,ID          do not run these checks
-  --header "Name: v"    send this header with every request (repeatable; values are redacted)
-  --timeout MS          limit for connecting, for response headers and for the body (default ${DEFAULT_TIMEOUT_MS});
-                        an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this
-  --max-body-mib N      cut off response bodies larger than N MiB (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024})
-  --concurrency N       exchanges in flight at once (default ${DEFAULT_CONCURRENCY})
-  --rate N              at most N requests per second (production targets)
-  --max-requests N      at most N requests in the run; checks on unsent exchanges are not evaluated
-  --ca FILE             trust this PEM CA certificate too (private PKI)
-  --insecure            do not verify TLS certificates (stated in every report)
-  --show-personal-data  show personal-data fields in reports (local debugging; credentials stay hidden)
-  --help                this text
-
-environment (and .env): BASE_URL, REPORT_DIR, TIMEOUT_MS, MAX_BODY_MIB, CONCURRENCY, RATE, MAX_REQUESTS,
-CA_FILE, HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE,
-and the request values: ${JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f))).join(', ')}
-exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
+export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string } | { ok: 'help' } | { ok: 'version' };
 
 /** userName -> USER_NAME, dataForMM -> DATA_FOR_MM */
 export function envName(prefix: string, f: Field): string {
   return `${prefix}_${f.json.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toUpperCase()}`;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The request-value variables (LOGIN_USER_NAME, …), one per field of every JSON request. */
+export const REQUEST_VALUE_ENV = JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f)));
+export const NAMESPACE_ENV = { request: 'SERVICE_REQUEST_NAMESPACE', login: 'SERVICE_LOGIN_NAMESPACE' } as const;
 
-/** A request value from text, typed as the field says. */
-function typedValue(f: Field, text: string, name: string): { value: JsonValue } | { error: string } {
-  const bad = (what: string) => ({ error: `${name} must be ${what}, not ${JSON.stringify(text)}` });
-  switch (f.type.kind) {
-    case 'integer': {
-      const n = Number(text);
-      return /^-?\d+$/.test(text) && n >= INT32_MIN && n <= INT32_MAX ? { value: n } : bad('a 32-bit integer');
-    }
-    case 'boolean':
-      return text === 'true' || text === 'false' ? { value: text === 'true' } : bad('true or false');
-    case 'enum':
-      return ENUM_NAME.test(text) ? { value: text } : bad('an enum member name');
-    default:
-      return { value: text };
-  }
-}
+export const USAGE = `usage: npm run conformance -- [options]        (installed: npx soap-json-conformance [options])
+
+${usageOf(CONFORMANCE_OPTIONS)}
+
+environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.login}, HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
+and the request values: ${REQUEST_VALUE_ENV.join(', ')}
+exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
 
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soapaction', 'accept', 'transfer-encoding', 'connection']);
 
@@ -98,19 +97,9 @@ function parseHeaders(list: readonly string[]): Record<string, string> | string 
   return out;
 }
 
-function idList(flag: string, text: string | undefined): string[] | string | undefined {
-  if (text === undefined) return undefined;
-  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = ids.filter((id) => !checkById.has(id));
-  if (unknown.length) return `--${flag}: unknown check id ${unknown.join(', ')} (the ids are listed in summary.json and the README)`;
-  if (!ids.length) return `--${flag} needs at least one check id`;
-  return ids;
-}
-
-function positiveInt(flag: string, text: string | undefined, fallback: number, max: number): number | string {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  return /^\d+$/.test(text) && n > 0 && n <= max ? n : `--${flag} must be an integer from 1 to ${max}, not ${JSON.stringify(text)}`;
+function checkIds(flag: string, ids: readonly string[] | undefined): string | undefined {
+  const unknown = ids?.filter((id) => !checkById.has(id)) ?? [];
+  return unknown.length ? `--${flag}: unknown check id ${unknown.join(', ')} (the ids are listed in summary.json and docs/checks.md)` : undefined;
 }
 
 function baseUrlOf(text: string | undefined): string | undefined | { error: string } {
@@ -127,55 +116,42 @@ function baseUrlOf(text: string | undefined): string | undefined | { error: stri
   return url.href.replace(/\/+$/, '');
 }
 
-export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'base-url': { type: 'string' }, 'report-dir': { type: 'string' },
-        only: { type: 'string' }, skip: { type: 'string' },
-        header: { type: 'string', multiple: true }, timeout: { type: 'string' },
-        'max-body-mib': { type: 'string' }, concurrency: { type: 'string' }, rate: { type: 'string' },
-        'max-requests': { type: 'string' }, ca: { type: 'string' },
-        insecure: { type: 'boolean' }, 'show-personal-data': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true, allowPositionals: false,
-    }));
-  } catch (e) {
-    return { ok: false, error: (e as Error).message.split('\n')[0] ?? 'bad arguments' };
-  }
-  if (values.help) return { ok: 'help' };
+function shardOf(text: string | undefined): Config['shard'] | string | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  return m && count >= 1 && index >= 1 && index <= count ? { index, count } : `--shard must be I/N with 1 <= I <= N, not ${JSON.stringify(text)}`;
+}
 
-  const baseUrl = baseUrlOf(values['base-url'] ?? env.BASE_URL);
+export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
+  const parsed = parseOptions(CONFORMANCE_OPTIONS, argv, env);
+  if (!parsed.ok) return parsed;
+  const v = parsed.values;
+  if (v.help) return { ok: 'help' };
+  if (v.version) return { ok: 'version' };
+
+  const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
-  const headers = parseHeaders(values.header ?? []);
+  const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
-  const timeoutMs = positiveInt('timeout', values.timeout ?? env.TIMEOUT_MS, DEFAULT_TIMEOUT_MS, 600_000);
-  if (typeof timeoutMs === 'string') return { ok: false, error: timeoutMs };
-  const maxBodyMib = positiveInt('max-body-mib', values['max-body-mib'] ?? env.MAX_BODY_MIB, DEFAULT_MAX_BODY_BYTES / 1024 / 1024, 1024);
-  const concurrency = positiveInt('concurrency', values.concurrency ?? env.CONCURRENCY, DEFAULT_CONCURRENCY, 256);
-  const rate = positiveInt('rate', values.rate ?? env.RATE, Infinity, 10_000);
-  const maxRequests = positiveInt('max-requests', values['max-requests'] ?? env.MAX_REQUESTS, Infinity, 1_000_000);
-  for (const n of [maxBodyMib, concurrency, rate, maxRequests]) if (typeof n === 'string') return { ok: false, error: n };
-  const caFile = values.ca ?? env.CA_FILE;
+  const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
+  if (idProblem) return { ok: false, error: idProblem };
+  const shard = shardOf(v.shard);
+  if (typeof shard === 'string') return { ok: false, error: shard };
+  if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
   let ca: Config['ca'];
-  if (caFile) {
+  if (v.ca) {
     try {
-      ca = { file: caFile, pem: readFileSync(caFile, 'utf8') };
+      ca = { file: v.ca, pem: readFileSync(v.ca, 'utf8') };
     } catch (e) {
-      return { ok: false, error: `cannot read --ca ${caFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      return { ok: false, error: `cannot read --ca ${v.ca}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
-    if (!ca.pem.includes('-----BEGIN CERTIFICATE-----')) return { ok: false, error: `--ca ${caFile} holds no PEM certificate` };
+    if (!ca.pem.includes('-----BEGIN CERTIFICATE-----')) return { ok: false, error: `--ca ${v.ca} holds no PEM certificate` };
   }
-  const only = idList('only', values.only);
-  const skip = idList('skip', values.skip);
-  for (const l of [only, skip]) if (typeof l === 'string') return { ok: false, error: l };
 
   const namespaces = {
-    request: env.SERVICE_REQUEST_NAMESPACE || DEFAULT_NAMESPACES.request,
-    login: env.SERVICE_LOGIN_NAMESPACE || DEFAULT_NAMESPACES.login,
+    request: env[NAMESPACE_ENV.request] || DEFAULT_NAMESPACES.request,
+    login: env[NAMESPACE_ENV.login] || DEFAULT_NAMESPACES.login,
   };
   const requestValues: Record<string, JsonObject> = {};
   for (const op of JSON_OPERATIONS) {
@@ -183,9 +159,10 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     for (const f of op.request.fields) {
       const name = envName(op.envPrefix, f);
       const text = env[name];
-      const v = text === undefined ? { value: exampleValue(f) } : typedValue(f, text, name);
-      if ('error' in v) return { ok: false, error: v.error };
-      record[f.json] = v.value;
+      if (text === undefined) { record[f.json] = exampleValue(f); continue; }
+      const typed = valueFromText(f.type, text);
+      if ('problem' in typed) return { ok: false, error: `${name} ${typed.problem}, not ${JSON.stringify(text)}` };
+      record[f.json] = typed.value;
     }
     requestValues[op.key] = record;
   }
@@ -193,17 +170,22 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     ok: true,
     config: {
       ...(baseUrl ? { baseUrl } : {}),
-      reportDir: values['report-dir'] || env.REPORT_DIR || 'reports', // empty means unset, as for BASE_URL
-      namespaces, values: requestValues, headers, timeoutMs,
-      maxBodyBytes: (maxBodyMib as number) * 1024 * 1024,
-      concurrency: concurrency as number,
-      ...(Number.isFinite(rate) ? { ratePerSecond: rate as number } : {}),
-      ...(Number.isFinite(maxRequests) ? { maxRequests: maxRequests as number } : {}),
+      reportDir: v['report-dir'] ?? 'reports',
+      namespaces, values: requestValues, headers,
+      timeoutMs: v.timeout ?? DEFAULT_TIMEOUT_MS,
+      maxBodyBytes: (v['max-body-mib'] ?? DEFAULT_MAX_BODY_BYTES / 1024 / 1024) * 1024 * 1024,
+      concurrency: v.concurrency ?? DEFAULT_CONCURRENCY,
+      ...(v.rate !== undefined ? { ratePerSecond: v.rate } : {}),
+      ...(v['max-requests'] !== undefined ? { maxRequests: v['max-requests'] } : {}),
       ...(ca ? { ca } : {}),
-      insecure: values.insecure ?? false,
-      showPersonalData: values['show-personal-data'] ?? false,
-      ...(only ? { only: only as string[] } : {}),
-      ...(skip ? { skip: skip as string[] } : {}),
+      insecure: v.insecure ?? false,
+      showPersonalData: v['show-personal-data'] ?? false,
+      ...(v.only ? { only: v.only } : {}),
+      ...(v.skip ? { skip: v.skip } : {}),
+      ...(v.accounts ? { accounts: v.accounts } : {}),
+      ...(shard ? { shard } : {}),
+      quiet: v.quiet ?? false,
+      given: v,
     },
   };
 }

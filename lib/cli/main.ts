@@ -2,7 +2,7 @@
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
@@ -11,12 +11,14 @@ import { runConformance } from '../engine/run.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { Redactor } from '../reporting/redact.js';
-import { consoleSummary } from '../reporting/console.js';
-import { writeHtmlReport } from '../reporting/html.js';
-import { buildReport, reportTitle, summaryOf, type Report } from '../reporting/report.js';
-import { traceabilityMarkdown } from '../reporting/traceability.js';
-import { parseConfig, USAGE, type Config } from './config.js';
-import { presentWithVitest } from './vitest-run.js';
+import { buildReport, type Report } from '../reporting/report.js';
+import { finish, writeReports } from './write-reports.js';
+import { accountRequests, validateAccounts } from '../engine/accounts.js';
+import type { Progress } from '../engine/run.js';
+import { displayLine } from '../reporting/display.js';
+import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
+import { shownOptions } from './options.js';
+import { ProgressLine } from './progress.js';
 
 function harnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -29,26 +31,20 @@ function harnessIdentity(): Report['harness'] {
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
 }
 
-const writeTo = (path: string, content: string): string => { writeFileSync(path, content); return path; };
 
 const selected = (config: Config) =>
   CATALOGUE.filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
 
-/** The configuration as reports show it: header values and request secrets replaced by markers. */
+/** The configuration as reports show it: the options as given (from the option table), the
+ *  effective values they stand for, header values and request secrets replaced by markers. */
 const shownConfig = (config: Config, redactor: Redactor, baseUrl: string) => ({
+  options: shownOptions(CONFORMANCE_OPTIONS, config.given),
   baseUrl,
   reportDir: config.reportDir,
   namespaces: config.namespaces,
   timeoutMs: config.timeoutMs,
   maxBodyBytes: config.maxBodyBytes,
   concurrency: config.concurrency,
-  ...(config.ratePerSecond ? { ratePerSecond: config.ratePerSecond } : {}),
-  ...(config.maxRequests ? { maxRequests: config.maxRequests } : {}),
-  ...(config.ca ? { ca: config.ca.file } : {}),
-  insecure: config.insecure,
-  showPersonalData: config.showPersonalData,
-  ...(config.only ? { only: config.only } : {}),
-  ...(config.skip ? { skip: config.skip } : {}),
   headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, marker('secret header', v)])),
   requestValues: JSON.parse(redactor.text(JSON.stringify(config.values))) as unknown,
 });
@@ -57,10 +53,19 @@ async function run(argv: readonly string[]): Promise<number> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
   const parsed = parseConfig(argv, process.env);
   if (parsed.ok === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (parsed.ok === 'version') { process.stdout.write(`${harnessIdentity().version}\n`); return 0; }
   if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
   const config = parsed.config;
   const checks = selected(config);
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
+
+  // Every account line is read and checked before anything is sent: a bad line stops the run here.
+  let cases: number | undefined;
+  if (config.accounts) {
+    const valid = await validateAccounts(config.accounts);
+    if ('error' in valid) { process.stderr.write(`conformance: ${displayLine(valid.error)}\n`); return 2; }
+    cases = config.shard ? Math.ceil((valid.cases - (config.shard.index - 1)) / config.shard.count) : valid.cases;
+  }
 
   // The report directory is made (and proved writable) before the target sees a single request.
   const dir = resolve(config.reportDir);
@@ -75,6 +80,7 @@ async function run(argv: readonly string[]): Promise<number> {
   let reference: RunningReference | undefined;
   try {
     if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
+    const accounts = config.accounts;
     const baseUrl = config.baseUrl ?? reference!.url;
     const description = reference ? 'embedded reference implementation' : 'deployment';
     const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
@@ -84,63 +90,30 @@ async function run(argv: readonly string[]): Promise<number> {
     ];
     for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
     for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
-    process.stdout.write(`conformance: checking ${baseUrl} (${description}), ${checks.length} checks\n`);
+    const shardText = config.shard ? `, shard ${config.shard.index}/${config.shard.count}` : '';
+    process.stdout.write(`conformance: checking ${displayLine(baseUrl)} (${description}), ${checks.length} checks${cases !== undefined ? `, ${cases} accounts${shardText}` : ''}\n`);
 
     const { ca, ...settings } = config;
     const startupMs = Math.round(performance.now());
+    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(cases !== undefined ? { cases } : {}) });
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
+      ...(accounts ? { cases: accountRequests(accounts, config.headers, config.shard) } : {}),
+      // Sharded, only the first shard sends the probes: merged, the shards are one run.
+      probes: !config.shard || config.shard.index === 1,
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
+      // Every exchange teaches the redactor its secrets (as fingerprints) before it is dropped.
+      observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+      ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
     });
-    process.stdout.write(`  sent ${result.exchanges.length} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
+    progress?.done();
+    process.stdout.write(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
     const report = buildReport(result, {
       redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings, startupMs,
     });
 
-    // Every output that can be written is written, and the verdict always reaches the console;
-    // an output that fails is named on stderr and the run exits 2.
-    const outputs: string[] = [];
-    const problems: string[] = [];
-    const attempt = async (what: string, make: () => Promise<string[]> | string[]) => {
-      try {
-        outputs.push(...(await make()));
-      } catch (e) {
-        problems.push(`cannot write ${what}: ${(e as Error).message.split('\n')[0]}`);
-      }
-    };
-    const t = performance.now();
-    let presented = false;
-    await attempt('the Allure results and junit.xml', async () => {
-      const written = Object.values(await presentWithVitest(report, dir));
-      presented = true;
-      return written;
-    });
-    const done = {
-      ...report,
-      timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
-      peakRss: { ...report.peakRss, runBytes: process.resourceUsage().maxRSS * 1024 },
-    };
-    await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
-    await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(report))]);
-    if (presented) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(report))]);
-    const first = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results'];
-    const rank = (path: string) => first.findIndex((name) => path.endsWith(name));
-    process.stdout.write(consoleSummary(report, outputs.sort((a, b) => rank(a) - rank(b))));
-    if (problems.length) {
-      for (const p of problems) process.stderr.write(`conformance: ${p}\n`);
-      return 2;
-    }
-    if (report.verdict === 'unreachable') {
-      process.stderr.write(`conformance: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
-      return 2;
-    }
-    if (report.verdict === 'incomplete') {
-      const skipped = report.checks.filter((c) => c.level === 'MUST' && c.status === 'skip');
-      process.stderr.write(`conformance: run incomplete: ${skipped.length} MUST check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`);
-      return 2;
-    }
-    return report.verdict === 'conformant' ? 0 : 1;
+    return finish(await writeReports(report, dir), 'conformance');
   } finally {
     await reference?.close();
   }

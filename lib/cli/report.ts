@@ -1,30 +1,63 @@
-// `npm run report -- [--report-dir DIR]`: rebuilds report.html and traceability.md from a report
-// directory's allure-results/ and summary.json (for instance after copying them off a CI runner).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run report -- [--report-dir DIR]`: rebuilds every output of a report directory from its
+// summary.json and exchanges.json (for instance after copying them off a CI runner).
+// `npm run report -- --merge DIR DIR… [--report-dir OUT]`: merges the report directories of a run split
+// into shards (--shard i/n) into one report with one verdict, and exits as that run would (0/1/2).
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { writeHtmlReport } from '../reporting/html.js';
-import { reportTitle, type Report } from '../reporting/report.js';
-import { traceabilityMarkdown } from '../reporting/traceability.js';
+import { mergeReports } from '../reporting/merge.js';
+import type { Report } from '../reporting/report.js';
+import { parseOptions, usageOf, type OptionTable } from './options.js';
+import { finish, readReport, writeReports } from './write-reports.js';
+
+export const REPORT_OPTIONS = {
+  'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
+  merge: { kind: 'boolean', help: 'merge the report directories given as arguments (the shards of one run)' },
+  help: { kind: 'boolean', short: 'h', help: 'this text' },
+} as const satisfies OptionTable;
+
+const USAGE = `usage: npm run report -- [--report-dir DIR]
+       npm run report -- --merge SHARD_DIR SHARD_DIR… [--report-dir OUT]
+${usageOf(REPORT_OPTIONS)}`;
+
+function load(dir: string): Report | string {
+  if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run npm run conformance first)`;
+  try {
+    return readReport(dir);
+  } catch (e) {
+    return `${dir}/summary.json cannot be read: ${(e as Error).message.split('\n')[0]}`;
+  }
+}
 
 async function main(): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: { 'report-dir': { type: 'string' } }, strict: true, allowPositionals: false }));
-  } catch (e) {
-    process.stderr.write(`report: ${(e as Error).message.split('\n')[0]}\nusage: npm run report -- [--report-dir DIR]\n`);
-    return 2;
+  const parsed = parseOptions(REPORT_OPTIONS, process.argv.slice(2), process.env, true);
+  if (!parsed.ok) { process.stderr.write(`report: ${parsed.error}\n${USAGE}\n`); return 2; }
+  const v = parsed.values;
+  if (v.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  const dir = resolve(v['report-dir'] ?? 'reports');
+  if (!v.merge) {
+    if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
+    const report = load(dir);
+    if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
+    // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
+    const written = await writeReports(report, dir);
+    for (const p of written.problems) process.stderr.write(`report: ${p}\n`);
+    process.stdout.write(`${written.outputs.join('\n')}\n`);
+    return written.problems.length ? 2 : 0;
   }
-  const dir = resolve(values['report-dir'] ?? process.env.REPORT_DIR ?? 'reports');
-  const summaryPath = join(dir, 'summary.json');
-  if (!existsSync(summaryPath) || !existsSync(join(dir, 'allure-results'))) {
-    process.stderr.write(`report: ${dir} holds no summary.json and allure-results/ (run npm run conformance first)\n`);
-    return 2;
+  const shards = parsed.positionals.map((d) => resolve(d));
+  if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }
+  if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
+  const reports: Report[] = [];
+  for (const d of shards) {
+    const r = load(d);
+    if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
+    reports.push(r);
   }
-  const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Report;
-  writeFileSync(join(dir, 'traceability.md'), traceabilityMarkdown(summary));
-  process.stdout.write(`${await writeHtmlReport(dir, reportTitle(summary))}\n${join(dir, 'traceability.md')}\n`);
-  return 0;
+  const merged = mergeReports(reports, parsed.positionals);
+  if (!merged.ok) { process.stderr.write(`report: cannot merge: ${merged.error}\n`); return 2; }
+  mkdirSync(dir, { recursive: true });
+  process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
+  return finish(await writeReports(merged.report, dir), 'report');
 }
 
 main()

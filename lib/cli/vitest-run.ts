@@ -1,7 +1,9 @@
 // Presents a finished run through vitest: the suites in suites/ register one test per check from
 // the injected report, and vitest's reporters write allure-results/ and junit.xml. Vitest's own
 // console output is discarded; the CLI prints its summary.
-import { rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
@@ -23,13 +25,37 @@ function environmentOf(report: Report): Record<string, string> {
 export interface Presented {
   readonly allureResults: string;
   readonly junit: string;
+  /** Peak resident memory of the process that presented (a child of the run). */
+  readonly peakRssBytes?: number;
 }
 
+/**
+ * Presents the report in a child process (`cli/present`): vitest and its reporters cost ~185 MB that
+ * the run itself never needs, and in a process of their own they never add to the run's peak memory.
+ * The report crosses as a JSON file in the report directory's temporary space, removed after.
+ */
 export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented> {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
+  const input = join(work, 'report.json');
+  try {
+    writeFileSync(input, JSON.stringify(report));
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, reportDir], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error((stderr.trim().split('\n').pop() || error.message).replace(/^present: /, '')));
+        else resolve(stdout);
+      });
+    });
+    return JSON.parse(out) as Presented;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The presentation itself, in this process (the child's work). */
+export async function presentInProcess(report: Report, reportDir: string): Promise<Presented> {
   const allureResults = join(reportDir, 'allure-results');
   const junit = join(reportDir, 'junit.xml');
   rmSync(allureResults, { recursive: true, force: true }); // results of one run only
-  // Loaded only now: vitest/node costs ~185 MB and ~0.6 s, which the run itself never needs.
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
     config: false,
@@ -58,7 +84,7 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   } finally {
     await vitest.close();
   }
-  return { allureResults, junit };
+  return { allureResults, junit, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
 function* collect(task: { type: string; tasks?: unknown[] }): Generator<unknown> {

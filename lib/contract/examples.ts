@@ -1,6 +1,6 @@
 // Example values derived from a field's type: the request fixtures, and the harness's request
 // values wherever configuration gives none.
-import type { JsonObject, JsonValue } from '../json/node.js';
+import type { JsonObject, JsonValue } from '../json/value.js';
 import type { Field, FieldType, Shape } from './types.js';
 
 function example(type: FieldType, name: string): JsonValue {

@@ -11,7 +11,7 @@ export const JSON_GUID = /^[0-9a-fA-F]{32}$/;
 export const SOAP_GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** A JSON integer literal: no fraction, no exponent (the lexeme, not the parsed number). */
-export const JSON_INTEGER_LEXEME = /^-?(0|[1-9]\d*)$/;
+export { INTEGER_LEXEME as JSON_INTEGER_LEXEME } from '../json/parse.js';
 /** xs:int / xs:long lexical space after whitespace collapse. */
 export const XSD_INTEGER = /^[+-]?\d+$/;
 /** xs:boolean lexical space after whitespace collapse. */

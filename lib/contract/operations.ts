@@ -8,6 +8,8 @@ export const JSON_MEDIA_TYPE = 'application/json';
 export const SOAP_REQUEST_MEDIA_TYPE = 'text/xml; charset=utf-8';
 /** 4.2: the observed SOAP response type (ServiceStack itself sends text/xml; the spec wins). */
 export const SOAP_RESPONSE_MEDIA_TYPE = 'application/xml';
+/** JavaScript media types a JSONP answer may carry (ServiceStack: text/javascript; v3: application/javascript). */
+export const JAVASCRIPT_MEDIA_TYPES = ['text/javascript', 'application/javascript', 'application/x-javascript', 'application/ecmascript', 'text/ecmascript'] as const;
 
 /** Section 4 selectors. */
 export const FORMATS = {
@@ -62,8 +64,13 @@ export const impersonateLogout: SoapOperation = {
   route: '/soap11', soapAction: 'ImpersonateLogoutRequest', responseElement: 'UserDetailsResponse',
 };
 
+export type Operation = JsonOperation | SoapOperation;
+
 export const JSON_OPERATIONS: readonly JsonOperation[] = [login, confirmEmail];
-export const OPERATIONS: readonly (JsonOperation | SoapOperation)[] = [login, impersonateLogout, confirmEmail];
+export const OPERATIONS: readonly Operation[] = [login, impersonateLogout, confirmEmail];
+
+/** An operation by its request name (section 1). */
+export const operationNamed = (name: string): Operation | undefined => OPERATIONS.find((op) => op.name === name);
 
 /** ServiceStack's predefined route, "also reachable at" in 4.1 and 4.3. */
 export const replyRoute = (op: OperationBase): string => `/json/reply/${op.name}`;

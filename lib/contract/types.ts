@@ -22,6 +22,10 @@ export type FieldType =
   /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. */
   | { readonly kind: 'map'; readonly value: Shape; readonly soapEntry: XmlItemName };
 
+/** How DataContractSerializer writes a Dictionary<string, T> entry: KeyValueOfstring{T}{hash}, holding
+ *  Key then Value (servicestack-notes.md). */
+export const MAP_ENTRY = { namePrefix: 'KeyValueOfstring', key: 'Key', value: 'Value' } as const;
+
 export type Sensitivity = 'credential' | 'personal';
 
 export interface Field {

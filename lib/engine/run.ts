@@ -1,17 +1,34 @@
-// The engine: choose checks, send each exchange they need once (concurrently, bounded), run the
-// checks on the recordings, and state the verdict. No printing, no files: callers present it.
+// The engine: sends the requests of the run (the probes, each account's requests) with bounded
+// concurrency, pulling them lazily; judges every exchange (sent here or recorded elsewhere) with
+// every check bound to its kind as soon as it completes; folds the verdicts per check; and drops the
+// exchange, keeping only the probes and the few exchanges that examples point at. No printing, no
+// files: callers present the result.
 import type { Dispatcher } from 'undici';
-import type { Check, Finding, Level, Outcome } from '../checks/check.js';
 import { CATALOGUE } from '../checks/catalogue.js';
-import { CheckContext } from '../checks/context.js';
+import type { Check, Level, Look } from '../checks/check.js';
+import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
+import type { JsonValue } from '../json/value.js';
 import { BodySlots, createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
-import { planExchanges, type RequestSettings } from './exchanges.js';
+import { planProbes, type RequestSettings } from './probes.js';
+import { CheckTally, type Example, type FindingGroup } from './tally.js';
+
+export type Source<T> = Iterable<T> | AsyncIterable<T>;
 
 export interface RunOptions extends RequestSettings, TransportOptions {
   readonly baseUrl: string;
   /** Checks to run (default: the whole catalogue). */
   readonly checks?: readonly Check[];
+  /** Send the probes (default true); they are sent once, whatever else the run holds. */
+  readonly probes?: boolean;
+  /** More requests to send and judge, read lazily (one account's requests after another). */
+  readonly cases?: Source<ExchangeSpec>;
+  /** Exchanges that already happened (recorded or live traffic): judged, never sent. */
+  readonly recorded?: Source<Exchange>;
+  /** probe: the harness made the evidence, so a MUST check left without any is "incomplete".
+   *  traffic: the verdict is about what was observed; a check without evidence is "not observed". */
+  readonly mode?: 'probe' | 'traffic';
   /** Exchanges in flight at once. */
   readonly concurrency?: number;
   /** Supply a dispatcher (tests); otherwise one is made from the options and closed here. */
@@ -20,6 +37,19 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly maxRequests?: number;
   /** At most this many requests per second. */
   readonly ratePerSecond?: number;
+  /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
+   *  with the answer's JSON value when the checks parsed it. */
+  readonly observe?: (ex: Exchange, parsed?: JsonValue) => void;
+  /** Called as the run moves (after every exchange judged). */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export interface Progress {
+  readonly exchanges: number;
+  readonly failedExchanges: number;
+  readonly sent: number;
+  /** Distinct accounts judged so far. */
+  readonly cases: number;
 }
 
 export interface CheckResult {
@@ -27,56 +57,197 @@ export interface CheckResult {
   readonly status: 'pass' | 'fail' | 'skip';
   /** One line. */
   readonly message: string;
-  readonly findings: readonly Finding[];
+  /** Exchanges judged (of which probes), with findings, and of its kind but not judgeable (no answer, not a record…). */
+  readonly judged: number;
+  readonly judgedProbes: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Findings in all, and the first of them. */
+  readonly findingCount: number;
+  readonly examples: readonly Example[];
+  readonly groups: readonly FindingGroup[];
+  /** Kept exchanges (probes, examples) it judged. */
+  readonly exchanges: readonly string[];
 }
 
-/** conformant: every MUST check passed. incomplete: none failed but some could not be evaluated. */
-export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreachable';
+/** conformant: every MUST check passed. incomplete: none failed but some could not be evaluated.
+ *  nothing-observed: a traffic run held no exchange of this interface. */
+export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreachable' | 'nothing-observed';
+
+export interface RunCounts {
+  /** Exchanges judged in all, and by source. */
+  readonly exchanges: number;
+  readonly bySource: Readonly<Record<string, number>>;
+  /** Distinct accounts (cases) judged. */
+  readonly cases: number;
+  /** Exchanges of this interface, by kind (operation, route, selector, JSONP). */
+  readonly kinds: Readonly<Record<string, number>>;
+  /** Exchanges that are not this interface, by method and path (the first 50 distinct). */
+  readonly notInterface: Readonly<Record<string, number>>;
+  readonly notInterfaceTotal: number;
+}
 
 export interface RunResult {
   readonly baseUrl: string;
+  readonly mode: 'probe' | 'traffic';
   readonly startedAt: string;
   readonly finishedAt: string;
+  /** The exchanges kept for the report: the probes, and those examples point at. */
   readonly exchanges: readonly Exchange[];
+  readonly counts: RunCounts;
   readonly results: readonly CheckResult[];
   readonly verdict: Verdict;
   /** Set when the verdict is "unreachable": the one-line cause. */
   readonly unreachable?: string;
-  /** Wall time spent sending (all exchanges, concurrently) and judging. */
+  /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
 }
 
-/** Every exchange of a full run in flight at once: a run costs one round trip, not one per exchange. */
+/** Every probe of a run in flight at once: a probe run costs one round trip, not one per exchange. */
 export const DEFAULT_CONCURRENCY = 32;
+/** A kept exchange keeps this much of its body for the report (its size and digest describe the whole). */
+export const KEPT_BODY_BYTES = 256 * 1024;
+const MAX_NOT_INTERFACE = 50;
 
-/** Runs `task` over `items` with at most `limit` in flight, keeping order. */
-async function pooled<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
+/** Pulls items lazily and runs `task` on each, at most `limit` at once: a source of a million
+ *  accounts is never read ahead of what is in flight. (p-limit queues every item it is given, so it
+ *  cannot hold back a lazy source; this loop does, in a few lines.) */
+export async function pump<T>(source: Source<T>, limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  const running = new Set<Promise<void>>();
+  for await (const item of source) {
+    const p: Promise<void> = task(item).finally(() => running.delete(p));
+    running.add(p);
+    if (running.size >= limit) await Promise.race(running);
+  }
+  await Promise.all(running);
 }
 
-function summarise(check: Check, ctx: CheckContext): CheckResult {
-  let outcome: Outcome;
+/** A check that throws is a harness defect: say so rather than hide it as a pass. */
+function safely(check: Check, view: ExchangeView): Look {
   try {
-    outcome = check.run(ctx);
+    return check.judge(view);
   } catch (e) {
-    // A check that throws is a harness defect; say so rather than hide it as a pass.
-    outcome = { status: 'fail', findings: [{ exchange: check.exchanges[0] ?? '-', message: `harness error in ${check.id}: ${(e as Error).message}` }] } as const;
+    return [{ message: `harness error in ${check.id}: ${(e as Error).message}` }];
   }
-  if (outcome.status === 'skip') return { check, status: 'skip', message: outcome.reason, findings: [] };
-  if (outcome.status === 'pass') return { check, status: 'pass', message: outcome.note ?? 'passed', findings: [] };
-  const [first, ...rest] = outcome.findings;
-  const where = first?.path ? ` at ${first.path}` : '';
-  const more = rest.length ? ` (+${rest.length} more)` : '';
-  return { check, status: 'fail', message: `${first?.exchange}: ${first?.message}${where}${more}`, findings: outcome.findings };
+}
+
+const keepHead = (ex: Exchange): Exchange =>
+  (ex.response && ex.response.body.length > KEPT_BODY_BYTES ? { ...ex, response: { ...ex.response, body: Buffer.from(ex.response.body.subarray(0, KEPT_BODY_BYTES)) } } : ex);
+
+/** Judges exchanges one at a time as they arrive; holds the tallies and the kept exchanges. */
+export class Judge {
+  readonly tallies: CheckTally[];
+  readonly kept: Exchange[] = [];
+  private readonly bySource = new Map<string, number>();
+  private readonly kinds = new Map<string, number>();
+  private readonly notInterface = new Map<string, number>();
+  private readonly cases = new Set<number>();
+  private notInterfaceTotal = 0;
+  exchanges = 0;
+  failedExchanges = 0;
+  sent = 0;
+  unreachable = 0;
+  firstUnreachable: string | undefined;
+
+  constructor(checks: readonly Check[], private readonly settings: CheckSettings, private readonly observe?: RunOptions['observe']) {
+    this.tallies = checks.map((c) => new CheckTally(c));
+  }
+
+  judge(ex: Exchange): void {
+    const view = new ExchangeView(ex, this.settings);
+    this.exchanges++;
+    this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
+    if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);
+    if (ex.error?.kind !== 'not-sent' && ex.origin.source !== 'har' && ex.origin.source !== 'proxy') {
+      this.sent++;
+      if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
+    }
+    if (view.kind.operation) {
+      const label = kindLabel(view.kind);
+      this.kinds.set(label, (this.kinds.get(label) ?? 0) + 1);
+    } else {
+      this.notInterfaceTotal++;
+      const where = `${view.kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`;
+      if (this.notInterface.has(where) || this.notInterface.size < MAX_NOT_INTERFACE) this.notInterface.set(where, (this.notInterface.get(where) ?? 0) + 1);
+    }
+    let keep = ex.origin.source === 'probe';
+    let failed = false;
+    const judgedBy: CheckTally[] = [];
+    for (const t of this.tallies) {
+      if (!t.check.appliesTo(view)) continue;
+      const look: Look = view.notSent ? { skip: 'not sent (request cap reached)' } : safely(t.check, view);
+      if (Array.isArray(look) && look.length) failed = true;
+      if (t.fold(ex.id, ex.origin, look)) keep = true;
+      judgedBy.push(t);
+    }
+    if (failed) this.failedExchanges++;
+    this.observe?.(ex, view.parsedJson());
+    if (keep) {
+      this.kept.push(keepHead(ex));
+      for (const t of judgedBy) t.kept.add(ex.id);
+    }
+  }
+
+  get caseCount(): number {
+    return this.cases.size;
+  }
+
+  counts(): RunCounts {
+    return {
+      exchanges: this.exchanges,
+      bySource: Object.fromEntries(this.bySource),
+      cases: this.cases.size,
+      kinds: Object.fromEntries([...this.kinds].sort(([a], [b]) => (a < b ? -1 : 1))),
+      notInterface: Object.fromEntries(this.notInterface),
+      notInterfaceTotal: this.notInterfaceTotal,
+    };
+  }
+}
+
+const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
+
+/** What a check's one-line message is made from: its counts and its first finding. */
+export interface MessageParts {
+  readonly judged: number;
+  /** Of the judged exchanges, how many were probes. */
+  readonly judgedProbes: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly findings: number;
+  readonly first?: Example;
+  /** Why it could not look, for a check that judged nothing, or the first reason, otherwise. */
+  readonly skipReason?: string;
+}
+
+/** The status and one-line message of a check from its counts (a run's, or shards' merged). */
+export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 'traffic'): { status: CheckResult['status']; message: string } {
+  if (p.judged === 0) {
+    const reason = p.skipReason ?? (mode === 'traffic' ? `not observed in this traffic${check.probe ? ` (needs ${check.probe})` : ''}` : 'no exchange of its kind in this run');
+    return { status: 'skip', message: reason };
+  }
+  const note = p.skipped ? `; not judged on ${p.skipped} exchange(s): ${p.skipReason ?? 'no answer to judge'}` : '';
+  if (!p.failed) return { status: 'pass', message: p.judged > p.judgedProbes ? `passed on ${p.judged} exchanges${note}` : `passed${note}` };
+  const first = p.first;
+  // JSON and element paths are named in the line; a status or header is already in the message.
+  const where = first?.path && /^[$/]/.test(first.path) ? ` at ${first.path}` : '';
+  const who = first ? `${first.exchange}${first.case !== undefined ? ` (case ${first.case})` : ''}: ` : '';
+  const more = p.findings > 1 ? ` (+${p.findings - 1} more)` : '';
+  // Where the evidence is more than the probes (accounts, traffic), say how much of it failed first.
+  const rate = p.judged > p.judgedProbes ? `failed on ${p.failed} of ${p.judged} exchanges (${percent(p.failed, p.judged)}); first: ` : '';
+  return { status: 'fail', message: `${rate}${who}${first?.message ?? 'failed'}${where}${more}` };
+}
+
+export function resultOf(t: CheckTally, mode: 'probe' | 'traffic'): CheckResult {
+  const skips = [...t.skipReasons].map(([reason, n]) => (n > 1 ? `${reason} (${n} exchanges)` : reason));
+  const { status, message } = statusAndMessage({
+    judged: t.judged, judgedProbes: t.judgedProbes, failed: t.failed, skipped: t.skipped, findings: t.findings,
+    ...(t.examples[0] ? { first: t.examples[0] } : {}),
+    ...(skips.length ? { skipReason: t.judged === 0 ? skips.join('; ') : skips[0]! } : {}),
+  }, t.check, mode);
+  return {
+    check: t.check, status, message, judged: t.judged, judgedProbes: t.judgedProbes, failed: t.failed, skipped: t.skipped, findingCount: t.findings,
+    examples: t.examples, groups: t.findingGroups(), exchanges: [...t.kept],
+  };
 }
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
@@ -84,36 +255,57 @@ export const failedAt = (results: readonly CheckResult[], level: Level) => resul
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  const mode = options.mode ?? 'probe';
   const checks = options.checks ?? CATALOGUE;
-  const plan = planExchanges(options);
-  const needed: ExchangeSpec[] = [...new Set(checks.flatMap((c) => c.exchanges))].map((id) => {
-    const spec = plan.get(id);
-    if (!spec) throw new Error(`no exchange named ${id}`);
-    return spec;
+  const settings: CheckSettings = { namespaces: options.namespaces };
+  const judge = new Judge(checks, settings, options.observe);
+  const progress = () => options.onProgress?.({ exchanges: judge.exchanges, failedExchanges: judge.failedExchanges, sent: judge.sent, cases: judge.caseCount });
+
+  // Only the probes some selected check judges (--only and --skip shrink the run).
+  const probes = options.probes === false ? [] : planProbes(options).filter((spec) => {
+    const view = new ExchangeView({ ...spec, request: { method: spec.method, url: spec.path, headers: spec.headers }, startedAt: '', durationMs: 0 }, settings);
+    return checks.some((c) => c.appliesTo(view));
   });
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const dispatcher = options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency });
+  const sending = probes.length > 0 || options.cases !== undefined;
+  const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
   const slots = new BodySlots();
-  let exchanges: Exchange[];
+  const sendAndJudge = async (spec: ExchangeSpec) => {
+    judge.judge(await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots }));
+    progress();
+  };
   try {
-    exchanges = await pooled(needed, concurrency, (spec) => send(spec, options.baseUrl, { dispatcher, options, budget, slots }));
+    if (sending) {
+      async function* requests(): AsyncGenerator<ExchangeSpec> {
+        yield* probes;
+        if (options.cases) yield* options.cases;
+      }
+      await pump(requests(), concurrency, sendAndJudge);
+    }
+    if (options.recorded) {
+      for await (const ex of options.recorded) {
+        judge.judge(ex);
+        progress();
+      }
+    }
   } finally {
-    if (!options.dispatcher) await dispatcher.close();
+    if (dispatcher && !options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
+  const results = judge.tallies.map((t) => resultOf(t, mode));
   // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
-  const sent = exchanges.filter((e) => e.error?.kind !== 'not-sent');
-  const unreachable = sent.length > 0 && sent.every((e) => e.error && UNREACHABLE.has(e.error.kind)) ? sent[0]!.error!.message : undefined;
-  const ctx = new CheckContext(new Map(exchanges.map((e) => [e.id, e])), { namespaces: options.namespaces });
-  const results = checks.map((c) => summarise(c, ctx));
+  const unreachable = judge.sent > 0 && judge.unreachable === judge.sent ? judge.firstUnreachable : undefined;
+  const counts = judge.counts();
+  const interfaceSeen = Object.keys(counts.kinds).length > 0;
   const mustSkipped = results.some((r) => r.status === 'skip' && r.check.level === 'MUST');
   const verdict: Verdict = unreachable ? 'unreachable'
-    : failedAt(results, 'MUST').length ? 'non-conformant'
-      : mustSkipped ? 'incomplete' : 'conformant';
+    : mode === 'traffic' && !interfaceSeen ? 'nothing-observed'
+      : failedAt(results, 'MUST').length ? 'non-conformant'
+        : mode === 'probe' && mustSkipped ? 'incomplete' : 'conformant';
   return {
-    baseUrl: options.baseUrl, startedAt, finishedAt: new Date().toISOString(),
-    exchanges, results, verdict, ...(unreachable ? { unreachable } : {}),
+    baseUrl: options.baseUrl, mode, startedAt, finishedAt: new Date().toISOString(),
+    exchanges: judge.kept, counts, results, verdict, ...(unreachable ? { unreachable } : {}),
     timings: { sendingMs: Math.round(t1 - t0), checkingMs: Math.round(performance.now() - t1) },
   };
 }

@@ -1,9 +1,24 @@
-// A recorded exchange: what the harness sent and what came back (or why nothing did). Checks
-// read only these records; nothing is sent twice.
+// A recorded exchange: what was sent and what came back (or why nothing did), whoever sent it.
+// Checks read only these records.
+import { createHash } from 'node:crypto';
+
+/** How an exchange came into the run. Checks bind to what an exchange is (its kind), never to where
+ *  it came from; the origin only says whether the harness vouches for the request and which account
+ *  it belongs to. */
+export interface Origin {
+  readonly source: 'probe' | 'case' | 'har' | 'proxy' | 'generated' | 'client';
+  /** The harness built the request as a valid one of an existing account: anything but success is a
+   *  failure. Traffic it did not build may meet a legitimate client error (a 4xx is not judged
+   *  against the success contract). */
+  readonly vouched: boolean;
+  /** The account (case) it belongs to: its line in the accounts file. */
+  readonly case?: number;
+}
 
 export interface ExchangeSpec {
-  /** Stable id, e.g. "login.post"; checks name the exchanges they read by it. */
+  /** Unique in the run, e.g. "login.post" (a probe) or "case-17.login". */
   readonly id: string;
+  readonly origin: Origin;
   /** One line: what this request is for. */
   readonly title: string;
   readonly method: string;
@@ -17,8 +32,18 @@ export interface RecordedResponse {
   readonly status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
+  /** The body as received; an exchange kept for the report past its judging keeps only a bounded
+   *  head of it (`size` and `sha256` still describe the whole). */
   readonly body: Buffer;
+  /** Bytes received. */
+  readonly size: number;
+  /** SHA-256 of the body as received: a replay that reproduces it has the same. */
+  readonly sha256: string;
 }
+
+/** A recorded response with its size and digest taken from the whole body. */
+export const recordedResponse = (status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse =>
+  ({ status, headers, body, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
 
 export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached
@@ -37,6 +62,7 @@ export interface TransportError {
 export interface Exchange {
   readonly id: string;
   readonly title: string;
+  readonly origin: Origin;
   readonly request: {
     readonly method: string;
     readonly url: string;

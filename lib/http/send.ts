@@ -3,7 +3,7 @@
 // target costs at most a known time and memory. Redirects are recorded, never followed; 429 and 503
 // with Retry-After are retried when the wait fits in the exchange's time budget.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import type { Exchange, ExchangeSpec, TransportError } from './exchange.js';
+import { recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
 
 export interface TransportOptions {
   /** Limit for each phase: connecting, waiting for headers, receiving the whole body. */
@@ -182,12 +182,12 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
   const request_ = { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
   if (!(await budget.take())) {
-    return { id: spec.id, title: spec.title, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
+    return { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
       error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } };
   }
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
-  const record = { id: spec.id, title: spec.title, startedAt: new Date(started).toISOString(), request: request_ };
+  const record = { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date(started).toISOString(), request: request_ };
   const done = (rest: Pick<Exchange, 'response' | 'error'>, attempts: number): Exchange =>
     ({ ...record, ...rest, durationMs: Date.now() - started, ...(attempts > 1 ? { attempts } : {}) });
 
@@ -198,7 +198,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
         method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher,
         signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       });
-      response = { status: res.statusCode, headers: normaliseHeaders(res.headers), body: await readCapped(res.body, options, slots) };
+      response = recordedResponse(res.statusCode, normaliseHeaders(res.headers), await readCapped(res.body, options, slots));
     } catch (error) {
       return done({ error: describeError(error, url, options) }, attempt);
     }

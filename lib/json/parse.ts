@@ -4,11 +4,13 @@
 // as a plain integer literal (so `42.0` is not mistaken for the integer 42), and keys that appear
 // twice in one object.
 import { visit, type JSONPath } from 'jsonc-parser';
-import { JSON_INTEGER_LEXEME } from '../contract/formats.js';
 import { limitMessage } from '../body-limits.js';
 import { jsonLimitPassed } from './limits.js';
 import { index, member, ROOT } from './path.js';
-import type { JsonValue } from './node.js';
+import type { JsonValue } from './value.js';
+
+/** A JSON number written as an integer literal: no fraction, no exponent (RFC 8259 grammar). */
+export const INTEGER_LEXEME = /^-?(0|[1-9]\d*)$/;
 
 export interface ParsedJson {
   readonly value: JsonValue;
@@ -49,7 +51,7 @@ export function parseJson(text: string): JsonParseResult {
     onLiteralValue: (v, offset, length, _line, _column, path) => {
       if (typeof v !== 'number') return;
       const lexeme = text.slice(offset, offset + length);
-      if (!JSON_INTEGER_LEXEME.test(lexeme)) numbers.set(pathOf(path()), lexeme);
+      if (!INTEGER_LEXEME.test(lexeme)) numbers.set(pathOf(path()), lexeme);
     },
   }, { disallowComments: true, allowTrailingComma: false });
   return { ok: true, json: { value, numbers, duplicateKeys } };

@@ -1,6 +1,6 @@
 // The reference's deterministic data: one record per response, kept in fixtures/reference/.
 import { readFileSync } from 'node:fs';
-import type { JsonObject } from '../json/node.js';
+import type { JsonObject } from '../json/value.js';
 import { fromRoot } from '../paths.js';
 
 const fixture = (name: string): JsonObject =>

@@ -2,11 +2,16 @@
 // fail because of it (more than one only where breaking the rule necessarily breaks them all).
 // test/sensitivity-matrix.test.ts holds every fault to its declaration.
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, ARRAYS } from '../contract/namespaces.js';
-import { confirmEmail, login } from '../contract/operations.js';
+import type { RouteForm } from '../contract/classify.js';
+import { confirmEmail, impersonateLogout, login, type Operation } from '../contract/operations.js';
 import { ordinalCompare } from '../contract/types.js';
-import type { JsonNode } from '../json/node.js';
+import type { JsonNode } from '../json/write.js';
 import { el, isElement, text as textNode, type XmlElement } from '../xml/model.js';
-import { num, renameMember, setMember, str, text } from './edit-json.js';
+import { exampleRecord } from '../contract/examples.js';
+import { UserDetails } from '../contract/records.js';
+import type { Shape } from '../contract/types.js';
+import { toNode } from '../json/write.js';
+import { num, renameMember, setMember, str, text, type Fill } from './edit-json.js';
 import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withText } from './edit-xml.js';
 import type { Profile, Served } from './profile.js';
 import { reply, type Reply } from './reply.js';
@@ -21,8 +26,21 @@ const soap = (name: string, description: string, breaks: string[], edit: (record
 const http = (name: string, description: string, breaks: string[], edit: (r: Reply, s: Served) => Reply | undefined): Fault =>
   ({ name, description, breaks, editReply: (r, s) => edit(r, s) ?? r });
 
-const on = (s: Served, routeId: string, method = 'POST') => s.route?.id === routeId && s.method === method;
-const set = (path: string[], value: (old: JsonNode | undefined) => JsonNode | undefined) => (r: JsonNode) => setMember(r, path, value);
+/** The request reached `op` by `form` with `method`. */
+const on = (s: Served, op: Operation, form: RouteForm, method = 'POST') => s.kind.operation === op && s.kind.route === form && s.method === method;
+/** A POST on the custom route that nothing but negotiation answered as JSON. */
+const plainJson = (s: Served, op: Operation) => on(s, op, 'custom') && s.kind.selector === 'none' && !s.jsonp;
+/** A missing nested object of the user-details record, made whole from the contract's example values. */
+const fillFromContract: Fill = (path) => {
+  let shape: Shape = UserDetails;
+  for (const name of path) {
+    const t = shape.fields.find((f) => f.json === name)?.type;
+    if (t?.kind !== 'object') return undefined;
+    shape = t.shape;
+  }
+  return toNode(exampleRecord(shape));
+};
+const set = (path: string[], value: (old: JsonNode | undefined) => JsonNode | undefined) => (r: JsonNode) => setMember(r, path, value, fillFromContract);
 const retext = (name: string, f: (t: string) => string) => (rec: XmlElement) => setChild(rec, name, (e) => withText(e ?? el(rec.ns, name), f(textOf(e))));
 
 /** Wraps a record's envelope edit at the envelope level (for faults outside the record). */
@@ -35,21 +53,21 @@ export const FAULTS: readonly Fault[] = [
   // Routes (4.1-4.3)
   http('login-route-missing', 'POST /supportstateuser answers 404 (every selector on it too)',
     ['ROUTE-LOGIN-POST', 'FORMAT-JSON-EXTENSION', 'FORMAT-JSON-QUERY', 'JSONP-CALLBACK'],
-    (r, s) => (on(s, 'login') ? reply(404, 'text/plain', 'Not Found') : undefined)),
+    (r, s) => (on(s, login, 'custom') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('login-plain-media-type', 'POST /supportstateuser without a selector answers the record as text/plain',
-    ['ROUTE-LOGIN-POST'], (r, s) => (on(s, 'login') && s.selector === 'negotiated' && !s.jsonp ? { ...r, headers: { ...r.headers, 'content-type': 'text/plain; charset=utf-8' } } : undefined)),
+    ['ROUTE-LOGIN-POST'], (r, s) => (plainJson(s, login) ? { ...r, headers: { ...r.headers, 'content-type': 'text/plain; charset=utf-8' } } : undefined)),
   http('login-reply-missing', 'POST /json/reply/SupportStateUserLoginRequest answers 404', ['ROUTE-LOGIN-REPLY'],
-    (r, s) => (on(s, 'login-reply') ? reply(404, 'text/plain', 'Not Found') : undefined)),
+    (r, s) => (on(s, login, 'reply') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('login-options-refused', 'OPTIONS /supportstateuser answers 405', ['ROUTE-LOGIN-OPTIONS'],
-    (r, s) => (on(s, 'login', 'OPTIONS') ? reply(405, 'text/plain', 'Method Not Allowed') : undefined)),
+    (r, s) => (on(s, login, 'custom', 'OPTIONS') ? reply(405, 'text/plain', 'Method Not Allowed') : undefined)),
   http('confirm-plain-not-object', 'POST /user/confirmemail without a selector answers a JSON array holding the record',
-    ['ROUTE-CONFIRM-POST'], (r, s) => (on(s, 'confirm') && s.selector === 'negotiated' && !s.jsonp ? { ...r, body: `[${r.body}]` } : undefined)),
+    ['ROUTE-CONFIRM-POST'], (r, s) => (plainJson(s, confirmEmail) ? { ...r, body: `[${r.body}]` } : undefined)),
   http('confirm-reply-missing', 'POST /json/reply/ConfirmEmailRequest answers 404', ['ROUTE-CONFIRM-REPLY'],
-    (r, s) => (on(s, 'confirm-reply') ? reply(404, 'text/plain', 'Not Found') : undefined)),
+    (r, s) => (on(s, confirmEmail, 'reply') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('confirm-options-refused', 'OPTIONS /user/confirmemail answers 404', ['ROUTE-CONFIRM-OPTIONS'],
-    (r, s) => (on(s, 'confirm', 'OPTIONS') ? reply(404, 'text/plain', 'Not Found') : undefined)),
+    (r, s) => (on(s, confirmEmail, 'custom', 'OPTIONS') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('soap-text-xml', 'SOAP answers are text/xml (what ServiceStack sends) instead of the spec\'s application/xml',
-    ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, 'logout') ? { ...r, headers: { ...r.headers, 'content-type': 'text/xml; charset=utf-8' } } : undefined)),
+    ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, impersonateLogout, 'soap11') ? { ...r, headers: { ...r.headers, 'content-type': 'text/xml; charset=utf-8' } } : undefined)),
 
   // Format selection (4)
   { name: 'json-extension-ignored', description: '.json is ignored: Accept: application/xml wins and the answer is XML', breaks: ['FORMAT-JSON-EXTENSION'], behaviour: { honourJsonExtension: false } },

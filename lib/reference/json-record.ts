@@ -1,7 +1,8 @@
 // A record as ServiceStack.Text writes it: camelCase names in declaration order, null members
 // omitted, empty collections written, `settings` absent (it exists in SOAP only).
 import { fieldsOn, type FieldType, type Shape } from '../contract/types.js';
-import { isJsonObject, toNode, type JsonNode, type JsonObject, type JsonValue } from '../json/node.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
+import { toNode, type JsonNode } from '../json/write.js';
 
 export interface JsonBuildOptions {
   /** ServiceStack omits null members; writing them as null is equally legitimate. */

@@ -1,20 +1,27 @@
-// `npm run reference -- [--port N] [--host H] [--latency MS] [--fault NAME]… [--style NAME]…`
-// Serves the reference until interrupted. Bad arguments: one line on stderr, exit 2.
+// `npm run reference -- [options]`: serves the reference until interrupted. Options are declared once
+// (the table below). Bad arguments: one line on stderr, exit 2.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseOptions, usageOf, type OptionTable } from '../cli/options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference } from './server.js';
 import { findVariants, FAULTS, STYLES } from './variants.js';
 
-const USAGE = `usage: npm run reference -- [--port N] [--host HOST] [--latency MS] [--fault NAME]... [--style NAME]...
-  --port N         port to listen on (default 8080; 0 picks a free one)
-  --host HOST      interface to bind (default 127.0.0.1)
-  --latency MS     delay every response by MS milliseconds
-  --fault NAME     break one rule of the interface (repeatable); --list shows the names
-  --style NAME     write responses in a legitimate alternative style (repeatable)
-  --list           list faults and styles, one line each
-  --tls-cert FILE  serve HTTPS with this PEM certificate (chain) ...
-  --tls-key FILE   ... and this PEM private key
+export const REFERENCE_OPTIONS = {
+  port: { kind: 'integer', arg: 'N', min: 0, max: 65535, defaultText: '8080; 0 picks a free one', help: 'port to listen on' },
+  host: { kind: 'string', arg: 'HOST', defaultText: '127.0.0.1', help: 'interface to bind' },
+  latency: { kind: 'integer', arg: 'MS', min: 0, max: 600_000, help: 'delay every response by MS milliseconds' },
+  fault: { kind: 'repeatable', arg: 'NAME', help: 'break one rule of the interface; --list shows the names' },
+  'fault-rate': { kind: 'string', arg: 'R', defaultText: '1', help: 'the fraction of accounts the faults hit (0 to 1), deterministic per account' },
+  style: { kind: 'repeatable', arg: 'NAME', help: 'write responses in a legitimate alternative style' },
+  'sample-only': { kind: 'boolean', help: 'answer every account with the sample records (no population)' },
+  list: { kind: 'boolean', help: 'list faults and styles, one line each' },
+  'tls-cert': { kind: 'string', arg: 'FILE', help: 'serve HTTPS with this PEM certificate (chain) …' },
+  'tls-key': { kind: 'string', arg: 'FILE', help: '… and this PEM private key' },
+  help: { kind: 'boolean', short: 'h', help: 'this text' },
+} as const satisfies OptionTable;
+
+const USAGE = `usage: npm run reference -- [options]
+${usageOf(REFERENCE_OPTIONS)}
 environment: SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE override the SOAP namespaces`;
 
 function fail(message: string): never {
@@ -22,28 +29,9 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function integer(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > max) fail(`--${name} must be an integer from 0 to ${max}, not ${JSON.stringify(value)}`);
-  return n;
-}
-
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      options: {
-        port: { type: 'string' }, host: { type: 'string' }, latency: { type: 'string' },
-        fault: { type: 'string', multiple: true }, style: { type: 'string', multiple: true },
-        list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
-      },
-      strict: true, allowPositionals: false,
-    });
-  } catch (e) {
-    fail((e as Error).message.split('\n')[0] ?? 'bad arguments');
-  }
+  const parsed = parseOptions(REFERENCE_OPTIONS, process.argv.slice(2), {});
+  if (!parsed.ok) fail(parsed.error);
   const v = parsed.values;
   if (v.help) { process.stdout.write(`${USAGE}\n`); return; }
   if (v.list) {
@@ -55,6 +43,8 @@ async function main(): Promise<void> {
   const faults = findVariants(FAULTS, v.fault ?? []);
   const styles = findVariants(STYLES, v.style ?? []);
   for (const r of [faults, styles]) if (!r.ok) fail(r.error);
+  const rate = v['fault-rate'] === undefined ? 1 : Number(v['fault-rate']);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(v['fault-rate'] ?? '1') || !(rate >= 0 && rate <= 1)) fail(`--fault-rate must be a number from 0 to 1, not ${JSON.stringify(v['fault-rate'])}`);
   if (!v['tls-cert'] !== !v['tls-key']) fail('--tls-cert and --tls-key go together');
   const read = (flag: string, file: string) => {
     try {
@@ -66,16 +56,18 @@ async function main(): Promise<void> {
   const tls = v['tls-cert'] && v['tls-key'] ? { cert: read('tls-cert', v['tls-cert']), key: read('tls-key', v['tls-key']) } : undefined;
   const reference = await startReference({
     ...(tls ? { tls } : {}),
-    port: integer('port', v.port, 8080, 65535),
+    port: v.port ?? 8080,
     host: v.host ?? '127.0.0.1',
-    latencyMs: integer('latency', v.latency, 0, 600_000),
+    latencyMs: v.latency ?? 0,
+    faultRate: rate,
+    ...(v['sample-only'] ? { sampleOnly: true } : {}),
     namespaces: {
       request: process.env.SERVICE_REQUEST_NAMESPACE || DEFAULT_NAMESPACES.request,
       login: process.env.SERVICE_LOGIN_NAMESPACE || DEFAULT_NAMESPACES.login,
     },
     variants: [...(styles.ok ? styles.variants : []), ...(faults.ok ? faults.variants : [])],
   }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
-  const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v.fault ?? []).map((f) => `fault ${f}`)];
+  const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v.fault ?? []).map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
   const stop = () => { void reference.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);

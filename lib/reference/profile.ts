@@ -2,11 +2,11 @@
 // fault that breaks one rule, or a style that is a legitimate alternative) changes some of it.
 // Variants compose: each one overrides what it names and appends its edits.
 import type { JsonOperation } from '../contract/operations.js';
-import type { JsonObject } from '../json/node.js';
+import type { JsonObject } from '../json/value.js';
 import type { Reply } from './reply.js';
-import type { Route } from './routes.js';
+import type { RequestKind } from '../contract/classify.js';
 import { ARRAYS, SOAP11_ENVELOPE, SYSTEM, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
-import { COMPACT, type JsonNode, type JsonWriteStyle } from '../json/node.js';
+import { COMPACT, type JsonNode, type JsonWriteStyle } from '../json/write.js';
 import type { XmlElement } from '../xml/model.js';
 import { XML_COMPACT, type XmlWriteStyle } from '../xml/write.js';
 import { SERVICESTACK_JSON, type JsonBuildOptions } from './json-record.js';
@@ -58,15 +58,13 @@ export interface Profile {
   readonly editReply: readonly ((reply: Reply, served: Served) => Reply)[];
 }
 
-/** How a reply came about: route, method, and which selector chose its format. */
+/** How a reply came about: what the request was (the shared classifier's kind) and whether the
+ *  answer was wrapped as JSONP. */
 export interface Served {
   readonly method: string;
-  readonly route?: Route;
-  /** For POST on a JSON route: what chose the format. */
-  readonly selector?: 'reply-route' | 'extension' | 'format-query' | 'negotiated';
+  readonly kind: RequestKind;
   readonly jsonp?: boolean;
-  /** The request's query string and headers, for variants keyed on them. */
-  readonly query: URLSearchParams;
+  /** The request's headers, for variants keyed on them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 

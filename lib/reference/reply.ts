@@ -10,7 +10,6 @@ export interface Reply {
 
 export interface RequestContext {
   readonly method: string;
-  readonly url: URL;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Buffer;
 }

@@ -3,31 +3,41 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { login, type JsonOperation } from '../contract/operations.js';
 import { Confirmation, UserDetails } from '../contract/records.js';
-import { writeJson, type JsonObject } from '../json/node.js';
+import type { JsonObject } from '../json/value.js';
+import { writeJson } from '../json/write.js';
 import { writeXml, type XmlWriteStyle } from '../xml/write.js';
 import { referenceConfirmation, referenceUserDetails } from './data.js';
-import { notFound, serviceStackError } from './errors.js';
-import { handleJsonPost, type Render } from './json-endpoint.js';
+import { notFound, serviceStackError } from './error-replies.js';
+import { answerJson, bindJsonRequest, type Render } from './json-endpoint.js';
 import { recordToJson } from './json-record.js';
+import { accountKey, hitByFault, isSampleAccount, populationRecord } from './population.js';
 import { profileOf, writerStyle, type Profile, type Served, type Variant } from './profile.js';
 import { reply, type Reply, type RequestContext } from './reply.js';
-import { resolveRoute, type Format } from './routes.js';
 import { checkSoapRequest } from './soap-endpoint.js';
 import { recordToXml, soapEnvelope, soapFault } from './soap-record.js';
+import { isFault } from './variants.js';
 
 export interface ReferenceOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;
   readonly host?: string;
   readonly namespaces?: Partial<ServiceNamespaces>;
-  /** The records served; default: fixtures/reference/. */
+  /** The sample account's records; default: fixtures/reference/. Every other account gets its own
+   *  record from the population (population.ts). */
   readonly userDetails?: JsonObject;
   readonly confirmation?: JsonObject;
+  /** Answer every account with the sample records instead of its own (a fixed-data reference).
+   *  Default: true when records are given (a test that supplies data means that data), else false. */
+  readonly sampleOnly?: boolean;
   /** Faults and styles, applied in order. */
   readonly variants?: readonly Variant[];
+  /** The fraction of accounts the faults among `variants` hit (default 1: all); deterministic per
+   *  account, so a fault only some users see can be demonstrated. Styles apply to every account. */
+  readonly faultRate?: number;
   /** Added to the profile's latency: a delay before every response. */
   readonly latencyMs?: number;
   /** Requests with a larger body get 413. */
@@ -68,39 +78,39 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   });
 }
 
-class Reference {
+/** One way of answering: a profile (the variants applied) with its writers and its cache. */
+class Answering {
+  /** The sample account's bodies depend only on operation and format, so each is written once. */
   private readonly cache = new Map<string, { mediaType: string; body: Buffer }>();
   private readonly xmlStyle: XmlWriteStyle;
-  private readonly faultStyle: XmlWriteStyle;
+  readonly faultStyle: XmlWriteStyle;
+  readonly samples: { userDetails: JsonObject; confirmation: JsonObject };
 
-  constructor(
-    private readonly profile: Profile,
-    private readonly ns: ServiceNamespaces,
-    private readonly records: { userDetails: JsonObject; confirmation: JsonObject },
-    private readonly maxBody: number,
-  ) {
+  constructor(readonly profile: Profile, private readonly ns: ServiceNamespaces, given: { userDetails: JsonObject; confirmation: JsonObject }) {
     this.xmlStyle = writerStyle(profile.xmlStyle, ns);
     // faultcode is a QName ("s:Client"), so a Fault is always written with the envelope as "s".
     this.faultStyle = writerStyle({ ...profile.xmlStyle, prefixes: { ...profile.xmlStyle.prefixes, envelope: 's' } }, ns);
+    this.samples = { userDetails: this.data('userDetails', given.userDetails), confirmation: this.data('confirmation', given.confirmation) };
   }
 
-  private record(op: JsonOperation) {
-    return op === login ? { shape: UserDetails, data: this.records.userDetails } : { shape: Confirmation, data: this.records.confirmation };
+  private data(record: 'userDetails' | 'confirmation', given: JsonObject): JsonObject {
+    return this.profile.editData.reduce((d, edit) => edit(d, record), given);
   }
 
-  /** Response bodies depend only on operation and format, so each is written once. */
-  readonly render: Render = (op, format) => {
+  /** The sample record (cached) or an account's own record. */
+  render(op: JsonOperation, format: Format, own?: JsonObject): { mediaType: string; body: Buffer } {
+    if (own) return this.write(op, format, this.data(op === login ? 'userDetails' : 'confirmation', own));
     const key = `${op.key}:${format}`;
     let hit = this.cache.get(key);
     if (!hit) {
-      hit = this.write(op, format);
+      hit = this.write(op, format, op === login ? this.samples.userDetails : this.samples.confirmation);
       this.cache.set(key, hit);
     }
     return hit;
-  };
+  }
 
-  private write(op: JsonOperation, format: Format): { mediaType: string; body: Buffer } {
-    const { shape, data } = this.record(op);
+  private write(op: JsonOperation, format: Format, data: JsonObject): { mediaType: string; body: Buffer } {
+    const shape = op === login ? UserDetails : Confirmation;
     const b = this.profile.behaviour;
     if (format === 'json') {
       const node = this.profile.editJson.reduce((n, edit) => edit(n, op), recordToJson(shape, data, this.profile.jsonBuild));
@@ -108,54 +118,70 @@ class Reference {
     }
     const xml = recordToXml(shape, data, this.ns, this.profile.soapBuild);
     if (format === 'xml') return { mediaType: b.xmlMediaType, body: Buffer.from(writeXml(xml, { ...this.xmlStyle, declaration: true })) };
-    return { mediaType: b.soapMediaType, body: Buffer.from(this.envelope(xml)) };
+    const env = this.profile.editSoap.reduce((e, edit) => edit(e), soapEnvelope(xml, b.soapHeader));
+    return { mediaType: b.soapMediaType, body: Buffer.from(writeXml(env, this.xmlStyle)) };
+  }
+}
+
+class Reference {
+  constructor(
+    /** With every variant, and with the styles only: a fault hits `faultRate` of the accounts. */
+    private readonly faulty: Answering,
+    private readonly clean: Answering,
+    private readonly faultRate: number,
+    private readonly ns: ServiceNamespaces,
+    private readonly sampleOnly: boolean,
+    private readonly maxBody: number,
+  ) {}
+
+  /** The account's own record (undefined for the sample account) and the answering it gets. */
+  private accountOf(op: JsonOperation | undefined, dto: JsonObject | undefined): { own?: JsonObject; answering: Answering } {
+    const sample = !op || !dto || this.sampleOnly || isSampleAccount(op, dto, String(this.faulty.samples.userDetails.userName ?? ''));
+    const key = op && dto && !sample ? accountKey(op, dto) : 'sample';
+    const answering = hitByFault(key, this.faultRate) ? this.faulty : this.clean;
+    return sample ? { answering } : { own: populationRecord(op!, dto!), answering };
   }
 
-  private envelope(record: ReturnType<typeof recordToXml>): string {
-    const env = this.profile.editSoap.reduce((e, edit) => edit(e), soapEnvelope(record, this.profile.behaviour.soapHeader));
-    return writeXml(env, this.xmlStyle);
-  }
-
-  private soapReply(ctx: RequestContext): Reply {
+  private soapReply(ctx: RequestContext, answering: Answering): Reply {
     const outcome = checkSoapRequest(ctx, this.ns);
-    if (!outcome.ok) return reply(outcome.status, this.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, outcome.message), this.faultStyle));
-    const cached = this.render(login, 'soap11'); // ImpersonateLogoutRequest answers the same record as a login
-    return reply(200, cached.mediaType, cached.body);
+    if (!outcome.ok) return reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, outcome.message), answering.faultStyle));
+    const written = answering.render(login, 'soap11'); // ImpersonateLogoutRequest answers the same record as a login
+    return reply(200, written.mediaType, written.body);
   }
 
-  /** The reply, then every editReply of the profile (faults and styles at the HTTP level). */
+  /** The reply, then every editReply of the answering profile (faults and styles at the HTTP level). */
   async handle(req: IncomingMessage): Promise<Reply> {
     const method = req.method ?? 'GET';
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://reference.invalid');
-    } catch {
-      return serviceStackError(400, 'ArgumentException', 'The request target is not a valid URL');
-    }
-    const { reply: r, ...how } = await this.answer(req, method, url);
-    const served = { method, query: url.searchParams, headers: req.headers, ...how };
-    return this.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
+    const kind = classify({ method, url: req.url ?? '/', headers: req.headers });
+    const { reply: r, jsonp, answering } = await this.answer(req, method, kind);
+    const served: Served = { method, kind, headers: req.headers, ...(jsonp ? { jsonp } : {}) };
+    return answering.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
   }
 
-  private async answer(req: IncomingMessage, method: string, url: URL): Promise<Omit<Served, 'method' | 'query' | 'headers'> & { reply: Reply }> {
-    const b = this.profile.behaviour;
-    const resolved = resolveRoute(url.pathname);
-    if (!resolved) return { reply: notFound(method, url.pathname) };
-    const { route, extension } = resolved;
-
-    if (method === 'OPTIONS') return { route, reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' } };
+  private async answer(req: IncomingMessage, method: string, kind: RequestKind): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering }> {
+    const sample = this.accountOf(undefined, undefined).answering;
+    const b = sample.profile.behaviour;
+    const path = (req.url ?? '/').split('?')[0]!;
+    // The reference serves the interface at its root: a route under another path is not one of its routes.
+    if (!kind.operation || kind.basePath !== '') return { reply: notFound(method, path), answering: sample };
+    const op = kind.operation;
+    if (method === 'OPTIONS') return { reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' }, answering: sample };
     if (method !== 'POST') {
-      return { route, reply: serviceStackError(405, 'NotImplementedException', `${route.op.name} does not support ${method.slice(0, 20)}; use POST`, { allow: 'POST, OPTIONS' }) };
+      return { reply: serviceStackError(405, 'NotImplementedException', `${op.name} does not support ${method.slice(0, 20)}; use POST`, { allow: 'POST, OPTIONS' }), answering: sample };
     }
-    if (route.kind === 'soap' && url.searchParams.has('format') && !b.honourSoapFormatQuery) return { route, reply: notFound(method, url.pathname) };
+    if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) return { reply: notFound(method, path), answering: sample };
 
     const read = await readBody(req, this.maxBody);
     if (!read.ok) {
-      return { route, reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }) };
+      return { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
     }
-    const ctx: RequestContext = { method, url, headers: req.headers, body: read.body };
-    if (route.kind === 'soap') return { route, reply: this.soapReply(ctx) };
-    return { route, ...handleJsonPost(route.op, route.reply, extension, ctx, b, this.render) };
+    const ctx: RequestContext = { method, headers: req.headers, body: read.body };
+    if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, sample), answering: sample };
+    const bound = bindJsonRequest(op, ctx);
+    if ('error' in bound) return { reply: bound.error, answering: sample };
+    const { own, answering } = this.accountOf(op, bound.dto);
+    const render: Render = (o, format) => answering.render(o, format, own);
+    return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering };
   }
 }
 
@@ -175,14 +201,16 @@ function send(res: ServerResponse, r: Reply): void {
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
-  const profile = profileOf(options.variants ?? []);
+  const variants = options.variants ?? [];
   const ns: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
-  const data = (record: 'userDetails' | 'confirmation', given: JsonObject) => profile.editData.reduce((d, edit) => edit(d, record), given);
-  const reference = new Reference(profile, ns, {
-    userDetails: data('userDetails', options.userDetails ?? referenceUserDetails()),
-    confirmation: data('confirmation', options.confirmation ?? referenceConfirmation()),
-  }, options.maxBodyBytes ?? MAX_BODY_BYTES);
-  const latency = profile.behaviour.latencyMs + (options.latencyMs ?? 0);
+  const samples = { userDetails: options.userDetails ?? referenceUserDetails(), confirmation: options.confirmation ?? referenceConfirmation() };
+  const faulty = new Answering(profileOf(variants), ns, samples);
+  const rate = options.faultRate ?? 1;
+  // Below rate 1, the accounts a fault misses are answered with the styles alone.
+  const clean = rate >= 1 ? faulty : new Answering(profileOf(variants.filter((v) => !isFault(v))), ns, samples);
+  const sampleOnly = options.sampleOnly ?? (options.userDetails !== undefined || options.confirmation !== undefined);
+  const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES);
+  const latency = faulty.profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
   const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
   const listener: RequestListener = (req, res) => {

@@ -4,7 +4,7 @@
 import { dashedGuid, soapDatetime } from '../contract/formats.js';
 import { namespaceOf, SOAP11_ENVELOPE, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
 import { soapOrder, type FieldType, type Shape } from '../contract/types.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json/node.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { el, text, type XmlElement, type XmlNode } from '../xml/model.js';
 
 export interface SoapBuildOptions {

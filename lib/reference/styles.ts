@@ -2,7 +2,7 @@
 // make a check fail (test/sensitivity-matrix.test.ts runs the whole catalogue against each).
 import { Confirmation, UserDetails } from '../contract/records.js';
 import type { Shape } from '../contract/types.js';
-import { isJsonObject, type JsonObject } from '../json/node.js';
+import { isJsonObject, type JsonObject } from '../json/value.js';
 import type { Variant } from './profile.js';
 
 const shapeOf = (record: 'userDetails' | 'confirmation'): Shape => (record === 'userDetails' ? UserDetails : Confirmation);

@@ -7,6 +7,9 @@ export interface Fault extends Variant {
   readonly breaks: readonly string[];
 }
 
+/** A fault breaks a rule (it says which checks must fail); a style does not. */
+export const isFault = (v: Variant): v is Fault => 'breaks' in v;
+
 export { FAULTS } from './faults.js';
 export { STYLES } from './styles.js';
 

@@ -8,8 +8,12 @@ const VERDICT: Record<Report['verdict'], string> = {
   incomplete: 'INCOMPLETE (no MUST check failed, but some could not be evaluated)',
 };
 
+const sourceWords: Record<string, string> = { probe: 'probes', case: 'account requests', har: 'recorded exchanges', proxy: 'proxied exchanges', generated: 'generated requests', client: 'client requests' };
+
 function failure(c: ReportedCheck): string[] {
   const lines = [`  ✗ ${c.id} [${c.level}, ${c.clause}] ${c.message}`];
+  // Beyond the probes, the shape of the failures matters more than the first one.
+  if (c.counts.judged > c.exchanges.length) for (const g of c.groups.slice(0, 3)) lines.push(`      ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`);
   const ev = c.evidence[0];
   // Already display-safe (report boundary): quoted, not re-escaped.
   if (ev?.actual !== undefined) lines.push(`      got "${ev.actual}"${ev.path ? ` at ${ev.path}` : ''}`);
@@ -28,7 +32,9 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   const should = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD');
   if (must.length) lines.push('', `Failed MUST checks (${must.length}):`, ...must.flatMap(failure));
   if (should.length) lines.push('', `Advisory SHOULD findings (${should.length}, not part of the verdict):`, ...should.flatMap(failure));
-  const { MUST, SHOULD } = report.counts;
+  const { MUST, SHOULD, exchanges } = report.counts;
+  const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}`).join(', ');
+  lines.push('', `Judged ${exchanges.exchanges} exchanges (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
   for (const w of report.warnings) lines.push(`Warning: ${w}`);

@@ -1,16 +1,14 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
 import type { Exchange } from '../http/exchange.js';
-import type { Redactor } from './redact.js';
+import { MAX_SHOWN_TEXT, type Redactor } from './redact.js';
 
-/** Attachments stay readable: longer bodies are cut, saying so. */
-export const MAX_SHOWN = 256 * 1024;
-
+/** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT, saying so. */
 function bodyText(bytes: Buffer): string {
   if (bytes.length === 0) return '';
-  const text = new TextDecoder('utf-8').decode(bytes.subarray(0, MAX_SHOWN));
+  const text = new TextDecoder('utf-8').decode(bytes.subarray(0, MAX_SHOWN_TEXT));
   if (text.includes('\u0000')) return `(${bytes.length} bytes of binary data)`;
-  return bytes.length > MAX_SHOWN ? `${text}\n… (${bytes.length - MAX_SHOWN} more bytes not shown)` : text;
+  return bytes.length > MAX_SHOWN_TEXT ? `${text}\n… (${bytes.length - MAX_SHOWN_TEXT} more bytes not shown)` : text;
 }
 
 const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>

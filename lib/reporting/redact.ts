@@ -25,6 +25,8 @@ import { limitMessage } from '../body-limits.js';
 import { marker, SENSITIVE_NAMES } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
+import type { Exchange } from '../http/exchange.js';
+import type { JsonValue } from '../json/value.js';
 import { FingerprintSet } from './fingerprints.js';
 import { base64Spellings, canonical, canonicalValue, occurrences } from './spellings.js';
 
@@ -44,6 +46,8 @@ const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-c
 export const MIN_SCANNED = 4;
 /** Parts of a longer value (a header's token, a cookie's value, a word of an address) searched for on their own. */
 export const MIN_PART = 8;
+/** Characters of a body an output shows at most (exchange-text.ts cuts there): learned at least that far. */
+export const MAX_SHOWN_TEXT = 256 * 1024;
 /** Base64 spellings shorter than this match by chance. */
 const MIN_BASE64 = 8;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
@@ -119,9 +123,7 @@ export class Redactor {
 
   private remember(value: string, kind: Kind, table: SecretTable = this.local): void {
     table.add(value, kind);
-    const whole = canonicalValue(value);
-    const tokens = tokensOf(whole);
-    for (const t of tokens) if (tokens.length === 1 || t.length >= MIN_PART) this.shared.fingerprints.add(t);
+    this.fingerprint(value, false);
   }
 
   /** A secret header value: whole, its base64 (layer 2 adds it), its parts a target may echo alone
@@ -138,6 +140,54 @@ export class Redactor {
       this.remember(decoded, 'secret header', table);
       for (const part of decoded.split(':')) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
     }
+  }
+
+  /** Learns everything an exchange holds: its secret-carrying headers and its bodies (as far as an
+   *  output may show them). */
+  learnExchange(ex: Exchange): void {
+    this.learnHeaders(ex.request.headers);
+    if (ex.request.body) this.learn(ex.request.body, MAX_SHOWN_TEXT);
+    if (ex.response) {
+      this.learnHeaders(ex.response.headers);
+      this.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
+    }
+  }
+
+  /**
+   * What an exchange that will never be shown leaves behind: the fingerprints of its secrets, so that
+   * they are masked wherever else they turn up. Given the body already parsed (`parsed`), its members
+   * are walked as values, far cheaper than walking the text; otherwise the text is learned.
+   */
+  learnFingerprints(ex: Exchange, parsed?: JsonValue): void {
+    for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
+      for (const [name, value] of Object.entries(headers)) if (this.shared.secretHeaders.has(name.toLowerCase())) this.fingerprint(value, true);
+    }
+    // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
+    // run-wide list of spelled secrets never grows with the number of accounts.
+    const text = (body: string) => this.scope().learn(body, MAX_SHOWN_TEXT);
+    if (ex.request.body) {
+      const request = parseQuietly(ex.request.body);
+      if (request !== undefined) this.fingerprintValues(request, undefined);
+      else text(ex.request.body);
+    }
+    if (parsed !== undefined) this.fingerprintValues(parsed, undefined);
+    else if (ex.response) text(ex.response.body.toString('utf8'));
+  }
+
+  private fingerprint(value: string, withParts: boolean): void {
+    const tokens = tokensOf(canonicalValue(value));
+    for (const t of tokens) if (tokens.length === 1 || withParts || t.length >= MIN_PART) this.shared.fingerprints.add(t);
+  }
+
+  /** Every string and number under a member named as hidden, at any depth. */
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined): void {
+    if (value === null || typeof value === 'boolean') return;
+    if (typeof value === 'string' || typeof value === 'number') {
+      if (hidden) this.fingerprint(String(value), false);
+      return;
+    }
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
+    for (const [k, v] of Object.entries(value)) this.fingerprintValues(v, hidden ?? this.sensitivityOf(k));
   }
 
   /** Learns the secret-carrying headers of an exchange (Set-Cookie values, echoed tokens). */
@@ -287,6 +337,16 @@ export class Redactor {
   /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. */
   line(value: string): string {
     return this.scan(value);
+  }
+}
+
+/** A small JSON text (a request body) as a value, or undefined when it is not JSON within the limits. */
+function parseQuietly(text: string): JsonValue | undefined {
+  if (text.length > 64 * 1024 || jsonLimitPassed(text)) return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
   }
 }
 

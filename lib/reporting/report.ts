@@ -1,21 +1,42 @@
-// One redacted view of a run. summary.json is this; the console, the vitest suites (Allure, JUnit)
-// and the HTML report present it. Nothing downstream sees an unredacted value.
-import { createHash } from 'node:crypto';
-import { AREAS, type Check, type Finding, type Level } from '../checks/check.js';
+// One redacted, display-safe view of a run. summary.json is this; the console, the vitest suites
+// (Allure, JUnit), the HTML report and traceability.md present it. Checks are reported as aggregates
+// (exchanges judged, failed, distinct findings with counts, a few examples with their account), so
+// the report stays the same size for one account or a hundred thousand. Nothing downstream sees an
+// unredacted value: every string crosses the boundary (boundary.ts) on the way in.
+import { AREAS, type Check, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
-import type { CheckResult, RunResult, Verdict } from '../engine/run.js';
+import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.js';
+import type { Example, FindingGroup } from '../engine/tally.js';
+import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
-import { curlCommand, MAX_SHOWN, requestText, responseText } from './exchange-text.js';
+import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
-export type ReportedFinding = Omit<Finding, 'sensitivity'>;
+export type ReportedFinding = Omit<Example, 'sensitivity'>;
 
-/** A check as reported: its own description (everything but its function), and its result. */
-export interface ReportedCheck extends Omit<Check, 'run'> {
+/** What a check says of itself: everything but its functions. */
+export type CheckDescription = Omit<Check, 'appliesTo' | 'judge'>;
+
+export interface CheckCounts {
+  /** Exchanges judged (of which probes), of which with findings, and of its kind but not judgeable. */
+  readonly judged: number;
+  readonly probes: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly findings: number;
+}
+
+/** A check as reported: its own description and its aggregated result. */
+export interface ReportedCheck extends CheckDescription {
   readonly status: CheckResult['status'];
   readonly message: string;
+  readonly counts: CheckCounts;
+  /** Distinct findings (received values masked), most frequent first. */
+  readonly groups: readonly FindingGroup[];
+  /** The first findings, with the exchange and account each came from. */
   readonly evidence: readonly ReportedFinding[];
+  /** Kept exchanges (probes, examples) it judged: shown with it. */
   readonly exchanges: readonly string[];
   /** For a failed check: a curl command replaying the exchange of its first finding (secrets as markers). */
   readonly replay?: string;
@@ -24,6 +45,8 @@ export interface ReportedCheck extends Omit<Check, 'run'> {
 export interface ReportedExchange {
   readonly id: string;
   readonly title: string;
+  readonly source: Exchange['origin']['source'];
+  readonly case?: number;
   readonly method: string;
   readonly url: string;
   readonly status?: number;
@@ -44,6 +67,7 @@ export interface Report {
   readonly harness: { readonly name: string; readonly version: string; readonly commit?: string };
   readonly catalogueHash: string;
   readonly target: { readonly baseUrl: string; readonly description: string };
+  readonly mode: RunResult['mode'];
   readonly verdict: Verdict;
   readonly unreachable?: string;
   readonly startedAt: string;
@@ -54,23 +78,28 @@ export interface Report {
   readonly configuration: Readonly<Record<string, unknown>>;
   /** What an auditor must know about how the run was made (e.g. TLS verification off). */
   readonly warnings: readonly string[];
-  /** Where the time went: process start to first request, sending, judging, presenting (vitest). */
+  /** Where the time went: process start to first request, sending and judging, presenting (vitest). */
   readonly timings: { readonly startupMs: number; readonly sendingMs: number; readonly checkingMs: number; readonly presentingMs?: number };
-  /** Peak resident memory: while sending and judging, and over the whole run (presentation included). */
-  readonly peakRss: { readonly checkingBytes: number; readonly runBytes?: number };
-  readonly counts: { readonly MUST: Tally; readonly SHOULD: Tally; readonly byArea: Readonly<Record<string, Tally>> };
+  /** Peak resident memory: while sending and judging, over the whole run, and of the child process
+   *  that presented the results through vitest (Allure, JUnit). */
+  readonly peakRss: { readonly checkingBytes: number; readonly runBytes?: number; readonly presentationBytes?: number };
+  readonly counts: {
+    readonly MUST: Tally;
+    readonly SHOULD: Tally;
+    readonly byArea: Readonly<Record<string, Tally>>;
+    readonly exchanges: RunCounts;
+  };
   readonly checks: readonly ReportedCheck[];
+  /** The exchanges kept for the report: the probes and those the examples point at. */
   readonly exchanges: readonly ReportedExchange[];
 }
 
-/** Findings kept per check; the rest are counted in the message. */
-const MAX_EVIDENCE = 50;
 /** Messages and values are shortened for reading, always after redaction (never before). */
 const MAX_MESSAGE = 400;
 const MAX_ACTUAL = 200;
 const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const tally = (rs: readonly CheckResult[]): Tally => ({
+export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
   passed: rs.filter((r) => r.status === 'pass').length,
   failed: rs.filter((r) => r.status === 'fail').length,
   skipped: rs.filter((r) => r.status === 'skip').length,
@@ -86,51 +115,65 @@ export interface ReportContext {
   readonly startupMs?: number;
 }
 
+export const describeCheck = ({ appliesTo: _a, judge: _j, ...description }: Check): CheckDescription => description;
+
 export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const r = ctx.redactor;
-  // Learn every sensitive value first, so the value scan hides them wherever they appear.
+  // Each kept exchange is shown with what it taught its own scope (its secrets, wherever they appear
+  // in its texts and in the findings drawn from it).
+  const scopes = new Map<string, Redactor>();
   for (const ex of run.exchanges) {
-    r.learnHeaders(ex.request.headers);
-    if (ex.request.body) r.learn(ex.request.body, MAX_SHOWN);
-    if (ex.response) {
-      r.learnHeaders(ex.response.headers);
-      r.learn(ex.response.body.toString('utf8'), MAX_SHOWN);
-    }
+    const scope = r.scope();
+    scope.learnExchange(ex);
+    scopes.set(ex.id, scope);
   }
+  const scopeOf = (id: string) => scopes.get(id) ?? r;
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
-  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, r) : undefined; };
-  const describe = ({ run: _run, ...description }: Check) => description;
+  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, scopeOf(id)) : undefined; };
   const checks = run.results.map((res): ReportedCheck => ({
-    ...describe(res.check),
+    ...describeCheck(res.check),
     status: res.status,
-    message: shorten(r.text(res.message), MAX_MESSAGE),
-    evidence: res.findings.slice(0, MAX_EVIDENCE).map((f) => ({
-      exchange: f.exchange,
-      ...(f.path ? { path: f.path } : {}),
-      message: shorten(r.text(f.message), MAX_MESSAGE),
-      ...(f.actual !== undefined ? { actual: shorten(r.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
-    })),
-    ...(res.status === 'fail' && res.findings[0] ? { replay: curlOf(res.findings[0].exchange) } : {}),
+    message: shorten(r.line(res.message), MAX_MESSAGE),
+    counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
+    groups: res.groups.map((g) => ({ ...g, message: shorten(r.line(g.message), MAX_MESSAGE) })),
+    evidence: res.examples.map((f) => {
+      const scope = scopeOf(f.exchange);
+      return {
+        exchange: f.exchange,
+        ...(f.case !== undefined ? { case: f.case } : {}),
+        ...(f.path ? { path: scope.line(f.path) } : {}),
+        message: shorten(scope.line(f.message), MAX_MESSAGE),
+        ...(f.actual !== undefined ? { actual: shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+      };
+    }),
+    exchanges: res.exchanges,
+    ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
   }));
-  const exchanges = run.exchanges.map((ex): ReportedExchange => ({
-    id: ex.id,
-    title: ex.title,
-    method: ex.request.method,
-    url: r.text(ex.request.url),
-    ...(ex.response ? { status: ex.response.status } : {}),
-    ...(ex.error ? { error: r.text(ex.error.message) } : {}),
-    durationMs: ex.durationMs,
-    ...(ex.attempts ? { attempts: ex.attempts } : {}),
-    request: requestText(ex, r),
-    response: responseText(ex, r),
-    curl: curlCommand(ex, r),
-    ...(ex.response ? { responseSha256: createHash('sha256').update(ex.response.body).digest('hex') } : {}),
-  }));
+  const exchanges = run.exchanges.map((ex): ReportedExchange => {
+    const scope = scopeOf(ex.id);
+    return {
+      id: ex.id,
+      title: ex.title,
+      source: ex.origin.source,
+      ...(ex.origin.case !== undefined ? { case: ex.origin.case } : {}),
+      method: ex.request.method,
+      url: scope.text(ex.request.url),
+      ...(ex.response ? { status: ex.response.status } : {}),
+      ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
+      durationMs: ex.durationMs,
+      ...(ex.attempts ? { attempts: ex.attempts } : {}),
+      request: requestText(ex, scope),
+      response: responseText(ex, scope),
+      curl: curlCommand(ex, scope),
+      ...(ex.response ? { responseSha256: ex.response.sha256 } : {}),
+    };
+  });
   const at = (level: Level) => run.results.filter((x) => x.check.level === level);
   return published<Report>({
     harness: ctx.harness,
     catalogueHash: CATALOGUE_HASH,
     target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
+    mode: run.mode,
     verdict: run.verdict,
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
     startedAt: run.startedAt,
@@ -145,6 +188,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       MUST: tally(at('MUST')),
       SHOULD: tally(at('SHOULD')),
       byArea: Object.fromEntries(AREAS.map((a) => [a, tally(run.results.filter((x) => x.check.area === a))])),
+      exchanges: run.counts,
     },
     checks,
     exchanges,
@@ -156,6 +200,7 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   'non-conformant': 'NOT CONFORMANT',
   incomplete: 'INCOMPLETE',
   unreachable: 'UNREACHABLE',
+  'nothing-observed': 'NOTHING OF THIS INTERFACE OBSERVED',
 };
 
 /** The HTML report's title: target, verdict, date. */
@@ -167,6 +212,7 @@ export const manifestOf = (report: Report) => ({
   harness: report.harness,
   catalogueHash: report.catalogueHash,
   target: report.target,
+  mode: report.mode,
   verdict: report.verdict,
   startedAt: report.startedAt,
   finishedAt: report.finishedAt,

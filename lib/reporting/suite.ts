@@ -19,10 +19,11 @@ declare module 'vitest' {
  *  not Broken). Shown without a stack: the evidence and the replay are the point, not our call site. */
 class CheckAssertionError extends Error {
   constructor(c: ReportedCheck) {
-    const evidence = c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
+    const evidence = c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.case !== undefined ? ` (case ${e.case})` : ''}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
+    const groups = c.groups.length > 1 ? ['distinct findings:', ...c.groups.slice(0, 10).map((g) => `  ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`)] : [];
     // The curl command names the target's URL: it lives in its attachment, where nothing is a link.
     const replay = c.replay ? [`replay: the attachment "${c.evidence[0]?.exchange} replay (curl)"`] : [];
-    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...replay].join('\n')));
+    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...groups, ...replay].join('\n')));
     this.name = 'CheckAssertionError';
     this.stack = this.message;
   }
@@ -45,7 +46,9 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     `**${c.level}** (interface.md ${c.clause}): ${c.requirement}`,
     c.interpretation ? `\n**Interpretation:** ${c.interpretation}` : '',
     // The message quotes what the target sent: a code span keeps it text (no link, no markup).
+    `\n**Judges:** ${c.judges}${c.probe ? ` (evidence needs ${c.probe})` : ''}`,
     `\n**Result:** ${c.status}: ${markdownCode(c.message)}`,
+    `\n**Exchanges:** ${c.counts.judged} judged, ${c.counts.failed} with findings, ${c.counts.skipped} not judgeable.`,
   ].join('\n'));
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   for (const id of c.exchanges) {
@@ -56,6 +59,7 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     if (c.status === 'fail' && c.evidence.some((e) => e.exchange === id)) await allure.attachment(`${id} replay (curl)`, ex.curl, 'text/plain');
   }
   if (c.evidence.length) await allure.attachment('evidence', JSON.stringify(c.evidence, null, 2), 'application/json');
+  if (c.groups.length) await allure.attachment('distinct findings', JSON.stringify(c.groups, null, 2), 'application/json');
 }
 
 export function presentArea(area: Area): void {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { INT32_MAX, INT32_MIN } from '../../lib/contract/formats.js';
 import type { FieldType, Shape } from '../../lib/contract/types.js';
-import type { JsonObject, JsonValue } from '../../lib/json/node.js';
+import type { JsonObject, JsonValue } from '../../lib/json/value.js';
 
 /** Characters XML 1.0 cannot carry at all; a .NET service could not send them either. */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;

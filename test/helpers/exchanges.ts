@@ -1,11 +1,15 @@
-// Hand-built exchanges for check tests: a conforming set made from the golden recordings in
-// fixtures/golden/, and one-line ways to break one of them.
+// Hand-built exchanges for check tests: a conforming set, one per probe, made from the golden
+// recordings in fixtures/golden/ (each probe's request as the harness sends it, so it classifies as
+// the probe it is); one-line ways to break one of them; and the engine's judge run over them.
 import { readFileSync } from 'node:fs';
-import { CheckContext } from '../../lib/checks/context.js';
+import type { Check } from '../../lib/checks/check.js';
+import { CATALOGUE } from '../../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
 import { JSON_OPERATIONS, login } from '../../lib/contract/operations.js';
-import { CALLBACK_NAME, X } from '../../lib/engine/exchanges.js';
-import type { Exchange, RecordedResponse } from '../../lib/http/exchange.js';
+import { exampleRecord } from '../../lib/contract/examples.js';
+import { CALLBACK_NAME, PROBE, planProbes } from '../../lib/engine/probes.js';
+import { Judge, resultOf, type CheckResult } from '../../lib/engine/run.js';
+import { recordedResponse, type Exchange, type RecordedResponse } from '../../lib/http/exchange.js';
 
 function golden(name: string): { type: string; body: string } {
   const text = readFileSync(new URL(`../../fixtures/golden/${name}`, import.meta.url), 'utf8');
@@ -14,13 +18,23 @@ function golden(name: string): { type: string; body: string } {
 }
 
 const answer = (status: number, type: string | undefined, body: string, headers: Record<string, string> = {}): RecordedResponse =>
-  ({ status, headers: { ...(type ? { 'content-type': type } : {}), ...headers }, body: Buffer.from(body, 'utf8') });
+  recordedResponse(status, { ...(type ? { 'content-type': type } : {}), ...headers }, Buffer.from(body, 'utf8'));
 
-const exchange = (id: string, response: RecordedResponse): Exchange => ({
-  id, title: id, request: { method: 'POST', url: `http://target.test/${id}`, headers: {} }, response, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
-});
+const PROBES = new Map(planProbes({
+  namespaces: DEFAULT_NAMESPACES, extraHeaders: {},
+  values: Object.fromEntries(JSON_OPERATIONS.map((op) => [op.key, exampleRecord(op.request)])),
+}).map((s) => [s.id, s]));
 
-/** Every exchange the catalogue reads, as a conforming target answers them. */
+const exchange = (id: string, response: RecordedResponse): Exchange => {
+  const spec = PROBES.get(id);
+  if (!spec) throw new Error(`no probe ${id}`);
+  return {
+    id, title: spec.title, origin: spec.origin, response, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+    request: { method: spec.method, url: `http://target.test${spec.path}`, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) },
+  };
+};
+
+/** Every probe, as a conforming target answers it. */
 export function goodExchanges(): Map<string, Exchange> {
   const out = new Map<string, Exchange>();
   const put = (id: string, r: RecordedResponse) => out.set(id, exchange(id, r));
@@ -28,15 +42,15 @@ export function goodExchanges(): Map<string, Exchange> {
   for (const op of JSON_OPERATIONS) {
     const json = golden(`${op.key}.json`);
     const jsonp = golden(`${op.key}.jsonp`);
-    for (const id of [X.post(op), X.reply(op), X.jsonExtension(op), X.formatJson(op)]) put(id, answer(200, json.type, json.body));
-    put(X.callback(op), answer(200, jsonp.type, `${CALLBACK_NAME}(${json.body})`));
-    put(X.unsafeCallback(op), answer(200, jsonp.type, `alert_document.domain___(${json.body})`));
-    put(X.options(op), answer(200, undefined, '', { 'access-control-allow-methods': 'GET, POST, OPTIONS' }));
+    for (const id of [PROBE.post(op), PROBE.reply(op), PROBE.jsonExtension(op), PROBE.formatJson(op)]) put(id, answer(200, json.type, json.body));
+    put(PROBE.callback(op), answer(200, jsonp.type, `${CALLBACK_NAME}(${json.body})`));
+    put(PROBE.options(op), answer(200, undefined, '', { 'access-control-allow-methods': 'GET, POST, OPTIONS' }));
   }
-  put(X.acceptXml(login), answer(200, 'application/xml', golden('login.xml').body));
-  put(X.soapExtension(login), answer(200, soap.type, soap.body));
-  put(X.soap, answer(200, soap.type, soap.body));
-  put(X.soapFormatQuery, answer(200, soap.type, soap.body));
+  put(PROBE.acceptXml(login), answer(200, 'application/xml', golden('login.xml').body));
+  put(PROBE.soapExtension(login), answer(200, soap.type, soap.body));
+  put(PROBE.unsafeCallback(login), answer(200, golden('login.jsonp').type, `alert_document.domain___(${golden('login.json').body})`));
+  put(PROBE.soap, answer(200, soap.type, soap.body));
+  put(PROBE.soapFormatQuery, answer(200, soap.type, soap.body));
   return out;
 }
 
@@ -63,9 +77,13 @@ export function changed(exchanges: Map<string, Exchange>, id: string, change: Ch
   const body = typeof change.body === 'function' ? change.body(old) : change.body ?? old;
   if (typeof change.body === 'function' && body === old) throw new Error(`edit of ${id} changed nothing`);
   const headers = Object.fromEntries(Object.entries({ ...ex.response.headers, ...change.headers }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  out.set(id, { ...ex, response: { status: change.status ?? ex.response.status, headers, body: Buffer.from(body, 'utf8') } });
+  out.set(id, { ...ex, response: recordedResponse(change.status ?? ex.response.status, headers, Buffer.from(body, 'utf8')) });
   return out;
 }
 
-export const contextOf = (exchanges: Map<string, Exchange>) =>
-  new CheckContext(exchanges, { namespaces: DEFAULT_NAMESPACES });
+/** The engine's judge over the given exchanges: every check's aggregated result, by id. */
+export function judged(exchanges: Iterable<Exchange>, checks: readonly Check[] = CATALOGUE): Map<string, CheckResult> {
+  const judge = new Judge(checks, { namespaces: DEFAULT_NAMESPACES });
+  for (const ex of exchanges) judge.judge(ex);
+  return new Map(judge.tallies.map((t) => [t.check.id, resultOf(t, 'probe')]));
+}

@@ -3,7 +3,7 @@
 import { CATALOGUE } from '../../lib/checks/catalogue.js';
 import type { Level } from '../../lib/checks/check.js';
 import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
-import type { JsonObject } from '../../lib/json/node.js';
+import type { JsonObject } from '../../lib/json/value.js';
 import { runConformance, type Verdict } from '../../lib/engine/run.js';
 import type { Variant } from '../../lib/reference/profile.js';
 import { startReference } from '../../lib/reference/server.js';

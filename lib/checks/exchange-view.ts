@@ -1,13 +1,17 @@
-// What checks read: the recorded exchanges, decoded on demand and once each. A decoder either
-// yields a value or says, in one line, why it could not (that line becomes a skip or a finding).
+// One exchange as checks read it: what it is (its kind, by the shared classifier), where it came
+// from, and its answer decoded on demand and once (text, JSON, JSONP, XML, the SOAP parts). A
+// decoder either yields a value or says, in one line, why it could not (that line becomes a skip or
+// a finding). Dropped with the exchange once every check has judged it.
+import { classify, type RequestKind } from '../contract/classify.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
-import type { Exchange, RecordedResponse } from '../http/exchange.js';
-import { isJsonObject, type JsonObject } from '../json/node.js';
+import { SOAP } from '../contract/namespaces.js';
+import type { Exchange, Origin, RecordedResponse } from '../http/exchange.js';
 import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, type ParsedJson } from '../json/parse.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
+import { decodeXmlBytes } from '../xml/decode.js';
 import { elementChildren, type XmlElement } from '../xml/model.js';
 import { parseXml } from '../xml/parse.js';
-import { decodeXmlBytes } from '../xml/decode.js';
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
@@ -17,7 +21,6 @@ const no = <T>(reason: string): Decoded<T> => ({ ok: false, reason });
 export interface CheckSettings {
   readonly namespaces: ServiceNamespaces;
 }
-
 
 export interface Jsonp {
   readonly callback: string;
@@ -41,40 +44,46 @@ function contentCoding(r: RecordedResponse): string | undefined {
   return `the body is encoded (Content-Encoding: ${coding}), which the request did not ask for; not decoded`;
 }
 
-export class CheckContext {
+export class ExchangeView {
+  readonly kind: RequestKind;
   private readonly memo = new Map<string, unknown>();
 
-  constructor(private readonly exchanges: ReadonlyMap<string, Exchange>, readonly settings: CheckSettings) {}
-
-  private once<T>(kind: string, id: string, make: () => T): T {
-    const key = `${kind}\0${id}`;
-    if (!this.memo.has(key)) this.memo.set(key, make());
-    return this.memo.get(key) as T;
+  constructor(readonly exchange: Exchange, readonly settings: CheckSettings, kind?: RequestKind) {
+    this.kind = kind ?? classify(exchange.request);
   }
 
-  exchange(id: string): Exchange | undefined {
-    return this.exchanges.get(id);
+  get id(): string {
+    return this.exchange.id;
+  }
+
+  get origin(): Origin {
+    return this.exchange.origin;
+  }
+
+  /** A value derived from this exchange, made once however many checks ask (the slots of its record,
+   *  walked by every type check, are the costly one). */
+  once<T>(what: string, make: () => T): T {
+    if (!this.memo.has(what)) this.memo.set(what, make());
+    return this.memo.get(what) as T;
   }
 
   /** The response, or why there is none ("no response: connection refused by …"). */
-  response(id: string): Decoded<RecordedResponse> {
-    const ex = this.exchanges.get(id);
-    if (!ex) return no('not sent in this run');
+  response(): Decoded<RecordedResponse> {
+    const ex = this.exchange;
     if (!ex.response) return no(ex.error?.kind === 'not-sent' ? ex.error.message : `no response: ${ex.error?.message ?? 'unknown error'}`);
     return ok(ex.response);
   }
 
   /** True when the exchange was never sent (the run's request cap): nothing can be judged. */
-  notSent(id: string): boolean {
-    const ex = this.exchanges.get(id);
-    return !ex || ex.error?.kind === 'not-sent';
+  get notSent(): boolean {
+    return this.exchange.error?.kind === 'not-sent';
   }
 
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark
    *  is dropped, as WHATWG's UTF-8 decode (so every browser's fetch) drops it: tolerated, not judged. */
-  text(id: string): Decoded<string> {
-    return this.once('text', id, () => {
-      const r = this.response(id);
+  text(): Decoded<string> {
+    return this.once('text', () => {
+      const r = this.response();
       if (!r.ok) return r;
       const encoded = contentCoding(r.value);
       if (encoded) return no(encoded);
@@ -86,18 +95,18 @@ export class CheckContext {
     });
   }
 
-  json(id: string): Decoded<ParsedJson> {
-    return this.once('json', id, () => {
-      const t = this.text(id);
+  json(): Decoded<ParsedJson> {
+    return this.once('json', () => {
+      const t = this.text();
       if (!t.ok) return t;
       const parsed = parseJson(t.value);
       return parsed.ok ? ok(parsed.json) : no(`the body is ${parsed.error}`);
     });
   }
 
-  jsonp(id: string): Decoded<Jsonp> {
-    return this.once('jsonp', id, () => {
-      const t = this.text(id);
+  jsonp(): Decoded<Jsonp> {
+    return this.once('jsonp', () => {
+      const t = this.text();
       if (!t.ok) return t;
       const parts = splitJsonp(t.value);
       if (!parts.ok) return no(parts.error);
@@ -106,9 +115,9 @@ export class CheckContext {
     });
   }
 
-  xml(id: string): Decoded<XmlElement> {
-    return this.once('xml', id, () => {
-      const r = this.response(id);
+  xml(): Decoded<XmlElement> {
+    return this.once('xml', () => {
+      const r = this.response();
       if (!r.ok) return r;
       const encoded = contentCoding(r.value);
       if (encoded) return no(encoded);
@@ -120,26 +129,35 @@ export class CheckContext {
     });
   }
 
-  /** A 200 response's JSON object, for the record checks; JSONP exchanges are unwrapped. */
-  jsonRecord(id: string, jsonp = false): Decoded<{ json: ParsedJson; root: JsonObject }> {
-    const r = this.response(id);
+  /** The answer's JSON value, when a check has already parsed it (JSONP unwrapped); never parses. */
+  parsedJson(): JsonValue | undefined {
+    for (const what of ['json', 'jsonp']) {
+      const d = this.memo.get(what) as Decoded<ParsedJson | Jsonp> | undefined;
+      if (d?.ok) return 'callback' in d.value ? d.value.json.value : d.value.value;
+    }
+    return undefined;
+  }
+
+  /** A 200 response's JSON object, for the record checks; a JSONP answer is unwrapped. */
+  jsonRecord(): Decoded<{ json: ParsedJson; root: JsonObject }> {
+    const r = this.response();
     if (!r.ok) return r;
     if (r.value.status !== 200) return no(`status ${r.value.status}, not a record`);
-    const parsed = jsonp ? this.jsonp(id) : this.json(id);
+    const parsed = this.kind.jsonp ? this.jsonp() : this.json();
     if (!parsed.ok) return parsed;
     const json = 'callback' in parsed.value ? parsed.value.json : parsed.value;
     return isJsonObject(json.value) ? ok({ json, root: json.value }) : no('the body is JSON but not an object');
   }
 
   /** A 200 response's SOAP parts, located by local name: namespaces are the envelope checks' job. */
-  soap(id: string, recordName: string): Decoded<SoapParts> {
-    const r = this.response(id);
+  soap(recordName: string): Decoded<SoapParts> {
+    const r = this.response();
     if (!r.ok) return r;
     if (r.value.status !== 200) return no(`status ${r.value.status}, not a SOAP response`);
-    const doc = this.xml(id);
+    const doc = this.xml();
     if (!doc.ok) return doc;
     const envelope = doc.value;
-    const body = elementChildren(envelope).find((e) => e.name === 'Body');
+    const body = elementChildren(envelope).find((e) => e.name === SOAP.body);
     const record = body && elementChildren(body).find((e) => e.name === recordName);
     return ok({ envelope, ...(body ? { body } : {}), ...(record ? { record } : {}) });
   }

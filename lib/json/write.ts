@@ -1,5 +1,6 @@
-// A JSON document as the reference builds it before writing. Numbers keep their lexeme so a
-// fault can write `42.0` and a style can reorder keys; JSON.stringify can do neither.
+// A JSON document as the reference builds it before writing, and its writer. Numbers keep their
+// lexeme so a fault can write `42.0` and a style can reorder keys; JSON.stringify can do neither.
+import type { JsonValue } from './value.js';
 
 export type JsonNode =
   | { readonly t: 'object'; readonly entries: readonly (readonly [string, JsonNode])[] }
@@ -8,11 +9,6 @@ export type JsonNode =
   | { readonly t: 'number'; readonly raw: string }
   | { readonly t: 'boolean'; readonly value: boolean }
   | { readonly t: 'null' };
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
-
-export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const jsonString = (value: string): JsonNode => ({ t: 'string', value });
 export const jsonObject = (entries: readonly (readonly [string, JsonNode])[]): JsonNode => ({ t: 'object', entries });

@@ -1,0 +1,61 @@
+// Rules about a whole answer (status, media type, decodable body) that route and format checks
+// share. A transport failure is a finding here: these checks own the exchanges they judge.
+import { SOAP } from '../contract/namespaces.js';
+import { JSON_MEDIA_TYPE, SOAP_RESPONSE_MEDIA_TYPE } from '../contract/operations.js';
+import { mediaType } from '../http/media-type.js';
+import { finding, type Finding, type Look } from './check.js';
+import type { ExchangeView } from './exchange-view.js';
+
+/** Where a finding about the answer as a whole sits (every finding names where it sits). */
+export const PATHS = { response: 'response', status: 'status', contentType: 'headers.content-type', body: 'body', callback: 'callback' } as const;
+
+/** Statuses that say a route or method is not served, whoever sent the request. */
+const NOT_SERVED = new Set([404, 405, 501]);
+
+/**
+ * Status `expected` (or any 2xx when 'success') and a media type among `types`. An exchange the
+ * harness did not build (recorded or live traffic, generated inputs) may meet a legitimate client
+ * error: a 4xx other than "not served" is not judged against the success contract.
+ */
+export function statusAndType(ex: ExchangeView, expected: number | 'success', types?: readonly string[]): Look {
+  const r = ex.response();
+  if (!r.ok) return [finding(r.reason, { path: PATHS.response })];
+  const { status, headers } = r.value;
+  const success = expected === 'success' ? status >= 200 && status < 300 : status === expected;
+  if (!success && !ex.origin.vouched && status >= 400 && status < 500 && !NOT_SERVED.has(status)) {
+    return { skip: `status ${status}: a client error; the success contract does not apply to this request` };
+  }
+  const out: Finding[] = [];
+  if (!success) out.push(finding(`status ${status}, expected ${expected === 'success' ? '2xx' : expected}`, { path: PATHS.status, actual: String(status) }));
+  if (types) {
+    const type = mediaType(headers['content-type']);
+    if (!type || !types.includes(type)) {
+      out.push(finding(`Content-Type ${headers['content-type'] === undefined ? 'missing' : JSON.stringify(headers['content-type'])}, expected ${types.join(' or ')}`,
+        { path: PATHS.contentType, actual: headers['content-type'] ?? '' }));
+    }
+  }
+  return out;
+}
+
+const isOk = (ex: ExchangeView): boolean => {
+  const r = ex.response();
+  return r.ok && r.value.status === 200;
+};
+
+/** 200, application/json (any parameters), and a body that is a JSON object (what the record checks read). */
+export function jsonAnswer(ex: ExchangeView): Look {
+  const out = statusAndType(ex, 200, [JSON_MEDIA_TYPE]);
+  if (!Array.isArray(out) || !isOk(ex)) return out; // the body of a non-200 answer is not the record
+  const record = ex.jsonRecord();
+  return record.ok ? out : [...out, finding(record.reason, { path: PATHS.body })];
+}
+
+/** 200, application/xml, and a well-formed XML body holding Envelope > Body > `record` (by local name). */
+export function soapAnswer(ex: ExchangeView, record: string): Look {
+  const out = statusAndType(ex, 200, [SOAP_RESPONSE_MEDIA_TYPE]);
+  if (!Array.isArray(out) || !isOk(ex)) return out;
+  const soap = ex.soap(record);
+  if (!soap.ok) return [...out, finding(soap.reason, { path: PATHS.body })];
+  if (!soap.value.record) return [...out, finding(`the body holds no ${SOAP.envelope}/${SOAP.body}/${record} (root element: ${soap.value.envelope.name})`, { path: `/${SOAP.envelope}/${SOAP.body}` })];
+  return out;
+}

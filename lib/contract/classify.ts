@@ -1,0 +1,139 @@
+// What a request is, read from its method, path, query and headers alone: the one place routes,
+// selectors and content negotiation of section 4 are parsed. The reference routes with it; the
+// harness classifies every exchange with it, whatever brought the exchange into the run (a probe, an
+// account, a recording, live traffic, a generated input), and checks bind to what it returns.
+import Negotiator from 'negotiator';
+import { FORMATS, JSON_MEDIA_TYPE, OPERATIONS, replyRoute, type JsonOperation, type Operation, type SoapOperation } from './operations.js';
+
+/** How the operation was reached: its custom route, ServiceStack's /json/reply/{Request}, or /soap11. */
+export type RouteForm = 'custom' | 'reply' | 'soap11';
+
+/** What chose the answer's format: a path extension, a ?format= query, or nothing (negotiation). */
+export type Selector = 'none' | 'extension' | 'query';
+
+/** Formats a path extension or ?format= may name (ServiceStack's); others fall back to negotiation. */
+export type Format = 'json' | 'xml' | 'soap11';
+const FORMAT_NAMES: readonly Format[] = ['json', 'xml', 'soap11'];
+export const formatNamed = (s: string | null | undefined): Format | undefined => FORMAT_NAMES.find((f) => f === s?.toLowerCase());
+
+export interface RequestKind {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The operation, or undefined: the request is not to this interface. */
+  readonly operation?: Operation;
+  readonly route?: RouteForm;
+  /** The path before the route ('' when the interface is served at the root). */
+  readonly basePath?: string;
+  readonly selector: Selector;
+  /** The format the selector names (for 'extension' and 'query'). */
+  readonly selected?: Format;
+  /** The format Accept alone would choose (ServiceStack: XML when it prefers XML, else JSON). */
+  readonly negotiated: Format;
+  /** The format the answer must have, route and selectors applied. */
+  readonly format: Format;
+  /** The ?callback= value, as sent. */
+  readonly callback?: string;
+  /** A JSON answer wrapped in the callback (JSON-with-padding). */
+  readonly jsonp: boolean;
+  /** The callback holds a character outside [A-Za-z0-9._] (what ServiceStack's SafeVarRef replaces). */
+  readonly unsafeCallback: boolean;
+  readonly accept?: string;
+  readonly contentType?: string;
+  readonly soapAction?: string;
+}
+
+export interface ClassifiedRequest {
+  readonly method: string;
+  /** Path and query (or a whole URL; only its path and query are read). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+/** Route path (lower case) -> operation and form; extensions are looked for on custom routes only. */
+interface RouteEntry { readonly path: string; readonly operation: Operation; readonly form: RouteForm }
+const ROUTES: readonly RouteEntry[] = OPERATIONS.flatMap((op): RouteEntry[] =>
+  op.wire === 'json'
+    ? [{ path: op.route.toLowerCase(), operation: op, form: 'custom' }, { path: replyRoute(op).toLowerCase(), operation: op, form: 'reply' }]
+    : [{ path: op.route.toLowerCase(), operation: op, form: 'soap11' }]);
+
+const SAFE_CALLBACK = /^[A-Za-z0-9._]+$/;
+
+const headerOf = (headers: ClassifiedRequest['headers'], name: string): string | undefined => {
+  const direct = headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  return Array.isArray(direct) ? direct.join(', ') : (direct as string | undefined);
+};
+
+/** Bounded memo: clients repeat the same few Accept values, and Negotiator is not free. */
+const negotiations = new Map<string, Format>();
+export function negotiate(accept: string | undefined): Format {
+  const key = accept ?? '';
+  let hit = negotiations.get(key);
+  if (!hit) {
+    const best = new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaType([JSON_MEDIA_TYPE, 'application/xml', 'text/xml']);
+    hit = best === 'application/xml' || best === 'text/xml' ? 'xml' : 'json';
+    if (negotiations.size < 256) negotiations.set(key, hit);
+  }
+  return hit;
+}
+
+/** The route a path ends with: ServiceStack matches paths without regard to case, and a custom route
+ *  may carry a format extension (/supportstateuser.json); whatever precedes the route is the base path. */
+function routeOf(pathname: string): { operation: Operation; form: RouteForm; basePath: string; extension?: Format } | undefined {
+  const path = pathname.toLowerCase();
+  for (const r of ROUTES) {
+    if (path.endsWith(r.path)) return { operation: r.operation, form: r.form, basePath: pathname.slice(0, path.length - r.path.length) };
+  }
+  const dot = path.lastIndexOf('.');
+  const slash = path.lastIndexOf('/');
+  const extension = dot > slash ? formatNamed(path.slice(dot + 1)) : undefined;
+  if (!extension) return undefined;
+  const bare = path.slice(0, dot);
+  for (const r of ROUTES) {
+    // Only custom JSON routes take an extension; /json/reply/X.json and /soap11.json are not routes.
+    if (r.form === 'custom' && bare.endsWith(r.path)) return { operation: r.operation, form: r.form, basePath: pathname.slice(0, bare.length - r.path.length), extension };
+  }
+  return undefined;
+}
+
+export function classify(request: ClassifiedRequest): RequestKind {
+  let url: URL;
+  try {
+    url = new URL(request.url, 'http://classify.invalid');
+  } catch {
+    url = new URL('http://classify.invalid/');
+  }
+  const method = request.method.toUpperCase();
+  const accept = headerOf(request.headers, 'accept');
+  const contentType = headerOf(request.headers, 'content-type');
+  const soapAction = headerOf(request.headers, 'soapaction');
+  const negotiated = negotiate(accept);
+  const callback = url.searchParams.get(FORMATS.callbackParam) ?? undefined;
+  const common = {
+    method, negotiated, ...(accept !== undefined ? { accept } : {}), ...(contentType !== undefined ? { contentType } : {}),
+    ...(soapAction !== undefined ? { soapAction } : {}), ...(callback !== undefined ? { callback } : {}),
+    unsafeCallback: callback !== undefined && !SAFE_CALLBACK.test(callback),
+  };
+  const route = routeOf(url.pathname);
+  if (!route) return { ...common, selector: 'none', format: negotiated, jsonp: false };
+  const query = formatNamed(url.searchParams.get('format'));
+  const [selector, selected]: [Selector, Format | undefined] = route.extension ? ['extension', route.extension] : query ? ['query', query] : ['none', undefined];
+  // /json/reply always answers JSON and /soap11 always SOAP; a custom route takes the selector, else Accept.
+  const format: Format = route.form === 'reply' ? 'json' : route.form === 'soap11' ? 'soap11' : selected ?? negotiated;
+  return {
+    ...common, operation: route.operation, route: route.form, basePath: route.basePath, selector,
+    ...(selected ? { selected } : {}), format,
+    jsonp: callback !== undefined && callback !== '' && format === 'json' && route.form !== 'soap11',
+  };
+}
+
+export const isJsonOperation = (op: Operation | undefined): op is JsonOperation => op?.wire === 'json';
+export const isSoapOperation = (op: Operation | undefined): op is SoapOperation => op?.wire === 'soap';
+
+/** One line naming a kind, for coverage tables: "SupportStateUserLoginRequest POST custom .json JSONP". */
+export function kindLabel(k: RequestKind): string {
+  if (!k.operation) return `${k.method} (not this interface)`;
+  const selector = k.selector === 'extension' ? ` .${k.selected}` : k.selector === 'query' ? ` ?format=${k.selected}` : '';
+  const form = k.route === 'custom' ? 'route' : k.route === 'reply' ? '/json/reply' : '/soap11';
+  const answer = k.method === 'OPTIONS' ? '' : ` -> ${k.jsonp ? 'JSONP' : k.format === 'soap11' ? 'SOAP' : k.format.toUpperCase()}`;
+  return `${k.operation.name} ${k.method} ${form}${selector}${k.callback !== undefined ? ' ?callback' : ''}${answer}`;
+}

@@ -1,0 +1,78 @@
+// The type rules of section 2, once: whether a JSON value is a value of a field's type, and how a
+// value written as text (an environment variable, a CSV cell) becomes one. The response checks,
+// the request checks, the reference's request binding, the accounts reader and the configuration
+// all ask here; the JSON Schemas are derived separately and a test holds them to the same answers.
+import type { JsonValue } from '../json/value.js';
+import { isJsonObject } from '../json/value.js';
+import { ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from './formats.js';
+import type { FieldType } from './types.js';
+
+export interface ValueRules {
+  /** The number as written, when it was not a plain integer literal (ParsedJson.numbers). */
+  readonly lexeme?: string;
+  /** Integers must fit .NET's int (a request: ServiceStack cannot bind a larger one). */
+  readonly int32?: boolean;
+}
+
+/** What a value of each kind is called in a finding ("expected a string"). */
+export const EXPECTED: Readonly<Record<FieldType['kind'], string>> = {
+  string: 'a string',
+  integer: 'an integer',
+  boolean: 'true or false',
+  datetime: 'YYYY-MM-DDThh:mm:ss.fffffff (7 fractional digits, no zone)',
+  guid: '32 hex digits without dashes',
+  enum: 'a string naming an enum member',
+  array: 'an array',
+  object: 'an object',
+  map: 'an object keyed by string',
+};
+
+const isString = (v: JsonValue): v is string => typeof v === 'string';
+
+/**
+ * Why `value` is not a JSON value of `type` (one phrase), or undefined when it is. Null is judged by
+ * the caller (whether a member may be null is the field's, not the type's). Only the value's own
+ * level is judged: items and members are walked by the caller.
+ */
+export function jsonValueProblem(type: FieldType, value: JsonValue, rules: ValueRules = {}): string | undefined {
+  const expected = `expected ${EXPECTED[type.kind]}`;
+  switch (type.kind) {
+    case 'string': return isString(value) ? undefined : expected;
+    case 'integer':
+      if (typeof value !== 'number') return expected;
+      if (rules.lexeme !== undefined && !JSON_INTEGER_LEXEME.test(rules.lexeme)) return 'expected an integer literal (no fraction or exponent)';
+      if (!Number.isInteger(value)) return expected;
+      return rules.int32 && (value < INT32_MIN || value > INT32_MAX) ? 'outside the 32-bit range of a .NET int' : undefined;
+    case 'boolean': return typeof value === 'boolean' ? undefined : expected;
+    case 'datetime': return isString(value) && isDatetime(value, JSON_DATETIME) ? undefined : expected;
+    case 'guid': return isString(value) && JSON_GUID.test(value) ? undefined : expected;
+    case 'enum':
+      if (type.closed) return isString(value) && type.values.includes(value) ? undefined : `expected one of ${type.values.join(', ')}`;
+      return isString(value) && ENUM_NAME.test(value) ? undefined : expected;
+    case 'array': return Array.isArray(value) ? undefined : expected;
+    case 'object': return isJsonObject(value) ? undefined : expected;
+    case 'map':
+      if (!isJsonObject(value)) return expected;
+      return Object.values(value).some((x) => x !== null && !isJsonObject(x)) ? 'every value must be an object or null' : undefined;
+  }
+}
+
+/** A value of `type` from its text form: integers in .NET's int range, booleans as true/false, enum
+ *  names, strings as they are. Other kinds have no text form here. */
+export function valueFromText(type: FieldType, text: string): { readonly value: JsonValue } | { readonly problem: string } {
+  switch (type.kind) {
+    case 'integer': {
+      const n = Number(text);
+      return /^-?\d+$/.test(text) && n >= INT32_MIN && n <= INT32_MAX ? { value: n } : { problem: 'must be a 32-bit integer' };
+    }
+    case 'boolean':
+      return text === 'true' || text === 'false' ? { value: text === 'true' } : { problem: 'must be true or false' };
+    case 'enum':
+      return ENUM_NAME.test(text) && (!type.closed || type.values.includes(text)) ? { value: text } : { problem: 'must be an enum member name' };
+    case 'string':
+      return { value: text };
+    default:
+      return { problem: `has no text form (${type.kind})` };
+  }
+}
+

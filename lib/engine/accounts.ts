@@ -1,0 +1,155 @@
+// Accounts: one case per line, each holding the request values of one or both JSON operations, keyed
+// by request name. JSON Lines:
+//   {"SupportStateUserLoginRequest":{"userName":"a","searchValues":"x"},"ConfirmEmailRequest":{…}}
+// or CSV whose headers are Request.field (SupportStateUserLoginRequest.userName, …), an empty cell
+// leaving the member out. The file is read twice, both times as a stream: first to validate every
+// line (a bad one stops the run before anything is sent, naming the line and the field, never the
+// value), then lazily, as the engine asks for the next case, so memory does not grow with the file.
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parse as parseCsv } from 'csv-parse';
+import { operationNamed, type JsonOperation } from '../contract/operations.js';
+import { jsonValueProblem, valueFromText } from '../contract/values.js';
+import type { ExchangeSpec, Origin } from '../http/exchange.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
+import { jsonPost } from './probes.js';
+
+/** One account: its line in the file and its request values per operation. */
+export interface AccountCase {
+  readonly line: number;
+  readonly requests: ReadonlyMap<JsonOperation, JsonObject>;
+}
+
+export type CaseOrError = AccountCase | { readonly line: number; readonly error: string };
+
+/** A line longer than this is no account. */
+const MAX_LINE = 1024 * 1024;
+
+const isCsv = (file: string) => /\.csv$/i.test(file);
+
+function jsonOperationNamed(name: string): JsonOperation | string {
+  const op = operationNamed(name);
+  if (op?.wire === 'json') return op;
+  return `unknown request ${JSON.stringify(name.slice(0, 80))} (expected SupportStateUserLoginRequest or ConfirmEmailRequest)`;
+}
+
+/** A request's values, checked field by field against 2.2 (types only: which are required is not shown). */
+function checkRecord(op: JsonOperation, record: JsonValue): string | undefined {
+  if (!isJsonObject(record)) return `${op.name} must be a JSON object`;
+  for (const [name, value] of Object.entries(record)) {
+    const f = op.request.fields.find((x) => x.json === name);
+    if (!f) return `${op.name}.${name.slice(0, 80)} is not a field of ${op.name}`;
+    const problem = value === null ? (f.nullable ? undefined : 'expected a value, not null') : jsonValueProblem(f.type, value, { int32: true });
+    if (problem) return `${op.name}.${name}: ${problem}`;
+  }
+  return undefined;
+}
+
+function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
+  if (!text.trim()) return undefined; // blank lines separate nothing
+  if (text.length > MAX_LINE) return { line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` };
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (e) {
+    return { line, error: `not valid JSON (${(e as Error).message.replace(/ in JSON at position \d+.*$/, '').slice(0, 120)})` };
+  }
+  if (!isJsonObject(value)) return { line, error: 'a line must be a JSON object keyed by request name' };
+  const requests = new Map<JsonOperation, JsonObject>();
+  for (const [name, record] of Object.entries(value)) {
+    const op = jsonOperationNamed(name);
+    if (typeof op === 'string') return { line, error: op };
+    const problem = checkRecord(op, record);
+    if (problem) return { line, error: problem };
+    requests.set(op, record as JsonObject);
+  }
+  if (!requests.size) return { line, error: 'the line holds no request' };
+  return { line, requests };
+}
+
+async function* jsonLines(file: string): AsyncGenerator<CaseOrError> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of lines) {
+    n++;
+    const c = caseFromJsonLine(text, n);
+    if (c) yield c;
+  }
+}
+
+/** CSV column: Request.field, resolved once from the header row. */
+type Column = { readonly op: JsonOperation; readonly field: JsonOperation['request']['fields'][number] } | { readonly error: string };
+
+function columnOf(header: string): Column {
+  const dot = header.indexOf('.');
+  if (dot < 0) return { error: `column ${JSON.stringify(header.slice(0, 80))} is not Request.field` };
+  const op = jsonOperationNamed(header.slice(0, dot));
+  if (typeof op === 'string') return { error: `column ${JSON.stringify(header.slice(0, 80))}: ${op}` };
+  const field = op.request.fields.find((f) => f.json === header.slice(dot + 1));
+  return field ? { op, field } : { error: `column ${JSON.stringify(header.slice(0, 80))}: not a field of ${op.name}` };
+}
+
+async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
+  const parser = createReadStream(file).pipe(parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE }));
+  let columns: Column[] | undefined;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (!columns) {
+        columns = record.map(columnOf);
+        const bad = columns.find((c): c is { error: string } => 'error' in c);
+        if (bad) { yield { line, error: bad.error }; return; }
+        continue;
+      }
+      const requests = new Map<JsonOperation, JsonObject>();
+      let error: string | undefined;
+      record.forEach((cell, i) => {
+        const col = columns![i] as Exclude<Column, { error: string }>;
+        if (error || cell === '') return;
+        const typed = valueFromText(col.field.type, cell);
+        if ('problem' in typed) { error = `${col.op.name}.${col.field.json} ${typed.problem}`; return; }
+        const rec = requests.get(col.op) ?? {};
+        rec[col.field.json] = typed.value;
+        requests.set(col.op, rec);
+      });
+      if (error) yield { line, error };
+      else if (!requests.size) yield { line, error: 'the row holds no value' };
+      else yield { line, requests };
+    }
+  } catch (e) {
+    const err = e as { lines?: number; message?: string };
+    yield { line: err.lines ?? 0, error: `not valid CSV: ${(err.message ?? String(e)).split('\n')[0]!.replace(/^Invalid [^:]*: /, '').slice(0, 160)}` };
+  }
+}
+
+/** Every case of the file, in order (errors included, as cases that carry one). */
+export const readCases = (file: string): AsyncGenerator<CaseOrError> => (isCsv(file) ? csvRows(file) : jsonLines(file));
+
+/** Reads the whole file once: the number of cases, or the first bad line as one line of text. */
+export async function validateAccounts(file: string): Promise<{ readonly cases: number } | { readonly error: string }> {
+  let cases = 0;
+  try {
+    for await (const c of readCases(file)) {
+      if ('error' in c) return { error: `${file} line ${c.line}: ${c.error}` };
+      cases++;
+    }
+  } catch (e) {
+    return { error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  return cases ? { cases } : { error: `${file} holds no account` };
+}
+
+/** The requests of every case in this shard (every `count`-th case, from the `index`-th), lazily. */
+export async function* accountRequests(
+  file: string, extraHeaders: Readonly<Record<string, string>>, shard: { readonly index: number; readonly count: number } = { index: 1, count: 1 },
+): AsyncGenerator<ExchangeSpec> {
+  let k = 0;
+  for await (const c of readCases(file)) {
+    if ('error' in c) continue; // validated before the run: a file changed under the run loses nothing else
+    if (k++ % shard.count !== shard.index - 1) continue;
+    const origin: Origin = { source: 'case', vouched: true, case: c.line };
+    for (const [op, record] of c.requests) {
+      yield jsonPost(`case-${c.line}.${op.key}`, `case ${c.line}: POST ${op.route}`, op.route, record, origin, extraHeaders);
+    }
+  }
+}

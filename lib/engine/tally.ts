@@ -1,0 +1,93 @@
+// A check's verdicts folded over every exchange it judged, in bounded memory whatever the number of
+// exchanges: counts, distinct findings with their counts (values masked, so a finding repeated across
+// accounts is one line), and the first findings as examples with the exchange and account they came
+// from. The bodies behind them are dropped as soon as they are judged.
+import { isSkip, type Check, type Finding, type Look } from '../checks/check.js';
+import type { Origin } from '../http/exchange.js';
+
+/** A finding as kept: where it came from. */
+export interface Example extends Finding {
+  readonly exchange: string;
+  /** The account (case) the exchange belongs to. */
+  readonly case?: number;
+}
+
+/** One distinct finding: the message and path with received values masked, and how often. */
+export interface FindingGroup {
+  readonly message: string;
+  readonly path?: string;
+  readonly count: number;
+}
+
+/** Findings kept as examples per check. */
+export const MAX_EXAMPLES = 50;
+/** Exchanges from outside the probes whose findings are kept, per check (each with all its findings up
+ *  to MAX_EXAMPLES): a few cases show the pattern; counts and groups carry the rest. */
+export const MAX_EXAMPLE_EXCHANGES = 5;
+/** Distinct findings counted per check; the rest are counted together. */
+export const MAX_GROUPS = 100;
+const MAX_SKIP_REASONS = 20;
+
+/** A received value inside a message, masked for grouping: "…" for quoted text, «…» kept. */
+const maskValues = (message: string): string => message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
+/** Array indices and map keys vary from one record to the next: one group for all of them. */
+const maskPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]').replace(/\["(?:[^"\\]|\\.)*"\]/g, '[*]');
+
+export class CheckTally {
+  /** Exchanges judged (the check looked), and how many of them were probes. */
+  judged = 0;
+  judgedProbes = 0;
+  /** Exchanges with at least one finding. */
+  failed = 0;
+  /** Exchanges of its kind it could not look at. */
+  skipped = 0;
+  /** Findings in all. */
+  findings = 0;
+  readonly skipReasons = new Map<string, number>();
+  private readonly groups = new Map<string, { message: string; path?: string; count: number }>();
+  private groupsOverflow = 0;
+  readonly examples: Example[] = [];
+  private readonly exampleExchanges = new Set<string>();
+  /** Kept exchanges (probes, examples) it judged: their texts are attached to the check. */
+  readonly kept = new Set<string>();
+
+  constructor(readonly check: Check) {}
+
+  /** Folds one exchange's look; true when an example from it was kept. */
+  fold(exchange: string, origin: Origin, look: Look): boolean {
+    if (isSkip(look)) {
+      this.skipped++;
+      const n = this.skipReasons.get(look.skip);
+      if (n !== undefined || this.skipReasons.size < MAX_SKIP_REASONS) this.skipReasons.set(look.skip, (n ?? 0) + 1);
+      return false;
+    }
+    this.judged++;
+    const probe = origin.source === 'probe';
+    if (probe) this.judgedProbes++;
+    if (!look.length) return false;
+    this.failed++;
+    this.findings += look.length;
+    for (const f of look) {
+      const message = maskValues(f.message);
+      const path = f.path === undefined ? undefined : maskPath(f.path);
+      const key = `${path ?? ''}\0${message}`;
+      const g = this.groups.get(key);
+      if (g) g.count++;
+      else if (this.groups.size < MAX_GROUPS) this.groups.set(key, { message, ...(path ? { path } : {}), count: 1 });
+      else this.groupsOverflow++;
+    }
+    if (!probe && this.exampleExchanges.size >= MAX_EXAMPLE_EXCHANGES) return false;
+    const room = MAX_EXAMPLES - this.examples.length;
+    if (room <= 0) return false;
+    if (!probe) this.exampleExchanges.add(exchange);
+    for (const f of look.slice(0, room)) this.examples.push({ ...f, exchange, ...(origin.case !== undefined ? { case: origin.case } : {}) });
+    return true;
+  }
+
+  /** Distinct findings, most frequent first; findings past MAX_GROUPS distinct ones counted as one line. */
+  findingGroups(): FindingGroup[] {
+    const out: FindingGroup[] = [...this.groups.values()].sort((a, b) => b.count - a.count);
+    if (this.groupsOverflow) out.push({ message: `${this.groupsOverflow} more findings of other kinds (only ${MAX_GROUPS} distinct kinds are kept)`, count: this.groupsOverflow });
+    return out;
+  }
+}

@@ -1,0 +1,125 @@
+// Merging the reports of a run split into shards (--shard i/n, one machine each) into the report of
+// one run: counts add up, distinct findings are counted together, examples are kept in shard order,
+// and the verdict is reached again from the merged checks, as the engine reaches it. The shards'
+// reports are already redacted and display-safe; nothing here reads a body.
+import { AREAS } from '../checks/check.js';
+import { checkById } from '../checks/catalogue.js';
+import { statusAndMessage, type RunCounts, type Verdict } from '../engine/run.js';
+import { MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
+import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
+
+const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
+};
+
+function mergeGroups(lists: readonly (readonly FindingGroup[])[]): FindingGroup[] {
+  const byKey = new Map<string, { message: string; path?: string; count: number }>();
+  for (const g of lists.flat()) {
+    const key = `${g.path ?? ''}\0${g.message}`;
+    const had = byKey.get(key);
+    if (had) had.count += g.count;
+    else byKey.set(key, { ...g });
+  }
+  const sorted = [...byKey.values()].sort((a, b) => b.count - a.count);
+  if (sorted.length <= MAX_GROUPS) return sorted;
+  const rest = sorted.slice(MAX_GROUPS).reduce((n, g) => n + g.count, 0);
+  return [...sorted.slice(0, MAX_GROUPS), { message: `${rest} more findings of other kinds (only ${MAX_GROUPS} distinct kinds are kept)`, count: rest }];
+}
+
+function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): ReportedCheck {
+  const first = parts[0]!;
+  const check = checkById.get(first.id)!;
+  const sum = (k: keyof ReportedCheck['counts']) => parts.reduce((n, p) => n + p.counts[k], 0);
+  const counts = { judged: sum('judged'), probes: sum('probes'), failed: sum('failed'), skipped: sum('skipped'), findings: sum('findings') };
+  // Probes first, then by account: the order one whole run meets them in.
+  const evidence = parts.flatMap((p) => p.evidence).sort((a, b) => (a.case ?? -1) - (b.case ?? -1)).slice(0, MAX_EXAMPLES);
+  const failing = parts.find((p) => p.status === 'fail');
+  const skipped = parts.find((p) => p.counts.skipped > 0 || p.status === 'skip');
+  const { status, message } = statusAndMessage({
+    judged: counts.judged, judgedProbes: counts.probes, failed: counts.failed, skipped: counts.skipped, findings: counts.findings,
+    ...(evidence[0] ? { first: evidence[0] } : {}),
+    // A shard's own message already says why it could not look; the merged line keeps the first one.
+    ...(skipped ? { skipReason: skipped.status === 'skip' ? skipped.message : skipped.message.replace(/^.*not judged on \d+ exchange\(s\): /, '') } : {}),
+  }, check, mode);
+  return {
+    ...first, status, message, counts, evidence,
+    groups: mergeGroups(parts.map((p) => p.groups)),
+    exchanges: [...new Set(parts.flatMap((p) => p.exchanges))],
+    ...(failing?.replay ? { replay: failing.replay } : {}),
+  };
+}
+
+function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
+  const bySource: Record<string, number> = {};
+  const kinds: Record<string, number> = {};
+  const notInterface: Record<string, number> = {};
+  for (const c of all) {
+    addCounts(bySource, c.bySource);
+    addCounts(kinds, c.kinds);
+    addCounts(notInterface, c.notInterface);
+  }
+  return {
+    exchanges: all.reduce((n, c) => n + c.exchanges, 0),
+    bySource,
+    cases: all.reduce((n, c) => n + c.cases, 0),
+    kinds: Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1))),
+    notInterface,
+    notInterfaceTotal: all.reduce((n, c) => n + c.notInterfaceTotal, 0),
+  };
+}
+
+export type Merged = { readonly ok: true; readonly report: Report } | { readonly ok: false; readonly error: string };
+
+/** One report from the shards' reports (in shard order), or why they cannot be merged. */
+export function mergeReports(reports: readonly Report[], dirs: readonly string[]): Merged {
+  const [head] = reports;
+  if (!head) return { ok: false, error: 'nothing to merge' };
+  for (const [i, r] of reports.entries()) {
+    const where = dirs[i] ?? `report ${i + 1}`;
+    if (r.catalogueHash !== head.catalogueHash) return { ok: false, error: `${where} was made by another catalogue (${r.catalogueHash}, not ${head.catalogueHash})` };
+    if (r.target.baseUrl !== head.target.baseUrl) return { ok: false, error: `${where} checked ${r.target.baseUrl}, not ${head.target.baseUrl}` };
+    if (r.mode !== head.mode) return { ok: false, error: `${where} is a ${r.mode} run, not a ${head.mode} run` };
+    if (r.checks.map((c) => c.id).join() !== head.checks.map((c) => c.id).join()) return { ok: false, error: `${where} ran other checks (--only / --skip differ)` };
+  }
+  const checks = head.checks.map((c, i) => mergeCheck(reports.map((r) => r.checks[i]!), head.mode));
+  const exchanges: ReportedExchange[] = [];
+  const seen = new Set<string>();
+  for (const ex of reports.flatMap((r) => r.exchanges)) if (!seen.has(ex.id)) { seen.add(ex.id); exchanges.push(ex); }
+  const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
+  const must = checks.filter((c) => c.level === 'MUST');
+  const unreachable = reports.find((r) => r.verdict === 'unreachable');
+  const verdict: Verdict = unreachable ? 'unreachable'
+    : head.mode === 'traffic' && !Object.keys(runCounts.kinds).length ? 'nothing-observed'
+      : must.some((c) => c.status === 'fail') ? 'non-conformant'
+        : head.mode === 'probe' && must.some((c) => c.status === 'skip') ? 'incomplete' : 'conformant';
+  const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
+  const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
+  const max = (f: (r: Report) => number | undefined) => Math.max(0, ...reports.map((r) => f(r) ?? 0));
+  return {
+    ok: true,
+    report: {
+      ...head,
+      verdict,
+      ...(unreachable?.unreachable ? { unreachable: unreachable.unreachable } : {}),
+      startedAt,
+      finishedAt,
+      durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
+      configuration: { ...head.configuration, mergedFrom: dirs },
+      warnings: [...new Set(reports.flatMap((r) => r.warnings))],
+      timings: {
+        startupMs: max((r) => r.timings.startupMs),
+        sendingMs: reports.reduce((n, r) => n + r.timings.sendingMs, 0),
+        checkingMs: reports.reduce((n, r) => n + r.timings.checkingMs, 0),
+      },
+      peakRss: { checkingBytes: max((r) => r.peakRss.checkingBytes), runBytes: max((r) => r.peakRss.runBytes) },
+      counts: {
+        MUST: tally(must),
+        SHOULD: tally(checks.filter((c) => c.level === 'SHOULD')),
+        byArea: Object.fromEntries(AREAS.map((a) => [a, tally(checks.filter((c) => c.area === a))])),
+        exchanges: runCounts,
+      },
+      checks,
+      exchanges,
+    },
+  };
+}
