@@ -80,7 +80,7 @@ const BREAKS: Record<string, Case[]> = {
   'SOAP-ARRAY-ITEMS': [[S, { body: (b) => b.replaceAll('d4p1:int>', 'd4p1:integer>') }, 'wrong item name']],
   'SOAP-MAP-ENTRIES': [[S, { body: (b) => b.replace(/<d4p1:Key>1001<\/d4p1:Key>(<d4p1:Value>.*?<\/d4p1:Value>)/, '$1<d4p1:Key>1001</d4p1:Key>') }, 'Value before Key']],
   'SOAP-UNKNOWN-MEMBERS': [[S, { body: (b) => b.replace('</UserDetailsResponse>', '<Zzz>1</Zzz></UserDetailsResponse>') }, 'an extra member']],
-  'SOAP-ENTRY-NAME': [[S, { body: (b) => b.replaceAll('KeyValueOfstringProviderPaymentSettingsbYn_SOvr1', 'Entry') }, 'entries renamed']],
+  'SOAP-ENTRY-NAME': [[S, { body: (b) => b.replace(/KeyValueOfstringProviderPaymentSettings\w+/g, 'Entry') }, 'entries renamed']],
   'SOAP-DATETIME': [
     [S, { body: (b) => b.replace('<Expires>2026-12-21T19:41:00</Expires>', '<Expires>2026-12-21T19:41:00.123</Expires>') }, 'a fraction'],
     [S, { body: (b) => b.replace('<Expires>2026-12-21T19:41:00</Expires>', '<Expires>2026-12-21T19:41:00Z</Expires>') }, 'a zone'],

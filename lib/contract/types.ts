@@ -19,7 +19,8 @@ export type FieldType =
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly closed: boolean }
   | { readonly kind: 'array'; readonly item: FieldType; readonly soapItem: XmlItemName }
   | { readonly kind: 'object'; readonly shape: Shape }
-  /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. */
+  /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. The entry's
+   *  name here lacks the namespace digest .NET appends: mapEntryName() (data-contract.ts) adds it. */
   | { readonly kind: 'map'; readonly value: Shape; readonly soapEntry: XmlItemName };
 
 export type Sensitivity = 'credential' | 'personal';
