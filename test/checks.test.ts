@@ -80,9 +80,9 @@ const BREAKS: Record<string, Break[]> = {
     [S, { body: (b) => b.replace('<Settings i:nil="true"/>', '<Settings nil="true"/>') }, 'nil in no namespace', '/Envelope/Body/UserDetailsResponse/Settings'],
   ],
   'SOAP-ARRAY-ITEMS': [[S, { body: (b) => b.replaceAll('d4p1:int>', 'd4p1:integer>') }, 'wrong item name', '/Envelope/Body/UserDetailsResponse/AvailableYearsFor1099K/integer']],
-  'SOAP-MAP-ENTRIES': [[S, { body: (b) => b.replace(/<d4p1:Key>1001<\/d4p1:Key>(<d4p1:Value>.*?<\/d4p1:Value>)/, '$1<d4p1:Key>1001</d4p1:Key>') }, 'Value before Key', '/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/KeyValueOfstringProviderPaymentSettingsbYn_SOvr1[1]']],
+  'SOAP-MAP-ENTRIES': [[S, { body: (b) => b.replace(/<d4p1:Key>1001<\/d4p1:Key>(<d4p1:Value>.*?<\/d4p1:Value>)/, '$1<d4p1:Key>1001</d4p1:Key>') }, 'Value before Key', '/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/KeyValueOfstringProviderPaymentSettings3EALVCDt[1]']],
   'SOAP-UNKNOWN-MEMBERS': [[S, { body: (b) => b.replace('</UserDetailsResponse>', '<Zzz>1</Zzz></UserDetailsResponse>') }, 'an extra member', '/Envelope/Body/UserDetailsResponse/Zzz']],
-  'SOAP-ENTRY-NAME': [[S, { body: (b) => b.replaceAll('KeyValueOfstringProviderPaymentSettingsbYn_SOvr1', 'Entry') }, 'entries renamed', '/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/Entry']],
+  'SOAP-ENTRY-NAME': [[S, { body: (b) => b.replace(/KeyValueOfstringProviderPaymentSettings\w+/g, 'Entry') }, 'entries renamed', '/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/Entry']],
   'SOAP-DATETIME': [
     [S, { body: (b) => b.replace('<Expires>2026-12-21T19:41:00</Expires>', '<Expires>2026-12-21T19:41:00.123</Expires>') }, 'a fraction', '/Envelope/Body/UserDetailsResponse/Expires'],
     [S, { body: (b) => b.replace('<Expires>2026-12-21T19:41:00</Expires>', '<Expires>2026-12-21T19:41:00Z</Expires>') }, 'a zone', '/Envelope/Body/UserDetailsResponse/Expires'],

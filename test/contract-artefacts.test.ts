@@ -4,8 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { mapEntryName, namespacesDigest, serviceStackCamelCase } from '../lib/contract/data-contract.js';
 import { derivedArtefacts, FIXTURES } from '../lib/contract/export.js';
 import { allJsonSchemas } from '../lib/contract/json-schema.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { section2Shapes } from '../lib/contract/section2.js';
+import { UserDetails } from '../lib/contract/records.js';
 import { referenceConfirmation, referenceUserDetails } from '../lib/reference/data.js';
 
 describe('derived artefacts in fixtures/', () => {
@@ -46,5 +50,22 @@ describe('JSON Schemas', () => {
     expect(bad({ nonCongregateSettings: { ...(good.nonCongregateSettings as object), mealDays: ['Funday'] } })).not.toEqual([]);
     const { userId: _dropped, ...missing } = good;
     expect(validate('UserDetailsResponse.schema.json', missing)).not.toEqual([]);
+  });
+});
+
+describe('names the .NET platform derives (held to .NET itself by test/dotnet-oracle.test.ts)', () => {
+  it('ServiceStack\'s camelCase of every SOAP name is the spec\'s JSON name, so the C# export needs no [DataMember(Name)]', () => {
+    const pairs = section2Shapes().flatMap((s) => s.fields).map((f) => [f.soap, serviceStackCamelCase(f.soap), f.json]);
+    expect(pairs.filter(([, camel, json]) => camel !== json)).toEqual([]);
+    expect(serviceStackCamelCase('HXUserTypeCode')).toBe('hxUserTypeCode');
+    expect(serviceStackCamelCase('IsARASHybrid')).toBe('isARASHybrid');
+  });
+
+  it('the dictionary entry name follows the login namespace', () => {
+    const map = UserDetails.fields.find((f) => f.soap === 'ProviderPaymentSettings')!.type;
+    if (map.kind !== 'map') throw new Error('ProviderPaymentSettings is not a map');
+    expect(mapEntryName(map, DEFAULT_NAMESPACES)).toBe('KeyValueOfstringProviderPaymentSettings3EALVCDt');
+    expect(mapEntryName(map, { ...DEFAULT_NAMESPACES, login: 'urn:other' })).not.toBe(mapEntryName(map, DEFAULT_NAMESPACES));
+    expect(namespacesDigest(['http://www.w3.org/2001/XMLSchema', 'urn:other'])).toMatch(/^[A-Za-z0-9_]{8,}$/);
   });
 });

@@ -47,9 +47,12 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('an independent implementation', () => {
+  // Its author had to guess the dictionary entry's name (the spec says only "Key/Value pair") and
+  // chose a suffix .NET does not write; the .NET oracle showed a .NET reader skips such entries, so
+  // the advisory SOAP-ENTRY-NAME says so, and that is the only thing it may say.
   for (const style of STYLES) {
-    it(`style ${style}: conformant, nothing fails`, () => {
-      expect(outcomes.get(`--style ${style}`)).toEqual({ verdict: 'conformant', MUST: [], SHOULD: [] });
+    it(`style ${style}: conformant, no MUST check fails, the one advisory is the guessed entry name`, () => {
+      expect(outcomes.get(`--style ${style}`)).toEqual({ verdict: 'conformant', MUST: [], SHOULD: ['SOAP-ENTRY-NAME'] });
     });
   }
   for (const [fault, check] of Object.entries(FAULTS)) {

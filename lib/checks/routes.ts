@@ -60,7 +60,7 @@ export const ROUTE_CHECKS: readonly Check[] = [
     title: `POST ${impersonateLogout.route} answers 200 with a SOAP response`,
     area: 'Routes', operation: impersonateLogout.name, clause: impersonateLogout.clause, level: 'MUST',
     requirement: `POST ${impersonateLogout.route} with the request of 4.2 answers 200, Content-Type application/xml, and a well-formed XML Envelope whose Body holds UserDetailsResponse.`,
-    interpretation: 'Namespaces and structure beyond locating the record are judged by the SOAP envelope checks.',
+    interpretation: 'Namespaces and structure beyond locating the record are judged by the SOAP envelope checks. The media type is the spec\'s, kept although a stock WCF client (BasicHttpBinding) refuses a SOAP 1.1 answer labelled application/xml (fixtures/dotnet/golden/wcf.json).',
     judges: soapPost.judges,
     appliesTo: soapPost.applies,
     judge: (ex) => soapAnswer(ex, impersonateLogout.responseElement),

@@ -44,6 +44,7 @@ export const SOAP_TYPE_CHECKS: readonly Check[] = [
   typeCheck({
     id: 'SOAP-DATETIME', title: 'Datetimes are YYYY-MM-DDThh:mm:ss', clause: '2 Types',
     requirement: 'Every datetime member is YYYY-MM-DDThh:mm:ss: no fractional digits, no zone, a real calendar instant.',
+    interpretation: 'The spec departs from the platform here and the check keeps the spec: DataContractSerializer writes up to seven fractional digits whenever the value has a fraction (.NET 10 wrote <Expires>2026-12-21T19:41:00.1234567</Expires> for the reference\'s record: fixtures/dotnet/golden/soap/fixture.xml), so a .NET deployment whose datetimes carry sub-second parts fails this check.',
     applies: kind('datetime'),
     judge: (t) => (isDatetime(t, SOAP_DATETIME) ? undefined : 'expected YYYY-MM-DDThh:mm:ss (no fraction, no zone)'),
   }),

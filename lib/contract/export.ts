@@ -4,9 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromRoot } from '../paths.js';
+import { csharpContract } from './csharp.js';
 import { exampleRecord } from './examples.js';
 import { allJsonSchemas } from './json-schema.js';
 import { OPERATIONS } from './operations.js';
+import { typescriptContract } from './typescript.js';
 import { recordXsds } from './xsd.js';
 
 export const FIXTURES = fromRoot('fixtures');
@@ -17,6 +19,8 @@ export function derivedArtefacts(): Record<string, string> {
   for (const [name, schema] of Object.entries(allJsonSchemas())) files[`schemas/${name}`] = `${JSON.stringify(schema, null, 2)}\n`;
   for (const op of OPERATIONS) files[`requests/${op.request.name}.json`] = `${JSON.stringify(exampleRecord(op.request), null, 2)}\n`;
   for (const [name, xsd] of Object.entries(recordXsds())) files[`xsd/contract/${name}`] = xsd;
+  files['dotnet/Contract.cs'] = csharpContract();
+  files['typescript/contract.ts'] = typescriptContract();
   return files;
 }
 

@@ -172,7 +172,9 @@ export const UserDetails = shape('UserDetailsResponse', [
   field('associatedIds', arrayOf(objectOf(SystemAssociation), { name: 'SystemAssociation', ns: 'login' })),
   field('enrollmentInfo', objectOf(EnrollmentInfo)),
   field('nonCongregateSettings', objectOf(NonCongregateSettings)),
-  field('providerPaymentSettings', mapOf(ProviderPaymentSettings, arraysItem('KeyValueOfstringProviderPaymentSettingsbYn_SOvr1'))),
+  // The entry element's name ends in a digest of the value's namespace, computed per deployment by
+  // mapEntryName() (data-contract.ts); the suffix once written here (bYn_SOvr1) was not .NET's.
+  field('providerPaymentSettings', mapOf(ProviderPaymentSettings, arraysItem('KeyValueOfstringProviderPaymentSettings'))),
   field('settings', arrayOf(STRING, arraysItem('string')), { only: 'soap' }), // SOAP only, always nil
 ]);
 

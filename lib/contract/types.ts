@@ -19,12 +19,13 @@ export type FieldType =
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly closed: boolean }
   | { readonly kind: 'array'; readonly item: FieldType; readonly soapItem: XmlItemName }
   | { readonly kind: 'object'; readonly shape: Shape }
-  /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. */
+  /** string key -> object value; SOAP writes KeyValueOf… entries with Key then Value. The entry's
+   *  name here lacks the namespace digest .NET appends: mapEntryName() (data-contract.ts) adds it. */
   | { readonly kind: 'map'; readonly value: Shape; readonly soapEntry: XmlItemName };
 
-/** How DataContractSerializer writes a Dictionary<string, T> entry: KeyValueOfstring{T}{hash}, holding
- *  Key then Value (servicestack-notes.md). */
-export const MAP_ENTRY = { namePrefix: 'KeyValueOfstring', key: 'Key', value: 'Value' } as const;
+/** What a Dictionary<string, T> entry holds as DataContractSerializer writes it: Key then Value (its
+ *  name is mapEntryName(), data-contract.ts). */
+export const MAP_ENTRY = { key: 'Key', value: 'Value' } as const;
 
 export type Sensitivity = 'credential' | 'personal';
 

@@ -3,6 +3,7 @@
 // the login namespace, Arrays (int/string items, dictionary entries), System (DayOfWeek).
 import { el, type XmlElement } from '../xml/model.js';
 import { writeXml, XML_COMPACT } from '../xml/write.js';
+import { mapEntryName } from './data-contract.js';
 import { SOAP_GUID } from './formats.js';
 import { ARRAYS, DEFAULT_NAMESPACES, SOAP11_ENVELOPE, SYSTEM, type ServiceNamespaces } from './namespaces.js';
 import { impersonateLogout } from './operations.js';
@@ -88,7 +89,7 @@ export function recordXsds(ns: ServiceNamespaces = DEFAULT_NAMESPACES): Record<s
     listType('ArrayOfint', 'int', 'xs:int'),
     listType('ArrayOfstring', 'string', 'xs:string'),
     ...mapFields.map((m) => xs('complexType', { name: `ArrayOfKeyValueOfstring${m.value.name}` }, [xs('sequence', {}, [
-      xs('element', { name: m.soapEntry.name, minOccurs: '0', maxOccurs: 'unbounded' }, [xs('complexType', {}, [xs('sequence', {}, [
+      xs('element', { name: mapEntryName(m, ns), minOccurs: '0', maxOccurs: 'unbounded' }, [xs('complexType', {}, [xs('sequence', {}, [
         xs('element', { name: 'Key', type: 'xs:string' }),
         xs('element', { name: 'Value', type: `${PREFIX.login}:${m.value.name}`, nillable: 'true' }),
       ])])]),

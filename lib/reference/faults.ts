@@ -8,8 +8,8 @@ import { ordinalCompare } from '../contract/types.js';
 import type { JsonNode } from '../json/write.js';
 import { el, isElement, text as textNode, type XmlElement } from '../xml/model.js';
 import { exampleRecord } from '../contract/examples.js';
-import { UserDetails } from '../contract/records.js';
-import type { Shape } from '../contract/types.js';
+import { ProviderPaymentSettings, UserDetails } from '../contract/records.js';
+import { MAP_ENTRY, type Shape } from '../contract/types.js';
 import { toNode } from '../json/write.js';
 import { num, renameMember, setMember, str, text, type Fill } from './edit-json.js';
 import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withText } from './edit-xml.js';
@@ -123,7 +123,7 @@ export const FAULTS: readonly Fault[] = [
   soap('map-value-before-key', 'each payment-settings entry has Value before Key', ['SOAP-MAP-ENTRIES'],
     (rec) => setChild(rec, 'ProviderPaymentSettings', (e) => {
       const entries = e && !isNil(e) ? children(e) : [];
-      const some = entries.length ? entries : [el(ARRAYS, 'KeyValueOfstringProviderPaymentSettingsbYn_SOvr1', [el(ARRAYS, 'Key', [textNode('1')]), el(ARRAYS, 'Value')])];
+      const some = entries.length ? entries : [el(ARRAYS, `KeyValueOfstring${ProviderPaymentSettings.name}`, [el(ARRAYS, MAP_ENTRY.key, [textNode('1')]), el(ARRAYS, MAP_ENTRY.value)])];
       return withChildren(e ?? el(rec.ns, 'ProviderPaymentSettings'), some.map((x) => ({ ...x, children: [...children(x)].reverse() })));
     })),
 

@@ -22,8 +22,14 @@ function valueNode(type: FieldType, value: JsonValue, options: JsonBuildOptions)
     case 'object':
       return isJsonObject(value) ? recordToJson(type.shape, value, options) : toNode(value);
     case 'map':
+      // ServiceStack leaves a null dictionary value out (IncludeNullValuesInDictionaries = false),
+      // as it leaves out null members (fixtures/dotnet/golden/).
       return isJsonObject(value)
-        ? { t: 'object', entries: Object.entries(value).map(([k, v]) => [k, valueNode({ kind: 'object', shape: type.value }, v, options)] as const) }
+        ? {
+          t: 'object',
+          entries: Object.entries(value).filter(([, v]) => v !== null || options.nullMembers === 'null')
+            .map(([k, v]) => [k, valueNode({ kind: 'object', shape: type.value }, v, options)] as const),
+        }
         : toNode(value);
     default:
       return toNode(value);

@@ -1,6 +1,7 @@
 // A record as .NET's DataContractSerializer writes it: members ordered by ordinal comparison at
 // every level and in the record's namespace; primitive list items and dictionary entries in the
 // Arrays namespace; DayOfWeek items in the System namespace; nulls as i:nil="true".
+import { mapEntryName } from '../contract/data-contract.js';
 import { dashedGuid, soapDatetime } from '../contract/formats.js';
 import { namespaceOf, SOAP11_ENVELOPE, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
 import { soapOrder, type FieldType, type Shape } from '../contract/types.js';
@@ -62,9 +63,11 @@ class SoapRecordBuilder {
       case 'map': {
         if (!isJsonObject(value)) return [];
         const entryNs = namespaceOf(type.soapEntry.ns, this.ns);
-        return Object.entries(value).map(([key, v]) => el(entryNs, type.soapEntry.name, [
+        const entry = mapEntryName(type, this.ns);
+        // A null value is a nil Value, as DataContractSerializer writes it (fixtures/dotnet/golden/).
+        return Object.entries(value).map(([key, v]) => el(entryNs, entry, [
           el(entryNs, 'Key', [text(key)]),
-          el(entryNs, 'Value', isJsonObject(v) ? this.members(type.value, v) : []),
+          isJsonObject(v) ? el(entryNs, 'Value', this.members(type.value, v)) : el(entryNs, 'Value', [], [NIL]),
         ]));
       }
       default: {

@@ -1,0 +1,297 @@
+// The .NET oracle's command line. test/dotnet-oracle.test.ts drives it; every command writes its
+// outputs or a JSON report, and any failure is one line on stderr (exit 2), never a stack trace.
+using System.Reflection;
+using System.Runtime.Serialization;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using ServiceStack.Text;
+using TextJson = System.Text.Json.JsonSerializer;
+using ServiceStackJson = ServiceStack.Text.JsonSerializer;
+using SupportState.Contract;
+
+namespace Oracle;
+
+static class Program
+{
+    private const string Usage = """
+        usage: oracle write    --seed N --count N --fixture FILE --confirmation FILE --out DIR
+               oracle readback --seed N --count N --fixture FILE --confirmation FILE --in DIR --dotnet DIR --out FILE
+               oracle wcf      --seed N --count N --fixture FILE --calls FILE --out FILE
+
+          write     .NET's JSON (ServiceStack.Text) and SOAP (DataContractSerializer in a SOAP 1.1 message)
+                    of the fixture record and of COUNT records generated from SEED, into DIR
+          readback  reads --in DIR/json/{id}.json with ServiceStack.Text and --in DIR/soap/{id}.xml with
+                    DataContractSerializer, and reports every value that differs from what was written;
+                    the same for --dotnet DIR (what write wrote), as the platform's own baseline
+          wcf       calls each reference URL in FILE ([{"id": …, "url": …/soap11}]) with a WCF client and
+                    reports every value it reads that differs
+        """;
+
+    private static readonly Dictionary<string, (string[] Options, Action<Options> Run)> Commands = new()
+    {
+        ["write"] = (["seed", "count", "fixture", "confirmation", "out"], Write),
+        ["readback"] = (["seed", "count", "fixture", "confirmation", "in", "dotnet", "out"], Readback),
+        ["wcf"] = (["seed", "count", "fixture", "calls", "out"], CallWcf),
+    };
+
+    public static int Main(string[] args)
+    {
+        try
+        {
+            if (args.Length == 0 || args[0] is "-h" or "--help") { Console.Out.Write(Usage); return args.Length == 0 ? 2 : 0; }
+            if (!Commands.TryGetValue(args[0], out var command)) throw new UsageException($"unknown command {args[0]} (see --help)");
+            var options = Options.Parse(args.Skip(1), command.Options);
+            command.Run(options);
+            return 0;
+        }
+        catch (Exception e)
+        {
+            Console.Error.WriteLine($"oracle: {OneLine(e)}");
+            return 2;
+        }
+    }
+
+    private static string OneLine(Exception e)
+    {
+        var message = e is UsageException or IOException ? e.Message : $"{e.GetType().Name}: {e.Message}";
+        return Regex.Replace(message, @"\s+", " ").Trim();
+    }
+
+    /// <summary>Record id -> the record as .NET holds it: the fixture read by ServiceStack.Text from
+    /// the reference's data, or a record generated from the seed.</summary>
+    private static List<(string Id, UserDetailsResponse Record)> Records(Options o)
+    {
+        var seed = o.Int("seed");
+        var count = o.Int("count");
+        if (count < 0 || count > 10_000) throw new UsageException($"--count must be 0 to 10000, not {count}");
+        var records = new List<(string, UserDetailsResponse)> { ("fixture", Wire.FromJson<UserDetailsResponse>(o.ReadText("fixture"))) };
+        for (int i = 0; i < count; i++) records.Add((Generator.Id(i), Generator.Record(seed, i)));
+        return records;
+    }
+
+    private static void Write(Options o)
+    {
+        var records = Records(o);
+        var confirmation = Wire.FromJson<ConfirmEmailResponse>(o.ReadText("confirmation"));
+        var dir = o.Path("out");
+        Directory.CreateDirectory(System.IO.Path.Combine(dir, "json"));
+        Directory.CreateDirectory(System.IO.Path.Combine(dir, "soap"));
+        var carriers = new List<string>();
+        foreach (var (id, record) in records)
+        {
+            Reports.WriteText(System.IO.Path.Combine(dir, "json", $"{id}.json"), Wire.Json(record, Wire.SpecConfig()));
+            Reports.WriteText(System.IO.Path.Combine(dir, "soap", $"{id}.xml"), Wire.SoapEnvelope(record));
+            // The JSON above is the data itself, except where ServiceStack left a null dictionary
+            // value out: for those records the carrier keeps everything, for the TypeScript side.
+            if (record.ProviderPaymentSettings?.ContainsValue(null) == true)
+                carriers.Add($"{{\"id\":\"{id}\",\"data\":{Wire.Json(record, Wire.CarrierConfig())}}}");
+        }
+        Reports.WriteText(System.IO.Path.Combine(dir, "json", "confirmation.json"), Wire.Json(confirmation, Wire.SpecConfig()));
+        Reports.WriteText(System.IO.Path.Combine(dir, "data.jsonl"), string.Join("\n", carriers) + "\n");
+        Reports.Write(System.IO.Path.Combine(dir, "platform.json"), Platform.Facts(records));
+    }
+
+    private static void Readback(Options o)
+    {
+        var records = Records(o);
+        var confirmation = Wire.FromJson<ConfirmEmailResponse>(o.ReadText("confirmation"));
+        var reference = ReadBack(o.Path("in"), records, confirmation);
+        // .NET's own outputs through the same readers: a value the platform cannot round-trip
+        // through its own writer and reader is no fault of the reference.
+        var own = ReadBack(o.Path("dotnet"), records, confirmation);
+        Reports.Write(o.Path("out"), new
+        {
+            records = records.Count + 1,
+            valuesCompared = reference.Values,
+            mismatches = reference.Mismatches,
+            dotnetOwnMismatches = own.Mismatches,
+        });
+    }
+
+    /// <summary>Reads DIR/json/{id}.json with ServiceStack.Text and DIR/soap/{id}.xml with
+    /// DataContractSerializer and compares every value with the record meant.</summary>
+    private static (Dictionary<string, int> Values, List<Mismatch> Mismatches) ReadBack(
+        string dir, List<(string Id, UserDetailsResponse Record)> records, ConfirmEmailResponse confirmation)
+    {
+        var values = new Dictionary<string, int> { ["ServiceStack.Text"] = 0, ["DataContractSerializer"] = 0 };
+        var mismatches = new List<Mismatch>();
+        void Judge(Comparison c, object expected, object actual, string root)
+        {
+            c.Records(expected, actual, root);
+            values[c.Reader] += c.Values;
+            mismatches.AddRange(c.Mismatches);
+        }
+        foreach (var (id, expected) in records)
+        {
+            Judge(new Comparison(id, "ServiceStack.Text"), expected, Wire.FromJson<UserDetailsResponse>(Read(dir, "json", $"{id}.json")), "UserDetailsResponse");
+            Judge(new Comparison(id, "DataContractSerializer"), expected, Wire.FromSoapEnvelope<UserDetailsResponse>(Read(dir, "soap", $"{id}.xml")), "UserDetailsResponse");
+        }
+        Judge(new Comparison("confirmation", "ServiceStack.Text"), confirmation, Wire.FromJson<ConfirmEmailResponse>(Read(dir, "json", "confirmation.json")), "ConfirmEmailResponse");
+        return (values, mismatches);
+    }
+
+    private static void CallWcf(Options o)
+    {
+        var expected = Records(o).ToDictionary(r => r.Id, r => r.Record);
+        var calls = TextJson.Deserialize<List<Call>>(o.ReadText("calls"), Reports.Options)
+            ?? throw new UsageException("--calls holds no list of calls");
+        if (calls.Count == 0) throw new UsageException("--calls is empty");
+        // The stock binding once: whether it accepts the Content-Type the spec gives.
+        string stock;
+        try { Wcf.Call(Wcf.Stock(), calls[0].Url); stock = "accepted"; }
+        catch (Exception e) { stock = $"refused: {e.GetType().Name}: {OneLine(e).Split(". ")[0].Replace($"{e.GetType().Name}: ", "")}"; }
+        var values = 0;
+        var mismatches = new List<Mismatch>();
+        foreach (var call in calls)
+        {
+            if (!expected.TryGetValue(call.Id, out var want)) throw new UsageException($"--calls names {call.Id}, which is neither fixture nor a generated record below --count");
+            var got = Wcf.Call(Wcf.AcceptingApplicationXml(), call.Url);
+            var c = new Comparison(call.Id, "WCF client");
+            c.Records(want, got, "UserDetailsResponse");
+            mismatches.AddRange(c.Mismatches);
+            values += c.Values;
+        }
+        Reports.Write(o.Path("out"), new { stockBasicHttpBinding = stock, calls = calls.Count, valuesCompared = values, mismatches });
+    }
+
+    private static string Read(string dir, string sub, string file)
+    {
+        var path = System.IO.Path.Combine(dir, sub, file);
+        if (!File.Exists(path)) throw new UsageException($"{path} does not exist");
+        return File.ReadAllText(path);
+    }
+
+    private sealed record Call(string Id, string Url);
+}
+
+sealed class UsageException(string message) : Exception(message);
+
+/// <summary>--name value pairs, each one the command knows.</summary>
+sealed class Options
+{
+    private readonly Dictionary<string, string> _values = [];
+
+    public static Options Parse(IEnumerable<string> args, string[] known)
+    {
+        var o = new Options();
+        using var e = args.GetEnumerator();
+        while (e.MoveNext())
+        {
+            var name = e.Current;
+            if (!name.StartsWith("--") || name.Length < 3) throw new UsageException($"expected an option, not {name} (see --help)");
+            if (!known.Contains(name[2..])) throw new UsageException($"unknown option {name} for this command (see --help)");
+            if (!e.MoveNext()) throw new UsageException($"{name} needs a value");
+            if (!o._values.TryAdd(name[2..], e.Current)) throw new UsageException($"{name} is given twice");
+        }
+        return o;
+    }
+
+    public string Path(string name) =>
+        _values.TryGetValue(name, out var v) && v.Length > 0 ? v : throw new UsageException($"--{name} is required (see --help)");
+
+    public int Int(string name) => int.TryParse(Path(name), out var n) ? n : throw new UsageException($"--{name} must be an integer, not {_values[name]}");
+
+    public string ReadText(string name)
+    {
+        var path = Path(name);
+        return File.Exists(path) ? File.ReadAllText(path) : throw new UsageException($"--{name} {path} does not exist");
+    }
+}
+
+static class Reports
+{
+    public static readonly JsonSerializerOptions Options = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        PropertyNameCaseInsensitive = true,
+        // Reports are read by people: keep non-ASCII and markup as they are (still valid JSON).
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
+
+    public static void Write(string path, object report) => WriteText(path, TextJson.Serialize(report, Options) + "\n");
+
+    public static void WriteText(string path, string text)
+    {
+        var dir = System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path));
+        if (dir is not null && !Directory.Exists(dir)) throw new UsageException($"cannot write {path}: {dir} does not exist");
+        File.WriteAllText(path, text, new System.Text.UTF8Encoding(false));
+    }
+}
+
+/// <summary>What the platform did on small probes, recorded as evidence for the notes.</summary>
+static class Platform
+{
+    [DataContract(Namespace = ContractNamespaces.Login)]
+    public sealed class NamedMember { [DataMember(Name = "HXUserTypeCode")] public int HXUserTypeCode { get; set; } = 7; }
+
+    [DataContract(Namespace = ContractNamespaces.Login)]
+    public sealed class PlainMember { [DataMember] public int HXUserTypeCode { get; set; } = 7; }
+
+    [DataContract(Namespace = ContractNamespaces.Login)]
+    public sealed class When { [DataMember] public DateTime Value { get; set; } }
+
+    public static object Facts(List<(string Id, UserDetailsResponse Record)> records)
+    {
+        var settings = Wire.SpecConfig();
+        return new
+        {
+            packages = new Dictionary<string, string?>
+            {
+                ["ServiceStack.Text"] = Version(typeof(ServiceStackJson)),
+                ["System.ServiceModel.Primitives"] = Version(typeof(System.ServiceModel.ChannelFactory)),
+                ["System.Private.DataContractSerialization"] = $"net{Environment.Version.Major}",
+            },
+            serviceStackSettings = new
+            {
+                textCase = settings.TextCase.ToString(),
+                dateHandler = settings.DateHandler.ToString(),
+                settings.IncludeNullValues,
+                settings.IncludeNullValuesInDictionaries,
+                settings.ExcludeDefaultValues,
+                settings.SkipDateTimeConversion,
+            },
+            probes = new
+            {
+                dataMemberWithName = Wire.Json(new NamedMember(), settings),
+                dataMemberWithoutName = Wire.Json(new PlainMember(), settings),
+                unzonedDatetimeWithoutSkipDateTimeConversion = DatetimeRoundTrip(skipConversion: false),
+                unzonedDatetimeWithSkipDateTimeConversion = DatetimeRoundTrip(skipConversion: true),
+                dictionary = DictionaryProbe(records),
+            },
+        };
+    }
+
+    private static string? Version(Type t) => t.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0];
+
+    /// <summary>Reads an unzoned datetime and writes it back: the Kind read, and whether the text survived.</summary>
+    private static object DatetimeRoundTrip(bool skipConversion)
+    {
+        const string text = "{\"value\":\"2024-02-29T12:00:00.0000001\"}";
+        var config = Wire.SpecConfig();
+        config.SkipDateTimeConversion = skipConversion;
+        using var scope = JsConfig.With(config);
+        var read = ServiceStackJson.DeserializeFromString<When>(text);
+        return new { read = text, kindRead = read.Value.Kind.ToString(), writtenBackUnchanged = ServiceStackJson.SerializeToString(read) == text };
+    }
+
+    /// <summary>The entry name DataContractSerializer writes for the payment settings, and how many
+    /// entries it reads back when they carry the name the contract used to hard-code.</summary>
+    private static object DictionaryProbe(List<(string Id, UserDetailsResponse Record)> records)
+    {
+        var (id, record) = records.FirstOrDefault(r => r.Record.ProviderPaymentSettings is { Count: > 0 });
+        if (record is null) return new { note = "no record with payment settings" };
+        var soap = Wire.SoapEnvelope(record);
+        var name = Regex.Match(soap, @"KeyValueOfstringProviderPaymentSettings\w*").Value;
+        const string oldName = "KeyValueOfstringProviderPaymentSettingsbYn_SOvr1";
+        var read = Wire.FromSoapEnvelope<UserDetailsResponse>(soap.Replace(name, oldName));
+        return new
+        {
+            entryName = name,
+            record = id,
+            entries = record.ProviderPaymentSettings!.Count,
+            entriesReadWhenNamed = new Dictionary<string, int> { [oldName] = read.ProviderPaymentSettings?.Count ?? 0 },
+        };
+    }
+}
