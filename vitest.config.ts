@@ -1,4 +1,4 @@
-// The project's own tests (`npm test`). The conformance suites in suites/ are run by the CLI,
+// The project's own tests (`npm test`). The presentation in presentation/ is run by the CLI,
 // with their own configuration (lib/cli/vitest-run.ts), never by this file.
 import { defineConfig } from 'vitest/config';
 

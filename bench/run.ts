@@ -1,9 +1,12 @@
-// `npm run bench`: five figures, printed as a table and written to bench/results.json.
+// `npm run bench`: figures printed as a table and written to bench/results.json.
 //   1. effective serial round trips per run: (T with 1000 ms added to every response − T with 0) / 1 s
 //   2. requests sent per run
 //   3. wall time of a cold `npm run conformance` against the embedded reference
 //   4. reference throughput relative to bare node:http answering the same bytes (autocannon)
 //   5. peak memory (RSS) of a run
+//   6. accounts: exchanges judged per second over 10 000 accounts against the reference, as a ratio
+//      to autocannon's requests per second on the same route of the same reference, in the same run
+//   7. peak memory (RSS) of runs over 10 000 and 100 000 accounts (--skip-100k leaves the latter out)
 // Benchmarks measure; they never fail. Timings are medians of several rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +17,7 @@ import autocannon from 'autocannon';
 import { PROJECT_ROOT } from '../lib/paths.js';
 import { startReference } from '../lib/reference/server.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, 'skip-100k': { type: 'boolean' } } });
 const ROUNDS = Number(values.rounds ?? 3);
 const SECONDS = Number(values.seconds ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -43,9 +46,39 @@ async function cliRun(baseUrl?: string) {
   return { ms: r.ms, requests, peakRss: summary.peakRss.runBytes };
 }
 
-async function throughput(url: string): Promise<number> {
-  const r = await autocannon({ url: `${url}/supportstateuser`, method: 'POST', connections: 50, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+async function throughput(url: string, body = '{"userName":"jdoe.support"}', connections = 50): Promise<number> {
+  const r = await autocannon({ url: `${url}/supportstateuser`, method: 'POST', connections, duration: SECONDS, headers: { 'content-type': 'application/json' }, body });
   return r.requests.average;
+}
+
+/** An accounts file of `n` cases (one login each, a confirm every third), written as a stream. */
+function accountsFile(n: number): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'bench-accounts-')), `accounts-${n}.jsonl`);
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    lines.push(JSON.stringify({
+      SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` },
+      ...(i % 3 === 0 ? { ConfirmEmailRequest: { recoveryToken: `rt${i}`, verifyEmail: `u${i}@example.org`, ownerId: i, isForMM: false, systemCode: 'Unspecified' } } : {}),
+    }));
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+interface AccountsRun { exchangesPerSecond: number; casesPerSecond: number; checkingRss: number; runRss: number; presentationRss: number; exchanges: number }
+
+async function accountsRun(baseUrl: string, file: string): Promise<AccountsRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--base-url', baseUrl, '--accounts', file, '--report-dir', dir, '--quiet']);
+  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+    timings: { sendingMs: number }; peakRss: { checkingBytes: number; runBytes: number; presentationBytes: number };
+    counts: { exchanges: { exchanges: number; cases: number } };
+  };
+  const seconds = s.timings.sendingMs / 1000;
+  return {
+    exchangesPerSecond: s.counts.exchanges.exchanges / seconds, casesPerSecond: s.counts.exchanges.cases / seconds, exchanges: s.counts.exchanges.exchanges,
+    checkingRss: s.peakRss.checkingBytes, runRss: s.peakRss.runBytes, presentationRss: s.peakRss.presentationBytes,
+  };
 }
 
 process.stdout.write(`bench: ${ROUNDS} rounds, ${SECONDS} s throughput samples\n`);
@@ -72,12 +105,24 @@ for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url));
 reference.child.kill();
 bare.child.kill();
 
+// 6 and 7: accounts against a reference in its own process (each account answered with its own
+// record); autocannon asks the same reference for one non-sample account, 32 connections like the harness.
+const population = await serve(['bin/run.mjs', 'reference/main', '--port', '0']);
+const tenK = await accountsRun(population.url, accountsFile(10_000));
+const loadRps = await throughput(population.url, '{"userName":"user7","searchValues":"s7"}', 32);
+const hundredK = values['skip-100k'] ? undefined : await accountsRun(population.url, accountsFile(100_000));
+population.child.kill();
+const mb = (b: number) => Math.round(b / 1e6);
+
 const figures = {
   serialRoundTripsPerRun: { value: +serialRoundTrips.toFixed(2), goal: '<= 2 (limit 1)', detail: `median run ${Math.round(median(nearRuns.map((r) => r.ms)))} ms at 0 ms latency, ${Math.round(median(farRuns.map((r) => r.ms)))} ms at 1000 ms` },
   requestsPerRun: { value: median(nearRuns.map((r) => r.requests)), goal: 'one per distinct exchange' },
   coldConformanceSeconds: { value: +(median(cold.map((c) => c.ms)) / 1000).toFixed(2), goal: '<= 3 s on the 2-core machine', detail: `npm run conformance, exit codes ${[...new Set(cold.map((c) => c.code))].join(',')}` },
   referenceThroughputRatio: { value: +(median(refRps) / median(bareRps)).toFixed(2), goal: '>= 0.8', detail: `median ${Math.round(median(refRps))} req/s against ${Math.round(median(bareRps))} req/s for bare node:http` },
-  peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'whole run, embedded reference, presentation included' },
+  peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'the run\'s process, embedded reference; vitest presents in a child of its own' },
+  accountsThroughputRatio: { value: +(tenK.exchangesPerSecond / loadRps).toFixed(2), goal: '>= 0.5', detail: `${Math.round(tenK.exchangesPerSecond)} exchanges/s (${Math.round(tenK.casesPerSecond)} accounts/s) judged over 10 000 accounts against ${Math.round(loadRps)} req/s from autocannon on the same reference` },
+  accountsPeakRssMegabytes10k: { value: mb(tenK.runRss), goal: '<= 300 MB', detail: `${tenK.exchanges} exchanges; judging ${mb(tenK.checkingRss)} MB, presentation child ${mb(tenK.presentationRss)} MB` },
+  ...(hundredK ? { accountsPeakRssMegabytes100k: { value: mb(hundredK.runRss), goal: '<= 300 MB, flat', detail: `${hundredK.exchanges} exchanges at ${Math.round(hundredK.exchangesPerSecond)}/s; judging ${mb(hundredK.checkingRss)} MB, presentation child ${mb(hundredK.presentationRss)} MB` } } : {}),
 };
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: process.platform };
 writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rounds: ROUNDS, figures }, null, 2)}\n`);

@@ -8,7 +8,7 @@ export const BODY_LIMITS = {
   /** Nesting of JSON arrays and objects, or of XML elements. */
   depth: 64,
   /** JSON values (members and items, at every depth), or XML elements, in one body. */
-  nodes: 100_000,
+  nodes: 50_000,
   /** Members of one JSON object, or child elements of one XML element. */
   children: 10_000,
   /** Attributes of one XML element (namespace declarations included). */

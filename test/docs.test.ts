@@ -30,6 +30,15 @@ describe('documentation', () => {
     expect(wf).not.toMatch(/continue-on-error/);
   });
 
+  it('the sharded CI workflow runs four shards and merges them into one gated verdict', () => {
+    const wf = read('docs/ci/conformance-sharded.yml');
+    expect(wf).toMatch(/matrix:\n\s+shard: \[1, 2, 3, 4\]/);
+    expect(wf).toContain('--shard "${{ matrix.shard }}/4"');
+    expect(wf).toMatch(/merge:\n\s+needs: shard\n\s+if: always\(\)/);
+    expect(wf).toContain('npm run report -- --merge shards/conformance-shard-1 shards/conformance-shard-2 shards/conformance-shard-3 shards/conformance-shard-4');
+    expect(wf).not.toMatch(/continue-on-error/);
+  });
+
   it('the README shows the two quick-start commands', () => {
     const readme = read('README.md');
     expect(readme).toContain('npm ci && npm run conformance');

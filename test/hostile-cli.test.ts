@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { runCli } from './helpers/cli.js';
-import { startHostile, type Hostile } from './helpers/hostile.js';
+import { startHostile, type Hostile, type HostileMode } from './helpers/hostile.js';
 import { startProxy } from './helpers/proxy.js';
 
 const tls = { key: readFileSync('fixtures/tls/server.key', 'utf8'), cert: readFileSync('fixtures/tls/server.pem', 'utf8') };
@@ -104,4 +104,42 @@ describe.concurrent('CLI against hostile targets', () => {
     expect(s.verdict).toBe('incomplete');
     expect(s.exchanges.filter((e: { error?: string }) => e.error?.startsWith('not sent')).length).toBe(12);
   });
+});
+
+/** Bodies under the 10 MiB cap that flood one dimension of their shape, each answered to every request. */
+const FLOODS: [HostileMode, RegExp][] = [
+  ['xml-elements', /the body is XML that has an object or element with more than 10,000 members at line 1, column \d+/],
+  ['xml-deep', /the body is XML that nests deeper than 64 levels/],
+  ['xml-attributes', /the body is XML that has an element with more than 64 attributes/],
+  ['json-members', /the body is JSON that has an object or element with more than 10,000 members/],
+  ['json-number', /the body is JSON that has a number longer than 64 characters/],
+  ['json-deep', /the body is JSON that nests deeper than 64 levels/],
+  ['gzip', /the body is encoded \(Content-Encoding: gzip\), which the request did not ask for; not decoded/],
+];
+const MB = 1024 * 1024;
+
+describe.concurrent('CLI against floods: bounded memory and time, one-line reasons, reports written', () => {
+  for (const [mode, reason] of FLOODS) {
+    it(mode, async () => {
+      const target = await startHostile(mode);
+      try {
+        const dir = reports();
+        const r = await runCli(['--base-url', target.url, '--report-dir', dir, '--quiet']);
+        expect([r.code, r.stderr]).toEqual([1, '']);
+        noStack(r.stdout);
+        const s = summaryOf(dir);
+        // The reason is named by the checks that read the body, in one line each.
+        expect(s.checks.map((c: { message: string }) => c.message).join('\n')).toMatch(reason);
+        for (const c of s.checks) expect(c.message, c.id).not.toMatch(/\n/);
+        for (const f of ['report.html', 'traceability.md', 'junit.xml']) expect(readFileSync(join(dir, f), 'utf8').length, f).toBeGreaterThan(100);
+        // Memory: the run, and the child that presented it, each under 300 MB at the default 10 MiB cap.
+        expect(s.peakRss.runBytes / MB, 'run').toBeLessThan(300);
+        expect(s.peakRss.presentationBytes / MB, 'presentation').toBeLessThan(300);
+        // Time: a bound far from what any machine needs (about 10 s here), so it never races.
+        expect(s.timings.sendingMs, 'sending and judging').toBeLessThan(90_000);
+      } finally {
+        await target.close();
+      }
+    });
+  }
 });

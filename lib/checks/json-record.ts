@@ -30,11 +30,10 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   if (!isJsonOperation(op)) return { skip: 'not a JSON operation' };
   const rec = ex.jsonRecord();
   if (!rec.ok) return { skip: rec.reason };
-  const view = ex.once('json-record-view', (): JsonRecordView => ({
-    op, root: rec.value.root, json: rec.value.json,
-    slots: [...jsonSlots(op.response, rec.value.root)],
-    objects: [...jsonObjects(op.response, rec.value.root)],
-  }));
+  const view = ex.once('json-record-view', (): JsonRecordView => {
+    const slots = jsonSlots(op.response, rec.value.root);
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots) };
+  });
   return look(view);
 };
 

@@ -20,36 +20,46 @@ export interface JsonObjectAt {
   readonly path: string;
 }
 
-function* inside(field: Field, type: FieldType, value: JsonValue, path: string): Generator<JsonSlot> {
-  if (type.kind === 'object' && isJsonObject(value)) yield* jsonSlots(type.shape, value, path);
+function inside(field: Field, type: FieldType, value: JsonValue, path: string, into: JsonSlot[]): void {
+  if (type.kind === 'object' && isJsonObject(value)) slotsInto(type.shape, value, path, into);
   else if (type.kind === 'array' && Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]!;
       const p = index(path, i);
-      yield { field, type: type.item, value: item, path: p };
-      yield* inside(field, type.item, item, p);
+      into.push({ field, type: type.item, value: item, path: p });
+      inside(field, type.item, item, p, into);
     }
   } else if (type.kind === 'map' && isJsonObject(value)) {
-    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) yield* jsonSlots(type.value, v, member(path, key));
+    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) slotsInto(type.value, v, member(path, key), into);
   }
 }
 
-export function* jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): Generator<JsonSlot> {
+function slotsInto(shape: Shape, obj: JsonObject, path: string, into: JsonSlot[]): void {
   for (const f of fieldsOn(shape, 'json')) {
     const value = obj[f.json];
     if (value === undefined || value === null) continue;
     const p = member(path, f.json);
-    yield { field: f, type: f.type, value, path: p };
-    yield* inside(f, f.type, value, p);
+    into.push({ field: f, type: f.type, value, path: p });
+    inside(f, f.type, value, p, into);
   }
 }
 
+/** Every present member and item at every depth, in document order (a list: every type check reads
+ *  it, so it is built once per record, without the cost of a generator per level). */
+export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[] {
+  const into: JsonSlot[] = [];
+  slotsInto(shape, obj, path, into);
+  return into;
+}
+
 /** The record and every nested object of a known shape, each with its path. */
-export function* jsonObjects(shape: Shape, obj: JsonObject, path = ROOT): Generator<JsonObjectAt> {
-  yield { shape, value: obj, path };
-  for (const slot of jsonSlots(shape, obj, path)) {
-    if (slot.type.kind === 'object' && isJsonObject(slot.value)) yield { shape: slot.type.shape, value: slot.value, path: slot.path };
+export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path)): JsonObjectAt[] {
+  const out: JsonObjectAt[] = [{ shape, value: obj, path }];
+  for (const slot of slots) {
+    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push({ shape: slot.type.shape, value: slot.value, path: slot.path });
     if (slot.type.kind === 'map' && isJsonObject(slot.value)) {
-      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) yield { shape: slot.type.value, value: v, path: member(slot.path, key) };
+      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push({ shape: slot.type.value, value: v, path: member(slot.path, key) });
     }
   }
+  return out;
 }

@@ -1,4 +1,4 @@
-// Presents a finished run through vitest: the suites in suites/ register one test per check from
+// Presents a finished run through vitest: presentation/checks.present.ts registers one test per check from
 // the injected report, and vitest's reporters write allure-results/ and junit.xml. Vitest's own
 // console output is discarded; the CLI prints its summary.
 import { execFile } from 'node:child_process';
@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
+
+/** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. */
+const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 import { manifestOf, type Report } from '../reporting/report.js';
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -59,8 +63,10 @@ export async function presentInProcess(report: Report, reportDir: string): Promi
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
     config: false,
-    root: ROOT,
-    include: ['suites/**/*.test.ts'],
+    // The presentation file beside this module's tree: presentation/ in a checkout (TypeScript, which
+    // vitest reads itself), dist/presentation/ when compiled (an installed package ships only that).
+    root: PRESENTATION_ROOT,
+    include: ['presentation/*.present.{ts,js}'],
     watch: false,
     provide: { conformance: report },
     // Passing reporters replaces vitest's defaults: Allure and JUnit only, nothing on the console.

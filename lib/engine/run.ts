@@ -111,15 +111,27 @@ const MAX_NOT_INTERFACE = 50;
 
 /** Pulls items lazily and runs `task` on each, at most `limit` at once: a source of a million
  *  accounts is never read ahead of what is in flight. (p-limit queues every item it is given, so it
- *  cannot hold back a lazy source; this loop does, in a few lines.) */
+ *  cannot hold back a lazy source; and Promise.race over the tasks in flight would leave a reaction
+ *  on each of them per completion. A counter and one waiting resolver do it in a few lines.) */
 export async function pump<T>(source: Source<T>, limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  const running = new Set<Promise<void>>();
+  let active = 0;
+  let wake: (() => void) | undefined;
+  let failure: { error: unknown } | undefined;
+  const finished = () => {
+    active--;
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const slot = () => new Promise<void>((resolve) => { wake = resolve; });
   for await (const item of source) {
-    const p: Promise<void> = task(item).finally(() => running.delete(p));
-    running.add(p);
-    if (running.size >= limit) await Promise.race(running);
+    while (active >= limit) await slot();
+    if (failure) break;
+    active++;
+    task(item).catch((error: unknown) => { failure ??= { error }; }).finally(finished);
   }
-  await Promise.all(running);
+  while (active > 0) await slot();
+  if (failure) throw failure.error;
 }
 
 /** A check that throws is a harness defect: say so rather than hide it as a pass. */

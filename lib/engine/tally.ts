@@ -33,6 +33,10 @@ const maskValues = (message: string): string => message.replace(/"(?:[^"\\]|\\.)
 /** Array indices and map keys vary from one record to the next: one group for all of them. */
 const maskPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]').replace(/\["(?:[^"\\]|\\.)*"\]/g, '[*]');
 
+/** Most frequent first; equal counts by path and message, so the order never depends on arrival. */
+export const byCount = (a: FindingGroup, b: FindingGroup): number =>
+  b.count - a.count || (a.path ?? '').localeCompare(b.path ?? '') || a.message.localeCompare(b.message);
+
 export class CheckTally {
   /** Exchanges judged (the check looked), and how many of them were probes. */
   judged = 0;
@@ -86,7 +90,7 @@ export class CheckTally {
 
   /** Distinct findings, most frequent first; findings past MAX_GROUPS distinct ones counted as one line. */
   findingGroups(): FindingGroup[] {
-    const out: FindingGroup[] = [...this.groups.values()].sort((a, b) => b.count - a.count);
+    const out: FindingGroup[] = [...this.groups.values()].sort(byCount);
     if (this.groupsOverflow) out.push({ message: `${this.groupsOverflow} more findings of other kinds (only ${MAX_GROUPS} distinct kinds are kept)`, count: this.groupsOverflow });
     return out;
   }

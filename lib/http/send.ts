@@ -43,7 +43,7 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
 /** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */
 export const FREE_BODY_BYTES = 256 * 1024;
 /** Exchanges that may read past FREE_BODY_BYTES at once: bounds memory to about this many caps. */
-export const LARGE_BODY_SLOTS = 4;
+export const LARGE_BODY_SLOTS = 2;
 
 /** Lets at most `size` exchanges read large bodies at once. Holders never wait on one another,
  *  so this cannot deadlock; the rest wait (their time limits keep running). */

@@ -1,12 +1,28 @@
 // The shape of a JSON text measured in one linear pass without parsing it (strings are skipped, not
 // decoded), so a text that floods a dimension is refused before JSON.parse or any recursive reader
-// builds anything from it. Works on truncated and malformed text too (it only counts).
+// builds anything from it. Works on truncated and malformed text too (it only counts). The same pass
+// notes what JSON.parse throws away and the checks need: whether a number is written other than as
+// an integer literal (42.0, 4.2e1), and how many members each object has (in document order), so a
+// duplicate key shows as an object with fewer keys after parsing than it had in the text.
 import { BODY_LIMITS, type BodyLimit } from '../body-limits.js';
 
-/** The first limit `text` passes, or undefined when it stays within all of them. */
-export function jsonLimitPassed(text: string): BodyLimit | undefined {
-  const members: number[] = []; // per open container: values seen in it
+export interface JsonShape {
+  /** The first limit the text passes. */
+  readonly limit?: BodyLimit;
+  /** A number holds a fraction or an exponent somewhere. */
+  readonly nonIntegerNumber: boolean;
+  /** Members of each object, in the order the objects open. */
+  readonly memberCounts: readonly number[];
+}
+
+export function measureJson(text: string): JsonShape {
+  // Per open container: values seen in it, and where its member count goes (-1 for an array).
+  const members: number[] = [];
+  const slots: number[] = [];
+  const memberCounts: number[] = [];
   let nodes = 0;
+  let nonIntegerNumber = false;
+  const out = (limit: BodyLimit): JsonShape => ({ limit, nonIntegerNumber, memberCounts });
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) { // a string: skip it, measuring it when it is a member name
@@ -16,23 +32,41 @@ export function jsonLimitPassed(text: string): BodyLimit | undefined {
         if (d === 0x5c) i++;
         else if (d === 0x22) break;
       }
-      if (i - start - 1 > BODY_LIMITS.nameLength && /^\s*:/.test(text.slice(i + 1, i + 64))) return 'nameLength';
-      if (++nodes > BODY_LIMITS.nodes) return 'nodes';
+      if (i - start - 1 > BODY_LIMITS.nameLength && /^\s*:/.test(text.slice(i + 1, i + 64))) return out('nameLength');
+      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     } else if (c === 0x7b || c === 0x5b) {
-      if (members.length >= BODY_LIMITS.depth) return 'depth';
-      if (++nodes > BODY_LIMITS.nodes) return 'nodes';
+      if (members.length >= BODY_LIMITS.depth) return out('depth');
+      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
       members.push(0);
+      slots.push(c === 0x7b ? memberCounts.push(0) - 1 : -1);
     } else if (c === 0x7d || c === 0x5d) {
-      members.pop();
+      const slot = slots.pop();
+      const seen = members.pop() ?? 0;
+      // An object's members: commas + 1, unless it is empty ("{}" has no value before its end).
+      if (slot !== undefined && slot >= 0) memberCounts[slot] = text.charCodeAt(lastCodeBefore(text, i)) === 0x7b ? 0 : seen + 1;
     } else if (c === 0x2c) {
       const top = members.length - 1;
-      if (top >= 0 && ++members[top]! >= BODY_LIMITS.children) return 'children';
+      if (top >= 0 && ++members[top]! >= BODY_LIMITS.children) return out('children');
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) { // a number (or part of a malformed token)
       const start = i;
       while (i + 1 < text.length && /[0-9eE+.-]/.test(text[i + 1]!)) i++;
-      if (i - start + 1 > BODY_LIMITS.numberLength) return 'numberLength';
-      if (++nodes > BODY_LIMITS.nodes) return 'nodes';
+      if (i - start + 1 > BODY_LIMITS.numberLength) return out('numberLength');
+      for (let k = start; k <= i; k++) {
+        const d = text.charCodeAt(k);
+        if (d === 0x2e || d === 0x65 || d === 0x45) { nonIntegerNumber = true; break; }
+      }
+      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     }
   }
-  return undefined;
+  return { nonIntegerNumber, memberCounts };
 }
+
+/** The index of the last non-whitespace character before `i`. */
+function lastCodeBefore(text: string, i: number): number {
+  let k = i - 1;
+  while (k >= 0 && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d || text.charCodeAt(k) === 0x09)) k--;
+  return k;
+}
+
+/** The first limit `text` passes, or undefined when it stays within all of them. */
+export const jsonLimitPassed = (text: string): BodyLimit | undefined => measureJson(text).limit;

@@ -5,7 +5,7 @@
 // twice in one object.
 import { visit, type JSONPath } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
-import { jsonLimitPassed } from './limits.js';
+import { measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
 import type { JsonValue } from './value.js';
 
@@ -26,17 +26,34 @@ export type JsonParseResult = { readonly ok: true; readonly json: ParsedJson } |
 export const pathOf = (segments: JSONPath): string =>
   segments.reduce<string>((p, s) => (typeof s === 'number' ? index(p, s) : member(p, s)), ROOT);
 
+/** Whether every object of `value`, in document order, has as many keys as the text gave it members
+ *  (a repeated key leaves its object with fewer). */
+function sameMemberCounts(value: JsonValue, counts: readonly number[]): boolean {
+  let next = 0;
+  const walk = (v: JsonValue): boolean => {
+    if (v === null || typeof v !== 'object') return true;
+    if (Array.isArray(v)) return v.every(walk);
+    const keys = Object.keys(v);
+    if (counts[next++] !== keys.length) return false;
+    return keys.every((k) => walk(v[k]!));
+  };
+  return walk(value) && next === counts.length;
+}
+
 export function parseJson(text: string): JsonParseResult {
   // Measured before anything is built: JSON.parse of a million tiny members, or the visitor on deep
   // nesting (it recurses), would cost far more than the text itself.
-  const passed = jsonLimitPassed(text);
-  if (passed) return { ok: false, error: `JSON that ${limitMessage(passed)}` };
+  const shape = measureJson(text);
+  if (shape.limit) return { ok: false, error: `JSON that ${limitMessage(shape.limit)}` };
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (e) {
     return { ok: false, error: `not valid JSON: ${(e as Error).message}` };
   }
+  // The usual answer has neither a non-integer number nor a repeated key: then nothing JSON.parse
+  // dropped matters, and the text need not be walked again (the walk costs as much as the parse).
+  if (!shape.nonIntegerNumber && sameMemberCounts(value, shape.memberCounts)) return { ok: true, json: { value, numbers: new Map(), duplicateKeys: [] } };
   const numbers = new Map<string, string>();
   const duplicateKeys: string[] = [];
   const keys: Set<string>[] = [];

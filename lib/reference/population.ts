@@ -97,7 +97,7 @@ function valueOf(f: Field, type: FieldType, r: Seeded, user: string): JsonValue 
     case 'boolean': return r.chance(0.5);
     case 'datetime': return datetime(r);
     case 'guid': return hex(r, 32);
-    case 'enum': return type.closed ? r.pick(type.values) : r.chance(0.02) ? r.pick(UNSEEN_ENUM_NAMES) : r.pick(type.values);
+    case 'enum': return type.closed ? r.pick(type.values) : r.chance(0.003) ? r.pick(UNSEEN_ENUM_NAMES) : r.pick(type.values);
     case 'array': {
       const n = r.chance(0.2) ? 0 : r.chance(0.05) ? r.int(40, 60) : r.int(1, 3);
       if (type.item.kind === 'enum' && type.item.closed) return DAY_NAMES.filter(() => r.chance(0.5)).slice(0, n);

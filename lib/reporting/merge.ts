@@ -5,7 +5,7 @@
 import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
 import { statusAndMessage, type RunCounts, type Verdict } from '../engine/run.js';
-import { MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
+import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
 
 const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
@@ -20,7 +20,7 @@ function mergeGroups(lists: readonly (readonly FindingGroup[])[]): FindingGroup[
     if (had) had.count += g.count;
     else byKey.set(key, { ...g });
   }
-  const sorted = [...byKey.values()].sort((a, b) => b.count - a.count);
+  const sorted = [...byKey.values()].sort(byCount);
   if (sorted.length <= MAX_GROUPS) return sorted;
   const rest = sorted.slice(MAX_GROUPS).reduce((n, g) => n + g.count, 0);
   return [...sorted.slice(0, MAX_GROUPS), { message: `${rest} more findings of other kinds (only ${MAX_GROUPS} distinct kinds are kept)`, count: rest }];

@@ -260,7 +260,6 @@ export class Redactor {
    *  even markup) is replaced, and its character data learned. */
   private xml(text: string, learnOnly = false): string {
     if (!text.includes('<')) return text;
-    const lower = text.toLowerCase();
     const unclosed = new Set<string>();
     const open = new RegExp(SENSITIVE_OPEN.source, 'gi');
     let out = '';
@@ -271,8 +270,10 @@ export class Redactor {
       const kind = this.sensitivityOf(m[2]!);
       if (!kind || unclosed.has(key)) continue; // not hidden under this policy, or never closed
       const start = m.index + m[0].length;
-      let close = lower.indexOf(`</${key}`, start);
-      while (close >= 0 && !/^\s*>/.test(text.slice(close + 2 + key.length, close + 2 + key.length + 64))) close = lower.indexOf(`</${key}`, close + 1);
+      // The end tag, in any letter case (the name is regex-safe: prefix and member name are word characters).
+      const end = new RegExp(`</${key.replace(/\./g, '\\.')}\\s*>`, 'gi');
+      end.lastIndex = start;
+      const close = end.exec(text)?.index ?? -1;
       if (close < 0) { unclosed.add(key); continue; }
       const data = characterData(text.slice(start, close));
       this.remember(data.whole, kind);

@@ -1,4 +1,4 @@
-// One redacted, display-safe view of a run. summary.json is this; the console, the vitest suites
+// One redacted, display-safe view of a run. summary.json is this; the console, the vitest presentation
 // (Allure, JUnit), the HTML report and traceability.md present it. Checks are reported as aggregates
 // (exchanges judged, failed, distinct findings with counts, a few examples with their account), so
 // the report stays the same size for one account or a hundred thousand. Nothing downstream sees an

@@ -91,8 +91,15 @@ export function canonical(s: string): CanonicalText {
   return { text: out.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
 }
 
-/** The canonical form of a secret's value: what canonical() makes of any spelling of it. */
-export const canonicalValue = (value: string): string => [...value].map((c) => [...c].map(fold).join('')).join('');
+/** The canonical form of a secret's value: what canonical() makes of any spelling of it (letters
+ *  lower-cased one code unit for one; the common case, where lower-casing keeps the length, at once). */
+export function canonicalValue(value: string): string {
+  const lower = value.toLowerCase();
+  if (lower.length === value.length) return lower;
+  let out = '';
+  for (let i = 0; i < value.length; i++) out += fold(value[i]!);
+  return out;
+}
 
 /**
  * The base64 (and base64url) spellings of `value` as it may sit inside a longer encoded text: for

@@ -1,9 +1,8 @@
-// Registers one vitest test per check of an area, from the run's redacted report (injected by the
-// CLI). The tests present verdicts the engine reached; vitest's reporters (Allure, JUnit) and
-// filters do the rest. Grouping: area (file) -> operation (describe) -> check (test).
+// Registers one vitest test per check, from the run's redacted report (injected by the CLI's
+// presentation child). The tests present verdicts the engine reached; vitest's reporters (Allure,
+// JUnit) do the rest. Grouping: area -> operation (describe) -> check (test).
 import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
-import { AREAS, type Area } from '../checks/check.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
 import { inertUrls, markdownCode } from './display.js';
 import { manifestOf, type Report, type ReportedCheck } from './report.js';
@@ -28,6 +27,11 @@ class CheckAssertionError extends Error {
     this.stack = this.message;
   }
 }
+
+/** What an attachment shows of an exchange a check judged but found nothing in. */
+const HEAD_CHARS = 16 * 1024;
+const head = (text: string): string =>
+  (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}\n… (${text.length - HEAD_CHARS} more characters: shown whole with the checks it is evidence for)` : text);
 
 async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.epic(c.area);
@@ -54,28 +58,36 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   for (const id of c.exchanges) {
     const ex = byId.get(id);
     if (!ex) continue;
-    await allure.attachment(`${id} request`, ex.request, 'text/plain');
-    await allure.attachment(`${id} response`, ex.response, 'text/plain');
-    if (c.status === 'fail' && c.evidence.some((e) => e.exchange === id)) await allure.attachment(`${id} replay (curl)`, ex.curl, 'text/plain');
+    // An exchange is shown whole where it is evidence; elsewhere (every other check that judged it,
+    // up to fifty) its head is enough, so one huge answer is not copied fifty times.
+    const evidence = c.status === 'fail' && c.evidence.some((e) => e.exchange === id);
+    await allure.attachment(`${id} request`, evidence ? ex.request : head(ex.request), 'text/plain');
+    await allure.attachment(`${id} response`, evidence ? ex.response : head(ex.response), 'text/plain');
+    if (evidence) await allure.attachment(`${id} replay (curl)`, ex.curl, 'text/plain');
   }
   if (c.evidence.length) await allure.attachment('evidence', JSON.stringify(c.evidence, null, 2), 'application/json');
   if (c.groups.length) await allure.attachment('distinct findings', JSON.stringify(c.groups, null, 2), 'application/json');
 }
 
-export function presentArea(area: Area): void {
+/** Every check of the run, area by area (in the catalogue's order), operation by operation. */
+export function presentAll(): void {
   const report = inject('conformance');
-  const checks = report.checks.filter((c) => c.area === area);
-  // The run's documents ride on the first test of the first area that has any (--only may empty some).
-  const firstArea = AREAS.find((a) => report.checks.some((c) => c.area === a));
-  const operations = [...new Set(checks.map((c) => c.operation))];
-  for (const operation of operations) {
-    describe(operation, () => {
-      for (const c of checks.filter((x) => x.operation === operation)) {
-        test(`${c.id} [${c.level}] ${c.title}`, async (ctx) => {
-          if (c === report.checks.find((x) => x.area === firstArea)) await attachRunDocuments(report);
-          await annotate(c, report);
-          if (c.status === 'skip') ctx.skip(c.message);
-          if (c.status === 'fail') throw new CheckAssertionError(c);
+  // The run's documents ride on the first test presented.
+  const first = report.checks[0];
+  const areas = [...new Set(report.checks.map((c) => c.area))];
+  for (const area of areas) {
+    describe(area, () => {
+      const checks = report.checks.filter((c) => c.area === area);
+      for (const operation of [...new Set(checks.map((c) => c.operation))]) {
+        describe(operation, () => {
+          for (const c of checks.filter((x) => x.operation === operation)) {
+            test(`${c.id} [${c.level}] ${c.title}`, async (ctx) => {
+              if (c === first) await attachRunDocuments(report);
+              await annotate(c, report);
+              if (c.status === 'skip') ctx.skip(c.message);
+              if (c.status === 'fail') throw new CheckAssertionError(c);
+            });
+          }
         });
       }
     });

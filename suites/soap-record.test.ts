@@ -1,4 +1,0 @@
-// Conformance suite: the "SOAP record" checks of the catalogue, one test each (see lib/reporting/suite.ts).
-import { presentArea } from '../lib/reporting/suite.js';
-
-presentArea('SOAP record');

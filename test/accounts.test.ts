@@ -1,0 +1,136 @@
+// Many accounts per run: every line is checked before anything is sent (a bad one stops the run with
+// one line naming the line and the field, never the value), each account's requests are sent and
+// judged against its own record, a fault that only some accounts see is found with its rate and its
+// cases, and a run split into shards and merged is the run it was split from.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { FAULTS } from '../lib/reference/variants.js';
+import { runCli, runProgram } from './helpers/cli.js';
+import { startHostile, type Hostile } from './helpers/hostile.js';
+
+const work = mkdtempSync(join(tmpdir(), 'accounts-'));
+const file = (name: string, lines: readonly string[]) => { const p = join(work, name); writeFileSync(p, `${lines.join('\n')}\n`); return p; };
+const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+const reports = () => mkdtempSync(join(work, 'r-'));
+
+const account = (i: number) => JSON.stringify({
+  SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` },
+  ...(i % 3 === 0 ? { ConfirmEmailRequest: { recoveryToken: `rt${i}`, verifyEmail: `u${i}@example.org`, ownerId: i, isForMM: i % 2 === 0, systemCode: 'Unspecified' } } : {}),
+});
+const accounts = (n: number) => file(`accounts-${n}.jsonl`, Array.from({ length: n }, (_, i) => account(i)));
+
+let counting: Hostile;
+let faulty: RunningReference;
+let plain: RunningReference;
+beforeAll(async () => {
+  [counting, plain, faulty] = await Promise.all([
+    startHostile('silent'),
+    startReference(),
+    // A dashed guid at depth, for 5% of the accounts (deterministic per account).
+    startReference({ variants: FAULTS.filter((f) => f.name === 'json-guid-dashed-at-depth'), faultRate: 0.05 }),
+  ]);
+});
+afterAll(async () => { await Promise.all([counting.close(), plain.close(), faulty.close()]); });
+
+describe('a bad accounts file stops the run before anything is sent', () => {
+  const SECRET = 'CANARY-ACCOUNT-SECRET-51';
+  const good = account(1);
+  const cases: [string, string[], RegExp][] = [
+    ['not JSON', [good, '{"SupportStateUserLoginRequest":'], /line 2: not valid JSON \(.*\)/],
+    ['not an object', [good, '[1,2]'], /line 2: a line must be a JSON object keyed by request name/],
+    ['an unknown request', [good, good, `{"LoginRequest":{"userName":"${SECRET}"}}`], /line 3: unknown request "LoginRequest" \(expected SupportStateUserLoginRequest or ConfirmEmailRequest\)/],
+    ['an unknown field', [`{"SupportStateUserLoginRequest":{"password":"${SECRET}"}}`], /line 1: SupportStateUserLoginRequest\.password is not a field of SupportStateUserLoginRequest/],
+    ['a wrong type', [good, `{"ConfirmEmailRequest":{"recoveryToken":"${SECRET}","ownerId":"12"}}`], /line 2: ConfirmEmailRequest\.ownerId: expected an integer/],
+    ['an integer past 32 bits', [`{"ConfirmEmailRequest":{"ownerId":4294967296}}`], /line 1: ConfirmEmailRequest\.ownerId: outside the 32-bit range of a \.NET int/],
+    ['a null value type', [`{"ConfirmEmailRequest":{"isForMM":null}}`], /line 1: ConfirmEmailRequest\.isForMM: expected a value, not null/],
+    ['no request', [good, '{}'], /line 2: the line holds no request/],
+  ];
+  for (const [why, lines, message] of cases) {
+    it(`${why}: exit 2, one line naming the line and field, never the value`, async () => {
+      const before = counting.requests();
+      const r = await runCli(['--base-url', counting.url, '--accounts', file(`bad-${why.replace(/\W/g, '-')}.jsonl`, lines), '--report-dir', reports()]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^conformance: \\S+ ${message.source}\\n$`));
+      expect(r.stdout + r.stderr).not.toContain(SECRET);
+      expect(counting.requests()).toBe(before); // nothing was sent
+    });
+  }
+
+  it('CSV: a header that is not Request.field, and a bad cell, each in one line', async () => {
+    const header = await runCli(['--base-url', counting.url, '--accounts', file('bad-header.csv', ['SupportStateUserLoginRequest.userName,nickname', 'a,b']), '--report-dir', reports()]);
+    expect([header.code, header.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 1: column "nickname" is not Request\.field\n$/)]);
+    const cell = await runCli(['--base-url', counting.url, '--accounts', file('bad-cell.csv', ['ConfirmEmailRequest.ownerId,ConfirmEmailRequest.isForMM', '1,true', '2,maybe']), '--report-dir', reports()]);
+    expect([cell.code, cell.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 3: ConfirmEmailRequest\.isForMM must be true or false\n$/)]);
+    expect(counting.requests()).toBe(0);
+  });
+});
+
+describe('accounts judged one by one', () => {
+  it('CSV and JSON Lines alike: every account\'s requests judged against its own record', async () => {
+    const csv = file('accounts.csv', [
+      'SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.searchValues,ConfirmEmailRequest.ownerId,ConfirmEmailRequest.verifyEmail',
+      'alice,"x, with a comma",,',
+      'bob,y,42,bob@example.org',
+      '"carol ""the"" third",z,,',
+    ]);
+    const dir = reports();
+    const r = await runCli(['--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const s = summaryOf(dir);
+    expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 17, case: 4 } });
+    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 57 checks, 3 accounts/);
+  });
+
+  it('a fault 5% of accounts see: exit 1, about 5% of their exchanges failed, examples name their cases', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
+    expect(guid.status).toBe('fail');
+    // Only login answers carry enrollmentInfo.siteId: 1200 of the 1617 exchanges judged.
+    const rate = guid.counts.failed / 1200;
+    expect(rate).toBeGreaterThan(0.02);
+    expect(rate).toBeLessThan(0.09);
+    expect(guid.message).toMatch(/^failed on \d+ of \d+ exchanges \([\d.]+%\); first: case-\d+\.login \(case \d+\): "[0-9a-f-]{36}" \(a string\): expected 32 hex digits without dashes at \$\.enrollmentInfo\.siteId/);
+    expect(guid.evidence.every((e: { case?: number; path: string }) => e.case! > 0 && e.path === '$.enrollmentInfo.siteId')).toBe(true);
+    expect(guid.groups).toEqual([{ path: '$.enrollmentInfo.siteId', message: '"…" (a string): expected 32 hex digits without dashes', count: guid.counts.failed }]);
+  });
+
+  it('the same accounts without the fault: exit 0', async () => {
+    const r = await runCli(['--base-url', plain.url, '--accounts', accounts(1200), '--report-dir', reports(), '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+});
+
+describe('shards', () => {
+  it('--shard 1/2 and 2/2, merged, give the verdict and counts of one whole run', async () => {
+    const file400 = accounts(400);
+    const [whole, one, two] = [reports(), reports(), reports()];
+    const runs = await Promise.all([
+      runCli(['--base-url', faulty.url, '--accounts', file400, '--report-dir', whole, '--quiet']),
+      runCli(['--base-url', faulty.url, '--accounts', file400, '--shard', '1/2', '--report-dir', one, '--quiet']),
+      runCli(['--base-url', faulty.url, '--accounts', file400, '--shard', '2/2', '--report-dir', two, '--quiet']),
+    ]);
+    expect(runs.map((r) => r.stderr)).toEqual(['', '', '']);
+    // Only the first shard sends the probes.
+    expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([17, undefined]);
+    const merged = join(work, 'merged');
+    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
+    const [a, b] = [summaryOf(whole), summaryOf(merged)];
+    expect(m.code).toBe(runs[0]!.code);
+    expect(b.verdict).toBe(a.verdict);
+    expect(b.counts).toEqual(a.counts);
+    const shape = (s: { checks: { id: string; status: string; counts: unknown; groups: unknown }[] }) => s.checks.map((c) => [c.id, c.status, c.counts, c.groups]);
+    expect(shape(b)).toEqual(shape(a));
+  });
+
+  it('a shard without --accounts, or not I/N, is refused in one line', async () => {
+    const r = await runCli(['--shard', '3/2']);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: --shard must be I/N with 1 <= I <= N, not "3/2"\n']);
+    const s = await runCli(['--shard', '1/2']);
+    expect([s.code, s.stderr]).toEqual([2, 'conformance: --shard divides the accounts of --accounts; there are none\n']);
+  });
+});
