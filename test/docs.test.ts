@@ -39,6 +39,11 @@ describe('documentation', () => {
     expect(wf).not.toMatch(/continue-on-error/);
   });
 
+  it('the README names every option of npm run conformance (from its option table)', () => {
+    const readme = read('README.md');
+    expect(Object.keys(CONFORMANCE_OPTIONS).filter((name) => !readme.includes(`--${name}`))).toEqual([]);
+  });
+
   it('the README shows the two quick-start commands', () => {
     const readme = read('README.md');
     expect(readme).toContain('npm ci && npm run conformance');
