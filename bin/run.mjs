@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Starts one of the harness's programs (`node bin/run.mjs cli/main …`): the compiled JavaScript in
 // dist/ when it was built from exactly the current sources (the fast start), otherwise the
-// TypeScript source through tsx, so an edit is never run stale.
+// TypeScript source through tsx, so an edit is never run stale. An installed package ships dist/
+// without the sources: there the compiled code is all there is, and it runs without tsx.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +15,8 @@ if (!program || !/^[a-z-]+\/[a-z-]+$/.test(program)) {
 }
 
 const compiled = join(ROOT, 'dist', 'lib', `${program}.js`);
-const current = existsSync(STAMP) && existsSync(compiled) && readFileSync(STAMP, 'utf8').trim() === sourceHash();
+const sources = existsSync(join(ROOT, 'lib'));
+const current = existsSync(compiled) && (!sources || (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === sourceHash()));
 if (current) {
   await import(pathToFileURL(compiled).href);
 } else {

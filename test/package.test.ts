@@ -1,0 +1,85 @@
+// The tool as its users get it: `npm pack`, then in an empty directory `npm install ./that.tgz` and
+// `npx soap-json-conformance …`. The package ships compiled JavaScript and runs without tsx or
+// TypeScript; it checks the embedded reference and a given base URL, exits 0/1/2 as documented, and
+// writes every report.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS } from '../lib/reference/variants.js';
+import { useReference } from './helpers/reference.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Ran { code: number; stdout: string; stderr: string }
+const sh = (cmd: string, args: string[], cwd: string, timeout = 240_000): Promise<Ran> => new Promise((resolve) => {
+  execFile(cmd, args, { cwd, timeout, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, BASE_URL: '', npm_config_fund: 'false', npm_config_audit: 'false' } }, (error, stdout, stderr) =>
+    resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
+});
+
+const faulty = useReference({ variants: FAULTS.filter((f) => f.name === 'json-guid-dashed-at-depth') });
+let home: string;
+/** The command npx runs: the installed package's bin link (npx itself may add its own npm warnings
+ *  to stderr on some machines, which would muddle the checks on the command's one-line errors). */
+const npx = (args: string[]) => sh(join(home, 'node_modules', '.bin', 'soap-json-conformance'), args, home);
+
+beforeAll(async () => {
+  const packed = mkdtempSync(join(tmpdir(), 'packed-'));
+  // --ignore-scripts: `prepare` would rebuild dist/ while other tests run from it; npm test built it.
+  const pack = await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], ROOT);
+  expect(pack.code, pack.stderr).toBe(0);
+  const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
+  home = mkdtempSync(join(tmpdir(), 'installed-'));
+  writeFileSync(join(home, 'package.json'), '{"name":"a-user-project","version":"1.0.0","private":true}\n');
+  // The npm cache already holds the dependencies (npm ci filled it): --prefer-offline reuses them.
+  const install = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], home);
+  expect(install.code, install.stderr).toBe(0);
+}, 300_000);
+
+describe('installed from its tarball', () => {
+  it('ships compiled JavaScript, and needs neither tsx nor TypeScript to run', () => {
+    const pkg = join(home, 'node_modules', 'soap-json-conformance');
+    expect(existsSync(join(pkg, 'dist', 'lib', 'cli', 'main.js'))).toBe(true);
+    expect(existsSync(join(pkg, 'lib'))).toBe(false);
+    expect(existsSync(join(home, 'node_modules', 'tsx'))).toBe(false);
+    expect(existsSync(join(home, 'node_modules', 'typescript'))).toBe(false);
+  });
+
+  it('--version and --help, through npx as a user would', async () => {
+    const viaNpx = await sh('npx', ['--no-install', 'soap-json-conformance', '--version'], home);
+    expect([viaNpx.code, viaNpx.stdout]).toEqual([0, `${VERSION}\n`]);
+    expect(await npx(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const help = await npx(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: soap-json-conformance \[check\] \[options\]/);
+    expect(help.stdout).toMatch(/--base-url URL/);
+    expect(help.stdout).toMatch(/exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed/);
+    expect((await npx(['reference', '--help'])).stdout).toMatch(/--fault-rate R/);
+  });
+
+  it('checks the embedded reference: exit 0, every report written', async () => {
+    const dir = join(home, 'reports-embedded');
+    const r = await npx(['--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 43 passed, 0 failed/);
+    for (const f of ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'exchanges.json', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
+  });
+
+  it('checks a given base URL: exit 1 on a MUST failure, with the same reports', async () => {
+    const dir = join(home, 'reports-faulty');
+    const r = await npx(['check', '--base-url', faulty.url, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ JSON-GUID \[MUST, 2 Types\]/);
+    expect((JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string }).verdict).toBe('non-conformant');
+  });
+
+  it('a bad option or command: exit 2 in one line', async () => {
+    expect(await npx(['--timeout', 'soon'])).toEqual({ code: 2, stdout: '', stderr: 'conformance: --timeout must be an integer from 1 to 600000, not "soon"\n' });
+    const unknown = await npx(['verify']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'soap-json-conformance: unknown command "verify"']);
+  });
+});
