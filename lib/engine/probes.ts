@@ -1,12 +1,11 @@
 // The probes: the distinct requests the harness sends to exercise every check once, derived from the
 // operations of section 4 and the configured request values. Checks do not name them: each probe is
 // classified like any other exchange, and the engine sends those whose kind some selected check judges.
-import type { ServiceNamespaces } from '../contract/namespaces.js';
+import { SOAP, SOAP11_ENVELOPE, type ServiceNamespaces } from '../contract/namespaces.js';
 import {
   FORMATS, impersonateLogout, JSON_MEDIA_TYPE, JSON_OPERATIONS, login, replyRoute, SOAP_REQUEST_MEDIA_TYPE,
   type JsonOperation,
 } from '../contract/operations.js';
-import { SOAP11_ENVELOPE } from '../contract/namespaces.js';
 import type { JsonObject } from '../json/value.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
 import { el } from '../xml/model.js';
@@ -44,7 +43,7 @@ const XML_ACCEPT = 'application/xml';
 
 /** The SOAP 1.1 request of 4.2: one empty ImpersonateLogoutRequest in the request namespace. */
 export const soapRequestBody = (ns: ServiceNamespaces): string =>
-  writeXml(el(SOAP11_ENVELOPE, 'Envelope', [el(SOAP11_ENVELOPE, 'Body', [el(ns.request, impersonateLogout.name)])]),
+  writeXml(el(SOAP11_ENVELOPE, SOAP.envelope, [el(SOAP11_ENVELOPE, SOAP.body, [el(ns.request, impersonateLogout.name)])]),
     { declaration: false, bom: false, indent: 0, prefixes: { [SOAP11_ENVELOPE]: 's', [ns.request]: '' }, hoist: false, cdata: false, charRefs: false, selfClose: true });
 
 const PROBE_ORIGIN: Origin = { source: 'probe', vouched: true };

@@ -1,7 +1,7 @@
 // Small edits of an XML element tree, for faults and styles. Like edit-json, an edit creates its
 // target when a record lacks it, so a fault never silently does nothing.
 import { ordinalCompare } from '../contract/types.js';
-import { XSI } from '../contract/namespaces.js';
+import { SOAP, XSI } from '../contract/namespaces.js';
 import { el, elementChildren, isElement, text, textContent, type XmlElement, type XmlNode } from '../xml/model.js';
 
 type Edit = (old: XmlElement | undefined) => XmlElement | XmlElement[] | undefined;
@@ -31,7 +31,7 @@ export function editAt(root: XmlElement, path: readonly string[], edit: Edit): X
 
 /** The Body's first element (the record), edited. */
 export const editRecord = (envelope: XmlElement, edit: (record: XmlElement) => XmlElement): XmlElement =>
-  ({ ...envelope, children: envelope.children.map((b) => (isElement(b) && b.name === 'Body' ? { ...b, children: b.children.map((r) => (isElement(r) ? edit(r) : r)) } : b)) });
+  ({ ...envelope, children: envelope.children.map((b) => (isElement(b) && b.name === SOAP.body ? { ...b, children: b.children.map((r) => (isElement(r) ? edit(r) : r)) } : b)) });
 
 export const isNil = (e: XmlElement) => e.attrs.some((a) => a.ns === XSI && a.name === 'nil');
 

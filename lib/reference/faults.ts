@@ -1,15 +1,14 @@
 // Named faults: each breaks exactly one rule the harness checks, and names the checks that must
 // fail because of it (more than one only where breaking the rule necessarily breaks them all).
 // test/sensitivity-matrix.test.ts holds every fault to its declaration.
-import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, ARRAYS } from '../contract/namespaces.js';
+import { ARRAYS, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import type { RouteForm } from '../contract/classify.js';
-import { confirmEmail, impersonateLogout, login, type Operation } from '../contract/operations.js';
-import { ordinalCompare } from '../contract/types.js';
+import { confirmEmail, impersonateLogout, login, SOAP_REQUEST_MEDIA_TYPE, type Operation } from '../contract/operations.js';
+import { MAP_ENTRY, ordinalCompare, type Shape } from '../contract/types.js';
 import type { JsonNode } from '../json/write.js';
 import { el, isElement, text as textNode, type XmlElement } from '../xml/model.js';
 import { exampleRecord } from '../contract/examples.js';
 import { ProviderPaymentSettings, UserDetails } from '../contract/records.js';
-import { MAP_ENTRY, type Shape } from '../contract/types.js';
 import { toNode } from '../json/write.js';
 import { num, renameMember, setMember, str, text, type Fill } from './edit-json.js';
 import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withText } from './edit-xml.js';
@@ -47,7 +46,7 @@ const retext = (name: string, f: (t: string) => string) => (rec: XmlElement) => 
 const envelopeFault = (name: string, description: string, breaks: string[], edit: (env: XmlElement) => XmlElement): Fault =>
   ({ name, description, breaks, editSoap: edit });
 
-const bodyOf = (env: XmlElement) => children(env).find((c) => c.name === 'Body');
+const bodyOf = (env: XmlElement) => children(env).find((c) => c.name === SOAP.body);
 
 export const FAULTS: readonly Fault[] = [
   // Routes (4.1-4.3)
@@ -67,7 +66,7 @@ export const FAULTS: readonly Fault[] = [
   http('confirm-options-refused', 'OPTIONS /user/confirmemail answers 404', ['ROUTE-CONFIRM-OPTIONS'],
     (r, s) => (on(s, confirmEmail, 'custom', 'OPTIONS') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('soap-text-xml', 'SOAP answers are text/xml (what ServiceStack sends) instead of the spec\'s application/xml',
-    ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, impersonateLogout, 'soap11') ? { ...r, headers: { ...r.headers, 'content-type': 'text/xml; charset=utf-8' } } : undefined)),
+    ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, impersonateLogout, 'soap11') ? { ...r, headers: { ...r.headers, 'content-type': SOAP_REQUEST_MEDIA_TYPE } } : undefined)),
 
   // Format selection (4)
   { name: 'json-extension-ignored', description: '.json is ignored: Accept: application/xml wins and the answer is XML', breaks: ['FORMAT-JSON-EXTENSION'], behaviour: { honourJsonExtension: false } },
@@ -80,9 +79,9 @@ export const FAULTS: readonly Fault[] = [
   envelopeFault('soap12-envelope', 'the Envelope (and its Body) are SOAP 1.2', ['SOAP-ENVELOPE-NS'],
     (env) => mapDeep(env, (e) => (e.ns === SOAP11_ENVELOPE ? { ...e, ns: SOAP12_ENVELOPE } : e))),
   envelopeFault('header-after-body', 'the Envelope holds Body, then a Header', ['SOAP-BODY'],
-    (env) => ({ ...env, children: [...env.children.filter((c) => !(isElement(c) && c.name === 'Header')), el(env.ns, 'Header')] })),
+    (env) => ({ ...env, children: [...env.children.filter((c) => !(isElement(c) && c.name === SOAP.header)), el(env.ns, SOAP.header)] })),
   envelopeFault('two-elements-in-body', 'the Body holds UserDetailsResponse and a second element', ['SOAP-BODY-SINGLE'],
-    (env) => setChild(env, 'Body', (b) => b && { ...b, children: [...b.children, el(children(b)[0]?.ns ?? null, 'ServerInfo', [textNode('reference')])] })),
+    (env) => setChild(env, SOAP.body, (b) => b && { ...b, children: [...b.children, el(children(b)[0]?.ns ?? null, 'ServerInfo', [textNode('reference')])] })),
   envelopeFault('record-wrong-namespace', 'UserDetailsResponse and its members are in another namespace', ['SOAP-RESPONSE-ELEMENT'],
     (env) => { const login = children(bodyOf(env)!)[0]!.ns; return mapDeep(env, (e) => (e.ns === login ? { ...e, ns: 'urn:example:not-the-login-namespace' } : e)); }),
   soap('members-unqualified', 'the record\'s members (and their members) are in no namespace', ['SOAP-MEMBER-NS'],

@@ -1,7 +1,7 @@
 // POST /soap11 (4.2): a SOAP 1.1 envelope whose Body holds the request element. Anything else
 // is answered with a SOAP 1.1 Fault that names the problem.
 import { impersonateLogout } from '../contract/operations.js';
-import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type ServiceNamespaces } from '../contract/namespaces.js';
+import { SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE, type ServiceNamespaces } from '../contract/namespaces.js';
 import { elementChildren, type XmlElement } from '../xml/model.js';
 import { parseXml } from '../xml/parse.js';
 import { decodeUtf8, header, mediaTypeOf, type RequestContext } from './reply.js';
@@ -33,12 +33,12 @@ export function checkSoapRequest(ctx: RequestContext, ns: ServiceNamespaces): So
   const doc = parseXml(text);
   if (!doc.ok) return clientFault(`The request is not well-formed XML: ${doc.error}`);
   const env = doc.root;
-  if (env.name !== 'Envelope' || env.ns !== SOAP11_ENVELOPE) {
+  if (env.name !== SOAP.envelope || env.ns !== SOAP11_ENVELOPE) {
     return env.ns === SOAP12_ENVELOPE
       ? { ok: false, status: 500, code: 'VersionMismatch', message: 'SOAP 1.2 envelope received; this endpoint speaks SOAP 1.1' }
       : clientFault(`The root element must be {${SOAP11_ENVELOPE}}Envelope, not ${qname(env)}`);
   }
-  const body = elementChildren(env).find((c) => c.ns === SOAP11_ENVELOPE && c.name === 'Body');
+  const body = elementChildren(env).find((c) => c.ns === SOAP11_ENVELOPE && c.name === SOAP.body);
   if (!body) return clientFault('The envelope has no Body');
   const [request, ...extra] = elementChildren(body);
   if (!request) return clientFault('The Body is empty; it must hold ImpersonateLogoutRequest');

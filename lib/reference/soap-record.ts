@@ -3,8 +3,8 @@
 // Arrays namespace; DayOfWeek items in the System namespace; nulls as i:nil="true".
 import { mapEntryName } from '../contract/data-contract.js';
 import { dashedGuid, soapDatetime } from '../contract/formats.js';
-import { namespaceOf, SOAP11_ENVELOPE, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
-import { soapOrder, type FieldType, type Shape } from '../contract/types.js';
+import { namespaceOf, SOAP, SOAP11_ENVELOPE, XSI, type ServiceNamespaces } from '../contract/namespaces.js';
+import { MAP_ENTRY, soapOrder, type FieldType, type Shape } from '../contract/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { el, text, type XmlElement, type XmlNode } from '../xml/model.js';
 
@@ -66,8 +66,8 @@ class SoapRecordBuilder {
         const entry = mapEntryName(type, this.ns);
         // A null value is a nil Value, as DataContractSerializer writes it (fixtures/dotnet/golden/).
         return Object.entries(value).map(([key, v]) => el(entryNs, entry, [
-          el(entryNs, 'Key', [text(key)]),
-          isJsonObject(v) ? el(entryNs, 'Value', this.members(type.value, v)) : el(entryNs, 'Value', [], [NIL]),
+          el(entryNs, MAP_ENTRY.key, [text(key)]),
+          isJsonObject(v) ? el(entryNs, MAP_ENTRY.value, this.members(type.value, v)) : el(entryNs, MAP_ENTRY.value, [], [NIL]),
         ]));
       }
       default: {
@@ -85,13 +85,13 @@ export function recordToXml(shape: Shape, data: JsonObject, ns: ServiceNamespace
 }
 
 export const soapEnvelope = (body: XmlElement, header = false): XmlElement =>
-  el(SOAP11_ENVELOPE, 'Envelope', [...(header ? [el(SOAP11_ENVELOPE, 'Header')] : []), el(SOAP11_ENVELOPE, 'Body', [body])]);
+  el(SOAP11_ENVELOPE, SOAP.envelope, [...(header ? [el(SOAP11_ENVELOPE, SOAP.header)] : []), el(SOAP11_ENVELOPE, SOAP.body, [body])]);
 
 export type FaultCode = 'Client' | 'Server' | 'VersionMismatch';
 
 /** A SOAP 1.1 Fault (section 4.4): faultcode a QName in the envelope namespace, faultstring text. */
 export const soapFault = (code: FaultCode, message: string): XmlElement =>
-  soapEnvelope(el(SOAP11_ENVELOPE, 'Fault', [
+  soapEnvelope(el(SOAP11_ENVELOPE, SOAP.fault, [
     el(null, 'faultcode', [text(`s:${code}`)]),
     el(null, 'faultstring', [text(message)]),
   ]));
