@@ -58,9 +58,12 @@ const ROUTES: readonly RouteEntry[] = OPERATIONS.flatMap((op): RouteEntry[] =>
 
 const SAFE_CALLBACK = /^[A-Za-z0-9._]+$/;
 
+/** A header by its lower-case name; names in other cases (a recording may keep them) are looked for
+ *  only when the lower-case one is absent and some name is not lower case. */
 const headerOf = (headers: ClassifiedRequest['headers'], name: string): string | undefined => {
-  const direct = headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
-  return Array.isArray(direct) ? direct.join(', ') : (direct as string | undefined);
+  let value = headers[name];
+  if (value === undefined) for (const k in headers) if (k !== name && k.toLowerCase() === name) { value = headers[k]; break; }
+  return Array.isArray(value) ? value.join(', ') : (value as string | undefined);
 };
 
 /** Bounded memo: clients repeat the same few Accept values, and Negotiator is not free. */
@@ -95,7 +98,24 @@ function routeOf(pathname: string): { operation: Operation; form: RouteForm; bas
   return undefined;
 }
 
+/** Clients repeat the same few requests (one route, one Accept, account after account): the kinds
+ *  are kept for the last distinct ones, so classifying costs a lookup, not a URL parse. */
+const KINDS_KEPT = 1024;
+const kinds = new Map<string, RequestKind>();
+
 export function classify(request: ClassifiedRequest): RequestKind {
+  const h = request.headers;
+  const key = `${request.method}\0${request.url}\0${headerOf(h, 'accept') ?? ''}\0${headerOf(h, 'content-type') ?? ''}\0${headerOf(h, 'soapaction') ?? '\u0001'}`;
+  let kind = kinds.get(key);
+  if (!kind) {
+    kind = classifyAnew(request);
+    if (kinds.size >= KINDS_KEPT) kinds.clear();
+    kinds.set(key, kind);
+  }
+  return kind;
+}
+
+function classifyAnew(request: ClassifiedRequest): RequestKind {
   let url: URL;
   try {
     url = new URL(request.url, 'http://classify.invalid');
