@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { fromRoot } from '../paths.js';
 import { exampleRecord } from './examples.js';
 import { allJsonSchemas } from './json-schema.js';
+import { OPENAPI_FILE, openApiDocument, WSDL_FILE } from './openapi.js';
 import { OPERATIONS } from './operations.js';
+import { serviceWsdl } from './wsdl.js';
 import { recordXsds } from './xsd.js';
 
 export const FIXTURES = fromRoot('fixtures');
@@ -17,6 +19,8 @@ export function derivedArtefacts(): Record<string, string> {
   for (const [name, schema] of Object.entries(allJsonSchemas())) files[`schemas/${name}`] = `${JSON.stringify(schema, null, 2)}\n`;
   for (const op of OPERATIONS) files[`requests/${op.request.name}.json`] = `${JSON.stringify(exampleRecord(op.request), null, 2)}\n`;
   for (const [name, xsd] of Object.entries(recordXsds())) files[`xsd/contract/${name}`] = xsd;
+  files[OPENAPI_FILE] = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+  files[WSDL_FILE] = serviceWsdl();
   return files;
 }
 
