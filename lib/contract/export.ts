@@ -7,8 +7,10 @@ import { fromRoot } from '../paths.js';
 import { csharpContract } from './csharp.js';
 import { exampleRecord } from './examples.js';
 import { allJsonSchemas } from './json-schema.js';
+import { OPENAPI_FILE, openApiDocument, WSDL_FILE } from './openapi.js';
 import { OPERATIONS } from './operations.js';
 import { typescriptContract } from './typescript.js';
+import { serviceWsdl } from './wsdl.js';
 import { recordXsds } from './xsd.js';
 
 export const FIXTURES = fromRoot('fixtures');
@@ -21,6 +23,8 @@ export function derivedArtefacts(): Record<string, string> {
   for (const [name, xsd] of Object.entries(recordXsds())) files[`xsd/contract/${name}`] = xsd;
   files['dotnet/Contract.cs'] = csharpContract();
   files['typescript/contract.ts'] = typescriptContract();
+  files[OPENAPI_FILE] = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+  files[WSDL_FILE] = serviceWsdl();
   return files;
 }
 

@@ -4,12 +4,18 @@ import { INT32_MAX, INT32_MIN, JSON_DATETIME, JSON_GUID } from './formats.js';
 import { OPERATIONS } from './operations.js';
 import { fieldsOn, isValueType, type Field, type FieldType, type Shape } from './types.js';
 
-type Schema = Record<string, unknown>;
+export type Schema = Record<string, unknown>;
+
+/** The schemas of nested shapes, collected by name, and where a `$ref` finds them. */
+interface Defs {
+  readonly schemas: Map<string, Schema>;
+  readonly refBase: string;
+}
 
 const nullable = (schema: Schema): Schema =>
   typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
 
-function typeSchema(type: FieldType, defs: Map<string, Schema>): Schema {
+function typeSchema(type: FieldType, defs: Defs): Schema {
   switch (type.kind) {
     case 'string': return { type: 'string' };
     case 'integer': return { type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX };
@@ -25,35 +31,43 @@ function typeSchema(type: FieldType, defs: Map<string, Schema>): Schema {
   }
 }
 
-function fieldSchema(f: Field, defs: Map<string, Schema>): Schema {
+function fieldSchema(f: Field, defs: Defs): Schema {
   const schema = typeSchema(f.type, defs);
   return f.nullable ? nullable(schema) : schema;
 }
 
-function shapeRef(shape: Shape, defs: Map<string, Schema>): Schema {
-  if (!defs.has(shape.name)) {
-    defs.set(shape.name, {}); // reserve first: shapes may nest
-    defs.set(shape.name, shapeSchema(shape, defs));
+function shapeRef(shape: Shape, defs: Defs): Schema {
+  if (!defs.schemas.has(shape.name)) {
+    defs.schemas.set(shape.name, {}); // reserve first: shapes may nest
+    defs.schemas.set(shape.name, shapeSchema(shape, defs));
   }
-  return { $ref: `#/$defs/${shape.name}` };
+  return { $ref: `${defs.refBase}${shape.name}` };
 }
 
-function shapeSchema(shape: Shape, defs: Map<string, Schema>): Schema {
+/** The request records of 2.2: which of their fields are required is not shown (2.4), so none is. */
+const REQUEST_SHAPES: ReadonlySet<Shape> = new Set(OPERATIONS.map((op) => op.request));
+
+function shapeSchema(shape: Shape, defs: Defs): Schema {
   const json = fieldsOn(shape, 'json');
   // A SOAP-only member (settings) must not appear in JSON: `false` admits no value.
   const soapOnly = shape.fields.filter((f) => f.only === 'soap').map((f) => [f.json, false] as const);
   return {
     type: 'object',
     properties: Object.fromEntries([...json.map((f) => [f.json, fieldSchema(f, defs)] as const), ...soapOnly]),
-    required: json.filter((f) => isValueType(f.type)).map((f) => f.json),
+    // A response's value-type members are always there (.NET value types are never null); a request's
+    // are the client's to send or not.
+    required: REQUEST_SHAPES.has(shape) ? [] : json.filter((f) => isValueType(f.type)).map((f) => f.json),
     // Unknown members are reported by the harness as advisory only, so the schema allows them.
     additionalProperties: true,
   };
 }
 
+const sortedByName = (schemas: Map<string, Schema>): Record<string, Schema> =>
+  Object.fromEntries([...schemas].sort(([a], [b]) => (a < b ? -1 : 1)));
+
 /** A standalone schema whose root is `shape`. */
 export function jsonSchemaFor(shape: Shape, id: string): Schema {
-  const defs = new Map<string, Schema>();
+  const defs: Defs = { schemas: new Map(), refBase: '#/$defs/' };
   const root = shapeSchema(shape, defs);
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -61,8 +75,16 @@ export function jsonSchemaFor(shape: Shape, id: string): Schema {
     title: shape.name,
     description: 'Derived from lib/contract (interface.md section 2). Datetimes: seven fractional digits, no zone; guids: 32 hex digits.',
     ...root,
-    ...(defs.size ? { $defs: Object.fromEntries([...defs].sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
+    ...(defs.schemas.size ? { $defs: sortedByName(defs.schemas) } : {}),
   };
+}
+
+/** `roots` and every shape they nest, by name, each referring to the others as `refBase` + name
+ *  (OpenAPI keeps them together under #/components/schemas/). */
+export function shapeSchemas(roots: readonly Shape[], refBase: string): Record<string, Schema> {
+  const defs: Defs = { schemas: new Map(), refBase };
+  for (const shape of roots) shapeRef(shape, defs);
+  return sortedByName(defs.schemas);
 }
 
 /** Every schema the project publishes, by file name. */

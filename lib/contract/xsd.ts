@@ -10,14 +10,14 @@ import { impersonateLogout } from './operations.js';
 import { DAY_NAMES, UserDetails } from './records.js';
 import { isValueType, soapOrder, type FieldType, type Shape } from './types.js';
 
-const XS = 'http://www.w3.org/2001/XMLSchema';
-const xs = (name: string, attrs: Record<string, string> = {}, children: XmlElement[] = []) =>
+export const XS = 'http://www.w3.org/2001/XMLSchema';
+export const xs = (name: string, attrs: Record<string, string> = {}, children: XmlElement[] = []) =>
   el(XS, name, children, Object.entries(attrs).map(([k, v]) => ({ ns: null, name: k, value: v })));
 
 const FILES = { login: 'user-details.xsd', arrays: 'arrays.xsd', system: 'system.xsd', envelope: 'soap-envelope.xsd' } as const;
 
 /** Prefixes used inside the schema documents (type references are QNames, so they are fixed here). */
-const PREFIX = { login: 'tns', arrays: 'arr', system: 'sys' } as const;
+export const PREFIX = { login: 'tns', arrays: 'arr', system: 'sys' } as const;
 
 function schema(target: string, imports: [string, string][], body: XmlElement[]): XmlElement {
   return xs('schema', { targetNamespace: target, elementFormDefault: 'qualified' }, [
@@ -49,7 +49,7 @@ function typeRef(type: FieldType): string {
   }
 }
 
-const shapeType = (shape: Shape): XmlElement => xs('complexType', { name: shape.name }, [
+export const shapeType = (shape: Shape): XmlElement => xs('complexType', { name: shape.name }, [
   xs('sequence', {}, soapOrder(shape).map((f) => xs('element', {
     name: f.soap,
     type: typeRef(f.type),
@@ -72,8 +72,16 @@ function shapesOf(shape: Shape, into = new Map<string, Shape>()): Map<string, Sh
   return into;
 }
 
-/** File name -> XSD text, for the given namespaces. */
-export function recordXsds(ns: ServiceNamespaces = DEFAULT_NAMESPACES): Record<string, string> {
+/** The schema documents of the SOAP record, by the namespace role each is the target of. */
+export interface RecordSchemas {
+  readonly login: XmlElement;
+  readonly arrays: XmlElement;
+  readonly system: XmlElement;
+  readonly envelope: XmlElement;
+}
+
+/** The schema documents as elements; their imports name the files recordXsds() writes. */
+export function recordSchemas(ns: ServiceNamespaces = DEFAULT_NAMESPACES): RecordSchemas {
   const shapes = [...shapesOf(UserDetails).values()];
   const mapFields = shapes.flatMap((s) => s.fields).flatMap((f) => (f.type.kind === 'map' ? [f.type] : []));
   const login = schema(ns.login, [[ARRAYS, FILES.arrays], [SYSTEM, FILES.system]], [
@@ -105,6 +113,12 @@ export function recordXsds(ns: ServiceNamespaces = DEFAULT_NAMESPACES): Record<s
       xs('element', { name: 'Body' }, [xs('complexType', {}, [xs('sequence', {}, [xs('any', { namespace: '##other', processContents: 'strict' })])])]),
     ])])]),
   ]);
+  return { login, arrays, system, envelope };
+}
+
+/** File name -> XSD text, for the given namespaces. */
+export function recordXsds(ns: ServiceNamespaces = DEFAULT_NAMESPACES): Record<string, string> {
+  const { login, arrays, system, envelope } = recordSchemas(ns);
   const style = {
     ...XML_COMPACT, declaration: true, indent: 2,
     prefixes: { [XS]: 'xs', [ns.login]: PREFIX.login, [ARRAYS]: PREFIX.arrays, [SYSTEM]: PREFIX.system, [SOAP11_ENVELOPE]: 's' },
