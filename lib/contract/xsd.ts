@@ -4,7 +4,7 @@
 import { el, type XmlElement } from '../xml/model.js';
 import { writeXml, XML_COMPACT } from '../xml/write.js';
 import { mapEntryName } from './data-contract.js';
-import { SOAP_GUID } from './formats.js';
+import { ENUM_NAME, SOAP_DATETIME, SOAP_GUID } from './formats.js';
 import { ARRAYS, DEFAULT_NAMESPACES, SOAP11_ENVELOPE, SYSTEM, type ServiceNamespaces } from './namespaces.js';
 import { impersonateLogout } from './operations.js';
 import { DAY_NAMES, UserDetails } from './records.js';
@@ -89,9 +89,10 @@ export function recordSchemas(ns: ServiceNamespaces = DEFAULT_NAMESPACES): Recor
     ...shapes.map(shapeType),
     ...shapes.filter((s) => s !== UserDetails && shapes.some((o) => o.fields.some((f) => f.type.kind === 'array' && f.type.item.kind === 'object' && f.type.item.shape === s)))
       .map((s) => listType(`ArrayOf${s.name}`, s.name, `${PREFIX.login}:${s.name}`)),
-    pattern('DateTime', 'xs:dateTime', '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}'),
+    // XML Schema patterns are anchored already: the contract's own regexes, without ^ and $.
+    pattern('DateTime', 'xs:dateTime', SOAP_DATETIME.source.slice(1, -1)),
     pattern('Guid', 'xs:string', SOAP_GUID.source.slice(1, -1)),
-    pattern('EnumName', 'xs:string', '[A-Za-z_][A-Za-z0-9_]*'),
+    pattern('EnumName', 'xs:string', ENUM_NAME.source.slice(1, -1)),
   ]);
   const arrays = schema(ARRAYS, [[ns.login, FILES.login]], [
     listType('ArrayOfint', 'int', 'xs:int'),
