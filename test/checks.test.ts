@@ -6,9 +6,14 @@ import { CATALOGUE, checkById } from '../lib/checks/catalogue.js';
 import { ARRAYS, SOAP11_ENVELOPE, SOAP12_ENVELOPE, DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { confirmEmail, login } from '../lib/contract/operations.js';
 import { PROBE } from '../lib/engine/probes.js';
-import { changed, goodExchanges, judged, type Change } from './helpers/exchanges.js';
+import { changed, goodExchanges, judged, soapFault, type Change } from './helpers/exchanges.js';
 
 const L = PROBE.post(login);
+/** Generated requests: valid, invalid (malformed JSON, answered 400), valid but refused (404), SOAP 1.2 (a 500 Fault). */
+const G = 'gen.login.0';
+const GI = 'gen.login.1';
+const GV = 'gen.confirm.0';
+const GS = 'gen.logout.0';
 const C = PROBE.post(confirmEmail);
 const S = PROBE.soap;
 const swap = (a: string, b: string) => (s: string) => s.replace(a + b, b + a);
@@ -134,6 +139,30 @@ const BREAKS: Record<string, Break[]> = {
   'JSON-OBJECT': [[L, { body: (b) => b.replace(/"enrollmentInfo":\{[^}]*\}/, '"enrollmentInfo":[]') }, 'an array', '$.enrollmentInfo']],
   'JSON-MAP': [[L, { body: (b) => b.replace(/"providerPaymentSettings":\{.*\}\}$/, '"providerPaymentSettings":[{"key":"1001"}]}') }, 'an array of pairs', '$.providerPaymentSettings']],
   'JSON-ENUM-SEEN': [[L, { body: (b) => b.replace('"originalUserTypeCode":"Center"', '"originalUserTypeCode":"Provider"') }, 'an unseen value', '$.originalUserTypeCode']],
+  'ROBUST-ANSWERED': [
+    [G, { error: 'connection closed before the response was complete' }, 'a dropped connection', 'response'],
+    [GI, { error: 'no response headers within 10 s' }, 'no answer in time, to an invalid request', 'response'],
+  ],
+  'ROBUST-NO-5XX': [
+    [GI, { status: 500 }, 'a server error', 'status'],
+    [G, { status: 503, headers: { 'content-type': 'text/html' }, body: '<h1>down</h1>' }, 'an HTML 503', 'status'],
+    [GS, { body: soapFault('Server') }, 'a SOAP Server fault', 'status'],
+    [GS, { headers: { 'content-type': 'text/html' }, body: '<h1>Internal Server Error</h1>' }, 'a 500 on /soap11 without a Fault', 'status'],
+  ],
+  'ROBUST-ERROR-JSON': [
+    [GI, { headers: { 'content-type': 'text/html' }, body: '<h1>Bad Request</h1>' }, 'an HTML error page', 'headers.content-type'],
+    [GI, { body: 'Bad Request' }, 'plain text labelled JSON', 'body'],
+    [GV, { status: 401, headers: { 'content-type': undefined }, body: '' }, 'an empty 401', 'headers.content-type'],
+  ],
+  'ROBUST-ERROR-SHAPE': [
+    [GI, { body: '{"error":"bad request"}' }, 'no responseStatus', '$.responseStatus'],
+    [GI, { body: '{"responseStatus":{"message":"bad"}}' }, 'no errorCode', '$.responseStatus.errorCode'],
+    [GI, { body: '["bad"]' }, 'not an object', '$'],
+  ],
+  'ROBUST-INVALID-REFUSED': [
+    [GI, { status: 200, body: (b) => b.replace(/^.*$/s, goodExchanges().get(L)!.response!.body.toString('utf8')) }, 'malformed JSON answered with the record', 'status'],
+    [GS, { status: 200, body: (b) => b.replace(/^.*$/s, goodExchanges().get(S)!.response!.body.toString('utf8')) }, 'SOAP 1.2 answered with the record', 'status'],
+  ],
 };
 
 /** Legitimate variations: none may fail a check. */
@@ -151,6 +180,10 @@ const KEEPS: Case[] = [
   [S, { body: (b) => b.replace('<HadPinCode>true</HadPinCode>', '<HadPinCode> 1 </HadPinCode>').replace('<ApiKeyStatus>1</ApiKeyStatus>', '<ApiKeyStatus>+01</ApiKeyStatus>') }, 'other xs:boolean and xs:int lexical forms'],
   [S, { body: (b) => b.replace('<Address2 i:nil="true"/>', '').replaceAll('i:nil', 'xsi:nil').replace('xmlns:i=', 'xmlns:xsi=') }, 'a null string omitted, xsi prefix'],
   [S, { body: (b) => b.replace('<SiteId>3f2504e0', '<SiteId>3F2504E0') }, 'upper-case guid hex'],
+  [GI, { status: 415 }, 'an invalid request refused with 415 and a ServiceStack error'],
+  [GV, { status: 422 }, 'a valid generated request refused with 422: a client error, never judged against the success contract'],
+  [GS, { body: soapFault('Client.Validation') }, 'a SOAP Client fault with a refinement'],
+  [GS, { status: 400, headers: { 'content-type': 'text/plain' }, body: 'bad' }, 'an invalid SOAP request refused with 400'],
 ];
 
 describe('the conforming exchanges', () => {

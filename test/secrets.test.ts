@@ -115,7 +115,9 @@ function base64Of(canary: string): string[] {
 }
 
 async function leaks(baseUrl: string, extra: string[] = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'canary-'));
+  // Not "canary-": the report directory's random name is in the outputs, and "canary-hXc…" once
+  // matched the first ten characters of CANARY-HXCDATA, a hit that was no leak.
+  const dir = mkdtempSync(join(tmpdir(), 'secrets-run-'));
   const r = await runCli(['--base-url', baseUrl, '--report-dir', dir,
     '--header', `Authorization: Bearer ${TOKEN}`, '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
   { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
@@ -170,6 +172,13 @@ describe.concurrent('no secret or personal datum reaches any output', () => {
   it('a target whose every body opens with a personal datum, read by a failing check', async () => {
     const l = await leaks(openingWithPersonal.url);
     expect(l.code).toBe(1);
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('generated requests (--generate), their failures shrunk and replayed as curl, against a target that echoes credentials', async () => {
+    const l = await leaks(echoing.url, ['--generate', '30', '--seed', '1']);
+    expect(l.code).toBe(1);
+    expect(l.stdout).toMatch(/smallest failing request/);
     expect(l.hits(ALL)).toEqual([]);
   });
 

@@ -1,10 +1,11 @@
 // The whole catalogue, in presentation order. IDs are stable: reports, filters and the
 // sensitivity matrix refer to them.
 import { createHash } from 'node:crypto';
-import type { Check } from './check.js';
+import type { Check, EvidenceSource } from './check.js';
 import { FORMAT_CHECKS } from './format.js';
 import { JSON_RECORD_CHECKS } from './json-record.js';
 import { JSON_TYPE_CHECKS } from './json-types.js';
+import { ROBUSTNESS_CHECKS } from './robustness.js';
 import { ROUTE_CHECKS } from './routes.js';
 import { SOAP_ENVELOPE_CHECKS } from './soap-envelope.js';
 import { SOAP_RECORD_CHECKS } from './soap-record.js';
@@ -18,7 +19,13 @@ export const CATALOGUE: readonly Check[] = [
   ...SOAP_TYPE_CHECKS,
   ...JSON_RECORD_CHECKS,
   ...JSON_TYPE_CHECKS,
+  ...ROBUSTNESS_CHECKS,
 ];
+
+/** The checks a run with these sources of evidence can feed: every check that takes any source,
+ *  and those bound to particular sources when the run has one of them. */
+export const checksFor = (sources: ReadonlySet<EvidenceSource>, checks: readonly Check[] = CATALOGUE): Check[] =>
+  checks.filter((c) => !c.sources || c.sources.some((s) => sources.has(s)));
 
 export const checkById = new Map(CATALOGUE.map((c) => [c.id, c]));
 if (checkById.size !== CATALOGUE.length) throw new Error('duplicate check id in the catalogue');

@@ -3,13 +3,16 @@
 // says why it could not look. A check reads everything it needs from the exchange it is given, so the
 // same check judges probes, accounts, recordings, live traffic and generated inputs alike.
 import type { Sensitivity } from '../contract/types.js';
+import type { EvidenceSource } from '../http/exchange.js';
 import type { ExchangeView } from './exchange-view.js';
+
+export type { EvidenceSource };
 
 /** MUST: the spec states it; a failure makes the target non-conformant.
  *  SHOULD: a convention the spec implies; reported, never part of the verdict. */
 export type Level = 'MUST' | 'SHOULD';
 
-export const AREAS = ['Routes', 'Format selection', 'SOAP envelope', 'SOAP record', 'JSON record'] as const;
+export const AREAS = ['Routes', 'Format selection', 'SOAP envelope', 'SOAP record', 'JSON record', 'Robustness'] as const;
 export type Area = (typeof AREAS)[number];
 
 export interface Finding {
@@ -45,6 +48,10 @@ export interface Check {
   /** Set when only a purpose-built request gives it evidence (ordinary clients rarely send one):
    *  what that request is. Traffic without one leaves the check "not observed". */
   readonly probe?: string;
+  /** Set when only some sources of evidence can ever feed it (Robustness: generated requests;
+   *  request checks: requests a client sent): the check is run only when the run has such a source,
+   *  so a plain probe run is not padded with checks that could never judge anything. Unset: any. */
+  readonly sources?: readonly EvidenceSource[];
   /** Whether this exchange is of a kind the check judges. */
   appliesTo(ex: ExchangeView): boolean;
   /** The check's verdict on one exchange of its kind. */

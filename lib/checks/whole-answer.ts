@@ -14,13 +14,18 @@ const NOT_SERVED = new Set([404, 405, 501]);
 
 /**
  * Status `expected` (or any 2xx when 'success') and a media type among `types`. An exchange the
- * harness did not build (recorded or live traffic, generated inputs) may meet a legitimate client
- * error: a 4xx other than "not served" is not judged against the success contract.
+ * harness did not build (recorded or live traffic) may meet a legitimate client error: a 4xx other
+ * than "not served" is not judged against the success contract. A generated request is judged here
+ * only on a 2xx answer.
  */
 export function statusAndType(ex: ExchangeView, expected: number | 'success', types?: readonly string[]): Look {
   const r = ex.response();
-  if (!r.ok) return [finding(r.reason, { path: PATHS.response })];
+  // A request generated to explore inputs is held to the success contract only when it succeeded:
+  // no answer, an error status or a 5xx is the Robustness checks' to judge (robustness.ts).
+  const exploring = ex.origin.intent !== undefined;
+  if (!r.ok) return exploring ? { skip: `${r.reason} (a generated request: judged by the Robustness checks)` } : [finding(r.reason, { path: PATHS.response })];
   const { status, headers } = r.value;
+  if (exploring && (status < 200 || status >= 300)) return { skip: `status ${status} to a generated request: judged by the Robustness checks, not against the success contract` };
   const success = expected === 'success' ? status >= 200 && status < 300 : status === expected;
   if (!success && !ex.origin.vouched && status >= 400 && status < 500 && !NOT_SERVED.has(status)) {
     return { skip: `status ${status}: a client error; the success contract does not apply to this request` };

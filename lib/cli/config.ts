@@ -9,6 +9,7 @@ import { JSON_OPERATIONS } from '../contract/operations.js';
 import type { Field } from '../contract/types.js';
 import { valueFromText } from '../contract/values.js';
 import type { JsonObject } from '../json/value.js';
+import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { parseOptions, usageOf, type Env, type OptionTable } from './options.js';
@@ -19,6 +20,8 @@ export const CONFORMANCE_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
   shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
+  generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
+  seed: { kind: 'integer', arg: 'S', env: 'SEED', min: 0, max: 2_147_483_647, help: 'the seed of --generate: the same seed sends the same requests again', defaultText: 'a random one, stated in every report' },
   only: { kind: 'list', arg: 'ID,…', help: 'run only these checks' },
   skip: { kind: 'list', arg: 'ID,…', help: 'do not run these checks' },
   header: { kind: 'repeatable', arg: '"Name: v"', help: 'send this header with every request (values are redacted everywhere)', shown: 'no' },
@@ -59,6 +62,8 @@ export interface Config {
   /** 1-based shard index and count. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly quiet: boolean;
+  /** --generate: requests per operation, and the seed when one was given (else the run picks one). */
+  readonly generate?: { readonly count: number; readonly seed?: number };
   /** The options as given, for the shown configuration. */
   readonly given: Readonly<Record<string, unknown>>;
 }
@@ -139,6 +144,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const shard = shardOf(v.shard);
   if (typeof shard === 'string') return { ok: false, error: shard };
   if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
+  if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {
     try {
@@ -185,6 +191,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(v.accounts ? { accounts: v.accounts } : {}),
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
+      ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,
     },
   };

@@ -2,10 +2,12 @@
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
 import { execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { CATALOGUE } from '../checks/catalogue.js';
+import { checkById, checksFor } from '../checks/catalogue.js';
+import type { EvidenceSource } from '../checks/check.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
@@ -14,6 +16,7 @@ import { Redactor } from '../reporting/redact.js';
 import { buildReport, type Report } from '../reporting/report.js';
 import { finish, writeReports } from './write-reports.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
+import type { GenerateOptions } from '../engine/generation.js';
 import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
 import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
@@ -23,7 +26,9 @@ import { ProgressLine } from './progress.js';
 function harnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit: string | undefined;
-  try {
+  // Only the harness's own checkout: installed inside someone's repository, `git rev-parse` would
+  // answer with that project's commit, and the auditor's manifest would name the wrong code.
+  if (existsSync(join(ROOT, '.git'))) try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || undefined;
   } catch {
     commit = undefined; // not a git checkout
@@ -31,13 +36,23 @@ function harnessIdentity(): Report['harness'] {
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
 }
 
+/** The sources of evidence a run of this configuration has (they decide which checks can judge). */
+const sourcesOf = (config: Config): Set<EvidenceSource> =>
+  new Set<EvidenceSource>(['probe', ...(config.accounts ? ['case' as const] : []), ...(config.generate ? ['generated' as const] : [])]);
 
 const selected = (config: Config) =>
-  CATALOGUE.filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+  checksFor(sourcesOf(config)).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+
+/** Why --only named checks this run cannot feed (the sources each needs), or undefined. */
+function unfed(config: Config): string | undefined {
+  const sources = sourcesOf(config);
+  const missing = (config.only ?? []).map((id) => checkById.get(id)).filter((c) => c?.sources && !c.sources.some((s) => sources.has(s)));
+  return missing.length ? `${missing.map((c) => `${c!.id} needs ${c!.probe ?? c!.sources!.join(' or ')}`).join('; ')}` : undefined;
+}
 
 /** The configuration as reports show it: the options as given (from the option table), the
  *  effective values they stand for, header values and request secrets replaced by markers. */
-const shownConfig = (config: Config, redactor: Redactor, baseUrl: string) => ({
+const shownConfig = (config: Config, redactor: Redactor, baseUrl: string, generate?: GenerateOptions) => ({
   options: shownOptions(CONFORMANCE_OPTIONS, config.given),
   baseUrl,
   reportDir: config.reportDir,
@@ -47,6 +62,8 @@ const shownConfig = (config: Config, redactor: Redactor, baseUrl: string) => ({
   concurrency: config.concurrency,
   headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, marker('secret header', v)])),
   requestValues: JSON.parse(redactor.text(JSON.stringify(config.values))) as unknown,
+  // The seed is stated even when the run picked it: --generate N --seed S replays the run.
+  ...(generate ? { generate } : {}),
 });
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -57,6 +74,8 @@ async function run(argv: readonly string[]): Promise<number> {
   if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
   const config = parsed.config;
   const checks = selected(config);
+  const why = unfed(config);
+  if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
@@ -93,13 +112,18 @@ async function run(argv: readonly string[]): Promise<number> {
     const shardText = config.shard ? `, shard ${config.shard.index}/${config.shard.count}` : '';
     process.stdout.write(`conformance: checking ${displayLine(baseUrl)} (${description}), ${checks.length} checks${cases !== undefined ? `, ${cases} accounts${shardText}` : ''}\n`);
 
-    const { ca, ...settings } = config;
+    // Generated requests, like the probes, are sent by the first shard only: merged, the shards are one run.
+    const generate: GenerateOptions | undefined = config.generate && (!config.shard || config.shard.index === 1)
+      ? { count: config.generate.count, seed: config.generate.seed ?? randomInt(0, 2_147_483_647) } : undefined;
+    if (generate) process.stdout.write(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}\n`);
+    const { ca, generate: _g, ...settings } = config;
     const startupMs = Math.round(performance.now());
     const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(cases !== undefined ? { cases } : {}) });
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
       ...(accounts ? { cases: accountRequests(accounts, config.headers, config.shard) } : {}),
+      ...(generate ? { generate } : {}),
       // Sharded, only the first shard sends the probes: merged, the shards are one run.
       probes: !config.shard || config.shard.index === 1,
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
@@ -110,7 +134,7 @@ async function run(argv: readonly string[]): Promise<number> {
     progress?.done();
     process.stdout.write(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
     const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl), warnings, startupMs,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs,
     });
 
     return finish(await writeReports(report, dir), 'conformance');

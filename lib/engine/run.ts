@@ -4,13 +4,14 @@
 // exchange, keeping only the probes and the few exchanges that examples point at. No printing, no
 // files: callers present the result.
 import type { Dispatcher } from 'undici';
-import { CATALOGUE } from '../checks/catalogue.js';
-import type { Check, Level, Look } from '../checks/check.js';
+import { checksFor } from '../checks/catalogue.js';
+import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
-import { BodySlots, createDispatcher, RequestBudget, send, type TransportOptions } from '../http/send.js';
+import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
+import { Generation, type GenerateOptions, type GenerationSummary, type ShrunkFailure } from './generation.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
 
@@ -26,6 +27,9 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly cases?: Source<ExchangeSpec>;
   /** Exchanges that already happened (recorded or live traffic): judged, never sent. */
   readonly recorded?: Source<Exchange>;
+  /** Requests generated from the contract (--generate), sent after the probes and cases; each
+   *  check's first failure on one is shrunk (generation.ts). */
+  readonly generate?: GenerateOptions;
   /** probe: the harness made the evidence, so a MUST check left without any is "incomplete".
    *  traffic: the verdict is about what was observed; a check without evidence is "not observed". */
   readonly mode?: 'probe' | 'traffic';
@@ -68,6 +72,8 @@ export interface CheckResult {
   readonly groups: readonly FindingGroup[];
   /** Kept exchanges (probes, examples) it judged. */
   readonly exchanges: readonly string[];
+  /** Its first failure on a generated request, shrunk to the smallest request that still fails it. */
+  readonly shrunk?: ShrunkFailure;
 }
 
 /** conformant: every MUST check passed. incomplete: none failed but some could not be evaluated.
@@ -101,6 +107,8 @@ export interface RunResult {
   readonly unreachable?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
+  /** Set when the run generated requests: how many, the seed that replays them, what shrinking cost. */
+  readonly generation?: GenerationSummary;
 }
 
 /** Every probe of a run in flight at once: a probe run costs one round trip, not one per exchange. */
@@ -108,6 +116,8 @@ export const DEFAULT_CONCURRENCY = 32;
 /** A kept exchange keeps this much of its body for the report (its size and digest describe the whole). */
 export const KEPT_BODY_BYTES = 256 * 1024;
 const MAX_NOT_INTERFACE = 50;
+/** Shrinking sends no candidate after this many exchanges' worst-case time (each 3 × --timeout). */
+export const SHRINK_EXCHANGE_TIMES = 4;
 
 /** Pulls items lazily and runs `task` on each, at most `limit` at once: a source of a million
  *  accounts is never read ahead of what is in flight. (p-limit queues every item it is given, so it
@@ -165,7 +175,8 @@ export class Judge {
     this.tallies = checks.map((c) => new CheckTally(c));
   }
 
-  judge(ex: Exchange): void {
+  /** Judges one exchange; returns the checks that found something, with their findings. */
+  judge(ex: Exchange): (readonly [Check, readonly Finding[]])[] {
     const view = new ExchangeView(ex, this.settings);
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
@@ -183,21 +194,28 @@ export class Judge {
       if (this.notInterface.has(where) || this.notInterface.size < MAX_NOT_INTERFACE) this.notInterface.set(where, (this.notInterface.get(where) ?? 0) + 1);
     }
     let keep = ex.origin.source === 'probe';
-    let failed = false;
+    const failures: (readonly [Check, readonly Finding[]])[] = [];
     const judgedBy: CheckTally[] = [];
     for (const t of this.tallies) {
       if (!t.check.appliesTo(view)) continue;
       const look: Look = view.notSent ? { skip: 'not sent (request cap reached)' } : safely(t.check, view);
-      if (Array.isArray(look) && look.length) failed = true;
+      if (Array.isArray(look) && look.length) failures.push([t.check, look]);
       if (t.fold(ex.id, ex.origin, look)) keep = true;
       judgedBy.push(t);
     }
-    if (failed) this.failedExchanges++;
+    if (failures.length) this.failedExchanges++;
     this.observe?.(ex, view.parsedJson());
     if (keep) {
       this.kept.push(keepHead(ex));
       for (const t of judgedBy) t.kept.add(ex.id);
     }
+    return failures;
+  }
+
+  /** Keeps an exchange judged outside the tallies (a shrunk request) for the report, shown with `check`. */
+  keep(ex: Exchange, check: Check): void {
+    if (!this.kept.some((k) => k.id === ex.id)) this.kept.push(keepHead(ex));
+    this.tallies.find((t) => t.check === check)?.kept.add(ex.id);
   }
 
   get caseCount(): number {
@@ -264,36 +282,63 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic'): CheckResult 
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
 
+/** The sources of evidence a run has; recorded traffic may hold any exchange a client sent. */
+const sourcesOf = (options: RunOptions): Set<EvidenceSource> => new Set<EvidenceSource>([
+  ...(options.probes !== false ? ['probe' as const] : []),
+  ...(options.cases ? ['case' as const] : []),
+  ...(options.generate ? ['generated' as const] : []),
+  ...(options.recorded ? ['har' as const, 'proxy' as const, 'client' as const] : []),
+]);
+
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const mode = options.mode ?? 'probe';
-  const checks = options.checks ?? CATALOGUE;
+  const checks = options.checks ?? checksFor(sourcesOf(options));
   const settings: CheckSettings = { namespaces: options.namespaces };
   const judge = new Judge(checks, settings, options.observe);
   const progress = () => options.onProgress?.({ exchanges: judge.exchanges, failedExchanges: judge.failedExchanges, sent: judge.sent, cases: judge.caseCount });
 
-  // Only the probes some selected check judges (--only and --skip shrink the run).
-  const probes = options.probes === false ? [] : planProbes(options).filter((spec) => {
+  // Only the probes (and generated requests) some selected check judges (--only and --skip shrink the run).
+  const judged = (spec: ExchangeSpec) => {
     const view = new ExchangeView({ ...spec, request: { method: spec.method, url: spec.path, headers: spec.headers }, startedAt: '', durationMs: 0 }, settings);
     return checks.some((c) => c.appliesTo(view));
-  });
+  };
+  const probes = options.probes === false ? [] : planProbes(options).filter(judged);
+  const generation = options.generate ? new Generation(options.generate, options, judged) : undefined;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const sending = probes.length > 0 || options.cases !== undefined;
+  const sending = probes.length > 0 || options.cases !== undefined || generation !== undefined;
   const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
   const slots = new BodySlots();
   const sendAndJudge = async (spec: ExchangeSpec) => {
-    judge.judge(await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots }));
+    const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
+    const failures = judge.judge(ex);
+    if (ex.origin.source === 'generated') generation?.observe(keepHead(ex), failures);
     progress();
   };
+  let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
   try {
     if (sending) {
       async function* requests(): AsyncGenerator<ExchangeSpec> {
         yield* probes;
         if (options.cases) yield* options.cases;
+        if (generation) yield* generation.requests();
       }
       await pump(requests(), concurrency, sendAndJudge);
+    }
+    // Nothing to shrink when the target could never be reached.
+    if (generation && !(judge.sent > 0 && judge.unreachable === judge.sent)) {
+      // Every candidate goes through the run's send path and budget, and is judged on its own answer.
+      shrunk = await generation.shrinkFailures(checks, async (spec) => {
+        const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
+        if (ex.error?.kind !== 'not-sent') options.observe?.(ex);
+        return ex;
+      }, (check, ex) => {
+        const view = new ExchangeView(ex, settings);
+        return check.appliesTo(view) ? safely(check, view) : { skip: 'not of the kind the check judges' };
+      }, concurrency, SHRINK_EXCHANGE_TIMES * PHASES_PER_EXCHANGE * options.timeoutMs);
+      for (const [id, { keep }] of shrunk) for (const ex of keep) judge.keep(ex, checks.find((c) => c.id === id)!);
     }
     if (options.recorded) {
       for await (const ex of options.recorded) {
@@ -305,7 +350,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (dispatcher && !options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
-  const results = judge.tallies.map((t) => resultOf(t, mode));
+  const results = judge.tallies.map((t) => {
+    const r = resultOf(t, mode);
+    const s = shrunk?.get(t.check.id)?.shrunk;
+    return s ? { ...r, shrunk: s } : r;
+  });
   // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
   const unreachable = judge.sent > 0 && judge.unreachable === judge.sent ? judge.firstUnreachable : undefined;
   const counts = judge.counts();
@@ -318,6 +367,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   return {
     baseUrl: options.baseUrl, mode, startedAt, finishedAt: new Date().toISOString(),
     exchanges: judge.kept, counts, results, verdict, ...(unreachable ? { unreachable } : {}),
+    ...(generation ? { generation: generation.summary() } : {}),
     timings: { sendingMs: Math.round(t1 - t0), checkingMs: Math.round(performance.now() - t1) },
   };
 }

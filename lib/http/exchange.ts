@@ -2,17 +2,25 @@
 // Checks read only these records.
 import { createHash } from 'node:crypto';
 
+/** Where evidence comes from: the harness's probes, an accounts file's cases, a recording, the
+ *  validating proxy, generated requests, or a client talking to the judging reference. */
+export type EvidenceSource = 'probe' | 'case' | 'har' | 'proxy' | 'generated' | 'client';
+
 /** How an exchange came into the run. Checks bind to what an exchange is (its kind), never to where
  *  it came from; the origin only says whether the harness vouches for the request and which account
  *  it belongs to. */
 export interface Origin {
-  readonly source: 'probe' | 'case' | 'har' | 'proxy' | 'generated' | 'client';
+  readonly source: EvidenceSource;
   /** The harness built the request as a valid one of an existing account: anything but success is a
    *  failure. Traffic it did not build may meet a legitimate client error (a 4xx is not judged
    *  against the success contract). */
   readonly vouched: boolean;
   /** The account (case) it belongs to: its line in the accounts file. */
   readonly case?: number;
+  /** Set on a request generated to explore inputs (--generate): built as a valid request of 2.2, or
+   *  deliberately invalid (malformed JSON, a wrong type, SOAP 1.2, …). Its error answers are the
+   *  Robustness checks' to judge, never the success contract's. */
+  readonly intent?: 'valid' | 'invalid';
 }
 
 export interface ExchangeSpec {

@@ -13,6 +13,7 @@ import { toNode } from '../json/write.js';
 import { num, renameMember, setMember, str, text, type Fill } from './edit-json.js';
 import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withText } from './edit-xml.js';
 import type { Profile, Served } from './profile.js';
+import { serviceStackError } from './error-replies.js';
 import { reply, type Reply } from './reply.js';
 import type { Fault } from './variants.js';
 
@@ -47,6 +48,18 @@ const envelopeFault = (name: string, description: string, breaks: string[], edit
   ({ name, description, breaks, editSoap: edit });
 
 const bodyOf = (env: XmlElement) => children(env).find((c) => c.name === SOAP.body);
+
+/** Every string of a JSON node, rewritten where `f` returns a new one. */
+const mapStrings = (n: JsonNode, f: (s: string) => string | undefined): JsonNode => {
+  switch (n.t) {
+    case 'string': { const v = f(n.value); return v === undefined ? n : str(v); }
+    case 'array': return { t: 'array', items: n.items.map((i) => mapStrings(i, f)) };
+    case 'object': return { t: 'object', entries: n.entries.map(([k, v]) => [k, mapStrings(v, f)] as const) };
+    default: return n;
+  }
+};
+/** A JSON datetime before 1900, DateTime.MinValue (0001-01-01, .NET's "no date") aside. */
+const BEFORE_1900 = /^(?!0001-01-01T00:00:00\.0000000$)(0\d{3}|1[0-8]\d{2})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}$/;
 
 export const FAULTS: readonly Fault[] = [
   // Routes (4.1-4.3)
@@ -163,4 +176,13 @@ export const FAULTS: readonly Fault[] = [
   json('json-object-as-array', 'enrollmentInfo is an array', ['JSON-OBJECT'], set(['enrollmentInfo'], (v) => ({ t: 'array', items: v ? [v] : [] }))),
   json('json-map-as-array', 'providerPaymentSettings is an array of {key, value} pairs', ['JSON-MAP'],
     set(['providerPaymentSettings'], (v) => ({ t: 'array', items: (v?.t === 'object' ? v.entries : []).map(([k, x]) => ({ t: 'object', entries: [['key', str(k)], ['value', x]] })) }))),
+  // Faults only some inputs trigger: the probes never see them (the sensitivity matrix leaves them
+  // out); test/generated.test.ts proves that generated requests find each and shrink it.
+  { ...http('apostrophe-500', 'a user name with an apostrophe is answered 500 (a string pasted into SQL)', ['ROBUST-NO-5XX'],
+    (r, s) => (s.kind.operation === login && typeof s.dto?.userName === 'string' && s.dto.userName.includes('\'')
+      ? serviceStackError(500, 'SqlException', 'Incorrect syntax near the user name.') : undefined)), evidence: 'generated' },
+  { ...json('datetime-before-1900', 'a datetime before 1900 (DateTime.MinValue aside) is written without its fraction', ['JSON-DATETIME'],
+    (r) => mapStrings(r, (v) => (BEFORE_1900.test(v) ? v.slice(0, 19) : undefined))), evidence: 'generated' },
+  { ...http('missing-token-crash', 'a ConfirmEmailRequest with verifyEmail but no recoveryToken drops the connection (a null dereference)', ['ROBUST-ANSWERED'],
+    (r, s) => (s.kind.operation === confirmEmail && s.dto && (s.dto.recoveryToken ?? null) === null && typeof s.dto.verifyEmail === 'string' ? { ...r, drop: true } : undefined)), evidence: 'generated' },
 ];

@@ -1,6 +1,6 @@
 // The reference's population: every account (a request's identifying values) gets its own record,
 // derived deterministically from the request, so a run over thousands of accounts meets what a real
-// deployment holds: null birth dates, empty and large collections, year 1 and year 9999, int32's
+// deployment holds: null birth dates, empty and large collections, year 1, 1896 and 9999, int32's
 // edges, every day name, strings with markup and other scripts, and now and then an enum value the
 // spec never showed. Every record is conformant: a fault, not the population, breaks rules.
 // The sample account (an empty request, the harness's sample values, or the fixture's own user) is
@@ -64,7 +64,8 @@ function datetime(r: Seeded): string {
   const edge = r.next();
   if (edge < 0.04) return '0001-01-01T00:00:00.0000000';
   if (edge < 0.08) return '9999-12-31T23:59:59.9999999';
-  if (edge < 0.12) return `${r.pick([2000, 2024, 1904])}-02-29T12:00:00.0000000`;
+  // Leap days, one of them before 1900 (itself no leap year): a date a naive formatter gets wrong.
+  if (edge < 0.12) return `${r.pick([2000, 2024, 1896])}-02-29T12:00:00.0000000`;
   const year = r.int(1900, 2100);
   const month = r.int(1, 12);
   const day = r.int(1, 28);
@@ -87,7 +88,9 @@ function stringFor(f: Field, r: Seeded, user: string): string {
   if (/email/i.test(f.json)) return `${user.replace(/[^A-Za-z0-9.]/g, '') || 'user'}.${token(r, 4)}@example.org`;
   if (r.chance(0.05)) return '';
   if (r.chance(0.03)) return 'x'.repeat(r.int(200, 600));
-  return r.chance(0.3) ? r.pick(STRINGS) : `${f.json} ${token(r, 6)}`;
+  // Short words: a member's whole name in a personal value would be learned as a secret, and every
+  // report would mask that name wherever it appears (reporting/redact.ts, layer 3).
+  return r.chance(0.3) ? r.pick(STRINGS) : `${f.json.slice(0, 4)} ${token(r, 6)}`;
 }
 
 function valueOf(f: Field, type: FieldType, r: Seeded, user: string): JsonValue {

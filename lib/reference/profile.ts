@@ -66,6 +66,8 @@ export interface Served {
   readonly jsonp?: boolean;
   /** The request's headers, for variants keyed on them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request record as bound (JSON operations, when it could be), for variants keyed on input. */
+  readonly dto?: JsonObject;
 }
 
 export interface Variant {

@@ -6,6 +6,8 @@ export interface Reply {
   readonly headers: Readonly<Record<string, string>>;
   /** Text, or bytes already encoded (the cached record bodies, written as they are). */
   readonly body: string | Buffer;
+  /** Close the connection without answering (a crash, as a fault shows one). */
+  readonly drop?: boolean;
 }
 
 export interface RequestContext {

@@ -153,12 +153,12 @@ class Reference {
   async handle(req: IncomingMessage): Promise<Reply> {
     const method = req.method ?? 'GET';
     const kind = classify({ method, url: req.url ?? '/', headers: req.headers });
-    const { reply: r, jsonp, answering } = await this.answer(req, method, kind);
-    const served: Served = { method, kind, headers: req.headers, ...(jsonp ? { jsonp } : {}) };
+    const { reply: r, jsonp, answering, dto } = await this.answer(req, method, kind);
+    const served: Served = { method, kind, headers: req.headers, ...(jsonp ? { jsonp } : {}), ...(dto ? { dto } : {}) };
     return answering.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
   }
 
-  private async answer(req: IncomingMessage, method: string, kind: RequestKind): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering }> {
+  private async answer(req: IncomingMessage, method: string, kind: RequestKind): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering; dto?: JsonObject }> {
     const sample = this.accountOf(undefined, undefined).answering;
     const b = sample.profile.behaviour;
     const path = (req.url ?? '/').split('?')[0]!;
@@ -181,12 +181,13 @@ class Reference {
     if ('error' in bound) return { reply: bound.error, answering: sample };
     const { own, answering } = this.accountOf(op, bound.dto);
     const render: Render = (o, format) => answering.render(o, format, own);
-    return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering };
+    return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering, dto: bound.dto };
   }
 }
 
 function send(res: ServerResponse, r: Reply): void {
   if (res.headersSent || res.destroyed) return;
+  if (r.drop) { res.socket?.destroy(); return; }
   const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   try {
     res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });

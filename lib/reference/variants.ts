@@ -5,6 +5,9 @@ import type { Variant } from './profile.js';
 /** A fault names the checks it must trip; more than one only where breaking the rule breaks them all. */
 export interface Fault extends Variant {
   readonly breaks: readonly string[];
+  /** Set when only some inputs trigger the fault, so the probes never see it: the evidence it needs.
+   *  The sensitivity matrix (probes only) leaves it out; test/generated.test.ts proves it instead. */
+  readonly evidence?: 'generated';
 }
 
 /** A fault breaks a rule (it says which checks must fail); a style does not. */

@@ -17,7 +17,23 @@ function failure(c: ReportedCheck): string[] {
   const ev = c.evidence[0];
   // Already display-safe (report boundary): quoted, not re-escaped.
   if (ev?.actual !== undefined) lines.push(`      got "${ev.actual}"${ev.path ? ` at ${ev.path}` : ''}`);
+  if (c.shrunk) lines.push(...shrunkLines(c.shrunk));
   return lines;
+}
+
+/** A shrunk failure: the smallest request that still fails, what the check found on it, how to send it again. */
+function shrunkLines(s: NonNullable<ReportedCheck['shrunk']>): string[] {
+  const [requestLine = '', ...rest] = s.request.split('\n');
+  const body = rest.slice(rest.indexOf('') + 1).join('\n').replace(/\n\s*/g, ' ');
+  const how = s.steps ? `shrunk from ${s.from} in ${s.steps} step(s), ${s.tried} request(s) sent` : `${s.from}; no smaller request failed (${s.tried} tried)`;
+  const f = s.findings[0];
+  return [
+    `      smallest failing request (${how}${s.stopped ? `; stopped: ${s.stopped}` : ''}):`,
+    `        ${requestLine}${body ? ` ${body.length > 300 ? `${body.slice(0, 299)}…` : body}` : ''}`,
+    ...(f ? [`        re-judged: ${f.path && /^[$/]/.test(f.path) ? `${f.path}: ` : ''}${f.message}`] : []),
+    `        replay: ${s.curl.length > 600 ? `${s.curl.slice(0, 599)}… (whole in summary.json)` : s.curl}`,
+    `        or the run: --seed ${s.seed}`,
+  ];
 }
 
 export function consoleSummary(report: Report, outputs: readonly string[]): string {
@@ -35,6 +51,8 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   const { MUST, SHOULD, exchanges } = report.counts;
   const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}`).join(', ');
   lines.push('', `Judged ${exchanges.exchanges} exchanges (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
+  const g = report.generation;
+  if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
   for (const w of report.warnings) lines.push(`Warning: ${w}`);

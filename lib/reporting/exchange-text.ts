@@ -14,9 +14,16 @@ function bodyText(bytes: Buffer): string {
 const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>
   Object.entries(headers).map(([k, v]) => `${k}: ${redact.header(k, v)}`);
 
+/** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
+ *  oversized generated request is over a megabyte). */
+function requestBody(body: string, redact: Redactor): string {
+  const text = redact.text(body);
+  return text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}\n… (${text.length - MAX_SHOWN_TEXT} more characters not shown)` : text;
+}
+
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.body === undefined ? '' : redact.text(r.body)].join('\n');
+  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.body === undefined ? '' : requestBody(r.body, redact)].join('\n');
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {
@@ -27,12 +34,33 @@ export function responseText(ex: Exchange, redact: Redactor): string {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A run of one plain character this long is made by a command rather than written out, so that the
+ *  curl of an oversized body (a generated one is over a megabyte) stays short, fits the system's
+ *  limit on one argument, and still sends the very same bytes. */
+const LONG_RUN = /([A-Za-z0-9])\1{4095,}/g;
+
+/** Shell commands that write `body` to standard output, or undefined when it has no long run. */
+function bodyWriter(body: string): string | undefined {
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of body.matchAll(LONG_RUN)) {
+    if (m.index > last) parts.push(`printf %s ${shellQuote(body.slice(last, m.index))}`);
+    parts.push(`head -c ${m[0].length} /dev/zero | tr '\\0' '${m[1]}'`);
+    last = m.index + m[0].length;
+  }
+  if (!parts.length) return undefined;
+  if (last < body.length) parts.push(`printf %s ${shellQuote(body.slice(last))}`);
+  return `{ ${parts.join('; ')}; }`;
+}
+
 /** A curl command that sends the same request (secret values replaced by markers to fill in). */
 export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = ['curl', '-sS', '-i', '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(`${k}: ${redact.header(k, v)}`));
-  if (r.body !== undefined) parts.push('--data-binary', shellQuote(redact.text(r.body)));
+  const body = r.body === undefined ? undefined : redact.text(r.body);
+  const writer = body === undefined ? undefined : bodyWriter(body);
+  if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));
   parts.push(shellQuote(redact.text(r.url)));
-  return parts.join(' ');
+  return writer ? `${writer} | ${parts.join(' ')}` : parts.join(' ');
 }

@@ -5,6 +5,7 @@
 // unredacted value: every string crosses the boundary (boundary.ts) on the way in.
 import { AREAS, type Check, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
+import type { GenerationSummary, ShrunkFailure } from '../engine/generation.js';
 import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { Example, FindingGroup } from '../engine/tally.js';
 import type { Exchange } from '../http/exchange.js';
@@ -40,6 +41,20 @@ export interface ReportedCheck extends CheckDescription {
   readonly exchanges: readonly string[];
   /** For a failed check: a curl command replaying the exchange of its first finding (secrets as markers). */
   readonly replay?: string;
+  /** Its first failure on a generated request, shrunk to the smallest request that still fails it. */
+  readonly shrunk?: ReportedShrink;
+}
+
+/** A shrunk failure as reported: the smallest failing request, how to replay it, and what the check
+ *  found on its own answer. */
+export interface ReportedShrink extends Omit<ShrunkFailure, 'findings'> {
+  /** The request as sent (redacted like every request): request line, headers, body. */
+  readonly request: string;
+  /** A curl command that sends it again (secrets as markers). */
+  readonly curl: string;
+  readonly findings: readonly ReportedFinding[];
+  /** The seed whose run generated it: --generate N --seed S sends it again. */
+  readonly seed: number;
 }
 
 export interface ReportedExchange {
@@ -92,6 +107,8 @@ export interface Report {
   readonly checks: readonly ReportedCheck[];
   /** The exchanges kept for the report: the probes and those the examples point at. */
   readonly exchanges: readonly ReportedExchange[];
+  /** Set when the run generated requests (--generate): how many, and the seed that replays them. */
+  readonly generation?: GenerationSummary;
 }
 
 /** Messages and values are shortened for reading, always after redaction (never before). */
@@ -130,24 +147,31 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const scopeOf = (id: string) => scopes.get(id) ?? r;
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
   const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, scopeOf(id)) : undefined; };
+  const findingsOf = (exchange: string, findings: readonly Omit<Example, 'exchange'>[]): ReportedFinding[] => findings.map((f) => {
+    const scope = scopeOf(exchange);
+    return {
+      exchange,
+      ...(f.case !== undefined ? { case: f.case } : {}),
+      ...(f.path ? { path: scope.line(f.path) } : {}),
+      message: shorten(scope.line(f.message), MAX_MESSAGE),
+      ...(f.actual !== undefined ? { actual: shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+    };
+  });
+  // The engine keeps the shrunk request's exchange whenever it reports one.
+  const shrunkOf = ({ findings, ...s }: ShrunkFailure): ReportedShrink => {
+    const ex = byId.get(s.exchange)!;
+    return { ...s, request: requestText(ex, scopeOf(ex.id)), curl: curlCommand(ex, scopeOf(ex.id)), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
+  };
   const checks = run.results.map((res): ReportedCheck => ({
     ...describeCheck(res.check),
     status: res.status,
     message: shorten(r.line(res.message), MAX_MESSAGE),
     counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
     groups: res.groups.map((g) => ({ ...g, message: shorten(r.line(g.message), MAX_MESSAGE) })),
-    evidence: res.examples.map((f) => {
-      const scope = scopeOf(f.exchange);
-      return {
-        exchange: f.exchange,
-        ...(f.case !== undefined ? { case: f.case } : {}),
-        ...(f.path ? { path: scope.line(f.path) } : {}),
-        message: shorten(scope.line(f.message), MAX_MESSAGE),
-        ...(f.actual !== undefined ? { actual: shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
-      };
-    }),
+    evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
     exchanges: res.exchanges,
     ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
+    ...(res.shrunk ? { shrunk: shrunkOf(res.shrunk) } : {}),
   }));
   const exchanges = run.exchanges.map((ex): ReportedExchange => {
     const scope = scopeOf(ex.id);
@@ -192,6 +216,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     },
     checks,
     exchanges,
+    ...(run.generation ? { generation: run.generation } : {}),
   }, r);
 }
 

@@ -22,7 +22,10 @@ class CheckAssertionError extends Error {
     const groups = c.groups.length > 1 ? ['distinct findings:', ...c.groups.slice(0, 10).map((g) => `  ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`)] : [];
     // The curl command names the target's URL: it lives in its attachment, where nothing is a link.
     const replay = c.replay ? [`replay: the attachment "${c.evidence[0]?.exchange} replay (curl)"`] : [];
-    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...groups, ...replay].join('\n')));
+    const s = c.shrunk;
+    const shrunk = s ? [`smallest failing request: ${s.exchange} (${s.steps ? `shrunk from ${s.from} in ${s.steps} step(s)` : 'no smaller request failed'}; seed ${s.seed}), re-judged: ${s.findings[0]?.message ?? ''}`,
+      `replay: the attachment "smallest failing request (curl)"`] : [];
+    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...groups, ...replay, ...shrunk].join('\n')));
     this.name = 'CheckAssertionError';
     this.stack = this.message;
   }
@@ -53,6 +56,7 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     `\n**Judges:** ${c.judges}${c.probe ? ` (evidence needs ${c.probe})` : ''}`,
     `\n**Result:** ${c.status}: ${markdownCode(c.message)}`,
     `\n**Exchanges:** ${c.counts.judged} judged, ${c.counts.failed} with findings, ${c.counts.skipped} not judgeable.`,
+    c.shrunk ? `\n**Smallest failing request:** ${markdownCode(c.shrunk.exchange)}, shrunk from ${markdownCode(c.shrunk.from)} in ${c.shrunk.steps} step(s) and re-judged on its own answer (seed ${c.shrunk.seed}; see its attachments).` : '',
   ].join('\n'));
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   for (const id of c.exchanges) {
@@ -66,6 +70,13 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     if (evidence) await allure.attachment(`${id} replay (curl)`, ex.curl, 'text/plain');
   }
   if (c.evidence.length) await allure.attachment('evidence', JSON.stringify(c.evidence, null, 2), 'application/json');
+  if (c.shrunk) {
+    // The smallest generated request that still fails, re-judged on its own answer, and how to send it again.
+    await allure.attachment('smallest failing request', c.shrunk.request, 'text/plain');
+    await allure.attachment('smallest failing request (curl)', c.shrunk.curl, 'text/plain');
+    const { request: _r, curl: _c, ...rest } = c.shrunk;
+    await allure.attachment('shrinking', JSON.stringify(rest, null, 2), 'application/json');
+  }
   if (c.groups.length) await allure.attachment('distinct findings', JSON.stringify(c.groups, null, 2), 'application/json');
 }
 

@@ -22,7 +22,11 @@ function clauseVerdict(checks: readonly ReportedCheck[]): string {
   return 'met';
 }
 
+/** Checks any run can feed; the others join only when the run has their source (generated requests, client traffic). */
+const GENERAL = CATALOGUE.filter((c) => !c.sources);
+
 export function traceabilityMarkdown(report: Report): string {
+  const filteredOut = GENERAL.filter((c) => !report.checks.some((r) => r.id === c.id));
   const lines = [
     `# Traceability: ${markdownCode(report.target.baseUrl)}`, // a code span: the target's URL never becomes a link
     '',
@@ -30,8 +34,11 @@ export function traceabilityMarkdown(report: Report): string {
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
     `Every clause of [interface.md](${SPEC_PATH}), the checks that prove it, and their status in this run.`,
     'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
-    ...(report.checks.length < CATALOGUE.length
-      ? ['', `**Filtered run:** ${report.checks.length} of ${CATALOGUE.length} checks were selected (--only / --skip). A clause whose checks were all left out is marked "not selected": nothing was judged there.`]
+    ...(report.generation
+      ? ['', `**Generated requests:** ${report.generation.count} per operation from seed ${report.generation.seed} (\`--generate ${report.generation.count} --seed ${report.generation.seed}\` sends them again).`]
+      : []),
+    ...(filteredOut.length
+      ? ['', `**Filtered run:** ${filteredOut.length} of the ${GENERAL.length} checks every run can feed were left out (--only / --skip). A clause whose checks were all left out is marked "not selected": nothing was judged there.`]
       : []),
     '',
     '| Clause | Title | Clause status | Checks |',

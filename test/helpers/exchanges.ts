@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import type { Check } from '../../lib/checks/check.js';
 import { CATALOGUE } from '../../lib/checks/catalogue.js';
-import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
+import { DEFAULT_NAMESPACES, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../lib/contract/namespaces.js';
 import { JSON_OPERATIONS, login } from '../../lib/contract/operations.js';
 import { exampleRecord } from '../../lib/contract/examples.js';
 import { CALLBACK_NAME, PROBE, planProbes } from '../../lib/engine/probes.js';
 import { Judge, resultOf, type CheckResult } from '../../lib/engine/run.js';
-import { recordedResponse, type Exchange, type RecordedResponse } from '../../lib/http/exchange.js';
+import { recordedResponse, type Exchange, type Origin, type RecordedResponse } from '../../lib/http/exchange.js';
 
 function golden(name: string): { type: string; body: string } {
   const text = readFileSync(new URL(`../../fixtures/golden/${name}`, import.meta.url), 'utf8');
@@ -34,7 +34,18 @@ const exchange = (id: string, response: RecordedResponse): Exchange => {
   };
 };
 
-/** Every probe, as a conforming target answers it. */
+/** Generated requests (--generate): a few of each intent, with the request as the generator sends it. */
+const generated = (id: string, intent: Origin['intent'], path: string, headers: Record<string, string>, body: string, response: RecordedResponse): Exchange => ({
+  id, title: `generated ${intent} request`, origin: { source: 'generated', vouched: false, intent }, response, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+  request: { method: 'POST', url: `http://target.test${path}`, headers, body },
+});
+const JSON_REQUEST = { 'content-type': 'application/json' };
+const SOAP_REQUEST = { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' };
+const serviceStackError = (errorCode: string) => JSON.stringify({ responseStatus: { errorCode, message: `${errorCode} (generated request)`, errors: [] } });
+export const soapFault = (code: string) =>
+  `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><s:Body><s:Fault><faultcode>s:${code}</faultcode><faultstring>refused</faultstring></s:Fault></s:Body></s:Envelope>`;
+
+/** Every probe, and a few generated requests, as a conforming target answers them. */
 export function goodExchanges(): Map<string, Exchange> {
   const out = new Map<string, Exchange>();
   const put = (id: string, r: RecordedResponse) => out.set(id, exchange(id, r));
@@ -51,6 +62,16 @@ export function goodExchanges(): Map<string, Exchange> {
   put(PROBE.unsafeCallback(login), answer(200, golden('login.jsonp').type, `alert_document.domain___(${golden('login.json').body})`));
   put(PROBE.soap, answer(200, soap.type, soap.body));
   put(PROBE.soapFormatQuery, answer(200, soap.type, soap.body));
+  const json = golden('login.json');
+  const gen = (ex: Exchange) => out.set(ex.id, ex);
+  gen(generated('gen.login.0', 'valid', '/supportstateuser', JSON_REQUEST, '{"userName":"O\'Brien"}', answer(200, json.type, json.body)));
+  gen(generated('gen.login.1', 'invalid', '/supportstateuser', JSON_REQUEST, '{"userName"', answer(400, 'application/json; charset=utf-8', serviceStackError('SerializationException'))));
+  // A valid request the target refuses (an unknown user, say): a client error, never the success contract's to judge.
+  gen(generated('gen.confirm.0', 'valid', '/user/confirmemail', JSON_REQUEST, '{"verifyEmail":""}', answer(404, 'application/json', serviceStackError('NotFound'))));
+  gen(generated('gen.logout.0', 'invalid', '/soap11', SOAP_REQUEST,
+    `<e:Envelope xmlns:e="${SOAP12_ENVELOPE}"><e:Body><ImpersonateLogoutRequest xmlns="${DEFAULT_NAMESPACES.request}"/></e:Body></e:Envelope>`, answer(500, 'application/xml', soapFault('VersionMismatch'))));
+  gen(generated('gen.logout.1', 'valid', '/soap11?format=soap11', SOAP_REQUEST,
+    `<soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Header/><soap:Body><ImpersonateLogoutRequest xmlns="${DEFAULT_NAMESPACES.request}"/></soap:Body></soap:Envelope>`, answer(200, soap.type, soap.body)));
   return out;
 }
 

@@ -36,7 +36,10 @@ export async function inBatches<T, R>(items: readonly T[], limit: number, task: 
 
 const code = (ids: readonly string[]) => (ids.length ? ids.map((i) => `\`${i}\``).join(', ') : '—');
 
-export function matrixMarkdown(faults: readonly Fault[], faultOutcomes: readonly Outcome[], styles: readonly Variant[], styleOutcomes: readonly Outcome[]): string {
+export function matrixMarkdown(
+  faults: readonly Fault[], faultOutcomes: readonly Outcome[], styles: readonly Variant[], styleOutcomes: readonly Outcome[],
+  inputDependent: readonly Fault[] = [], inputDependentOutcomes: readonly Outcome[] = [],
+): string {
   const must = CATALOGUE.filter((c) => c.level === 'MUST');
   const killers = (id: string) => faults.filter((_, i) => faultOutcomes[i]!.failed.MUST.includes(id)).map((f) => f.name);
   const killed = must.filter((c) => killers(c.id).length > 0).length;
@@ -53,6 +56,7 @@ export function matrixMarkdown(faults: readonly Fault[], faultOutcomes: readonly
     `- MUST checks killed by at least one fault: **${killed} of ${must.length}** (${Math.round((100 * killed) / must.length)}%)`,
     `- Faults: ${faults.length}; every one non-conformant: **${faultOutcomes.every((o) => o.verdict === 'non-conformant') ? 'yes' : 'NO'}**`,
     `- Styles: ${styles.length}; failures across all styles (MUST and SHOULD): **${falseAlarms}**`,
+    ...(inputDependent.length ? [`- Faults only generated requests trigger: ${inputDependent.length}, not in the tables below (see the last section)`] : []),
     '',
     '## Fault → failing checks',
     '',
@@ -72,5 +76,18 @@ export function matrixMarkdown(faults: readonly Fault[], faultOutcomes: readonly
     '|---|---|---|',
     ...styles.map((s, i) => `| \`${s.name}\` | ${s.description} | ${code([...styleOutcomes[i]!.failed.MUST, ...styleOutcomes[i]!.failed.SHOULD])} |`),
     '',
+    ...(inputDependent.length ? [
+      '## Faults only generated requests trigger',
+      '',
+      'These faults need an input the probes never send (an apostrophe in a name, a record with a date',
+      'before 1900, a member left out). Under the probes alone they must fail nothing, which this test',
+      'checks; `test/generated.test.ts` proves that `--generate` with the default number of requests finds',
+      'each, fails exactly the checks it declares, and shrinks it to a minimal request.',
+      '',
+      '| Fault | What it does | Declared checks | Failing under the probes alone |',
+      '|---|---|---|---|',
+      ...inputDependent.map((f, i) => `| \`${f.name}\` | ${f.description} | ${code(f.breaks)} | ${code([...inputDependentOutcomes[i]!.failed.MUST, ...inputDependentOutcomes[i]!.failed.SHOULD])} |`),
+      '',
+    ] : []),
   ].join('\n');
 }
