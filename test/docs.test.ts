@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_OPTIONS, NAMESPACE_ENV, REQUEST_VALUE_ENV } from '../lib/cli/config.js';
-import { envNames } from '../lib/cli/options.js';
+import { envNames } from '../lib/options.js';
 import { GENERATED_DOCS } from '../lib/generated-docs.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');

@@ -12,7 +12,7 @@ import type { JsonObject } from '../json/value.js';
 import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
-import { parseOptions, usageOf, type Env, type OptionTable } from './options.js';
+import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js';
 
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {

@@ -20,7 +20,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
 import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
-import { shownOptions } from './options.js';
+import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
 
 function harnessIdentity(): Report['harness'] {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
-import { parseOptions, usageOf, type OptionTable } from './options.js';
+import { parseOptions, usageOf, type OptionTable } from '../options.js';
 import { finish, readReport, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {

@@ -1,7 +1,7 @@
 // `npm run reference -- [options]`: serves the reference until interrupted. Options are declared once
 // (the table below). Bad arguments: one line on stderr, exit 2.
 import { readFileSync } from 'node:fs';
-import { parseOptions, usageOf, type OptionTable } from '../cli/options.js';
+import { parseOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference } from './server.js';
 import { findVariants, FAULTS, STYLES } from './variants.js';

@@ -1,3 +1,5 @@
+// Shared by every command (the harness, the reference, the report): it sits below lib/cli and
+// lib/reference, so neither imports the other.
 // Each command-line option is declared once, in a table: its type, help, environment name, default,
 // bounds, and how the report shows it. The parser, the usage text, the .env reading and the shown
 // configuration are all derived from the table, so adding an option is one entry.
