@@ -86,7 +86,7 @@ describe('what reaches a person', () => {
     const dir = mkdtempSync(join(tmpdir(), 'display-'));
     const r = await runCli(['--base-url', hostile.url, '--report-dir', dir]);
     expect(r.code).toBe(1); // userName as a number fails JSON-STRING
-    expect(r.stdout).toContain('\\x1b[2J\\x1b]52;c;SGk=\\x07\\rVerdict: CONFORMANT \\u202eevil is not a member');
+    expect(r.stdout).toContain('"\\u001b[2J\\u001b]52;c;SGk=\\u0007\\rVerdict: CONFORMANT \\u202eevil" is not a member'); // quoted as JSON, the bidi control escaped
     expect(RAW.test(r.stdout + r.stderr), 'console').toBe(false);
     const written = files(dir);
     expect(written.length).toBeGreaterThan(50);

@@ -45,4 +45,49 @@ describe('Redactor', () => {
     const red = new Redactor({ showPersonalData: true, secrets: [] });
     expect(JSON.parse(red.text('{"email":"a@b.org","apiKey":"k"}'))).toEqual({ email: 'a@b.org', apiKey: '«credential: string, 1 chars»' });
   });
+
+  describe('second round: every shape and spelling a hostile target used', () => {
+    const SECRET = 'CANARY-K3y/Zq+9xW';
+    const withHeader = () => new Redactor({ showPersonalData: false, secrets: [`Bearer ${SECRET}`] });
+
+    it('walks every root value: an array of records, objects in a row', () => {
+      expect(r().text('[{"n":1},{"apiKey":"arr-secret-1","address":"12 Rue"}]')).toBe('[{"n":1},{"apiKey":"«credential: string, 12 chars»","address":"«personal: string, 6 chars»"}]');
+      expect(r().text('{"n":1}{"apiKey":"row-secret-2"} {"hxToken":7}')).toBe('{"n":1}{"apiKey":"«credential: string, 12 chars»"} {"hxToken":"«credential: number»"}');
+      expect(r().text('cb({"n":1}); cb({"apiKey":"cb-secret-22"});')).toBe('cb({"n":1}); cb({"apiKey":"«credential: string, 12 chars»"});');
+    });
+
+    it('hides values in single quotes or none, and a value cut off by the end of the text', () => {
+      expect(r().text("{'userName':'Flat 9 Baker','apiKey': bare-secret-3, 'n': 1}")).toBe('{\'userName\':"«personal: string, 12 chars»",\'apiKey\': "«credential: string, 13 chars»", \'n\': 1}');
+      expect(r().text('{"jToken":{"a":["cut-secret-4"')).toBe('{"jToken":"«credential: object»"');
+    });
+
+    it('finds the real end tag: not one in CDATA, a comment or an attribute; none at all masks to the end', () => {
+      for (const trick of ['<![CDATA[</ApiKey>]]>', '<![CDATA[a>b</ApiKey>]]>', '<!-- </ApiKey> -->', '<!-- a>b </ApiKey> -->', '<x a="</ApiKey>"/>']) {
+        const out = r().text(`<R><ApiKey>${trick}xml-secret-5</ApiKey><Next>shown</Next></R>`);
+        expect(out, trick).not.toContain('xml-secret-5');
+        expect(out, trick).toContain('<Next>shown</Next>');
+      }
+      expect(r().text('<R><ApiKey>xml-secret-6</ApiKe')).toBe('<R><ApiKey>«credential: string, 12 chars»');
+    });
+
+    it('finds a secret in references padded with zeros, URL-encoded twice, and in MIME base64 broken into groups', () => {
+      const refs = [...SECRET].map((c) => `&#x000000000${c.charCodeAt(0).toString(16)};`).join('');
+      const mime = Buffer.from(`Bearer ${SECRET}`).toString('base64').replace(/(.{8})/g, '$1 ');
+      for (const spelled of [refs, encodeURIComponent(encodeURIComponent(SECRET)), mime, mime.replace(/ /g, '\r\n')]) {
+        expect(withHeader().text(`seen: ${spelled}.`), spelled).toMatch(/^seen: «secret header: string, \d+ chars»\s*\.$/);
+      }
+    });
+
+    it('finds a value of short words learned in one exchange in another, by any two of them in a row', () => {
+      const run = r();
+      run.scope().learn('{"address":"Flat 9 Baker Row"}');
+      expect(run.scope().text('elsewhere: flat 9 Baker row; Baker alone')).toBe('elsewhere: «secret: words»; Baker alone');
+    });
+
+    it('matches a short secret as a word of its own, and never the interface\'s own words', () => {
+      const red = new Redactor({ showPersonalData: false, secrets: ['abcd', 'user'] });
+      expect(red.line('x abcd y; xabcdy')).toBe('x «secret header: string, 4 chars» y; xabcdy');
+      expect(red.line('POST /user/confirmemail for user')).toBe('POST /user/confirmemail for user');
+    });
+  });
 });

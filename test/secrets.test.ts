@@ -11,6 +11,7 @@ import { setMember } from '../lib/reference/edit-json.js';
 import { editRecord, setChild } from '../lib/reference/edit-xml.js';
 import { referenceUserDetails } from '../lib/reference/data.js';
 import { FAULTS, STYLES } from '../lib/reference/variants.js';
+import { checkById } from '../lib/checks/catalogue.js';
 import { el, text } from '../lib/xml/model.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
@@ -20,15 +21,17 @@ const CREDENTIALS = {
   apiKey: 'CANARY-APIKEY-7c1e', basicAuthHeader: 'Basic CANARY-BASIC/91ab', hxToken: 'CANARY-HXTOKEN-55d0', jToken: 'CANARY-JTOKEN-e3f2',
 };
 const PERSONAL = { email: 'canary.person.x9@example.org', userName: 'CANARY-USERNAME-x9', lastName: 'Canarylastname', address: 'CANARY-ADDRESS-77 Elm Street' };
+/** A personal value of several words, none of them 8 characters long: no word alone is masked. */
+const SHORT_WORDS = 'Flat 9 Baker Row';
 /** The bearer token holds "/" and "+", so its URL encoding and JSON's "\/" differ from the plain spelling. */
 const TOKEN = 'CANARY-AUTHZ/4d2e+Zq';
 /** Learned only from places a simple scan misses: CDATA in SOAP, a number in JSON. */
 const CDATA_SECRET = 'CANARY-HXCDATA-3e9f';
 const NUMERIC_SECRET = '98765432123456';
 const SECRETS = [...Object.values(CREDENTIALS), 'CANARY-RECOVERY-0b7a', TOKEN, 'CANARY-COOKIE-88aa', CDATA_SECRET, NUMERIC_SECRET];
-const ALL = [...SECRETS, ...Object.values(PERSONAL), 'CANARY-LOGINUSER-x9'];
+const ALL = [...SECRETS, ...Object.values(PERSONAL), 'CANARY-LOGINUSER-x9', SHORT_WORDS];
 
-const userDetails = { ...referenceUserDetails(), ...CREDENTIALS, ...PERSONAL };
+const userDetails = { ...referenceUserDetails(), ...CREDENTIALS, ...PERSONAL, address2: SHORT_WORDS };
 const conforming = useReference({ userDetails });
 const failingOnSecrets = useReference({
   userDetails,
@@ -88,6 +91,37 @@ const spelling = useReference({
       const escaped = [...CREDENTIALS.jToken].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
       const extra = `${JSON.stringify(token)}:1,"echoB64":"${b64(auth)}","echoLower":"${token.toLowerCase()}","echoSlash":"${slashed}","echoEscaped":"${escaped}",`;
       return { ...r, headers, body: `{${extra}${text.slice(1)}` };
+    },
+  }],
+});
+
+/** The second round of hostile testing: JSON answers as an array of records, as objects one after
+ *  another, or in single quotes with bare values; SOAP answers cut off inside a credential, or with
+ *  an end tag hidden in CDATA or a comment before the real one; the bearer token in character
+ *  references padded with zeros, URL-encoded twice, and in MIME base64 broken into groups; and a
+ *  personal value of short words written into a guid, so a failing check quotes it. */
+let reshapes = 0;
+const reshaping = useReference({
+  userDetails,
+  variants: [{
+    name: 'reshaping', description: 'reshapes its answers and re-spells the token',
+    editReply: (r, s) => {
+      const token = String(s.headers.authorization ?? '').replace(/^Bearer /, '');
+      const mime = Buffer.from(`Bearer ${token}`).toString('base64').replace(/(.{8})/g, '$1 ');
+      const refs = [...token].map((c) => `&#x00000000${c.charCodeAt(0).toString(16)};`).join('');
+      const headers = { ...r.headers, 'x-mime': mime, location: `/next?t=${encodeURIComponent(encodeURIComponent(token))}` };
+      let text = r.body.toString().replace(/"[0-9a-f]{32}"/, JSON.stringify(SHORT_WORDS)).replace(/(<SiteId>)[0-9a-f-]{32,36}/, `$1${SHORT_WORDS}`);
+      const n = reshapes++ % 3;
+      if (text.startsWith('{')) {
+        text = n === 0 ? `[{"n":1},${text}]`
+          : n === 1 ? `{"n":1}${text}`
+            : text.replace(/"/g, "'").replace(new RegExp(`'apiKey':'${CREDENTIALS.apiKey}'`), `apiKey: ${CREDENTIALS.apiKey}`);
+      } else if (text.includes('<ApiKey>')) {
+        text = n === 0 ? text.slice(0, text.indexOf(CREDENTIALS.apiKey) + CREDENTIALS.apiKey.length)
+          : text.replace(`<ApiKey>${CREDENTIALS.apiKey}`, n === 1 ? `<ApiKey><![CDATA[</ApiKey>]]>${CREDENTIALS.apiKey}` : `<ApiKey><!-- </ApiKey> -->${CREDENTIALS.apiKey}`)
+            .replace('</Body>', `<Echo>${refs}</Echo></Body>`);
+      }
+      return { ...r, headers, body: text };
     },
   }],
 });
@@ -167,6 +201,23 @@ describe.concurrent('no secret or personal datum reaches any output', () => {
     expect(l.hits(ALL)).toEqual([]);
     // The unknown member named after the token was judged, and its path is shown masked.
     expect(l.stdout).toMatch(/JSON-UNKNOWN-MEMBERS/);
+  });
+
+  it('a target that reshapes its answers: arrays, objects in a row, single quotes, bare values, cut or disguised XML, padded references, twice-encoded and MIME base64 echoes, a personal value of short words in a failing guid', async () => {
+    const l = await leaks(reshaping.url);
+    expect(l.code).toBe(1);
+    expect(l.stdout).toMatch(/JSON-GUID/); // the check that quotes the short-worded value failed
+    expect(l.hits(ALL)).toEqual([]);
+  });
+
+  it('a short configured value ("user") is masked as a word of its own, never inside the harness\'s own words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-short-'));
+    const r = await runCli(['--base-url', conforming.url, '--report-dir', dir], { LOGIN_USER_NAME: 'user' });
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(readable(join(dir, 'summary.json'))) as { checks: { id: string; title: string; requirement: string }[]; exchanges: { id: string; title: string; url: string; curl?: string }[] };
+    for (const c of summary.checks) expect(c, c.id).toMatchObject({ title: checkById.get(c.id)!.title, requirement: checkById.get(c.id)!.requirement });
+    for (const ex of summary.exchanges) expect(`${ex.id} ${ex.title} ${ex.url}`).not.toMatch(/«/);
+    expect(readable(join(dir, 'report.html'))).toMatch(/\\?"userName\\?":\s*\\?"«personal: string, 4 chars»/);
   });
 
   it('a target whose every body opens with a personal datum, read by a failing check', async () => {

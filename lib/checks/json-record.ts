@@ -64,7 +64,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
       const names = fieldsOn(o.shape, 'json').map((f) => f.json);
       const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
       return Object.keys(o.value).filter((k) => !names.includes(k) && byLower.has(k.toLowerCase()))
-        .map((k) => finding(`${k} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
+        .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
   },
   {
@@ -88,7 +88,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     judge: overObjects((o) => {
       const lower = new Set(o.shape.fields.map((f) => f.json.toLowerCase()));
       return Object.keys(o.value).filter((k) => !lower.has(k.toLowerCase()))
-        .map((k) => finding(`${k} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
+        .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),
   },
   {

@@ -23,6 +23,34 @@ export const SENSITIVE_NAMES: ReadonlyMap<string, Sensitivity> = (() => {
   return m;
 })();
 
+function words(shape: Shape, into: Set<string>): void {
+  into.add(shape.name.toLowerCase());
+  for (const f of shape.fields) {
+    into.add(f.json.toLowerCase());
+    into.add(f.soap.toLowerCase());
+    const t = f.type;
+    if (t.kind === 'object') words(t.shape, into);
+    if (t.kind === 'array' && t.item.kind === 'object') words(t.item.shape, into);
+    if (t.kind === 'map') words(t.value, into);
+  }
+}
+
+/** The interface's own public words, lower-cased: route segments, operation names and keys, format
+ *  names, record and member names. A secret that is one of them ("user", a segment of
+ *  /user/confirmemail) is hidden where structure says it is a value, never searched for as text:
+ *  masking it in a route would garble every URL and name the secret by comparison with the spec. */
+export const PUBLIC_WORDS: ReadonlySet<string> = (() => {
+  const w = new Set<string>(['json', 'reply', 'format', 'callback', 'soap11', 'xml', 'http', 'https']);
+  for (const op of OPERATIONS) {
+    for (const segment of op.route.split('/')) if (segment) w.add(segment.toLowerCase());
+    w.add(op.key.toLowerCase());
+    w.add(op.name.toLowerCase());
+    words(op.request, w);
+    words(op.response, w);
+  }
+  return w;
+})();
+
 /** «credential: string, 36 chars» */
 export function marker(kind: Sensitivity | 'secret header', value: unknown): string {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

@@ -7,8 +7,8 @@
 //     values learned from bodies, numbers included) is searched for in every spelling a target or a
 //     writer can produce: JSON escapes, XML references, URL encoding, any letter case (spellings.ts),
 //     and base64 of the value and of a whole header;
-//  3. by fingerprint: every token of every learned value, from any exchange of the run, is kept as a
-//     64-bit fingerprint (fingerprints.ts), and every token of an output is looked up, so a value
+//  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
+//     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every token of an output is looked up, so a value
 //     learned from one account's answer is masked in another's at a cost that does not grow with the
 //     number of accounts.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
@@ -17,18 +17,22 @@
 //
 // What is not scanned for, and why: values shorter than MIN_SCANNED characters (replacing every "LA"
 // or "true" would garble the report and point at where such values sit), parts of a header value
-// shorter than MIN_PART, and, across exchanges, only whole tokens (layer 3): a learned value of several
-// words is masked within its own exchange's outputs, and across exchanges by its parts of MIN_PART
-// characters or more. Layer 1 hides a named member's value whatever its length.
-import { visit } from 'jsonc-parser';
+// shorter than MIN_PART, short secrets inside longer words (a secret under MIN_PART characters is
+// matched as a word of its own), and, across exchanges, only tokens (layer 3): a learned value of
+// several words is masked within its own exchange's outputs whole, and across exchanges by its
+// tokens of MIN_PART characters or more and by any two of its words in a row. Layer 1 hides a named
+// member's value whatever its length. A secret that is one of the interface's own words (PUBLIC_WORDS:
+// "user" of /user/confirmemail) is hidden by layer 1 only. Text the harness wrote itself (the catalogue's words, probe
+// titles, exchange ids) is never redacted (boundary.ts).
+import { createScanner, type SyntaxKind } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
-import { marker, SENSITIVE_NAMES } from '../contract/sensitivity.js';
+import { marker, PUBLIC_WORDS, SENSITIVE_NAMES } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import { FingerprintSet } from './fingerprints.js';
-import { base64Spellings, canonical, canonicalValue, occurrences } from './spellings.js';
+import { base64Spellings, canonical, canonicalValue, decodeXmlReferences, occurrences, withoutWhitespace } from './spellings.js';
 
 export interface RedactionPolicy {
   /** Reveal personal-data fields (local debugging only); credentials are never revealed. */
@@ -53,8 +57,11 @@ const MIN_BASE64 = 8;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
 /** Tokens for layer 3: what identifiers, keys, tokens and e-mail addresses are made of. */
 const TOKEN = /[\p{L}\p{N}_@+~.-]+/gu;
-const tokensOf = (canonicalText: string): string[] =>
-  [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(/^[.@-]+|[.@-]+$/g, '')).filter((t) => t.length >= MIN_SCANNED);
+/** Every token of a canonical text, its leading and trailing dots, @ and dashes trimmed. */
+const wordsOf = (canonicalText: string): string[] =>
+  [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(/^[.@-]+|[.@-]+$/g, '')).filter((t) => t.length > 0);
+/** Two words in a row, as one fingerprint (a space is never part of a token). */
+const pair = (a: string, b: string): string => `${a} ${b}`;
 
 interface Secret {
   readonly canonical: string;
@@ -68,7 +75,7 @@ class SecretTable {
 
   add(value: string, kind: Kind): void {
     const c = canonicalValue(value);
-    if (c.length < MIN_SCANNED || this.spelled.has(c)) return;
+    if (c.length < MIN_SCANNED || this.spelled.has(c) || PUBLIC_WORDS.has(c)) return;
     const mark = marker(kind, value);
     this.spelled.set(c, { canonical: c, marker: mark });
     for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) this.base64.set(b, mark);
@@ -123,7 +130,8 @@ export class Redactor {
 
   private remember(value: string, kind: Kind, table: SecretTable = this.local): void {
     table.add(value, kind);
-    this.fingerprint(value, false);
+    // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
+    this.fingerprint(value, false, kind !== 'secret header');
   }
 
   /** A secret header value: whole, its base64 (layer 2 adds it), its parts a target may echo alone
@@ -174,9 +182,13 @@ export class Redactor {
     else if (ex.response) text(ex.response.body.toString('utf8'));
   }
 
-  private fingerprint(value: string, withParts: boolean): void {
-    const tokens = tokensOf(canonicalValue(value));
+  private fingerprint(value: string, withParts: boolean, pairs = !withParts): void {
+    const words = wordsOf(canonicalValue(value));
+    const tokens = words.filter((t) => t.length >= MIN_SCANNED && !PUBLIC_WORDS.has(t));
     for (const t of tokens) if (tokens.length === 1 || withParts || t.length >= MIN_PART) this.shared.fingerprints.add(t);
+    // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
+    // mask alone: every two words in a row, so any two of them together are found in any output.
+    if (pairs) for (let i = 1; i < words.length; i++) if (words[i - 1]!.length + words[i]!.length >= MIN_SCANNED) this.shared.fingerprints.add(pair(words[i - 1]!, words[i]!));
   }
 
   /** Every string and number under a member named as hidden, at any depth. */
@@ -210,75 +222,96 @@ export class Redactor {
     this.xml(part, true);
   }
 
-  /** Sensitive members, by a streaming walk (no syntax tree): a member named as sensitive has its
-   *  whole value (string, number, object, array) replaced, and every string and number in it learned.
-   *  Error-tolerant: a truncated or malformed body, or the inside of JSONP, is still walked. */
+  /** Sensitive members, by one pass over JSON's tokens (jsonc-parser's scanner; no syntax tree),
+   *  tolerant of whatever a target writes: every root value (an array, objects one after another,
+   *  the inside of JSONP), names and values in single quotes or none, truncation anywhere. A member
+   *  named as sensitive has its whole value (string, number, bare word, object, array) replaced, and
+   *  every string, number and word in it learned; a value cut off by the end of the text is replaced
+   *  to the end. */
   private json(text: string, learnOnly = false): string {
-    const start = text.indexOf('{');
-    if (start < 0) return text;
-    const body = text.slice(start);
-    const edits: { offset: number; end: number; kind: Sensitivity; shape: unknown }[] = [];
-    let depth = 0;
-    let pending: Sensitivity | undefined; // a sensitive key was read; its value comes next
+    const first = text.search(/[{[]/);
+    if (first < 0) return text;
+    const scanner = createScanner(text, false);
+    scanner.setPosition(first);
+    const edits: Range[] = [];
+    const stack: number[] = [];
+    let candidate: string | undefined; // a name read where a member's name goes; a colon confirms it
+    let expectName = false;
+    let pending: Sensitivity | undefined; // a sensitive name and its colon were read: its value is next
     let open: { kind: Sensitivity; offset: number; depth: number; shape: unknown } | undefined;
-    const begin = (offset: number, shape: unknown) => {
-      if (pending && !open) open = { kind: pending, offset, depth, shape };
-      pending = undefined;
-      depth++;
-    };
-    const end = (offset: number, length: number) => {
-      depth--;
-      if (open && depth === open.depth) { edits.push({ ...open, end: offset + length }); open = undefined; }
-    };
-    const learnable = (value: unknown, offset: number, length: number): string | undefined =>
-      typeof value === 'string' ? value : typeof value === 'number' ? body.slice(offset, offset + length) : undefined;
-    visit(body, {
-      onObjectBegin: (offset) => begin(offset, {}),
-      onArrayBegin: (offset) => begin(offset, []),
-      onObjectEnd: end,
-      onArrayEnd: end,
-      onObjectProperty: (property) => { pending = open ? undefined : this.sensitivityOf(property); },
-      onLiteralValue: (value, offset, length) => {
-        const learned = learnable(value, offset, length);
-        if (open && learned !== undefined) this.remember(learned, open.kind);
-        else if (pending && !open && value !== null) {
-          if (learned !== undefined) this.remember(learned, pending);
-          edits.push({ offset, end: offset + length, kind: pending, shape: value });
-        }
+    const hide = (kind: Sensitivity, from: number, to: number, shape: unknown) => edits.push([from, to, JSON.stringify(marker(kind, shape))]);
+    for (let t = scanner.scan(); t !== T.EOF; t = scanner.scan()) {
+      if (t === T.Trivia || t === T.LineBreakTrivia || t === T.LineCommentTrivia || t === T.BlockCommentTrivia) continue;
+      const offset = scanner.getTokenOffset();
+      if (t === T.OpenBrace || t === T.OpenBracket) {
+        if (pending && !open) open = { kind: pending, offset, depth: stack.length, shape: t === T.OpenBrace ? {} : [] };
         pending = undefined;
-      },
-    }, { allowTrailingComma: true });
-    if (learnOnly) return text;
-    let out = body;
-    for (const e of edits.sort((x, y) => y.offset - x.offset)) out = out.slice(0, e.offset) + JSON.stringify(marker(e.kind, e.shape)) + out.slice(e.end);
-    return text.slice(0, start) + out;
+        stack.push(t);
+        expectName = t === T.OpenBrace;
+        continue;
+      }
+      if (t === T.CloseBrace || t === T.CloseBracket) {
+        stack.pop();
+        if (open && stack.length === open.depth) { hide(open.kind, open.offset, offset + 1, open.shape); open = undefined; }
+        pending = undefined;
+        expectName = false;
+        continue;
+      }
+      if (!stack.length) continue; // between roots: a JSONP callback, garbage, another root's start
+      if (t === T.Comma) { expectName = stack[stack.length - 1] === T.OpenBrace; pending = undefined; candidate = undefined; continue; }
+      if (t === T.Colon) {
+        if (candidate !== undefined && !open) pending = this.sensitivityOf(candidate);
+        candidate = undefined;
+        expectName = false;
+        continue;
+      }
+      // A scalar: a string, a number, a literal, or a word JSON does not know (a bare or single-quoted value).
+      let end = offset + scanner.getTokenLength();
+      let value: string | number | boolean | null = t === T.StringLiteral ? scanner.getTokenValue()
+        : t === T.NullKeyword ? null : t === T.TrueKeyword ? true : t === T.FalseKeyword ? false
+          : scanner.getTokenValue();
+      if (t === T.Unknown && typeof value === 'string' && value.startsWith("'")) {
+        // A single-quoted string spans tokens (the scanner splits it at spaces): on to its closing quote, or the line's end.
+        while (!(end - offset > 1 && text[end - 1] === "'")) {
+          const n = scanner.scan();
+          if (n === T.EOF || n === T.LineBreakTrivia) break;
+          end = scanner.getTokenOffset() + scanner.getTokenLength();
+        }
+        value = text.slice(offset + 1, text[end - 1] === "'" && end - offset > 1 ? end - 1 : end);
+      }
+      if (expectName) { candidate = typeof value === 'string' ? value : String(value); expectName = false; continue; }
+      const learned = typeof value === 'string' ? value : typeof value === 'number' || t === T.NumericLiteral ? text.slice(offset, end) : undefined;
+      if (open) { if (learned !== undefined) this.remember(learned, open.kind); }
+      else if (pending && value !== null) {
+        if (learned !== undefined) this.remember(learned, pending);
+        hide(pending, offset, end, t === T.NumericLiteral ? 0 : value);
+      }
+      pending = undefined;
+    }
+    if (open) hide(open.kind, open.offset, text.length, open.shape); // cut off inside a hidden value
+    return learnOnly ? text : replaceRanges(text, edits);
   }
 
   /** Sensitive elements, in one linear pass: each open tag named as a sensitive member, then its
-   *  end tag found by search (a name with no end tag after some point has none later either, so each
-   *  name is searched to the end at most once). Whatever the element holds (text, CDATA, references,
-   *  even markup) is replaced, and its character data learned. */
+   *  end tag found by reading the markup in between (CDATA, comments, processing instructions and
+   *  attribute values are skipped, so an end tag written inside them is not taken for the real one).
+   *  Whatever the element holds (text, CDATA, references, even markup) is replaced, and its character
+   *  data learned; an element whose end tag never comes (a cut answer) is replaced to the end. */
   private xml(text: string, learnOnly = false): string {
     if (!text.includes('<')) return text;
-    const unclosed = new Set<string>();
     const open = new RegExp(SENSITIVE_OPEN.source, 'gi');
     let out = '';
     let last = 0;
     for (let m = open.exec(text); m; m = open.exec(text)) {
-      const qname = m[1]!;
-      const key = qname.toLowerCase();
       const kind = this.sensitivityOf(m[2]!);
-      if (!kind || unclosed.has(key)) continue; // not hidden under this policy, or never closed
+      if (!kind || m[0].endsWith('/>')) continue; // not hidden under this policy, or empty
       const start = m.index + m[0].length;
-      // The end tag, in any letter case (the name is regex-safe: prefix and member name are word characters).
-      const end = new RegExp(`</${key.replace(/\./g, '\\.')}\\s*>`, 'gi');
-      end.lastIndex = start;
-      const close = end.exec(text)?.index ?? -1;
-      if (close < 0) { unclosed.add(key); continue; }
-      const data = characterData(text.slice(start, close));
+      const close = endTag(text, start, m[1]!.toLowerCase());
+      const data = characterData(text.slice(start, close ?? text.length));
       this.remember(data.whole, kind);
       for (const piece of data.pieces) this.remember(piece, kind);
       out += text.slice(last, start) + marker(kind, data.whole);
+      if (close === undefined) { last = text.length; break; }
       last = close;
       open.lastIndex = close;
     }
@@ -293,25 +326,36 @@ export class Redactor {
     if (tables.every((t) => t.empty) && fingerprints.size === 0) return text;
     const c = canonical(text);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
+    let compact: ReturnType<typeof withoutWhitespace> | undefined; // the text without whitespace: for base64 broken into groups
     const ranges: Range[] = [];
     for (const table of tables) {
       for (const s of table.spelled.values()) {
-        for (const i of occurrences(c.text, s.canonical)) ranges.push([c.from[i]!, c.to[i + s.canonical.length - 1]!, s.marker]);
+        // A short secret ("user") is a word of its own, never a piece of one ("supportstateuser").
+        const whole = s.canonical.length < MIN_PART;
+        for (const i of occurrences(c.text, s.canonical)) if (!whole || standsAlone(c.text, i, s.canonical.length)) ranges.push([c.from[i]!, c.to[i + s.canonical.length - 1]!, s.marker]);
         if (/[\\&%]/.test(s.canonical)) {
           folded ??= canonicalValue(text);
-          for (const i of occurrences(folded, s.canonical)) ranges.push([i, i + s.canonical.length, s.marker]);
+          for (const i of occurrences(folded, s.canonical)) if (!whole || standsAlone(folded, i, s.canonical.length)) ranges.push([i, i + s.canonical.length, s.marker]);
         }
       }
-      for (const [spelling, mark] of table.base64) for (const i of occurrences(text, spelling)) ranges.push([i, i + spelling.length, mark]);
+      if (table.base64.size) {
+        compact ??= withoutWhitespace(text);
+        const { text: packed, at } = compact;
+        for (const [spelling, mark] of table.base64) for (const i of occurrences(packed, spelling)) ranges.push([at[i]!, at[i + spelling.length - 1]! + 1, mark]);
+      }
     }
     if (fingerprints.size) {
+      let previous: { word: string; from: number } | undefined;
       for (const m of c.text.matchAll(TOKEN)) {
         const raw = m[0];
         const lead = raw.length - raw.replace(/^[.@-]+/, '').length;
         const token = raw.replace(/^[.@-]+|[.@-]+$/g, '');
-        if (token.length < MIN_SCANNED || !fingerprints.has(token)) continue;
+        if (!token) continue;
         const from = m.index + lead;
-        ranges.push([c.from[from]!, c.to[from + token.length - 1]!, `«secret: ${token.length} chars»`]);
+        const to = c.to[from + token.length - 1]!;
+        if (token.length >= MIN_SCANNED && fingerprints.has(token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
+        if (previous && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
+        previous = { word: token, from };
       }
     }
     return replaceRanges(text, ranges);
@@ -341,6 +385,11 @@ export class Redactor {
   }
 }
 
+const WORD = /[\p{L}\p{N}_]/u;
+/** Whether the `length` characters at `i` are not part of a longer word. */
+const standsAlone = (text: string, i: number, length: number): boolean =>
+  !(i > 0 && WORD.test(text[i - 1]!)) && !(i + length < text.length && WORD.test(text[i + length]!));
+
 /** A small JSON text (a request body) as a value, or undefined when it is not JSON within the limits. */
 function parseQuietly(text: string): JsonValue | undefined {
   if (text.length > 64 * 1024 || jsonLimitPassed(text)) return undefined;
@@ -351,14 +400,49 @@ function parseQuietly(text: string): JsonValue | undefined {
   }
 }
 
-const SENSITIVE_OPEN = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s[^<>]*)?>`, 'gi');
+/** jsonc-parser's token kinds (a const enum its typings declare ambient, so spelled out here). */
+const T = {
+  OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, Colon: 6, NullKeyword: 7, TrueKeyword: 8,
+  FalseKeyword: 9, StringLiteral: 10, NumericLiteral: 11, LineCommentTrivia: 12, BlockCommentTrivia: 13,
+  LineBreakTrivia: 14, Trivia: 15, Unknown: 16, EOF: 17,
+} as const satisfies Record<string, SyntaxKind>;
 
-const XML_REFS: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const decodeRefs = (s: string) => s.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_m, r: string) => {
-  if (r[0] !== '#') return XML_REFS[r]!;
-  const code = r[1] === 'x' ? parseInt(r.slice(2), 16) : Number(r.slice(1));
-  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-});
+/** A start tag of a sensitive member, any prefix, attribute values in either quote (which may hold < and >). */
+const SENSITIVE_OPEN = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s(?:[^<>"']|"[^"]*"|'[^']*')*)?>`, 'gi');
+
+/** Where the end tag of an element named `qname` (lower case) starts, reading the markup from `from`
+ *  (just past its start tag): nested elements of the same name are counted, and CDATA, comments,
+ *  processing instructions and quoted attribute values are skipped. Undefined when none comes. */
+function endTag(text: string, from: number, qname: string): number | undefined {
+  let depth = 0;
+  for (let i = text.indexOf('<', from); i >= 0; i = text.indexOf('<', i)) {
+    const skipTo = (terminator: string, after: number) => { const e = text.indexOf(terminator, after); return e < 0 ? -1 : e + terminator.length; };
+    let next: number;
+    if (text.startsWith('<![CDATA[', i)) next = skipTo(']]>', i + 9);
+    else if (text.startsWith('<!--', i)) next = skipTo('-->', i + 4);
+    else if (text.startsWith('<?', i) || text.startsWith('<!', i)) next = skipTo('>', i + 2);
+    else {
+      const closing = text[i + 1] === '/';
+      const nameAt = i + (closing ? 2 : 1);
+      const name = /^[^\s/>]+/.exec(text.slice(nameAt, nameAt + qname.length + 1))?.[0]?.toLowerCase();
+      // The tag's end: the first > outside a quoted attribute value.
+      let j = nameAt;
+      let quote: string | undefined;
+      for (; j < text.length; j++) {
+        const c = text[j]!;
+        if (quote) { if (c === quote) quote = undefined; } else if (c === '"' || c === "'") quote = c; else if (c === '>') break;
+      }
+      if (j >= text.length) return undefined;
+      if (name === qname) {
+        if (closing) { if (depth === 0) return i; depth--; } else if (text[j - 1] !== '/') depth++;
+      }
+      next = j + 1;
+    }
+    if (next < 0) return undefined;
+    i = next;
+  }
+  return undefined;
+}
 
 /** An element's inner markup as character data: CDATA sections unwrapped, references decoded, tags
  *  dropped; the whole, and each piece between tags. */
@@ -369,12 +453,15 @@ function characterData(inner: string): { whole: string; pieces: string[] } {
       const end = inner.indexOf(']]>', i + 9);
       pieces.push(inner.slice(i + 9, end < 0 ? inner.length : end));
       i = end < 0 ? inner.length : end + 3;
+    } else if (inner.startsWith('<!--', i)) {
+      const end = inner.indexOf('-->', i + 4);
+      i = end < 0 ? inner.length : end + 3;
     } else if (inner[i] === '<') {
       const end = inner.indexOf('>', i);
       i = end < 0 ? inner.length : end + 1;
     } else {
       const end = inner.indexOf('<', i);
-      pieces.push(decodeRefs(inner.slice(i, end < 0 ? inner.length : end)));
+      pieces.push(decodeXmlReferences(inner.slice(i, end < 0 ? inner.length : end)));
       i = end < 0 ? inner.length : end;
     }
   }

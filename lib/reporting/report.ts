@@ -165,7 +165,8 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const checks = run.results.map((res): ReportedCheck => ({
     ...describeCheck(res.check),
     status: res.status,
-    message: shorten(r.line(res.message), MAX_MESSAGE),
+    // The message quotes its first finding: redacted with what that finding's exchange taught its scope.
+    message: shorten(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
     counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
     groups: res.groups.map((g) => ({ ...g, message: shorten(r.line(g.message), MAX_MESSAGE) })),
     evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
@@ -217,7 +218,19 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     checks,
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
-  }, r);
+  }, r, harnessTexts(run));
+}
+
+/** What the harness itself wrote into a report: every word of the checks' descriptions, the areas,
+ *  the ids of the exchanges and the titles of its probes (published never redacts these). */
+function harnessTexts(run: RunResult): Set<string> {
+  const texts = new Set<string>(AREAS);
+  for (const res of run.results) for (const v of Object.values(describeCheck(res.check))) if (typeof v === 'string') texts.add(v);
+  for (const ex of run.exchanges) {
+    texts.add(ex.id);
+    if (ex.origin.source === 'probe') texts.add(ex.title);
+  }
+  return texts;
 }
 
 export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {

@@ -16,6 +16,7 @@ export interface CanonicalText {
 const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const HEX = /^[0-9a-fA-F]+$/;
+const XML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));|&(lt|gt|amp|quot|apos);/y;
 const UTF8 = new TextDecoder('utf-8');
 
 /** Lower case, one code unit for one: characters whose lower case is longer stay as they are, so the
@@ -24,6 +25,14 @@ const fold = (c: string): string => {
   const l = c.toLowerCase();
   return l.length === c.length ? l : c;
 };
+
+/** XML character and entity references decoded (an element's character data). */
+export const decodeXmlReferences = (s: string): string =>
+  s.replace(new RegExp(XML_REF.source, 'g'), (ref: string, hex?: string, dec?: string, named?: string) => {
+    if (named) return XML_ENTITIES[named]!;
+    const code = hex !== undefined ? parseInt(hex, 16) : Number(dec);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : ref;
+  });
 
 /** Decodes one spelling at `i`, or returns undefined: [decoded text, original length]. */
 function decodeAt(s: string, i: number): [string, number] | undefined {
@@ -38,15 +47,13 @@ function decodeAt(s: string, i: number): [string, number] | undefined {
     return simple === undefined ? undefined : [simple, 2];
   }
   if (c === '&') {
-    const semi = s.indexOf(';', i + 1);
-    if (semi < 0 || semi - i > 12) return undefined;
-    const ref = s.slice(i + 1, semi);
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? (HEX.test(ref.slice(2)) ? parseInt(ref.slice(2), 16) : NaN) : /^\d+$/.test(ref.slice(1)) ? Number(ref.slice(1)) : NaN;
-      return code >= 0 && code <= 0x10ffff ? [String.fromCodePoint(code), semi - i + 1] : undefined;
-    }
-    const named = XML_ENTITIES[ref];
-    return named === undefined ? undefined : [named, semi - i + 1];
+    // Leading zeros are legal in a character reference and make it as long as a writer likes.
+    XML_REF.lastIndex = i;
+    const m = XML_REF.exec(s);
+    if (!m) return undefined;
+    if (m[3]) return [XML_ENTITIES[m[3]]!, m[0].length];
+    const code = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2]);
+    return code <= 0x10ffff ? [String.fromCodePoint(code), m[0].length] : undefined;
   }
   if (c === '%') {
     // A run of %HH is one UTF-8 sequence (or several): decode the bytes together.
@@ -61,8 +68,32 @@ function decodeAt(s: string, i: number): [string, number] | undefined {
   return undefined;
 }
 
-/** The canonical form of `s`, one left-to-right pass. */
+/** Passes of canonical decoding at most: a value URL-encoded twice (%252F) or escaped in an escape
+ *  is decoded again, as a browser or a second writer would. */
+const MAX_PASSES = 3;
+/** What a decoded text may still hold: an escape, a reference, a percent-encoding. */
+const ENCODED = /\\[u"\\/bfnrt]|&#|&(?:lt|gt|amp|quot|apos);|%[0-9a-fA-F]{2}/;
+
+/** The canonical form of `s`: decoded until nothing more decodes (at most MAX_PASSES times), each
+ *  character mapped back to the range of `s` it came from. */
 export function canonical(s: string): CanonicalText {
+  let c = canonicalPass(s);
+  for (let pass = 1; pass < MAX_PASSES && c.text.length < s.length && ENCODED.test(c.text); pass++) {
+    const next = canonicalPass(c.text);
+    if (next.text === c.text) break;
+    const from = new Uint32Array(next.text.length);
+    const to = new Uint32Array(next.text.length);
+    for (let i = 0; i < next.text.length; i++) {
+      from[i] = c.from[next.from[i]!]!;
+      to[i] = c.to[next.to[i]! - 1]!;
+    }
+    c = { text: next.text, from, to };
+  }
+  return c;
+}
+
+/** One left-to-right pass of decoding. */
+function canonicalPass(s: string): CanonicalText {
   const out: string[] = [];
   const from = new Uint32Array(s.length);
   const to = new Uint32Array(s.length);
@@ -115,6 +146,21 @@ export function base64Spellings(value: string): string[] {
     out.add(stable.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return [...out];
+}
+
+/** A text with its whitespace removed (base64 as MIME writes it, broken into lines or groups), and
+ *  for each remaining character its index in the original. */
+export function withoutWhitespace(s: string): { readonly text: string; readonly at: Uint32Array } {
+  const at = new Uint32Array(s.length);
+  let out = '';
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t') continue;
+    out += ch;
+    at[n++] = i;
+  }
+  return { text: out, at: at.subarray(0, n) };
 }
 
 /** Every index at which `needle` occurs in `haystack` (overlaps included). */
