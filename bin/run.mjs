@@ -14,6 +14,18 @@ if (!program || !/^[a-z-]+\/[a-z-]+$/.test(program)) {
   process.exit(2);
 }
 
+// A reader that goes away (`… | head -1`) is no failure of the run: the reports are still written
+// and the exit code still says what the run found. Exit 1 means a MUST check failed, so nothing
+// unforeseen may end in it: an error nobody caught is one line and exit 2, never a stack trace.
+const name = program.split('/')[1] === 'main' ? (program.startsWith('cli') ? 'conformance' : 'reference') : program.split('/')[1];
+for (const stream of [process.stdout, process.stderr]) stream.on('error', (e) => { if (e.code !== 'EPIPE') fatal(e); });
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+function fatal(e) {
+  try { process.stderr.write(`${name}: internal error: ${String(e?.message ?? e).split('\n')[0]}\n`); } catch { /* stderr is gone too */ }
+  process.exit(2);
+}
+
 const compiled = join(ROOT, 'dist', 'lib', `${program}.js`);
 const sources = existsSync(join(ROOT, 'lib'));
 const current = existsSync(compiled) && (!sources || (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === sourceHash()));

@@ -2,6 +2,7 @@
 // one line naming the line and the field, never the value), each account's requests are sent and
 // judged against its own record, a fault that only some accounts see is found with its rate and its
 // cases, and a run split into shards and merged is the run it was split from.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,9 @@ describe('a bad accounts file stops the run before anything is sent', () => {
   const good = account(1);
   const cases: [string, string[], RegExp][] = [
     ['not JSON', [good, '{"SupportStateUserLoginRequest":'], /line 2: not valid JSON \(.*\)/],
+    // V8's own message would quote the line around the bad character: the secret, cut off.
+    ['a bare value', [good, `{"ConfirmEmailRequest":{"recoveryToken":${SECRET}}}`], /line 2: not valid JSON \(Unexpected character at column 41\)/],
+    ['a line of 3 MiB', [good, `{"ConfirmEmailRequest":{"recoveryToken":"${SECRET}${'x'.repeat(3 * 1024 * 1024)}"}}`], /line 2: the line is longer than 1 MiB/],
     ['not an object', [good, '[1,2]'], /line 2: a line must be a JSON object keyed by request name/],
     ['an unknown request', [good, good, `{"LoginRequest":{"userName":"${SECRET}"}}`], /line 3: unknown request "LoginRequest" \(expected SupportStateUserLoginRequest or ConfirmEmailRequest\)/],
     ['an unknown field', [`{"SupportStateUserLoginRequest":{"password":"${SECRET}"}}`], /line 1: SupportStateUserLoginRequest\.password is not a field of SupportStateUserLoginRequest/],
@@ -65,6 +69,33 @@ describe('a bad accounts file stops the run before anything is sent', () => {
     const cell = await runCli(['--base-url', counting.url, '--accounts', file('bad-cell.csv', ['ConfirmEmailRequest.ownerId,ConfirmEmailRequest.isForMM', '1,true', '2,maybe']), '--report-dir', reports()]);
     expect([cell.code, cell.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 3: ConfirmEmailRequest\.isForMM must be true or false\n$/)]);
     expect(counting.requests()).toBe(0);
+  });
+
+  it('CSV: a quote in a cell holding a secret, and a column given twice, each in one line that quotes nothing', async () => {
+    const quote = await runCli(['--base-url', counting.url, '--accounts', file('bad-quote.csv', ['ConfirmEmailRequest.recoveryToken,SupportStateUserLoginRequest.userName', `${SECRET}"z,bob`]), '--report-dir', reports()]);
+    expect([quote.code, quote.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 2: not valid CSV: a quote inside a field that is not quoted \(field 1\)\n$/)]);
+    expect(quote.stdout + quote.stderr).not.toContain(SECRET.slice(0, 10));
+    const twice = await runCli(['--base-url', counting.url, '--accounts', file('twice.csv', ['SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.userName', 'a,b']), '--report-dir', reports()]);
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 1: column "SupportStateUserLoginRequest\.userName" appears twice/)]);
+    expect(counting.requests()).toBe(0);
+  });
+
+  it('a pipe is refused in one line: the accounts are read twice', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'accounts-fifo-')), 'accounts.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runCli(['--base-url', counting.url, '--accounts', fifo, '--report-dir', reports()]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ is not a regular file: the accounts are read twice/)]);
+    expect(counting.requests()).toBe(0);
+  });
+});
+
+describe('JSON Lines as editors write them', () => {
+  it('a byte-order mark and CRLF line ends are read as any other file', async () => {
+    const bom = file('bom.jsonl', []);
+    writeFileSync(bom, `\ufeff${account(1)}\r\n${account(2)}\r\n`);
+    const r = await runCli(['--base-url', plain.url, '--accounts', bom, '--report-dir', reports(), '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/, 2 accounts/);
   });
 });
 

@@ -1,5 +1,6 @@
 // The CLI as a pipeline sees it: exit 0 on a conforming target, 1 when a MUST check fails, 2 when
 // the run cannot proceed, each with the reports written and never a stack trace.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,5 +127,18 @@ describe.concurrent('conformance CLI', () => {
   it('exits 2 on a bad request value from the environment', async () => {
     const r = await runCli(['--report-dir', reports()], { CONFIRM_OWNER_ID: 'forty-two' });
     expect([r.code, r.stderr]).toEqual([2, 'conformance: CONFIRM_OWNER_ID must be a 32-bit integer, not "forty-two"\n']);
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('stdout closed after the first line (`| head -1`): the run goes on, writes its reports, exits with its verdict', async () => {
+    const dir = reports();
+    const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', '--report-dir', dir, '--quiet'], { cwd: join(import.meta.dirname, '..'), env: { ...process.env, BASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.once('data', () => child.stdout.destroy()); // the reader is gone: further writes meet EPIPE
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, stderr]).toEqual([0, '']);
+    expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
 });

@@ -137,7 +137,11 @@ async function run(argv: readonly string[]): Promise<number> {
       redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs,
     });
 
-    return finish(await writeReports(report, dir), 'conformance');
+    const written = await writeReports(report, dir);
+    // Every account checked must have been judged: fewer means the file changed under the run.
+    const lost = cases !== undefined && result.counts.cases !== cases
+      ? [`${config.accounts!} gave ${result.counts.cases} of the ${cases} accounts it held when it was checked (was it changed during the run?)`] : [];
+    return finish({ ...written, problems: [...written.problems, ...lost] }, 'conformance');
   } finally {
     await reference?.close();
   }

@@ -5,12 +5,12 @@
 // leaving the member out. The file is read twice, both times as a stream: first to validate every
 // line (a bad one stops the run before anything is sent, naming the line and the field, never the
 // value), then lazily, as the engine asks for the next case, so memory does not grow with the file.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createReadStream, statSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse';
 import { operationNamed, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
+import { jsonSyntaxError } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { jsonPost } from './probes.js';
 
@@ -47,12 +47,11 @@ function checkRecord(op: JsonOperation, record: JsonValue): string | undefined {
 
 function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   if (!text.trim()) return undefined; // blank lines separate nothing
-  if (text.length > MAX_LINE) return { line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` };
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (e) {
-    return { line, error: `not valid JSON (${(e as Error).message.replace(/ in JSON at position \d+.*$/, '').slice(0, 120)})` };
+    return { line, error: `not valid JSON (${jsonSyntaxError(e, text).replace(/offset (\d+)$/, (_m, n: string) => `column ${Number(n) + 1}`)})` };
   }
   if (!isJsonObject(value)) return { line, error: 'a line must be a JSON object keyed by request name' };
   const requests = new Map<JsonOperation, JsonObject>();
@@ -67,15 +66,51 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   return { line, requests };
 }
 
+/** The lines of a file as a stream, each at most MAX_LINE characters held: a longer line is reported
+ *  as too long (and skipped) without ever being held whole, whatever it holds (readline would buffer
+ *  a 1 GB line before anything could refuse it). A byte-order mark at the start is dropped. */
+export async function* boundedLines(file: string): AsyncGenerator<{ readonly line: number; readonly text: string } | { readonly line: number; readonly tooLong: true }> {
+  let n = 1;
+  let parts: string[] = [];
+  let held = 0;
+  let tooLong = false;
+  let first = true;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    let text = first && chunk.startsWith('\ufeff') ? chunk.slice(1) : chunk;
+    first = false;
+    for (let nl = text.indexOf('\n'); nl >= 0 || text; nl = text.indexOf('\n')) {
+      const piece = nl < 0 ? text : text.slice(0, nl);
+      if (!tooLong) {
+        held += piece.length;
+        if (held > MAX_LINE) { tooLong = true; parts = []; } else parts.push(piece);
+      }
+      if (nl < 0) break;
+      yield tooLong ? { line: n, tooLong: true } : { line: n, text: parts.join('').replace(/\r$/, '') };
+      n++; parts = []; held = 0; tooLong = false;
+      text = text.slice(nl + 1);
+    }
+  }
+  if (tooLong) yield { line: n, tooLong: true };
+  else if (held) yield { line: n, text: parts.join('').replace(/\r$/, '') };
+}
+
 async function* jsonLines(file: string): AsyncGenerator<CaseOrError> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of lines) {
-    n++;
-    const c = caseFromJsonLine(text, n);
+  for await (const l of boundedLines(file)) {
+    const c = 'tooLong' in l ? { line: l.line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` } : caseFromJsonLine(l.text, l.line);
     if (c) yield c;
   }
 }
+
+/** What csv-parse's error codes mean, in words that quote nothing. */
+const CSV_PROBLEMS: Readonly<Record<string, string>> = {
+  CSV_INVALID_CLOSING_QUOTE: 'a quote inside a field that is not quoted',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'characters after a closing quote',
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: 'the row has another number of fields than the header',
+  CSV_RECORD_INCONSISTENT_COLUMNS: 'the row has another number of fields than the header',
+  INVALID_OPENING_QUOTE: 'a quote inside a field that is not quoted',
+  CSV_MAX_RECORD_SIZE: `the row is longer than ${MAX_LINE / 1024 / 1024} MiB`,
+};
 
 /** CSV column: Request.field, resolved once from the header row. */
 type Column = { readonly op: JsonOperation; readonly field: JsonOperation['request']['fields'][number] } | { readonly error: string };
@@ -99,6 +134,8 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
         columns = record.map(columnOf);
         const bad = columns.find((c): c is { error: string } => 'error' in c);
         if (bad) { yield { line, error: bad.error }; return; }
+        const twice = record.find((h, i) => record.indexOf(h) !== i);
+        if (twice !== undefined) { yield { line, error: `column ${JSON.stringify(twice.slice(0, 80))} appears twice (which would win?)` }; return; }
         continue;
       }
       const requests = new Map<JsonOperation, JsonObject>();
@@ -117,8 +154,10 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
       else yield { line, requests };
     }
   } catch (e) {
-    const err = e as { lines?: number; message?: string };
-    yield { line: err.lines ?? 0, error: `not valid CSV: ${(err.message ?? String(e)).split('\n')[0]!.replace(/^Invalid [^:]*: /, '').slice(0, 160)}` };
+    // csv-parse's messages quote the offending value (a cell may be a secret): only its code is shown.
+    const err = e as { lines?: number; code?: string; index?: number };
+    const field = err.index !== undefined ? ` (field ${err.index + 1})` : '';
+    yield { line: err.lines ?? 0, error: `not valid CSV: ${CSV_PROBLEMS[err.code ?? ''] ?? `unreadable (${err.code ?? 'unknown error'})`}${field}` };
   }
 }
 
@@ -129,6 +168,8 @@ export const readCases = (file: string): AsyncGenerator<CaseOrError> => (isCsv(f
 export async function validateAccounts(file: string): Promise<{ readonly cases: number } | { readonly error: string }> {
   let cases = 0;
   try {
+    // Read twice (checked whole, then streamed as requests go out): a pipe would be empty the second time.
+    if (!statSync(file).isFile()) return { error: `${file} is not a regular file: the accounts are read twice (checked whole before anything is sent, then streamed), so write them to a file first` };
     for await (const c of readCases(file)) {
       if ('error' in c) return { error: `${file} line ${c.line}: ${c.error}` };
       cases++;

@@ -47,6 +47,9 @@ export function measureJson(text: string): JsonShape {
     } else if (c === 0x2c) {
       const top = members.length - 1;
       if (top >= 0 && ++members[top]! >= BODY_LIMITS.children) return out('children');
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) { // true, false, null (or a malformed word): a value too
+      while (i + 1 < text.length && /[a-z]/.test(text[i + 1]!)) i++;
+      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) { // a number (or part of a malformed token)
       const start = i;
       while (i + 1 < text.length && /[0-9eE+.-]/.test(text[i + 1]!)) i++;

@@ -3,7 +3,7 @@
 // a body of millions of numbers cost hundreds of megabytes): the lexeme of every number NOT written
 // as a plain integer literal (so `42.0` is not mistaken for the integer 42), and keys that appear
 // twice in one object.
-import { visit, type JSONPath } from 'jsonc-parser';
+import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
 import { measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
@@ -40,6 +40,24 @@ function sameMemberCounts(value: JsonValue, counts: readonly number[]): boolean 
   return walk(value) && next === counts.length;
 }
 
+/** Why JSON.parse refused a text, in words that never quote it: V8's message quotes a stretch of the
+ *  input (and names the offending character), and that stretch can be a cut-off secret no redaction
+ *  layer recognises. The kind of error, and its offset (V8's, or the first jsonc-parser finds). */
+export function jsonSyntaxError(e: unknown, text: string): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const kind = /^Unexpected token/.test(message) ? 'Unexpected character' : message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*$/s, '').slice(0, 80);
+  let at: number | undefined = Number(/at position (\d+)/.exec(message)?.[1] ?? NaN);
+  if (Number.isNaN(at)) {
+    const errors: ParseError[] = [];
+    if (text.length <= MAX_LOCATED) parseTolerantly(text, errors, { disallowComments: true, allowTrailingComma: false });
+    at = errors[0]?.offset;
+  }
+  return at === undefined ? kind : `${kind} at offset ${at}`;
+}
+
+/** Texts longer than this are not parsed a second time only to locate an error. */
+const MAX_LOCATED = 1024 * 1024;
+
 export function parseJson(text: string): JsonParseResult {
   // Measured before anything is built: JSON.parse of a million tiny members, or the visitor on deep
   // nesting (it recurses), would cost far more than the text itself.
@@ -49,7 +67,7 @@ export function parseJson(text: string): JsonParseResult {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (e) {
-    return { ok: false, error: `not valid JSON: ${(e as Error).message}` };
+    return { ok: false, error: `not valid JSON: ${jsonSyntaxError(e, text)}` };
   }
   // The usual answer has neither a non-integer number nor a repeated key: then nothing JSON.parse
   // dropped matters, and the text need not be walked again (the walk costs as much as the parse).

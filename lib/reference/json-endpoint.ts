@@ -4,6 +4,7 @@
 import type { Format, RequestKind } from '../contract/classify.js';
 import { JSON_MEDIA_TYPE, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem } from '../contract/values.js';
+import { jsonSyntaxError } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { serviceStackError } from './error-replies.js';
 import { decodeUtf8, header, mediaTypeOf, reply, type Reply, type RequestContext } from './reply.js';
@@ -32,7 +33,7 @@ export function bindJsonRequest(op: JsonOperation, ctx: RequestContext): { reado
     try {
       dto = JSON.parse(text) as JsonValue;
     } catch (e) {
-      return bad(serviceStackError(400, 'SerializationException', `The request body is not valid JSON: ${(e as Error).message}`));
+      return bad(serviceStackError(400, 'SerializationException', `The request body is not valid JSON: ${jsonSyntaxError(e, text)}`));
     }
   }
   if (!isJsonObject(dto)) return bad(serviceStackError(400, 'SerializationException', `${op.name} must be a JSON object`));

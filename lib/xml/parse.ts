@@ -38,15 +38,20 @@ export function parseXml(source: string): XmlParseResult {
     error ??= limitMessage(which, ` at line ${parser.line}, column ${parser.column}`);
     throw STOP;
   };
+  // Text and CDATA sections are children too: 800 000 empty CDATA sections cost what as many
+  // elements would, so they count against the same limits.
+  let nodes = 0;
   const addText = (value: string, cdata: boolean) => {
     const top = stack[stack.length - 1];
-    if (top && value) top.children.push(cdata ? { text: value, cdata } : { text: value });
+    if (!top || !value) return;
+    if (++nodes > BODY_LIMITS.nodes) refuse('nodes');
+    if (top.children.length >= BODY_LIMITS.children) refuse('children');
+    top.children.push(cdata ? { text: value, cdata } : { text: value });
   };
 
   parser.on('error', (e) => fail(e.message.replace(/^\d+:\d+: /, '')));
   parser.on('xmldecl', () => { declaration = true; });
   parser.on('doctype', () => fail('the document has a DOCTYPE; SOAP 1.1 forbids it and it is not read'));
-  let elements = 0;
   let attributes = 0;
   // Names and attributes are measured as each is read, before the element is built; element counts,
   // members and depth when it opens.
@@ -60,7 +65,7 @@ export function parseXml(source: string): XmlParseResult {
   });
   parser.on('opentag', (tag) => {
     if (stack.length >= BODY_LIMITS.depth) refuse('depth');
-    if (++elements > BODY_LIMITS.nodes) refuse('nodes');
+    if (++nodes > BODY_LIMITS.nodes) refuse('nodes');
     const t = tag as SaxesTagNS;
     const parent = stack[stack.length - 1];
     if (parent && parent.children.length >= BODY_LIMITS.children) refuse('children');

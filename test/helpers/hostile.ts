@@ -9,7 +9,7 @@ export type HostileMode =
   | 'invalid-utf8' | 'truncated-json' | 'malformed-xml' | 'doctype' | 'billion-laughs' | 'external-entity'
   | 'html-error' | 'wrong-media-type' | 'unavailable' | 'retry-after'
   // Floods: bodies under the 10 MiB cap that flood one dimension of their shape.
-  | 'xml-elements' | 'xml-deep' | 'xml-attributes' | 'json-members' | 'json-number' | 'json-deep' | 'gzip';
+  | 'xml-elements' | 'xml-deep' | 'xml-attributes' | 'xml-cdata' | 'xml-texts' | 'json-members' | 'json-number' | 'json-deep' | 'json-literals' | 'gzip';
 
 const LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${
   Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><lolz>&lol9;</lolz>`;
@@ -36,6 +36,12 @@ const FLOODS: Partial<Record<HostileMode, () => [string, Buffer]>> = {
   'xml-deep': () => ['application/xml', Buffer.from(ENVELOPE(`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`))],
   // One element with a million attributes.
   'xml-attributes': () => ['application/xml', Buffer.from(ENVELOPE(`<a ${Array.from({ length: 1_000_000 }, (_, i) => `b${i.toString(36)}=""`).join(' ')}/>`))],
+  // 800 000 CDATA sections in one element, 10.4 MB: text nodes are children too.
+  'xml-cdata': () => ['application/xml', Buffer.from(ENVELOPE(`<a>${'<![CDATA[x]]>'.repeat(800_000)}</a>`))],
+  // 120 elements of 9 999 CDATA sections each: no element has too many children, the body too many values.
+  'xml-texts': () => ['application/xml', Buffer.from(ENVELOPE(`<a>${'<![CDATA[x]]>'.repeat(9_999)}</a>`.repeat(60)))],
+  // 1.8 million nulls in 180 arrays of 9 999: literals are values too.
+  'json-literals': () => ['application/json', Buffer.from(`{"roles":[${Array.from({ length: 180 }, () => `[${Array.from({ length: 9_999 }, () => 'null').join(',')}]`).join(',')}]}`)],
   // A million tiny members in about 10 MiB.
   'json-members': () => ['application/json', Buffer.from(`{${Array.from({ length: 1_000_000 }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`)],
   // One number of a million digits.
