@@ -156,6 +156,22 @@ describe('shards', () => {
     expect(b.counts).toEqual(a.counts);
     const shape = (s: { checks: { id: string; status: string; counts: unknown; groups: unknown }[] }) => s.checks.map((c) => [c.id, c.status, c.counts, c.groups]);
     expect(shape(b)).toEqual(shape(a));
+    // Neither shard nor a part of shards is a run: duplicates, gaps and strangers are refused.
+    for (const [dirs, why] of [
+      [[one, one], /are both shard 1\/2/], [[one], /shard 2 of 2 is missing/], [[one, whole], /is not a shard of a run/],
+    ] as const) {
+      const r = await runProgram('cli/report', ['--merge', ...dirs, '--report-dir', reports()]);
+      expect([r.code, r.stderr], dirs.join()).toEqual([2, expect.stringMatching(why)]);
+    }
+  });
+
+  it('a shard without probes, of a conformant target, exits 0: its checks left without evidence await the merge', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', plain.url, '--accounts', accounts(20), '--shard', '2/2', '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/! shard 2\/2: one part of a run/);
+    const route = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'ROUTE-LOGIN-REPLY');
+    expect(route).toMatchObject({ status: 'skip', message: 'no exchange of its kind in shard 2/2 (the merged report judges it)' });
   });
 
   it('a shard without --accounts, or not I/N, is refused in one line', async () => {

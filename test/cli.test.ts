@@ -107,12 +107,14 @@ describe.concurrent('conformance CLI', () => {
     [['--base-url', 'http://user:pw@x'], /carries credentials/],
     [['--only', 'NOPE'], /unknown check id NOPE/],
     [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
+    [['--header', 'X-Ok: 1', '--header', 'Authorization=Bearer sk_live_SECRET123456'], /^conformance: --header number 2 must look like "Name: value" \(a header name, a colon, the value\); it is not shown, as it may hold a secret\n$/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
   ])('exits 2 on bad configuration %j', async (args, message) => {
     const r = await runCli([...args, '--report-dir', reports()]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/SECRET/);
     noStack(r.stderr);
   });
 

@@ -91,9 +91,10 @@ const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soa
 
 function parseHeaders(list: readonly string[]): Record<string, string> | string {
   const out: Record<string, string> = {};
-  for (const h of list) {
+  for (const [i, h] of list.entries()) {
     const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s?(.*)$/.exec(h);
-    if (!m) return `--header must look like "Name: value"; got ${JSON.stringify(h.split(':')[0])}`;
+    // Nothing of a malformed header is echoed: "Authorization=Bearer …" is the secret itself.
+    if (!m) return `--header number ${i + 1} must look like "Name: value" (a header name, a colon, the value); it is not shown, as it may hold a secret`;
     const name = m[1]!.toLowerCase();
     if (RESERVED_HEADERS.has(name)) return `--header ${m[1]} is set by the harness per request and cannot be overridden`;
     if (/[\r\n]/.test(m[2]!)) return `--header ${m[1]} has a line break in its value`;

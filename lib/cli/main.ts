@@ -106,6 +106,7 @@ async function run(argv: readonly string[]): Promise<number> {
     const warnings = [
       ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
       ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
+      ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and npm run report -- --merge of every shard gives the run's`] : []),
     ];
     for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
     for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
@@ -126,6 +127,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(generate ? { generate } : {}),
       // Sharded, only the first shard sends the probes: merged, the shards are one run.
       probes: !config.shard || config.shard.index === 1,
+      ...(config.shard ? { part: `shard ${config.shard.index}/${config.shard.count}` } : {}),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
       // Every exchange teaches the redactor its secrets (as fingerprints) before it is dropped.
       observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),

@@ -23,6 +23,9 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly checks?: readonly Check[];
   /** Send the probes (default true); they are sent once, whatever else the run holds. */
   readonly probes?: boolean;
+  /** Set when this run is one part of a larger one ("shard 2/4", which sends no probes): a check left
+   *  without evidence here is judged when the parts are merged, so it makes this part not "incomplete". */
+  readonly part?: string;
   /** More requests to send and judge, read lazily (one account's requests after another). */
   readonly cases?: Source<ExchangeSpec>;
   /** Exchanges that already happened (recorded or live traffic): judged, never sent. */
@@ -250,9 +253,10 @@ export interface MessageParts {
 }
 
 /** The status and one-line message of a check from its counts (a run's, or shards' merged). */
-export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 'traffic'): { status: CheckResult['status']; message: string } {
+export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 'traffic', part?: string): { status: CheckResult['status']; message: string } {
   if (p.judged === 0) {
-    const reason = p.skipReason ?? (mode === 'traffic' ? `not observed in this traffic${check.probe ? ` (needs ${check.probe})` : ''}` : 'no exchange of its kind in this run');
+    const reason = p.skipReason ?? (mode === 'traffic' ? `not observed in this traffic${check.probe ? ` (needs ${check.probe})` : ''}`
+      : part ? `no exchange of its kind in ${part} (the merged report judges it)` : 'no exchange of its kind in this run');
     return { status: 'skip', message: reason };
   }
   const note = p.skipped ? `; not judged on ${p.skipped} exchange(s): ${p.skipReason ?? 'no answer to judge'}` : '';
@@ -267,17 +271,26 @@ export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 
   return { status: 'fail', message: `${rate}${who}${first?.message ?? 'failed'}${where}${more}` };
 }
 
-export function resultOf(t: CheckTally, mode: 'probe' | 'traffic'): CheckResult {
+export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string): CheckResult {
   const skips = [...t.skipReasons].map(([reason, n]) => (n > 1 ? `${reason} (${n} exchanges)` : reason));
   const { status, message } = statusAndMessage({
     judged: t.judged, judgedProbes: t.judgedProbes, failed: t.failed, skipped: t.skipped, findings: t.findings,
     ...(t.examples[0] ? { first: t.examples[0] } : {}),
     ...(skips.length ? { skipReason: t.judged === 0 ? skips.join('; ') : skips[0]! } : {}),
-  }, t.check, mode);
+  }, t.check, mode, part);
   return {
     check: t.check, status, message, judged: t.judged, judgedProbes: t.judgedProbes, failed: t.failed, skipped: t.skipped, findingCount: t.findings,
     examples: t.examples, groups: t.findingGroups(), exchanges: [...t.kept],
   };
+}
+
+/** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
+ *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw. */
+export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean }): Verdict {
+  return v.unreachable ? 'unreachable'
+    : v.mode === 'traffic' && !v.interfaceSeen ? 'nothing-observed'
+      : v.mustFailed ? 'non-conformant'
+        : v.mode === 'probe' && v.mustSkipped ? 'incomplete' : 'conformant';
 }
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
@@ -351,19 +364,18 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
   const t1 = performance.now();
   const results = judge.tallies.map((t) => {
-    const r = resultOf(t, mode);
+    const r = resultOf(t, mode, options.part);
     const s = shrunk?.get(t.check.id)?.shrunk;
     return s ? { ...r, shrunk: s } : r;
   });
   // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
   const unreachable = judge.sent > 0 && judge.unreachable === judge.sent ? judge.firstUnreachable : undefined;
   const counts = judge.counts();
-  const interfaceSeen = Object.keys(counts.kinds).length > 0;
-  const mustSkipped = results.some((r) => r.status === 'skip' && r.check.level === 'MUST');
-  const verdict: Verdict = unreachable ? 'unreachable'
-    : mode === 'traffic' && !interfaceSeen ? 'nothing-observed'
-      : failedAt(results, 'MUST').length ? 'non-conformant'
-        : mode === 'probe' && mustSkipped ? 'incomplete' : 'conformant';
+  const must = results.filter((r) => r.check.level === 'MUST');
+  const verdict = verdictOf({
+    unreachable: unreachable !== undefined, mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
+    mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !options.part && must.some((r) => r.status === 'skip'),
+  });
   return {
     baseUrl: options.baseUrl, mode, startedAt, finishedAt: new Date().toISOString(),
     exchanges: judge.kept, counts, results, verdict, ...(unreachable ? { unreachable } : {}),

@@ -4,7 +4,7 @@
 // reports are already redacted and display-safe; nothing here reads a body.
 import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
-import { statusAndMessage, type RunCounts, type Verdict } from '../engine/run.js';
+import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
 import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
 
@@ -68,12 +68,34 @@ function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
   };
 }
 
+/** Why these reports are not the shards of one run (each of 1..N once, of the same N and accounts), or undefined. */
+function checkShards(reports: readonly Report[], dirs: readonly string[]): string | undefined {
+  const options = (r: Report) => ((r.configuration as { options?: Record<string, unknown> }).options ?? {});
+  const seen = new Map<number, string>();
+  let count: number | undefined;
+  for (const [i, r] of reports.entries()) {
+    const where = dirs[i] ?? `report ${i + 1}`;
+    const m = /^(\d+)\/(\d+)$/.exec(String(options(r).shard ?? ''));
+    if (!m) return `${where} is not a shard of a run (made without --shard I/N)`;
+    const [index, n] = [Number(m[1]), Number(m[2])];
+    if (count !== undefined && n !== count) return `${where} is shard ${index}/${n}, not one of ${count}`;
+    count = n;
+    if (seen.has(index)) return `${where} and ${seen.get(index)!} are both shard ${index}/${n}`;
+    seen.set(index, where);
+    if (String(options(r).accounts) !== String(options(reports[0]!).accounts)) return `${where} read other accounts than ${dirs[0] ?? 'report 1'}`;
+  }
+  const missing = Array.from({ length: count ?? 0 }, (_, k) => k + 1).filter((k) => !seen.has(k));
+  return missing.length ? `shard ${missing.join(', ')} of ${count} is missing: the merge of a part is not the run's verdict` : undefined;
+}
+
 export type Merged = { readonly ok: true; readonly report: Report } | { readonly ok: false; readonly error: string };
 
 /** One report from the shards' reports (in shard order), or why they cannot be merged. */
 export function mergeReports(reports: readonly Report[], dirs: readonly string[]): Merged {
   const [head] = reports;
   if (!head) return { ok: false, error: 'nothing to merge' };
+  const shards = checkShards(reports, dirs);
+  if (shards) return { ok: false, error: shards };
   for (const [i, r] of reports.entries()) {
     const where = dirs[i] ?? `report ${i + 1}`;
     if (r.catalogueHash !== head.catalogueHash) return { ok: false, error: `${where} was made by another catalogue (${r.catalogueHash}, not ${head.catalogueHash})` };
@@ -88,10 +110,10 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
-  const verdict: Verdict = unreachable ? 'unreachable'
-    : head.mode === 'traffic' && !Object.keys(runCounts.kinds).length ? 'nothing-observed'
-      : must.some((c) => c.status === 'fail') ? 'non-conformant'
-        : head.mode === 'probe' && must.some((c) => c.status === 'skip') ? 'incomplete' : 'conformant';
+  const verdict = verdictOf({
+    unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
+    mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
+  });
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
   const max = (f: (r: Report) => number | undefined) => Math.max(0, ...reports.map((r) => f(r) ?? 0));

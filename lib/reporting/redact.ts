@@ -184,8 +184,8 @@ export class Redactor {
 
   private fingerprint(value: string, withParts: boolean, pairs = !withParts): void {
     const words = wordsOf(canonicalValue(value));
-    const tokens = words.filter((t) => t.length >= MIN_SCANNED && !PUBLIC_WORDS.has(t));
-    for (const t of tokens) if (tokens.length === 1 || withParts || t.length >= MIN_PART) this.shared.fingerprints.add(t);
+    const tokens = words.filter((t) => t.length >= MIN_SCANNED);
+    for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !PUBLIC_WORDS.has(t)) this.shared.fingerprints.add(t);
     // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
     // mask alone: every two words in a row, so any two of them together are found in any output.
     if (pairs) for (let i = 1; i < words.length; i++) if (words[i - 1]!.length + words[i]!.length >= MIN_SCANNED) this.shared.fingerprints.add(pair(words[i - 1]!, words[i]!));
