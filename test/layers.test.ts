@@ -19,7 +19,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: ['checks', 'contract', 'json', 'xml', 'http'],
   reference: ['contract', 'json', 'xml', 'http'],
   reporting: ['checks', 'engine', 'contract', 'json', 'xml', 'http'],
-  cli: ['reporting', 'engine', 'checks', 'reference', 'contract', 'json', 'xml', 'http'],
+  traffic: ['http', 'json'],
+  cli: ['reporting', 'engine', 'checks', 'reference', 'traffic', 'contract', 'json', 'xml', 'http'],
   'generated-docs': ['checks', 'contract', 'reporting'],
 };
 

@@ -74,9 +74,11 @@ export class ExchangeView {
     return ok(ex.response);
   }
 
-  /** True when the exchange was never sent (the run's request cap): nothing can be judged. */
-  get notSent(): boolean {
-    return this.exchange.error?.kind === 'not-sent';
+  /** Why nothing of this exchange can be judged, or undefined: it was never sent (the run's request
+   *  cap), or a recording holds its request but not its answer. A check then skips, never fails. */
+  get unjudgeable(): string | undefined {
+    const e = this.exchange.error;
+    return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' ? e.message : undefined;
   }
 
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark

@@ -19,6 +19,7 @@ export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
+  har: { kind: 'string', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges a HAR recording holds (browsers, proxies, HTTP clients write them); nothing is sent. With --base-url, only the entries recorded against it' },
   shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
   generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
   seed: { kind: 'integer', arg: 'S', env: 'SEED', min: 0, max: 2_147_483_647, help: 'the seed of --generate: the same seed sends the same requests again', defaultText: 'a random one, stated in every report' },
@@ -62,6 +63,8 @@ export interface Config {
   /** 1-based shard index and count. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly quiet: boolean;
+  /** --har: a recording to judge (nothing is sent). */
+  readonly har?: string;
   /** --generate: requests per operation, and the seed when one was given (else the run picks one). */
   readonly generate?: { readonly count: number; readonly seed?: number };
   /** The options as given, for the shown configuration. */
@@ -145,6 +148,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const shard = shardOf(v.shard);
   if (typeof shard === 'string') return { ok: false, error: shard };
   if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
+  if (v.har && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {
@@ -190,6 +194,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(v.only ? { only: v.only } : {}),
       ...(v.skip ? { skip: v.skip } : {}),
       ...(v.accounts ? { accounts: v.accounts } : {}),
+      ...(v.har ? { har: v.har } : {}),
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),

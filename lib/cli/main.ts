@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { checkById, checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
+import { HarProblem, harExchanges } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
@@ -66,6 +67,51 @@ const shownConfig = (config: Config, redactor: Redactor, baseUrl: string, genera
   ...(generate ? { generate } : {}),
 });
 
+/** Whether a recorded URL is under the base URL: same scheme, host and port, the path beneath it. */
+const underBase = (url: string, base: string): boolean => {
+  try {
+    const [u, b] = [new URL(url), new URL(base)];
+    const prefix = b.pathname.replace(/\/$/, '').toLowerCase();
+    return u.protocol === b.protocol && u.host === b.host && (u.pathname.toLowerCase() === prefix || u.pathname.toLowerCase().startsWith(`${prefix}/`));
+  } catch {
+    return false;
+  }
+};
+
+/** --har: the recording's entries judged as traffic (nothing is sent, no reference is started). */
+async function judgeRecording(config: Config, file: string, dir: string): Promise<number> {
+  // The checks any recorded exchange can feed, request checks included (the selection of a probe run is not this one's).
+  const checks = checksFor(new Set<EvidenceSource>(['har'])).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+  const target = config.baseUrl ?? `recording ${file}`;
+  process.stdout.write(`conformance: judging the recording ${displayLine(file)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
+  const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+  let outside = 0;
+  async function* recorded() {
+    for await (const ex of harExchanges(file, config.maxBodyBytes)) {
+      if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; continue; }
+      yield ex;
+    }
+  }
+  const { ca: _ca, generate: _g, ...settings } = config;
+  let result;
+  try {
+    result = await runConformance({
+      ...settings, baseUrl: target, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(),
+      observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+    });
+  } catch (e) {
+    if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
+    throw e;
+  }
+  const warnings = outside ? [`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`] : [];
+  for (const w of warnings) process.stdout.write(`  ! ${displayLine(w)}\n`);
+  process.stdout.write(`  judged ${result.counts.exchanges} recorded exchanges\n`);
+  const report = buildReport(result, {
+    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration: shownConfig(config, redactor, target), warnings,
+  });
+  return finish(await writeReports(report, dir), 'conformance');
+}
+
 async function run(argv: readonly string[]): Promise<number> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
   const parsed = parseConfig(argv, process.env);
@@ -95,6 +141,8 @@ async function run(argv: readonly string[]): Promise<number> {
     process.stderr.write(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
+
+  if (config.har) return judgeRecording(config, config.har, dir);
 
   let reference: RunningReference | undefined;
   try {

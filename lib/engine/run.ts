@@ -201,7 +201,8 @@ export class Judge {
     const judgedBy: CheckTally[] = [];
     for (const t of this.tallies) {
       if (!t.check.appliesTo(view)) continue;
-      const look: Look = view.notSent ? { skip: 'not sent (request cap reached)' } : safely(t.check, view);
+      const unjudgeable = view.unjudgeable;
+      const look: Look = unjudgeable ? { skip: unjudgeable } : safely(t.check, view);
       if (Array.isArray(look) && look.length) failures.push([t.check, look]);
       if (t.fold(ex.id, ex.origin, look)) keep = true;
       judgedBy.push(t);

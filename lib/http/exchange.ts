@@ -56,7 +56,8 @@ export const recordedResponse = (status: number, headers: Readonly<Record<string
 export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached
   | 'headers-timeout' | 'body-timeout' | 'too-large' | 'reset' | 'aborted' | 'other'
-  | 'not-sent'; // the run's request cap was spent before this exchange
+  | 'not-sent' // the run's request cap was spent before this exchange
+  | 'not-recorded'; // a recording (HAR) holds the request but not its answer, or not its body
 
 /** Kinds that mean "no connection was made at all". */
 export const UNREACHABLE: ReadonlySet<TransportErrorKind> = new Set(['refused', 'dns', 'tls', 'connect-timeout']);

@@ -1,0 +1,92 @@
+// Recorded traffic: the entries of a HAR file (HTTP Archive 1.2, as browsers, proxies and HTTP
+// clients write it) as exchanges, read as a stream (stream-json: a recording of gigabytes is never
+// held whole; one entry at a time is). Nothing is sent: each entry is judged as it was recorded, by
+// the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
+// Content-Encoding header is left out of what is judged; an entry whose answer or body was not
+// recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
+import { createReadStream } from 'node:fs';
+import chain from 'stream-chain';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+import { recordedResponse, type Exchange } from '../http/exchange.js';
+
+/** A file that is not a HAR, in one line: which file, and where reading stopped. */
+export class HarProblem extends Error {}
+
+interface HarHeader { readonly name?: unknown; readonly value?: unknown }
+interface HarEntry {
+  readonly startedDateTime?: unknown;
+  readonly time?: unknown;
+  readonly request?: { readonly method?: unknown; readonly url?: unknown; readonly headers?: unknown; readonly postData?: { readonly text?: unknown } };
+  readonly response?: { readonly status?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
+}
+
+/** HAR headers (a list, names in any case, repeats) as the exchange keeps them: lower-case names, repeats joined. */
+function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(list)) return out;
+  for (const h of list as HarHeader[]) {
+    if (typeof h?.name !== 'string' || typeof h.value !== 'string') continue;
+    const name = h.name.toLowerCase();
+    // HTTP/2 pseudo-headers (:authority, :path) are how a browser records them, not headers of the message.
+    if (name.startsWith(':') || drop.has(name)) continue;
+    out[name] = out[name] === undefined ? h.value : `${out[name]}, ${h.value}`;
+  }
+  return out;
+}
+
+/** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */
+export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number): Exchange | undefined {
+  const req = entry.request;
+  if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
+  let path = req.url;
+  try { const u = new URL(req.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
+  const base = {
+    id: `har.${index + 1}`,
+    title: `${req.method} ${path} (entry ${index + 1})`,
+    origin: { source: 'har', vouched: false } as const,
+    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(typeof req.postData?.text === 'string' ? { body: req.postData.text } : {}) },
+    startedAt: typeof entry.startedDateTime === 'string' ? entry.startedDateTime : new Date(0).toISOString(),
+    durationMs: typeof entry.time === 'number' && entry.time >= 0 ? Math.round(entry.time) : 0,
+  };
+  const res = entry.response;
+  // Status 0: the request was recorded, its answer not (blocked, cancelled, still pending).
+  if (typeof res?.status !== 'number' || res.status <= 0) return { ...base, error: { kind: 'not-recorded', message: 'no response recorded in the HAR' } };
+  const text = res.content?.text;
+  if (typeof text !== 'string') return { ...base, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
+  const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+  if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
+  return { ...base, response: recordedResponse(res.status, headersOf(res.headers, new Set(['content-encoding'])), body) };
+}
+
+/** Every entry of a HAR file, in order, as exchanges (entries that are no HTTP exchange are left out). */
+export async function* harExchanges(file: string, maxBodyBytes: number): AsyncGenerator<Exchange> {
+  let index = -1;
+  const pipeline = chain([createReadStream(file), parser(), pick({ filter: 'log.entries' }), streamArray()]);
+  try {
+    for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
+      index = key;
+      const ex = exchangeOfEntry(value, key, maxBodyBytes);
+      if (ex) yield ex;
+    }
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    // The parser's own words, never the text it stopped at (an entry may hold a secret).
+    if (err.code) throw new HarProblem(`cannot read ${file}: ${err.code}`);
+    throw new HarProblem(`${file} is not a HAR file: not valid JSON after ${index < 0 ? 'its start' : `entry ${index + 1}`}`);
+  } finally {
+    pipeline.destroy();
+  }
+  if (index < 0) await assertHasEntries(file);
+}
+
+/** A file with no entries is a HAR only if it has log.entries at all: else it is something else. */
+async function assertHasEntries(file: string): Promise<void> {
+  let found = false;
+  const pipeline = chain([createReadStream(file), parser(), pick({ filter: 'log.entries' })]);
+  try {
+    for await (const _ of pipeline) { found = true; break; }
+  } catch { /* reported by the first pass */ } finally { pipeline.destroy(); }
+  if (!found) throw new HarProblem(`${file} is not a HAR file: it has no log.entries`);
+}

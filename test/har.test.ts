@@ -1,0 +1,130 @@
+// Recorded traffic (--har): a HAR written by Chromium while a page talked to the reference is judged
+// offline, nothing sent: conformant for the reference, the fault's own check failing for a faulty
+// one; a file that is no HAR stops the run in one line; an entry recorded without its body is not
+// judged against the success contract; secrets the recording holds reach no output.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { soapRequestBody } from '../lib/engine/probes.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { launchChromium } from './helpers/browser.js';
+import { runCli } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
+
+const TOKEN = 'CANARY-HAR-BEARER-93kq';
+const work = mkdtempSync(join(tmpdir(), 'har-'));
+const reports = () => mkdtempSync(join(work, 'reports-'));
+let plain: RunningReference;
+let broken: RunningReference;
+const hars: Record<string, string> = {};
+
+/** The traffic a web page sends the service: both JSON operations in their route forms and selectors, JSONP, OPTIONS, SOAP. */
+async function record(ref: RunningReference, name: string): Promise<string> {
+  const path = join(work, `${name}.har`);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ recordHar: { path, content: 'embed' } });
+    const page = await context.newPage();
+    await page.goto(`${ref.url}/`); // same origin: no CORS between the page and the service
+    await page.evaluate(async ({ token, soap }) => {
+      const json = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      const login = JSON.stringify({ userName: 'jdoe.support' });
+      for (const url of ['/supportstateuser', '/json/reply/SupportStateUserLoginRequest', '/supportstateuser.json', '/supportstateuser?format=json', '/supportstateuser?callback=cb']) {
+        await (await fetch(url, { method: 'POST', headers: json, body: login })).text();
+      }
+      await (await fetch('/user/confirmemail', { method: 'POST', headers: json, body: JSON.stringify({ recoveryToken: 'r', ownerId: 7 }) })).text();
+      await (await fetch('/supportstateuser', { method: 'OPTIONS' })).text();
+      await (await fetch('/soap11', { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' }, body: soap })).text();
+    }, { token: TOKEN, soap: soapRequestBody(DEFAULT_NAMESPACES) });
+    await context.close(); // writes the HAR
+  } finally {
+    await browser.close();
+  }
+  return path;
+}
+
+beforeAll(async () => {
+  [plain, broken] = await Promise.all([
+    startReference(),
+    startReference({ variants: [{
+      name: 'three-digit-datetime', description: 'createdDate with three fractional digits',
+      editJson: (n) => (n.t === 'object' ? { ...n, entries: n.entries.map(([k, v]) => [k, k === 'createdDate' ? { t: 'string', value: '2019-03-01T08:15:30.500' } : v] as const) } : n),
+    }] }),
+  ]);
+  hars.plain = await record(plain, 'plain');
+  hars.broken = await record(broken, 'broken');
+}, 120_000);
+afterAll(async () => { await Promise.all([plain.close(), broken.close()]); });
+
+const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+
+describe('--har: a Chromium recording judged offline', () => {
+  it('of the reference: conformant, every exchange of the interface judged, the bearer token in no output', async () => {
+    const dir = reports();
+    const r = await runCli(['--har', hars.plain!, '--base-url', plain.url, '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const s = summaryOf(dir);
+    expect(s.mode).toBe('traffic');
+    expect(s.counts.exchanges.bySource).toEqual({ har: 9 });
+    expect(s.counts.exchanges.notInterfaceTotal).toBe(1); // the page itself (GET /) is no route of the interface
+    const passed = s.checks.filter((c: { status: string }) => c.status === 'pass').map((c: { id: string }) => c.id);
+    expect(passed).toEqual(expect.arrayContaining(['ROUTE-LOGIN-POST', 'ROUTE-LOGIN-REPLY', 'ROUTE-CONFIRM-POST', 'ROUTE-LOGIN-OPTIONS', 'ROUTE-SOAP-POST', 'FORMAT-JSON-EXTENSION', 'FORMAT-JSON-QUERY', 'JSONP-CALLBACK', 'JSON-DATETIME', 'SOAP-ORDER']));
+    expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    const outputs = [r.stdout, ...files(dir).map(readable)].join('\n');
+    expect(outputs).not.toContain(TOKEN.slice(0, 12));
+  });
+
+  it('of a faulty reference: exit 1, the fault\'s check failing on the recorded exchange', async () => {
+    const dir = reports();
+    const r = await runCli(['--har', hars.broken!, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ JSON-DATETIME \[MUST, 2 Types\] .*har\.\d+: "2019-03-01T08:15:30.500"/);
+  });
+
+  it('--base-url keeps only the entries recorded against it', async () => {
+    const dir = reports();
+    const r = await runCli(['--har', hars.plain!, '--base-url', 'http://127.0.0.1:1', '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(2); // nothing of the interface left: nothing observed
+    expect(r.stdout).toMatch(/! 9 entries recorded against other hosts or paths than http:\/\/127\.0\.0\.1:1 were left out/);
+  });
+});
+
+describe('--har: what a recording may lack', () => {
+  const entry = (status: number, content: object) => ({
+    startedDateTime: '2026-11-25T00:00:00.000Z', time: 3,
+    request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: [{ name: 'Content-Type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{}' } },
+    response: { status, headers: [{ name: 'Content-Type', value: 'application/json; charset=utf-8' }], content },
+  });
+  const har = (name: string, text: string) => { const p = join(work, name); writeFileSync(p, text); return p; };
+
+  it('an answer recorded without its body, or no answer at all: the checks that need it skip, none fails', async () => {
+    const dir = reports();
+    const file = har('nobody.har', JSON.stringify({ log: { version: '1.2', entries: [entry(200, { size: 4581, mimeType: 'application/json' }), entry(0, {})] } }));
+    const r = await runCli(['--har', file, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(0);
+    const s = summaryOf(dir);
+    expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    expect(s.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME').message).toMatch(/no response body recorded in the HAR|no response recorded in the HAR/);
+  });
+
+  it('a file that is no HAR, or is cut off, stops the run in one line naming where, exit 2, no value quoted', async () => {
+    const cut = JSON.stringify({ log: { entries: [entry(200, { text: '{"apiKey":"CANARY-HAR-CUT-77"}' }), entry(200, { text: '{}' })] } });
+    for (const [file, message] of [
+      [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON after entry 1$/],
+      [har('not.har', '{"hello":"world"}'), /is not a HAR file: it has no log\.entries$/],
+      [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
+    ] as const) {
+      const r = await runCli(['--har', file, '--report-dir', reports(), '--quiet']);
+      expect([r.code, r.stderr.split('\n').length], file).toEqual([2, 2]);
+      expect(r.stderr.trimEnd(), file).toMatch(new RegExp(`^conformance: .*${message.source}`));
+      expect(r.stderr).not.toMatch(/CANARY|at .*\(/);
+    }
+  });
+
+  it('does not combine with --accounts or --generate', async () => {
+    const r = await runCli(['--har', 'x.har', '--generate', '5']);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: --har judges a recording and sends nothing; it does not combine with --accounts or --generate\n']);
+  });
+});
