@@ -91,3 +91,79 @@ describe('Redactor', () => {
     });
   });
 });
+
+describe('Redactor against hostile answers (issue 17, second review)', () => {
+  it('walks every top-level JSON value: an array answer, concatenated objects', () => {
+    const red = r();
+    const out = red.text('[{"n":1},{"userName":"Canary-Arr-Person","apiKey":"CANARY-ARRAY-KEY-1"}] {"jToken":"CANARY-CONCAT-2"}');
+    for (const v of ['Canary-Arr-Person', 'CANARY-ARRAY-KEY-1', 'CANARY-CONCAT-2']) expect(out).not.toContain(v);
+    expect(red.line('again CANARY-CONCAT-2')).not.toContain('CANARY-CONCAT-2');
+  });
+
+  it('masks and learns single-quoted and bare values after a sensitive name', () => {
+    const red = r().scope();
+    expect(red.text('{"userName":"x","apiKey":CANARY-UNQUOTED-KEY-9}')).not.toContain('CANARY-UNQUOTED');
+    expect(red.text("{'apiKey':'apiKey-CANARY-SQ-1', hxToken: 'it''s'}")).not.toContain('CANARY-SQ-1');
+    expect(red.line('echo CANARY-UNQUOTED-KEY-9 and apiKey-CANARY-SQ-1')).toBe('echo «credential: string, 21 chars» and «credential: string, 18 chars»');
+  });
+
+  it('hides an XML credential with no end tag to the end of the text, and learns it', () => {
+    for (const cut of ['<a:ApiKey>CANARY-CUT-KEY-1', '<a:ApiKey>CANARY-CUT-KEY-1</a:ApiKey', '<r><ApiKey>CANARY-CUT-KEY-1']) {
+      const red = r().scope();
+      expect(red.text(cut)).not.toContain('CANARY-CUT');
+      expect(red.line('CANARY-CUT-KEY-1')).not.toContain('CANARY-CUT');
+    }
+  });
+
+  it('finds the end tag by tokenising: an end tag inside CDATA, a comment or an attribute does not end the element', () => {
+    for (const trick of ['<![CDATA[</ApiKey>]]>', '<!-- </ApiKey> -->', '<x a="</ApiKey>"/>']) {
+      const out = r().text(`<R><ApiKey>${trick}CANARY-SOAP-KEY-77</ApiKey><Next>1</Next></R>`);
+      expect(out).not.toContain('CANARY-SOAP');
+      expect(out).toContain('<Next>1</Next>');
+    }
+  });
+
+  it('learns sensitive parameters of a query string and a form body', () => {
+    const red = r().scope();
+    expect(red.text('/confirm?recoveryToken=CANARY-QS-TOKEN%2B1&x=1')).not.toContain('CANARY-QS');
+    expect(red.text('userName=Form%20Person%20Canary&apiKey=CANARY-FORM-KEY-3')).not.toMatch(/CANARY-FORM|Person/);
+    expect(red.line('CANARY-QS-TOKEN+1 CANARY-FORM-KEY-3')).not.toContain('CANARY');
+  });
+});
+
+describe('Redactor: short values, multi-word values, more spellings (issue 17, second review)', () => {
+  it('matches a short configured value on word boundaries only, so harness text stays whole', () => {
+    const red = new Redactor({ showPersonalData: false, secrets: [] });
+    red.learn('{"userName":"user"}');
+    expect(red.line('POST /supportstateuser answers 200; HXUserTypeCode')).toBe('POST /supportstateuser answers 200; HXUserTypeCode');
+  });
+
+  it('finds a multi-word value of short words in another exchange by its word sequence', () => {
+    const run = new Redactor({ showPersonalData: false, secrets: [] });
+    run.scope().learn('{"address":"Flat 9 Baker Street"}');
+    const other = run.scope();
+    expect(other.line('siteId "Flat 9  Baker\nStreet" is not a GUID')).not.toMatch(/Flat|Baker/);
+  });
+
+  it('decodes references with leading zeros, URL encoding of URL encoding, and MIME-style base64', () => {
+    const token = 'CANARY-AUTHZ/4d2e+Zq';
+    const red = new Redactor({ showPersonalData: false, secrets: [`Bearer ${token}`] });
+    const refs = [...token].map((ch) => `&#x${ch.charCodeAt(0).toString(16).padStart(12, '0')};`).join('');
+    expect(red.line(refs)).not.toMatch(/&#x/);
+    expect(red.line(`t=${encodeURIComponent(encodeURIComponent(token))}`)).toBe('t=«secret header: string, 20 chars»');
+    const b64 = Buffer.from(`Bearer ${token}`).toString('base64').replace(/(.{8})/g, '$1\n');
+    expect(red.line(b64)).not.toContain(b64.slice(0, 12).replace('\n', ''));
+    expect(red.line(b64).replace(/\s/g, '')).not.toContain(Buffer.from(token).toString('base64').slice(2, 14));
+  });
+});
+
+describe('finding groups keep no received value (issue 17, second review)', () => {
+  it('masks the received value wherever it stands in a group, quoted or not', async () => {
+    const { CheckTally } = await import('../lib/engine/tally.js');
+    const t = new CheckTally({ id: 'X' } as never);
+    t.fold('e1', { source: 'har' } as never, [{ message: 'Flat9Baker is not a member of UserDetails', path: '$.Flat9Baker', actual: 'Flat9Baker' }, { message: '98765 is outside the 32-bit range', actual: '98765' }]);
+    const text = JSON.stringify(t.findingGroups());
+    expect(text).not.toMatch(/Flat9Baker|98765/);
+    expect(text).toContain('32-bit');
+  });
+});

@@ -28,8 +28,13 @@ export const MAX_EXAMPLE_EXCHANGES = 5;
 export const MAX_GROUPS = 100;
 const MAX_SKIP_REASONS = 20;
 
-/** A received value inside a message, masked for grouping: "…" for quoted text, «…» kept. */
-const maskValues = (message: string): string => message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
+/** A received value inside a message, masked for grouping: "…" for quoted text, and the finding's
+ *  received value wherever it stands unquoted (a member name, a number), on word boundaries; «…» kept.
+ *  Groups outlive the exchanges they came from, so no received value may stay in them. */
+const maskValues = (message: string, actual?: string): string => maskActual(message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"'), actual);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const maskActual = (text: string, actual?: string): string =>
+  actual ? text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(actual)}(?![\\p{L}\\p{N}_])`, 'gu'), '…') : text;
 /** Array indices and map keys vary from one record to the next: one group for all of them. */
 const maskPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]').replace(/\["(?:[^"\\]|\\.)*"\]/g, '[*]');
 
@@ -72,8 +77,8 @@ export class CheckTally {
     this.failed++;
     this.findings += look.length;
     for (const f of look) {
-      const message = maskValues(f.message);
-      const path = f.path === undefined ? undefined : maskPath(f.path);
+      const message = maskValues(f.message, f.actual);
+      const path = f.path === undefined ? undefined : maskActual(maskPath(f.path), f.actual);
       const key = `${path ?? ''}\0${message}`;
       const g = this.groups.get(key);
       if (g) g.count++;

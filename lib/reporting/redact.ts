@@ -154,6 +154,7 @@ export class Redactor {
    *  output may show them). */
   learnExchange(ex: Exchange): void {
     this.learnHeaders(ex.request.headers);
+    this.learn(ex.request.url);
     if (ex.request.body) this.learn(ex.request.body, MAX_SHOWN_TEXT);
     if (ex.response) {
       this.learnHeaders(ex.response.headers);
@@ -173,6 +174,7 @@ export class Redactor {
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
     // run-wide list of spelled secrets never grows with the number of accounts.
     const text = (body: string) => this.scope().learn(body, MAX_SHOWN_TEXT);
+    text(ex.request.url); // a query string's sensitive parameters
     if (ex.request.body) {
       const request = parseQuietly(ex.request.body);
       if (request !== undefined) this.fingerprintValues(request, undefined);
@@ -220,6 +222,21 @@ export class Redactor {
     if (jsonLimitPassed(part)) return;
     this.json(part, true);
     this.xml(part, true);
+    this.form(part, true);
+  }
+
+  /** Sensitive parameters of a query string or a form body (name=value&…, as a client sends a
+   *  recoveryToken): replaced, and learned decoded. */
+  private form(text: string, learnOnly = false): string {
+    if (!text.includes('=')) return text;
+    return text.replace(FORM_PARAM, (all, lead: string, name: string, value: string) => {
+      const kind = this.sensitivityOf(safeDecode(name));
+      if (!kind || !value) return all;
+      const decoded = safeDecode(value.replace(/\+/g, ' '));
+      this.remember(decoded, kind);
+      if (decoded !== value) this.remember(value, kind);
+      return learnOnly ? all : `${lead}${name}=${encodeURIComponent(marker(kind, decoded))}`;
+    });
   }
 
   /** Sensitive members, by one pass over JSON's tokens (jsonc-parser's scanner; no syntax tree),
@@ -366,7 +383,7 @@ export class Redactor {
   text(text: string): string {
     const passed = jsonLimitPassed(text);
     if (passed) return `«withheld: ${text.length} characters; the text ${limitMessage(passed)}»`;
-    return this.scan(this.xml(this.json(text)));
+    return this.scan(this.form(this.xml(this.json(text))));
   }
 
   /** A header value, hidden when the header carries a secret. */
@@ -488,3 +505,7 @@ function replaceRanges(text: string, ranges: Range[]): string {
   }
   return out + text.slice(at);
 }
+
+/** name=value in a query string or a form body, the name one of the sensitive ones. */
+const FORM_PARAM = new RegExp(`(^|[?&;\\s])(${[...SENSITIVE_NAMES.keys()].join('|')})=([^&#\\s]*)`, 'gi');
+const safeDecode = (s: string): string => { try { return decodeURIComponent(s); } catch { return s; } };
