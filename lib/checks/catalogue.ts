@@ -5,6 +5,7 @@ import type { Check, EvidenceSource } from './check.js';
 import { FORMAT_CHECKS } from './format.js';
 import { JSON_RECORD_CHECKS } from './json-record.js';
 import { JSON_TYPE_CHECKS } from './json-types.js';
+import { REQUEST_CHECKS } from './requests.js';
 import { ROBUSTNESS_CHECKS } from './robustness.js';
 import { ROUTE_CHECKS } from './routes.js';
 import { SOAP_ENVELOPE_CHECKS } from './soap-envelope.js';
@@ -20,6 +21,7 @@ export const CATALOGUE: readonly Check[] = [
   ...JSON_RECORD_CHECKS,
   ...JSON_TYPE_CHECKS,
   ...ROBUSTNESS_CHECKS,
+  ...REQUEST_CHECKS,
 ];
 
 /** The checks a run with these sources of evidence can feed: every check that takes any source,
@@ -32,6 +34,6 @@ if (checkById.size !== CATALOGUE.length) throw new Error('duplicate check id in 
 
 /** Identifies the catalogue's content: ids, clauses, levels, requirements, interpretations, bindings. */
 export const CATALOGUE_HASH = createHash('sha256')
-  .update(JSON.stringify(CATALOGUE.map(({ id, clause, level, requirement, interpretation, judges, probe }) => [id, clause, level, requirement, interpretation ?? '', judges, probe ?? ''])))
+  .update(JSON.stringify(CATALOGUE.map(({ id, clause, level, requirement, interpretation, judges, probe, sources }) => [id, clause, level, requirement, interpretation ?? '', judges, probe ?? '', sources ?? []])))
   .digest('hex')
   .slice(0, 16);

@@ -12,7 +12,7 @@ export type { EvidenceSource };
  *  SHOULD: a convention the spec implies; reported, never part of the verdict. */
 export type Level = 'MUST' | 'SHOULD';
 
-export const AREAS = ['Routes', 'Format selection', 'SOAP envelope', 'SOAP record', 'JSON record', 'Robustness'] as const;
+export const AREAS = ['Routes', 'Format selection', 'SOAP envelope', 'SOAP record', 'JSON record', 'Robustness', 'Requests'] as const;
 export type Area = (typeof AREAS)[number];
 
 export interface Finding {
@@ -52,6 +52,8 @@ export interface Check {
    *  request checks: requests a client sent): the check is run only when the run has such a source,
    *  so a plain probe run is not padded with checks that could never judge anything. Unset: any. */
   readonly sources?: readonly EvidenceSource[];
+  /** 'request': it judges what the client sent, not the answer (an unrecorded answer does not stop it). */
+  readonly side?: 'request';
   /** Whether this exchange is of a kind the check judges. */
   appliesTo(ex: ExchangeView): boolean;
   /** The check's verdict on one exchange of its kind. */

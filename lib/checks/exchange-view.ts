@@ -74,11 +74,12 @@ export class ExchangeView {
     return ok(ex.response);
   }
 
-  /** Why nothing of this exchange can be judged, or undefined: it was never sent (the run's request
-   *  cap), or a recording holds its request but not its answer. A check then skips, never fails. */
-  get unjudgeable(): string | undefined {
+  /** Why nothing of this exchange can be judged by `check`, or undefined: it was never sent (the
+   *  run's request cap), or a recording holds its request but not its answer (which a check of the
+   *  request does not need). A check then skips, never fails. */
+  unjudgeableBy(check: { readonly side?: 'request' }): string | undefined {
     const e = this.exchange.error;
-    return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' ? e.message : undefined;
+    return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
   }
 
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark
@@ -128,6 +129,27 @@ export class ExchangeView {
       const doc = parseXml(text.text);
       if (doc.ok) return ok(doc.root);
       return no(doc.limit ? `the body is XML that ${doc.error}` : `the body is not well-formed XML (${doc.error})`);
+    });
+  }
+
+  /** The request's body as JSON (a client's request, for the request checks). */
+  requestJson(): Decoded<ParsedJson> {
+    return this.once('requestJson', () => {
+      const body = this.exchange.request.body;
+      if (body === undefined || body === '') return no('the request has no body');
+      const parsed = parseJson(body);
+      return parsed.ok ? ok(parsed.json) : no(`the request body is ${parsed.error}`);
+    });
+  }
+
+  /** The request's body as XML. */
+  requestXml(): Decoded<XmlElement> {
+    return this.once('requestXml', () => {
+      const body = this.exchange.request.body;
+      if (body === undefined || body === '') return no('the request has no body');
+      const doc = parseXml(body);
+      if (doc.ok) return ok(doc.root);
+      return no(doc.limit ? `the request body is XML that ${doc.error}` : `the request body is not well-formed XML (${doc.error})`);
     });
   }
 

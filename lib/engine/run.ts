@@ -159,6 +159,9 @@ function safely(check: Check, view: ExchangeView): Look {
 const keepHead = (ex: Exchange): Exchange =>
   (ex.response && ex.response.body.length > KEPT_BODY_BYTES ? { ...ex, response: { ...ex.response, body: Buffer.from(ex.response.body.subarray(0, KEPT_BODY_BYTES)) } } : ex);
 
+/** Sources whose exchanges the harness did not send (it observed them): never counted as sent. */
+const OBSERVED: ReadonlySet<EvidenceSource> = new Set(['har', 'proxy', 'client']);
+
 /** Judges exchanges one at a time as they arrive; holds the tallies and the kept exchanges. */
 export class Judge {
   readonly tallies: CheckTally[];
@@ -184,7 +187,7 @@ export class Judge {
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
     if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);
-    if (ex.error?.kind !== 'not-sent' && ex.origin.source !== 'har' && ex.origin.source !== 'proxy') {
+    if (ex.error?.kind !== 'not-sent' && !OBSERVED.has(ex.origin.source)) {
       this.sent++;
       if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
     }
@@ -201,7 +204,7 @@ export class Judge {
     const judgedBy: CheckTally[] = [];
     for (const t of this.tallies) {
       if (!t.check.appliesTo(view)) continue;
-      const unjudgeable = view.unjudgeable;
+      const unjudgeable = view.unjudgeableBy(t.check);
       const look: Look = unjudgeable ? { skip: unjudgeable } : safely(t.check, view);
       if (Array.isArray(look) && look.length) failures.push([t.check, look]);
       if (t.fold(ex.id, ex.origin, look)) keep = true;
@@ -364,9 +367,31 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (dispatcher && !options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
+  return runResultOf(judge, {
+    baseUrl: options.baseUrl, mode, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1,
+    ...(options.part ? { part: options.part } : {}), ...(shrunk ? { shrunk } : {}), ...(generation ? { generation: generation.summary() } : {}),
+  });
+}
+
+/** What a run's result is made of besides the judge's tallies. */
+export interface ResultContext {
+  readonly baseUrl: string;
+  readonly mode: 'probe' | 'traffic';
+  readonly startedAt: string;
+  readonly sendingMs: number;
+  /** performance.now() when sending ended: what follows is checking time. */
+  readonly checkingStartedAt: number;
+  readonly part?: string;
+  readonly shrunk?: Awaited<ReturnType<Generation['shrinkFailures']>>;
+  readonly generation?: GenerationSummary;
+}
+
+/** The result of what a judge has judged so far: at the end of a run, or in the middle of one that
+ *  never ends by itself (the judging reference, which reports on demand while it serves). */
+export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const results = judge.tallies.map((t) => {
-    const r = resultOf(t, mode, options.part);
-    const s = shrunk?.get(t.check.id)?.shrunk;
+    const r = resultOf(t, c.mode, c.part);
+    const s = c.shrunk?.get(t.check.id)?.shrunk;
     return s ? { ...r, shrunk: s } : r;
   });
   // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
@@ -374,13 +399,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const counts = judge.counts();
   const must = results.filter((r) => r.check.level === 'MUST');
   const verdict = verdictOf({
-    unreachable: unreachable !== undefined, mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
-    mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !options.part && must.some((r) => r.status === 'skip'),
+    unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
+    mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !c.part && must.some((r) => r.status === 'skip'),
   });
   return {
-    baseUrl: options.baseUrl, mode, startedAt, finishedAt: new Date().toISOString(),
-    exchanges: judge.kept, counts, results, verdict, ...(unreachable ? { unreachable } : {}),
-    ...(generation ? { generation: generation.summary() } : {}),
-    timings: { sendingMs: Math.round(t1 - t0), checkingMs: Math.round(performance.now() - t1) },
+    baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),
+    exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}),
+    ...(c.generation ? { generation: c.generation } : {}),
+    timings: { sendingMs: Math.round(c.sendingMs), checkingMs: Math.round(performance.now() - c.checkingStartedAt) },
   };
 }

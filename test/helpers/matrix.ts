@@ -1,6 +1,9 @@
 // Runs the whole catalogue against the reference under one variant (a fault or a style), over
 // real HTTP, and renders the sensitivity matrix document from the outcomes.
 import { CATALOGUE } from '../../lib/checks/catalogue.js';
+
+/** The checks of answers (a faulty reference's answers can fail them); the request checks judge clients. */
+export const ANSWER_CHECKS = CATALOGUE.filter((c) => c.side !== 'request');
 import type { Level } from '../../lib/checks/check.js';
 import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
 import type { JsonObject } from '../../lib/json/value.js';
@@ -40,7 +43,8 @@ export function matrixMarkdown(
   faults: readonly Fault[], faultOutcomes: readonly Outcome[], styles: readonly Variant[], styleOutcomes: readonly Outcome[],
   inputDependent: readonly Fault[] = [], inputDependentOutcomes: readonly Outcome[] = [],
 ): string {
-  const must = CATALOGUE.filter((c) => c.level === 'MUST');
+  // The answers of a faulty reference feed the checks of answers; the request checks judge clients (test/requests.test.ts).
+  const must = ANSWER_CHECKS.filter((c) => c.level === 'MUST');
   const killers = (id: string) => faults.filter((_, i) => faultOutcomes[i]!.failed.MUST.includes(id)).map((f) => f.name);
   const killed = must.filter((c) => killers(c.id).length > 0).length;
   const falseAlarms = styleOutcomes.reduce((n, o) => n + o.failed.MUST.length + o.failed.SHOULD.length, 0);

@@ -1,0 +1,204 @@
+// Requests: what a client sends, judged against 2.2 and 4 (the request records and how each
+// operation is called). These judge only requests a client sent (a recording, the proxy, a client
+// talking to the judging reference): the harness's own requests are built from the same contract.
+// A request the service would refuse is the client's fault, whatever the service answered.
+import { isJsonOperation } from '../contract/classify.js';
+import { SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
+import { impersonateLogout, JSON_MEDIA_TYPE, type JsonOperation } from '../contract/operations.js';
+import { jsonValueProblem } from '../contract/values.js';
+import { mediaType } from '../http/media-type.js';
+import { member, ROOT } from '../json/path.js';
+import { isJsonObject } from '../json/value.js';
+import { elementChildren, textContent } from '../xml/model.js';
+import { finding, show, type Check, type Finding, type Look } from './check.js';
+import type { ExchangeView } from './exchange-view.js';
+import type { KindRule } from './kinds.js';
+
+const CLIENT_SOURCES = ['har', 'proxy', 'client'] as const;
+/** A request a client sent (the harness's own are built from the contract: nothing to judge there). */
+const fromClient = (ex: ExchangeView) => (CLIENT_SOURCES as readonly string[]).includes(ex.origin.source);
+const PATHS = { contentType: 'request.headers.content-type', soapAction: 'request.headers.soapaction', body: 'request.body' } as const;
+
+/** A POST of a JSON operation carrying a body, by either route and any selector. */
+const jsonRequest: KindRule = {
+  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && isJsonOperation(ex.kind.operation) && (ex.exchange.request.body ?? '') !== '',
+  judges: 'every POST with a body to a route of SupportStateUserLoginRequest or ConfirmEmailRequest a client sent',
+};
+const soapRequest: KindRule = {
+  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && ex.kind.operation?.wire === 'soap' && ex.kind.route === 'soap11',
+  judges: 'every POST to /soap11 a client sent',
+};
+
+const base = { area: 'Requests', clause: '2.2', level: 'MUST', sources: CLIENT_SOURCES, side: 'request' } as const;
+const charsetProblem = (header: string): string | undefined => {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header)?.[1];
+  return charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8' ? `charset ${show(charset)}, expected utf-8` : undefined;
+};
+
+/** The request record's members as the client wrote them: by exact name, and by name in any case. */
+function members(ex: ExchangeView): { op: JsonOperation; object: Record<string, unknown> } | Look {
+  const j = ex.requestJson();
+  if (!j.ok) return { skip: j.reason };
+  if (!isJsonObject(j.value.value)) return { skip: 'the request body is not a JSON object (REQ-JSON-BODY judges it)' };
+  return { op: ex.kind.operation as JsonOperation, object: j.value.value };
+}
+
+/** The SOAP request's Body children, or why there are none to look at. */
+function soapBody(ex: ExchangeView): readonly ReturnType<typeof elementChildren>[number][] | Look {
+  const doc = ex.requestXml();
+  if (!doc.ok) return { skip: doc.reason };
+  if (doc.value.name !== SOAP.envelope || doc.value.ns !== SOAP11_ENVELOPE) return { skip: 'not a SOAP 1.1 envelope (REQ-SOAP-ENVELOPE judges it)' };
+  const body = elementChildren(doc.value).find((e) => e.name === SOAP.body && e.ns === SOAP11_ENVELOPE);
+  return body ? elementChildren(body) : { skip: 'the envelope has no Body (REQ-SOAP-ENVELOPE judges it)' };
+}
+
+export const REQUEST_CHECKS: readonly Check[] = [
+  {
+    ...base, id: 'REQ-JSON-CONTENT-TYPE', clause: '4.1, 4.3', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request says it is JSON',
+    requirement: 'A client POSTing a request record to a JSON route sends Content-Type application/json.',
+    interpretation: 'Parameters are allowed; a charset, when given, must be UTF-8 (RFC 8259 8.1).',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const header = ex.exchange.request.headers['content-type'];
+      const type = mediaType(header);
+      if (type !== JSON_MEDIA_TYPE) return [finding(`Content-Type ${header === undefined ? 'missing' : show(header)}, expected ${JSON_MEDIA_TYPE}`, { path: PATHS.contentType, actual: header ?? '' })];
+      const charset = charsetProblem(header!);
+      return charset ? [finding(charset, { path: PATHS.contentType, actual: header! })] : [];
+    },
+  },
+  {
+    ...base, id: 'REQ-JSON-BODY', clause: '4.1, 4.3', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request body is one JSON object',
+    requirement: 'The body of a JSON request is a JSON object: the request record of 2.2.',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const j = ex.requestJson();
+      if (!j.ok) return [finding(j.reason, { path: PATHS.body })];
+      return isJsonObject(j.value.value) ? [] : [finding(`the body is ${Array.isArray(j.value.value) ? 'an array' : show(j.value.value)}, expected an object`, { path: ROOT })];
+    },
+  },
+  {
+    ...base, id: 'REQ-JSON-MEMBER-NAMES', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request names its members as 2.2 does',
+    requirement: 'Members of a JSON request record are named exactly as 2.2 names them (camelCase).',
+    interpretation: 'ServiceStack binds names in any letter case, so a deployment may accept them; the interface names one spelling, and a client that relies on the platform\'s leniency breaks on another implementation.',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const m = members(ex);
+      if (!('op' in m)) return m;
+      const byLower = new Map(m.op.request.fields.map((f) => [f.json.toLowerCase(), f.json]));
+      return Object.keys(m.object).filter((k) => byLower.has(k.toLowerCase()) && byLower.get(k.toLowerCase()) !== k)
+        .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(ROOT, k), actual: k }));
+    },
+  },
+  {
+    ...base, id: 'REQ-JSON-TYPES', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request\'s members hold values of their types',
+    requirement: 'Each member of a JSON request record holds a value of its type in 2.2 (an integer within .NET\'s 32 bits written as an integer, a boolean, a string, an enum name), or null.',
+    interpretation: 'No member is assumed required (2.4 shows none), and null is "no value" for any member. A member written in another letter case is judged as the member it names.',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const m = members(ex);
+      if (!('op' in m)) return m;
+      const out: Finding[] = [];
+      for (const [k, v] of Object.entries(m.object)) {
+        const f = m.op.request.fields.find((x) => x.json.toLowerCase() === k.toLowerCase());
+        if (!f || v === null) continue;
+        const problem = jsonValueProblem(f.type, v as never, { int32: true });
+        if (problem) out.push(finding(`${show(v)}: ${problem}`, { path: member(ROOT, k), actual: typeof v === 'string' ? v : JSON.stringify(v), ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}) }));
+      }
+      return out;
+    },
+  },
+  {
+    ...base, id: 'REQ-JSON-UNKNOWN-MEMBERS', level: 'SHOULD', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request holds no member 2.2 does not name',
+    requirement: 'A JSON request record holds only the members 2.2 names for it.',
+    interpretation: 'ServiceStack ignores members it does not know, so this is advisory: such a member is a client\'s mistake that the service does not see.',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const m = members(ex);
+      if (!('op' in m)) return m;
+      const known = new Set(m.op.request.fields.map((f) => f.json.toLowerCase()));
+      return Object.keys(m.object).filter((k) => !known.has(k.toLowerCase()))
+        .map((k) => finding(`${show(k)} is not a member of ${m.op.request.name}`, { path: member(ROOT, k), actual: k }));
+    },
+  },
+  {
+    ...base, id: 'REQ-SOAP-CONTENT-TYPE', clause: '4.2', operation: impersonateLogout.name,
+    title: 'A SOAP request is SOAP 1.1: text/xml',
+    requirement: 'A client POSTing to /soap11 sends Content-Type text/xml, SOAP 1.1\'s media type.',
+    interpretation: 'A charset is not required (RFC 7303: UTF-8 by default); one that is given must be UTF-8. application/soap+xml is SOAP 1.2\'s.',
+    judges: soapRequest.judges, appliesTo: soapRequest.applies,
+    judge: (ex): Look => {
+      const header = ex.exchange.request.headers['content-type'];
+      const type = mediaType(header);
+      if (type === 'application/soap+xml') return [finding(`Content-Type ${show(header)} is SOAP 1.2's; /soap11 speaks SOAP 1.1 (text/xml)`, { path: PATHS.contentType, actual: header! })];
+      if (type !== 'text/xml') return [finding(`Content-Type ${header === undefined ? 'missing' : show(header)}, expected text/xml`, { path: PATHS.contentType, actual: header ?? '' })];
+      const charset = charsetProblem(header!);
+      return charset ? [finding(charset, { path: PATHS.contentType, actual: header! })] : [];
+    },
+  },
+  {
+    ...base, id: 'REQ-SOAP-ACTION', clause: '4.2', operation: impersonateLogout.name,
+    title: 'A SOAP request names its action',
+    requirement: `A SOAP request carries the SOAPAction header ${impersonateLogout.soapAction}.`,
+    interpretation: `Quoted or not (SOAP 1.1 section 6.1.1 quotes it), and an absolute URI ending in /${impersonateLogout.soapAction} names the same action; missing or empty fails.`,
+    judges: soapRequest.judges, appliesTo: soapRequest.applies,
+    judge: (ex): Look => {
+      const header = ex.exchange.request.headers.soapaction;
+      const action = header?.trim().replace(/^"(.*)"$/, '$1');
+      const ok = action === impersonateLogout.soapAction || (action !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(action) && action.endsWith(`/${impersonateLogout.soapAction}`));
+      return ok ? [] : [finding(`SOAPAction ${header === undefined ? 'missing' : show(header)}, expected ${impersonateLogout.soapAction}`, { path: PATHS.soapAction, actual: header ?? '' })];
+    },
+  },
+  {
+    ...base, id: 'REQ-SOAP-ENVELOPE', clause: '4.2', operation: impersonateLogout.name,
+    title: 'A SOAP request is a SOAP 1.1 envelope',
+    requirement: 'The body of a SOAP request is well-formed XML: a SOAP 1.1 Envelope holding [Header,] Body.',
+    judges: soapRequest.judges, appliesTo: soapRequest.applies,
+    judge: (ex): Look => {
+      const doc = ex.requestXml();
+      if (!doc.ok) return [finding(doc.reason, { path: PATHS.body })];
+      const env = doc.value;
+      if (env.name !== SOAP.envelope || env.ns !== SOAP11_ENVELOPE) {
+        const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 envelope' : `{${env.ns ?? ''}}${env.name}`;
+        return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
+      }
+      const names = elementChildren(env).map((e) => e.name).join(', ');
+      return names === SOAP.body || names === `${SOAP.header}, ${SOAP.body}` ? [] : [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body`, { path: `/${SOAP.envelope}` })];
+    },
+  },
+  {
+    ...base, id: 'REQ-SOAP-BODY', clause: '4.2, 2.2', operation: impersonateLogout.name,
+    title: 'A SOAP request\'s Body holds one ImpersonateLogoutRequest',
+    requirement: 'The Body of a SOAP request holds exactly one ImpersonateLogoutRequest element in {service_request_namespace}.',
+    judges: soapRequest.judges, appliesTo: soapRequest.applies,
+    judge: (ex): Look => {
+      const kids = soapBody(ex);
+      if (!Array.isArray(kids)) return kids as Look;
+      const want = ex.settings.namespaces.request;
+      const path = `/${SOAP.envelope}/${SOAP.body}`;
+      if (kids.length !== 1) return [finding(`the Body holds ${kids.length} elements, expected one ${impersonateLogout.name}`, { path })];
+      const [only] = kids;
+      return only!.name === impersonateLogout.name && only!.ns === want ? []
+        : [finding(`the Body holds {${only!.ns ?? ''}}${only!.name}, expected {${want}}${impersonateLogout.name}`, { path: `${path}/${only!.name}`, actual: only!.ns ?? '' })];
+    },
+  },
+  {
+    ...base, id: 'REQ-SOAP-EMPTY', clause: '2.2, 4.2', level: 'SHOULD', operation: impersonateLogout.name,
+    title: 'ImpersonateLogoutRequest is sent empty',
+    requirement: 'ImpersonateLogoutRequest has no members (2.2): the element is sent empty.',
+    interpretation: 'DataContractSerializer ignores elements it does not know, so content is advisory, as unknown JSON members are.',
+    judges: soapRequest.judges, appliesTo: soapRequest.applies,
+    judge: (ex): Look => {
+      const kids = soapBody(ex);
+      if (!Array.isArray(kids)) return kids as Look;
+      const req = kids.find((k) => k.name === impersonateLogout.name);
+      if (!req) return { skip: `no ${impersonateLogout.name} (REQ-SOAP-BODY judges it)` };
+      const inside = elementChildren(req).map((e) => e.name);
+      return inside.length || textContent(req).trim() ? [finding(`${impersonateLogout.name} holds ${inside.join(', ') || 'text'}`, { path: `/${SOAP.envelope}/${SOAP.body}/${impersonateLogout.name}` })] : [];
+    },
+  },
+];
