@@ -98,7 +98,7 @@ const coldRuns = [];
 for (let i = 0; i < ROUNDS; i++) coldRuns.push(await cliRun());
 
 // 4: the reference against bare node:http, alternating, in separate processes from autocannon.
-const reference = await serve(['bin/run.mjs', 'reference/main', '--port', '0']);
+const reference = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
 const bare = await serve(['bench/bare-server.mjs']);
 const refRps = [], bareRps = [];
 for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url)); bareRps.push(await throughput(bare.url)); }
@@ -107,7 +107,7 @@ bare.child.kill();
 
 // 6 and 7: accounts against a reference in its own process (each account answered with its own
 // record); autocannon asks the same reference for one non-sample account, 32 connections like the harness.
-const population = await serve(['bin/run.mjs', 'reference/main', '--port', '0']);
+const population = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
 const tenK = await accountsRun(population.url, accountsFile(10_000));
 const loadRps = await throughput(population.url, '{"userName":"user7","searchValues":"s7"}', 32);
 const hundredK = values['skip-100k'] ? undefined : await accountsRun(population.url, accountsFile(100_000));

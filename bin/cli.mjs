@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const COMMANDS = { check: 'cli/main', reference: 'reference/main', report: 'cli/report' };
+const COMMANDS = { check: 'cli/main', reference: 'cli/reference', report: 'cli/report' };
 const USAGE = `usage: soap-json-conformance [check] [options]     check a deployment (--base-url URL), or the embedded reference
        soap-json-conformance reference [options]   serve the reference implementation
        soap-json-conformance report [options]      rebuild a report directory, or --merge the shards of a run

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from './helpers/reference.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const args = (rest: string[]) => ['bin/run.mjs', 'reference/main', ...rest];
+const args = (rest: string[]) => ['bin/run.mjs', 'cli/reference', ...rest];
 
 function once(rest: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => execFile(process.execPath, args(rest), { cwd: ROOT, timeout: 30_000 },

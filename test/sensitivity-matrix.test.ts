@@ -8,11 +8,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkById } from '../lib/checks/catalogue.js';
 import { FAULTS, STYLES } from '../lib/reference/variants.js';
-import { ANSWER_CHECKS, inBatches, matrixMarkdown, outcomeUnder, type Outcome } from './helpers/matrix.js';
+import { judgedOverHttp, LEGITIMATE_CLIENTS, WRONG_CLIENTS, type ClientOutcome } from './helpers/client-requests.js';
+import { ANSWER_CHECKS, inBatches, matrixMarkdown, outcomeUnder, REQUEST_CHECKS, type Outcome } from './helpers/matrix.js';
 
 const faultOutcomes = new Map<string, Outcome>();
 const styleOutcomes = new Map<string, Outcome>();
 let plain: Outcome;
+/** Wrong and legitimate clients, sent over HTTP to the judging reference. */
+let wrongClients: ClientOutcome[];
+let legitimateClients: ClientOutcome[];
 /** Faults the probes trigger: the matrix. The others need generated requests. */
 const PROBED = FAULTS.filter((f) => !f.evidence);
 const INPUT_DEPENDENT = FAULTS.filter((f) => f.evidence);
@@ -23,6 +27,8 @@ beforeAll(async () => {
   FAULTS.forEach((v, i) => faultOutcomes.set(v.name, f[i]!));
   const s = await inBatches(STYLES, 8, (v) => outcomeUnder([v]));
   STYLES.forEach((v, i) => styleOutcomes.set(v.name, s[i]!));
+  wrongClients = await judgedOverHttp(WRONG_CLIENTS.map(([, r]) => r));
+  legitimateClients = await judgedOverHttp(LEGITIMATE_CLIENTS.map(([, r]) => r));
 }, 60_000);
 
 describe('declarations', () => {
@@ -78,10 +84,18 @@ describe('coverage', () => {
     expect(ANSWER_CHECKS.filter((c) => c.level === 'MUST' && !killed.has(c.id)).map((c) => c.id)).toEqual([]);
   });
 
+  it('every MUST request check is failed by at least one wrong client, over HTTP; no legitimate client fails any', () => {
+    const killed = new Set(wrongClients.flatMap((o) => o.failed));
+    expect(REQUEST_CHECKS.filter((c) => c.level === 'MUST' && !killed.has(c.id)).map((c) => c.id)).toEqual([]);
+    WRONG_CLIENTS.forEach(([why, , expected], i) => expect(wrongClients[i]!.failed, why).toEqual([...expected].sort()));
+    expect(legitimateClients.flatMap((o) => o.failed)).toEqual([]);
+  });
+
   it('docs/sensitivity-matrix.md is what this run measured (UPDATE_DOCS=1 rewrites it)', () => {
     const path = new URL('../docs/sensitivity-matrix.md', import.meta.url);
     const doc = matrixMarkdown(PROBED, PROBED.map((f) => faultOutcomes.get(f.name)!), STYLES, STYLES.map((s) => styleOutcomes.get(s.name)!),
-      INPUT_DEPENDENT, INPUT_DEPENDENT.map((f) => faultOutcomes.get(f.name)!));
+      INPUT_DEPENDENT, INPUT_DEPENDENT.map((f) => faultOutcomes.get(f.name)!),
+      { wrong: WRONG_CLIENTS.map(([name], i) => ({ name, failed: wrongClients[i]!.failed })), legitimate: LEGITIMATE_CLIENTS.map(([name], i) => ({ name, failed: legitimateClients[i]!.failed })) });
     if (process.env.UPDATE_DOCS === '1') writeFileSync(path, doc);
     expect(existsSync(path) ? readFileSync(path, 'utf8') : '', 'run UPDATE_DOCS=1 npx vitest run test/sensitivity-matrix.test.ts and read the diff').toBe(doc);
   });

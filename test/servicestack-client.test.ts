@@ -1,35 +1,9 @@
 // ServiceStack's own TypeScript client, a tool nobody here wrote, calls the reference by both
 // route forms and reads an error's responseStatus as it would from the real platform.
-import { JsonServiceClient, type IReturn } from '@servicestack/client';
+import { JsonServiceClient } from '@servicestack/client';
 import { describe, expect, it } from 'vitest';
 import { useReference } from './helpers/reference.js';
-
-// DTOs as ServiceStack's "Add ServiceStack Reference" would generate them.
-class UserDetailsResponse {
-  userName?: string;
-  hxUserTypeCode?: number;
-  siteId?: string;
-  providerPaymentSettings?: Record<string, { isInBackist: boolean }>;
-}
-class SupportStateUserLoginRequest implements IReturn<UserDetailsResponse> {
-  constructor(init?: Partial<SupportStateUserLoginRequest>) { Object.assign(this, init); }
-  userName?: string;
-  searchValues?: string;
-  getTypeName() { return 'SupportStateUserLoginRequest'; }
-  getMethod() { return 'POST'; }
-  createResponse() { return new UserDetailsResponse(); }
-}
-class ConfirmEmailResponse { userName?: string; firstName?: string; lastName?: string; }
-class ConfirmEmailRequest implements IReturn<ConfirmEmailResponse> {
-  constructor(init?: Partial<ConfirmEmailRequest>) { Object.assign(this, init); }
-  recoveryToken?: string;
-  verifyEmail?: string;
-  ownerId?: number | string;
-  isForMM?: boolean;
-  getTypeName() { return 'ConfirmEmailRequest'; }
-  getMethod() { return 'POST'; }
-  createResponse() { return new ConfirmEmailResponse(); }
-}
+import { ConfirmEmailRequest, SupportStateUserLoginRequest } from './helpers/servicestack-dtos.js';
 
 const ref = useReference();
 const client = () => {

@@ -1,20 +1,19 @@
 // `npm run conformance`: check a deployment (or the embedded reference) and gate on the result.
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
-import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { checkById, checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
 import { HarProblem, harExchanges } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
-import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { Redactor } from '../reporting/redact.js';
-import { buildReport, type Report } from '../reporting/report.js';
+import { buildReport } from '../reporting/report.js';
+import { harnessIdentity } from './identity.js';
 import { finish, writeReports } from './write-reports.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
@@ -23,19 +22,6 @@ import { displayLine } from '../reporting/display.js';
 import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
-
-function harnessIdentity(): Report['harness'] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  let commit: string | undefined;
-  // Only the harness's own checkout: installed inside someone's repository, `git rev-parse` would
-  // answer with that project's commit, and the auditor's manifest would name the wrong code.
-  if (existsSync(join(ROOT, '.git'))) try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || undefined;
-  } catch {
-    commit = undefined; // not a git checkout
-  }
-  return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
-}
 
 /** The sources of evidence a run of this configuration has (they decide which checks can judge). */
 const sourcesOf = (config: Config): Set<EvidenceSource> =>

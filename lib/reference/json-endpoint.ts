@@ -7,7 +7,7 @@ import { jsonValueProblem } from '../contract/values.js';
 import { jsonSyntaxError } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { serviceStackError } from './error-replies.js';
-import { decodeUtf8, header, mediaTypeOf, reply, type Reply, type RequestContext } from './reply.js';
+import { blameOf, decodeUtf8, header, mediaTypeOf, reply, type Reply, type RequestContext } from './reply.js';
 
 /** Renders the operation's response record for one account in a format. */
 export type Render = (op: JsonOperation, format: Format, dto: JsonObject) => { mediaType: string; body: Buffer };
@@ -22,26 +22,27 @@ export interface JsonEndpointOptions {
 
 /** The request DTO, or the error ServiceStack would answer with. */
 export function bindJsonRequest(op: JsonOperation, ctx: RequestContext): { readonly dto: JsonObject } | { readonly error: Reply } {
-  const bad = (r: Reply) => ({ error: r });
+  // Every refusal names the rules the request breaks when it was judged (a judging reference).
+  const refuse = (status: number, errorCode: string, message: string) => ({ error: serviceStackError(status, errorCode, `${message}${blameOf(ctx)}`) });
   if (ctx.body.length > 0 && mediaTypeOf(header(ctx, 'content-type')) !== JSON_MEDIA_TYPE) {
-    return bad(serviceStackError(415, 'NotSupportedException', `Content-Type ${JSON.stringify(header(ctx, 'content-type') ?? '')} is not supported here; send application/json`));
+    return refuse(415, 'NotSupportedException', `Content-Type ${JSON.stringify(header(ctx, 'content-type') ?? '')} is not supported here; send application/json`);
   }
   const text = decodeUtf8(ctx.body);
-  if (text === undefined) return bad(serviceStackError(400, 'SerializationException', 'The request body is not valid UTF-8'));
+  if (text === undefined) return refuse(400, 'SerializationException', 'The request body is not valid UTF-8');
   let dto: JsonValue = {};
   if (text.trim() !== '') {
     try {
       dto = JSON.parse(text) as JsonValue;
     } catch (e) {
-      return bad(serviceStackError(400, 'SerializationException', `The request body is not valid JSON: ${jsonSyntaxError(e, text)}`));
+      return refuse(400, 'SerializationException', `The request body is not valid JSON: ${jsonSyntaxError(e, text)}`);
     }
   }
-  if (!isJsonObject(dto)) return bad(serviceStackError(400, 'SerializationException', `${op.name} must be a JSON object`));
+  if (!isJsonObject(dto)) return refuse(400, 'SerializationException', `${op.name} must be a JSON object`);
   // ServiceStack.Text fails to bind a member of the wrong type; a .NET int holds 32 bits.
   for (const f of op.request.fields) {
     const v = dto[f.json];
     const problem = v === undefined || v === null ? undefined : jsonValueProblem(f.type, v, { int32: true });
-    if (problem) return bad(serviceStackError(400, 'SerializationException', `member ${f.json} of ${op.request.name}: ${problem}`));
+    if (problem) return refuse(400, 'SerializationException', `member ${f.json} of ${op.request.name}: ${problem}`);
   }
   return { dto };
 }

@@ -14,7 +14,12 @@ export interface RequestContext {
   readonly method: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Buffer;
+  /** Set by a judging reference: the rules this request breaks, named in any error answer to it. */
+  readonly breaks?: readonly string[];
 }
+
+/** " (fails REQ-…)" for an error message, when the request was judged and broke a rule. */
+export const blameOf = (ctx: RequestContext): string => (ctx.breaks?.length ? ` (fails ${ctx.breaks.join(', ')})` : '');
 
 export const reply = (status: number, mediaType: string, body: string | Buffer, headers: Record<string, string> = {}): Reply =>
   ({ status, headers: { 'content-type': mediaType, ...headers }, body });

@@ -16,7 +16,7 @@ import { answerJson, bindJsonRequest, type Render } from './json-endpoint.js';
 import { recordToJson } from './json-record.js';
 import { accountKey, hitByFault, isSampleAccount, populationRecord } from './population.js';
 import { profileOf, writerStyle, type Profile, type Served, type Variant } from './profile.js';
-import { reply, type Reply, type RequestContext } from './reply.js';
+import { blameOf, reply, type Reply, type RequestContext } from './reply.js';
 import { checkSoapRequest } from './soap-endpoint.js';
 import { recordToXml, soapEnvelope, soapFault } from './soap-record.js';
 import { isFault } from './variants.js';
@@ -44,7 +44,33 @@ export interface ReferenceOptions {
   readonly maxBodyBytes?: number;
   /** Serve HTTPS with this PEM key and certificate (chain). */
   readonly tls?: { readonly key: string; readonly cert: string };
+  /** Someone watching every request (the judging reference); the reference answers as it always does. */
+  readonly observer?: ReferenceObserver;
 }
+
+/** A request as the reference received it: lower-case header names, the body as text when read. */
+export interface ReceivedRequest {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** Hooks a host of the reference can set; the reference itself knows nothing of checks or reports. */
+export interface ReferenceObserver {
+  /** Before answering a request with a body: names of the rules it breaks, which an error answer to it
+   *  then names ("… (fails REQ-JSON-TYPES)"), so a client's developer reads what to fix. */
+  readonly judgeRequest?: (request: ReceivedRequest) => readonly string[];
+  /** After answering: the request and the answer as written. */
+  readonly answered?: (request: ReceivedRequest, answer: { status: number; headers: Readonly<Record<string, string>>; body: Buffer }, startedAt: string, durationMs: number) => void;
+  /** A route of the host's own (GET /__conformance/report): its reply, or undefined for the interface's. */
+  readonly ownRoute?: (request: ReceivedRequest) => Promise<Reply> | undefined;
+}
+
+/** Header values as one string each (repeated headers joined, as a recording holds them). */
+const headerRecord = (headers: IncomingMessage['headers']): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
 
 export interface RunningReference {
   readonly url: string;
@@ -132,6 +158,7 @@ class Reference {
     private readonly ns: ServiceNamespaces,
     private readonly sampleOnly: boolean,
     private readonly maxBody: number,
+    private readonly observer?: ReferenceObserver,
   ) {}
 
   /** The account's own record (undefined for the sample account) and the answering it gets. */
@@ -144,21 +171,25 @@ class Reference {
 
   private soapReply(ctx: RequestContext, answering: Answering): Reply {
     const outcome = checkSoapRequest(ctx, this.ns);
-    if (!outcome.ok) return reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, outcome.message), answering.faultStyle));
+    if (!outcome.ok) return reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, `${outcome.message}${blameOf(ctx)}`), answering.faultStyle));
     const written = answering.render(login, 'soap11'); // ImpersonateLogoutRequest answers the same record as a login
     return reply(200, written.mediaType, written.body);
   }
 
-  /** The reply, then every editReply of the answering profile (faults and styles at the HTTP level). */
-  async handle(req: IncomingMessage): Promise<Reply> {
+  /** The reply, then every editReply of the answering profile (faults and styles at the HTTP level);
+   *  with the request as received, for an observer. */
+  async handle(req: IncomingMessage): Promise<{ reply: Reply; received: ReceivedRequest }> {
     const method = req.method ?? 'GET';
+    const received: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = { method, url: req.url ?? '/', headers: headerRecord(req.headers) };
+    const own = this.observer?.ownRoute?.(received);
+    if (own) return { reply: await own, received };
     const kind = classify({ method, url: req.url ?? '/', headers: req.headers });
-    const { reply: r, jsonp, answering, dto } = await this.answer(req, method, kind);
+    const { reply: r, jsonp, answering, dto } = await this.answer(req, method, kind, received);
     const served: Served = { method, kind, headers: req.headers, ...(jsonp ? { jsonp } : {}), ...(dto ? { dto } : {}) };
-    return answering.profile.editReply.reduce((acc, edit) => edit(acc, served), r);
+    return { reply: answering.profile.editReply.reduce((acc, edit) => edit(acc, served), r), received };
   }
 
-  private async answer(req: IncomingMessage, method: string, kind: RequestKind): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering; dto?: JsonObject }> {
+  private async answer(req: IncomingMessage, method: string, kind: RequestKind, received: { body?: string }): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering; dto?: JsonObject }> {
     const sample = this.accountOf(undefined, undefined).answering;
     const b = sample.profile.behaviour;
     const path = (req.url ?? '/').split('?')[0]!;
@@ -175,7 +206,9 @@ class Reference {
     if (!read.ok) {
       return { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
     }
-    const ctx: RequestContext = { method, headers: req.headers, body: read.body };
+    received.body = read.body.toString('utf8');
+    const broken = this.observer?.judgeRequest?.(received as ReceivedRequest) ?? [];
+    const ctx: RequestContext = { method, headers: req.headers, body: read.body, ...(broken.length ? { breaks: broken } : {}) };
     if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, sample), answering: sample };
     const bound = bindJsonRequest(op, ctx);
     if ('error' in bound) return { reply: bound.error, answering: sample };
@@ -185,20 +218,23 @@ class Reference {
   }
 }
 
-function send(res: ServerResponse, r: Reply): void {
-  if (res.headersSent || res.destroyed) return;
-  if (r.drop) { res.socket?.destroy(); return; }
+/** Writes the reply; what was written (undefined when nothing was: the socket is gone, or dropped). */
+function send(res: ServerResponse, r: Reply): { status: number; headers: Record<string, string>; body: Buffer } | undefined {
+  if (res.headersSent || res.destroyed) return undefined;
+  if (r.drop) { res.socket?.destroy(); return undefined; }
   const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
+  const headers = { ...r.headers, 'content-length': String(body.length) };
   try {
-    res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
+    res.writeHead(r.status, headers);
   } catch {
     // A variant set a header Node cannot send (a character outside Latin-1): say so, never hang.
     const failed = serviceStackError(500, 'InvalidOperationException', 'The reference built a header it cannot send');
     res.writeHead(failed.status, failed.headers);
     res.end(failed.body);
-    return;
+    return { status: failed.status, headers: { ...failed.headers }, body: Buffer.from(failed.body) };
   }
   res.end(body);
+  return { status: r.status, headers, body };
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
@@ -210,20 +246,27 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Below rate 1, the accounts a fault misses are answered with the styles alone.
   const clean = rate >= 1 ? faulty : new Answering(profileOf(variants.filter((v) => !isFault(v))), ns, samples);
   const sampleOnly = options.sampleOnly ?? (options.userDetails !== undefined || options.confirmation !== undefined);
-  const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES);
+  const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES, options.observer);
   const latency = faulty.profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
   const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
+  const answered = options.observer?.answered;
   const listener: RequestListener = (req, res) => {
     res.on('error', () => res.destroy());
+    const startedAt = new Date();
+    const t0 = performance.now();
     reference.handle(req)
-      .catch(() => serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request'))
-      .then((r) => {
+      .catch(() => ({ reply: serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request') as Reply, received: undefined }))
+      .then(({ reply: r, received }) => {
+        const answer = () => {
+          const written = send(res, r);
+          if (answered && received && written) answered(received, written, startedAt.toISOString(), performance.now() - t0);
+        };
         if (latency > 0) {
-          const timer = setTimeout(() => send(res, r), latency);
+          const timer = setTimeout(answer, latency);
           res.on('close', () => clearTimeout(timer));
         } else {
-          send(res, r);
+          answer();
         }
       });
   };

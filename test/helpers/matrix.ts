@@ -4,6 +4,13 @@ import { CATALOGUE } from '../../lib/checks/catalogue.js';
 
 /** The checks of answers (a faulty reference's answers can fail them); the request checks judge clients. */
 export const ANSWER_CHECKS = CATALOGUE.filter((c) => c.side !== 'request');
+export const REQUEST_CHECKS = CATALOGUE.filter((c) => c.side === 'request');
+
+/** Clients sent to the judging reference, by name, with the request checks each failed. */
+export interface ClientRows {
+  readonly wrong: readonly { name: string; failed: readonly string[] }[];
+  readonly legitimate: readonly { name: string; failed: readonly string[] }[];
+}
 import type { Level } from '../../lib/checks/check.js';
 import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
 import type { JsonObject } from '../../lib/json/value.js';
@@ -42,7 +49,10 @@ const code = (ids: readonly string[]) => (ids.length ? ids.map((i) => `\`${i}\``
 export function matrixMarkdown(
   faults: readonly Fault[], faultOutcomes: readonly Outcome[], styles: readonly Variant[], styleOutcomes: readonly Outcome[],
   inputDependent: readonly Fault[] = [], inputDependentOutcomes: readonly Outcome[] = [],
+  clients?: ClientRows,
 ): string {
+  const requestMust = REQUEST_CHECKS.filter((c) => c.level === 'MUST');
+  const clientKillers = (id: string) => (clients?.wrong ?? []).filter((w) => w.failed.includes(id)).map((w) => w.name);
   // The answers of a faulty reference feed the checks of answers; the request checks judge clients (test/requests.test.ts).
   const must = ANSWER_CHECKS.filter((c) => c.level === 'MUST');
   const killers = (id: string) => faults.filter((_, i) => faultOutcomes[i]!.failed.MUST.includes(id)).map((f) => f.name);
@@ -91,6 +101,31 @@ export function matrixMarkdown(
       '| Fault | What it does | Declared checks | Failing under the probes alone |',
       '|---|---|---|---|',
       ...inputDependent.map((f, i) => `| \`${f.name}\` | ${f.description} | ${code(f.breaks)} | ${code([...inputDependentOutcomes[i]!.failed.MUST, ...inputDependentOutcomes[i]!.failed.SHOULD])} |`),
+      '',
+    ] : []),
+    ...(clients ? [
+      '## Clients: wrong request → failing request checks',
+      '',
+      'The Requests checks judge what a client sends. Each request of `test/helpers/client-requests.ts` is',
+      'sent over HTTP to the judging reference (`npm run reference -- --judge-clients`); a wrong one must',
+      'fail exactly the checks its rule belongs to, a legitimate one none.',
+      '',
+      `- MUST request checks killed by at least one wrong client: **${requestMust.filter((c) => clientKillers(c.id).length).length} of ${requestMust.length}**`,
+      `- Legitimate clients: ${clients.legitimate.length}; failures across them: **${clients.legitimate.reduce((n, l) => n + l.failed.length, 0)}**`,
+      '',
+      '| Wrong client | Failing request checks |',
+      '|---|---|',
+      ...clients.wrong.map((w) => `| ${w.name} | ${code(w.failed)} |`),
+      '',
+      '## MUST request check → wrong clients that kill it',
+      '',
+      '| Check | Clause | Killed by |',
+      '|---|---|---|',
+      ...requestMust.map((c) => `| \`${c.id}\` | ${c.clause} | ${clientKillers(c.id).join('; ') || '—'} |`),
+      '',
+      '| Legitimate client | Failing request checks |',
+      '|---|---|',
+      ...clients.legitimate.map((l) => `| ${l.name} | ${code(l.failed)} |`),
       '',
     ] : []),
   ].join('\n');

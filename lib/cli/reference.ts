@@ -1,10 +1,14 @@
-// `npm run reference -- [options]`: serves the reference until interrupted. Options are declared once
-// (the table below). Bad arguments: one line on stderr, exit 2.
-import { readFileSync } from 'node:fs';
+// `npm run reference -- [options]`: serves the reference until interrupted; with --judge-clients it also
+// judges every request a client sends (judging-reference.ts) and exits with the clients' verdict.
+// Options are declared once (the table below). Bad arguments: one line on stderr, exit 2.
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
-import { startReference } from './server.js';
-import { findVariants, FAULTS, STYLES } from './variants.js';
+import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { finish } from './write-reports.js';
+import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
+import { findVariants, FAULTS, STYLES } from '../reference/variants.js';
 
 export const REFERENCE_OPTIONS = {
   port: { kind: 'integer', arg: 'N', min: 0, max: 65535, defaultText: '8080; 0 picks a free one', help: 'port to listen on' },
@@ -17,6 +21,8 @@ export const REFERENCE_OPTIONS = {
   list: { kind: 'boolean', help: 'list faults and styles, one line each' },
   'tls-cert': { kind: 'string', arg: 'FILE', help: 'serve HTTPS with this PEM certificate (chain) …' },
   'tls-key': { kind: 'string', arg: 'FILE', help: '… and this PEM private key' },
+  'judge-clients': { kind: 'boolean', help: `judge every request a client sends (the Requests checks): a line per finding, reports at GET ${REPORT_ROUTE} and on stop` },
+  'report-dir': { kind: 'string', arg: 'DIR', defaultText: 'reports', help: 'with --judge-clients: where the reports go' },
   help: { kind: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
@@ -54,7 +60,7 @@ async function main(): Promise<void> {
     }
   };
   const tls = v['tls-cert'] && v['tls-key'] ? { cert: read('tls-cert', v['tls-cert']), key: read('tls-key', v['tls-key']) } : undefined;
-  const reference = await startReference({
+  const options: ReferenceOptions = {
     ...(tls ? { tls } : {}),
     port: v.port ?? 8080,
     host: v.host ?? '127.0.0.1',
@@ -66,12 +72,38 @@ async function main(): Promise<void> {
       login: process.env.SERVICE_LOGIN_NAMESPACE || DEFAULT_NAMESPACES.login,
     },
     variants: [...(styles.ok ? styles.variants : []), ...(faults.ok ? faults.variants : [])],
-  }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
+  };
   const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v.fault ?? []).map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
+  if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
+  if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
+  const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
   const stop = () => { void reference.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** --judge-clients: serve and judge until stopped, then write the reports and exit with the clients'
+ *  verdict (0 conformant, 1 a MUST request check failed, 2 no request of the interface came). */
+async function judgeClients(options: ReferenceOptions, reportDir: string, applied: readonly string[]): Promise<void> {
+  // The report directory is proved writable before the first client is served.
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    accessSync(reportDir, constants.W_OK);
+  } catch (e) {
+    fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
+  const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
+  process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(2); // a second signal: stop at once
+    stopping = true;
+    void judging.stop().then((written) => process.exit(finish(written, 'reference')));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 void main();
