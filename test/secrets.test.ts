@@ -152,7 +152,8 @@ async function leaks(baseUrl: string, extra: string[] = []) {
   // Not "canary-": the report directory's random name is in the outputs, and "canary-hXc…" once
   // matched the first ten characters of CANARY-HXCDATA, a hit that was no leak.
   const dir = mkdtempSync(join(tmpdir(), 'secrets-run-'));
-  const r = await runCli(['--base-url', baseUrl, '--report-dir', dir,
+  // A generous --timeout: the targets are served from this process, and slowness under load is not what is tested.
+  const r = await runCli(['--base-url', baseUrl, '--report-dir', dir, '--timeout', '60000',
     '--header', `Authorization: Bearer ${TOKEN}`, '--header', 'Cookie: session=CANARY-COOKIE-88aa', ...extra],
   { CONFIRM_RECOVERY_TOKEN: 'CANARY-RECOVERY-0b7a', LOGIN_USER_NAME: 'CANARY-LOGINUSER-x9' });
   expect(files(dir).map((f) => f.slice(dir.length + 1))).toEqual(expect.arrayContaining(['report.html', 'traceability.md', 'summary.json', 'junit.xml']));
@@ -212,7 +213,7 @@ describe.concurrent('no secret or personal datum reaches any output', () => {
 
   it('a short configured value ("user") is masked as a word of its own, never inside the harness\'s own words', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'secrets-short-'));
-    const r = await runCli(['--base-url', conforming.url, '--report-dir', dir], { LOGIN_USER_NAME: 'user' });
+    const r = await runCli(['--base-url', conforming.url, '--report-dir', dir, '--timeout', '60000'], { LOGIN_USER_NAME: 'user' });
     expect(r.code).toBe(0);
     const summary = JSON.parse(readable(join(dir, 'summary.json'))) as { checks: { id: string; title: string; requirement: string }[]; exchanges: { id: string; title: string; url: string; curl?: string }[] };
     for (const c of summary.checks) expect(c, c.id).toMatchObject({ title: checkById.get(c.id)!.title, requirement: checkById.get(c.id)!.requirement });

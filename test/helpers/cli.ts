@@ -13,7 +13,7 @@ export const runCli = (args: readonly string[], env: Record<string, string> = {}
 export function runProgram(program: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['bin/run.mjs', program, ...args], {
-      cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024,
+      cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 200_000, maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
