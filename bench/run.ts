@@ -7,17 +7,27 @@
 //   6. accounts: exchanges judged per second over 10 000 accounts against the reference, as a ratio
 //      to autocannon's requests per second on the same route of the same reference, in the same run
 //   7. peak memory (RSS) of runs over 10 000 and 100 000 accounts (--skip-100k leaves the latter out)
-// Benchmarks measure; they never fail. Timings are medians of several rounds.
+//   8. HAR: MB/s, entries/s and peak RSS judging a generated recording of --har-mib MiB (1024 by default)
+//   9. proxy: autocannon's requests per second through --proxy as a ratio to direct, in the same run,
+//      and the p99 latency it adds
+// --only run,accounts,har,proxy measures those groups alone; the other figures of bench/results.json
+// are kept, each with the date it was measured. Benchmarks measure; they never fail. Timings are
+// medians of several rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { soapRequestBody } from '../lib/engine/probes.js';
 import { PROJECT_ROOT } from '../lib/paths.js';
 import { startReference } from '../lib/reference/server.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, 'skip-100k': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, 'skip-100k': { type: 'boolean' }, only: { type: 'string' }, 'har-mib': { type: 'string' } } });
+const GROUPS = ['run', 'accounts', 'har', 'proxy'] as const;
+const only = values.only?.split(',') ?? [...GROUPS];
+const want = (g: (typeof GROUPS)[number]) => only.includes(g);
 const ROUNDS = Number(values.rounds ?? 3);
 const SECONDS = Number(values.seconds ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -31,9 +41,9 @@ function timed(cmd: string, args: string[]): Promise<{ ms: number; code: number 
 }
 
 function serve(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BASE_URL: '' } });
   return new Promise((resolve) => child.stdout!.on('data', (d: Buffer) => {
-    const url = /listening on (\S+)/.exec(d.toString())?.[1];
+    const url = /(?:listening on|proxying) (\S+)/.exec(d.toString())?.[1];
     if (url) resolve({ url, child });
   }));
 }
@@ -46,9 +56,47 @@ async function cliRun(baseUrl?: string) {
   return { ms: r.ms, requests, peakRss: summary.peakRss.runBytes };
 }
 
-async function throughput(url: string, body = '{"userName":"jdoe.support"}', connections = 50): Promise<number> {
+async function load(url: string, body = '{"userName":"jdoe.support"}', connections = 50): Promise<{ rps: number; p99: number }> {
   const r = await autocannon({ url: `${url}/supportstateuser`, method: 'POST', connections, duration: SECONDS, headers: { 'content-type': 'application/json' }, body });
-  return r.requests.average;
+  return { rps: r.requests.average, p99: r.latency.p99 };
+}
+const throughput = async (url: string, body?: string, connections?: number) => (await load(url, body, connections)).rps;
+
+/** A HAR of about `mib` MiB: the reference's answers to the page's kinds of request, repeated, written as a stream. */
+async function generatedHar(mib: number): Promise<{ path: string; bytes: number; entries: number }> {
+  const ref = await startReference();
+  const calls: [string, Record<string, string>, string][] = [
+    ['/supportstateuser', { 'content-type': 'application/json' }, '{"userName":"jdoe.support"}'],
+    ['/supportstateuser?callback=cb', { 'content-type': 'application/json' }, '{"userName":"user7","searchValues":"s7"}'],
+    ['/user/confirmemail', { 'content-type': 'application/json' }, '{"recoveryToken":"r","ownerId":7}'],
+    ['/soap11', { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' }, soapRequestBody(DEFAULT_NAMESPACES)],
+  ];
+  const entries = [];
+  for (const [path, headers, body] of calls) {
+    const r = await fetch(`${ref.url}${path}`, { method: 'POST', headers, body });
+    const text = await r.text();
+    entries.push(JSON.stringify({
+      startedDateTime: new Date().toISOString(), time: 3, cache: {}, timings: { send: 0, wait: 3, receive: 0 },
+      request: { method: 'POST', url: `${ref.url}${path}`, httpVersion: 'HTTP/1.1', headers: Object.entries(headers).map(([name, value]) => ({ name, value })), queryString: [], cookies: [], headersSize: -1, bodySize: body.length, postData: { mimeType: headers['content-type'], text: body } },
+      response: { status: r.status, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [...r.headers].map(([name, value]) => ({ name, value })), cookies: [], content: { size: text.length, mimeType: r.headers.get('content-type'), text }, redirectURL: '', headersSize: -1, bodySize: text.length },
+    }));
+  }
+  await ref.close();
+  const path = join(mkdtempSync(join(tmpdir(), 'bench-har-')), 'generated.har');
+  const out = createWriteStream(path);
+  const write = (t: string) => (out.write(t) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  await write('{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[');
+  let bytes = 0;
+  let n = 0;
+  while (bytes < mib * 1024 * 1024) {
+    const e = entries[n % entries.length]!;
+    await write(`${n ? ',' : ''}${e}`);
+    bytes += e.length + 1;
+    n++;
+  }
+  await write(']}}');
+  await new Promise<void>((r) => out.end(() => r()));
+  return { path, bytes, entries: n };
 }
 
 /** An accounts file of `n` cases (one login each, a confirm every third), written as a stream. */
@@ -83,51 +131,97 @@ async function accountsRun(baseUrl: string, file: string): Promise<AccountsRun> 
 
 process.stdout.write(`bench: ${ROUNDS} rounds, ${SECONDS} s throughput samples\n`);
 
-// 1 and 2: the same full run against a near and a far-looking reference.
-const near = await startReference();
-const far = await startReference({ latencyMs: 1000 });
-const nearRuns = [], farRuns = [];
-for (let i = 0; i < ROUNDS; i++) { nearRuns.push(await cliRun(near.url)); farRuns.push(await cliRun(far.url)); }
-await Promise.all([near.close(), far.close()]);
-const serialRoundTrips = (median(farRuns.map((r) => r.ms)) - median(nearRuns.map((r) => r.ms))) / 1000;
-
-// 3 and 5: cold `npm run conformance`, embedded reference.
-const cold = [];
-for (let i = 0; i < ROUNDS; i++) cold.push(await timed('npm', ['run', 'conformance', '--silent']));
-const coldRuns = [];
-for (let i = 0; i < ROUNDS; i++) coldRuns.push(await cliRun());
-
-// 4: the reference against bare node:http, alternating, in separate processes from autocannon.
-const reference = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
-const bare = await serve(['bench/bare-server.mjs']);
-const refRps = [], bareRps = [];
-for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url)); bareRps.push(await throughput(bare.url)); }
-reference.child.kill();
-bare.child.kill();
-
-// 6 and 7: accounts against a reference in its own process (each account answered with its own
-// record); autocannon asks the same reference for one non-sample account, 32 connections like the harness.
-const population = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
-const tenK = await accountsRun(population.url, accountsFile(10_000));
-const loadRps = await throughput(population.url, '{"userName":"user7","searchValues":"s7"}', 32);
-const hundredK = values['skip-100k'] ? undefined : await accountsRun(population.url, accountsFile(100_000));
-population.child.kill();
 const mb = (b: number) => Math.round(b / 1e6);
+type Figure = { value: number; goal: string; detail?: string };
+const figures: Record<string, Figure> = {};
 
-const figures = {
-  serialRoundTripsPerRun: { value: +serialRoundTrips.toFixed(2), goal: '<= 2 (limit 1)', detail: `median run ${Math.round(median(nearRuns.map((r) => r.ms)))} ms at 0 ms latency, ${Math.round(median(farRuns.map((r) => r.ms)))} ms at 1000 ms` },
-  requestsPerRun: { value: median(nearRuns.map((r) => r.requests)), goal: 'one per distinct exchange' },
-  coldConformanceSeconds: { value: +(median(cold.map((c) => c.ms)) / 1000).toFixed(2), goal: '<= 3 s on the 2-core machine', detail: `npm run conformance, exit codes ${[...new Set(cold.map((c) => c.code))].join(',')}` },
-  referenceThroughputRatio: { value: +(median(refRps) / median(bareRps)).toFixed(2), goal: '>= 0.8', detail: `median ${Math.round(median(refRps))} req/s against ${Math.round(median(bareRps))} req/s for bare node:http` },
-  peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'the run\'s process, embedded reference; vitest presents in a child of its own' },
-  accountsThroughputRatio: { value: +(tenK.exchangesPerSecond / loadRps).toFixed(2), goal: '>= 0.5', detail: `${Math.round(tenK.exchangesPerSecond)} exchanges/s (${Math.round(tenK.casesPerSecond)} accounts/s) judged over 10 000 accounts against ${Math.round(loadRps)} req/s from autocannon on the same reference` },
-  accountsPeakRssMegabytes10k: { value: mb(tenK.runRss), goal: '<= 300 MB', detail: `${tenK.exchanges} exchanges; judging ${mb(tenK.checkingRss)} MB, presentation child ${mb(tenK.presentationRss)} MB` },
-  ...(hundredK ? { accountsPeakRssMegabytes100k: { value: mb(hundredK.runRss), goal: '<= 300 MB, flat', detail: `${hundredK.exchanges} exchanges at ${Math.round(hundredK.exchangesPerSecond)}/s; judging ${mb(hundredK.checkingRss)} MB, presentation child ${mb(hundredK.presentationRss)} MB` } } : {}),
+if (want('run')) {
+  // 1 and 2: the same full run against a near and a far-looking reference.
+  const near = await startReference();
+  const far = await startReference({ latencyMs: 1000 });
+  const nearRuns = [], farRuns = [];
+  for (let i = 0; i < ROUNDS; i++) { nearRuns.push(await cliRun(near.url)); farRuns.push(await cliRun(far.url)); }
+  await Promise.all([near.close(), far.close()]);
+  const serialRoundTrips = (median(farRuns.map((r) => r.ms)) - median(nearRuns.map((r) => r.ms))) / 1000;
+
+  // 3 and 5: cold `npm run conformance`, embedded reference.
+  const cold = [];
+  for (let i = 0; i < ROUNDS; i++) cold.push(await timed('npm', ['run', 'conformance', '--silent']));
+  const coldRuns = [];
+  for (let i = 0; i < ROUNDS; i++) coldRuns.push(await cliRun());
+
+  // 4: the reference against bare node:http, alternating, in separate processes from autocannon.
+  const reference = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
+  const bare = await serve(['bench/bare-server.mjs']);
+  const refRps = [], bareRps = [];
+  for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url)); bareRps.push(await throughput(bare.url)); }
+  reference.child.kill();
+  bare.child.kill();
+  Object.assign(figures, {
+    serialRoundTripsPerRun: { value: +serialRoundTrips.toFixed(2), goal: '<= 2 (limit 1)', detail: `median run ${Math.round(median(nearRuns.map((r) => r.ms)))} ms at 0 ms latency, ${Math.round(median(farRuns.map((r) => r.ms)))} ms at 1000 ms` },
+    requestsPerRun: { value: median(nearRuns.map((r) => r.requests)), goal: 'one per distinct exchange' },
+    coldConformanceSeconds: { value: +(median(cold.map((c) => c.ms)) / 1000).toFixed(2), goal: '<= 3 s on the 2-core machine', detail: `npm run conformance, exit codes ${[...new Set(cold.map((c) => c.code))].join(',')}` },
+    referenceThroughputRatio: { value: +(median(refRps) / median(bareRps)).toFixed(2), goal: '>= 0.8', detail: `median ${Math.round(median(refRps))} req/s against ${Math.round(median(bareRps))} req/s for bare node:http` },
+    peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'the run\'s process, embedded reference; vitest presents in a child of its own' },
+  });
+}
+
+if (want('accounts')) {
+  // 6 and 7: accounts against a reference in its own process (each account answered with its own
+  // record); autocannon asks the same reference for one non-sample account, 32 connections like the harness.
+  const population = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
+  const tenK = await accountsRun(population.url, accountsFile(10_000));
+  const loadRps = await throughput(population.url, '{"userName":"user7","searchValues":"s7"}', 32);
+  const hundredK = values['skip-100k'] ? undefined : await accountsRun(population.url, accountsFile(100_000));
+  population.child.kill();
+  Object.assign(figures, {
+    accountsThroughputRatio: { value: +(tenK.exchangesPerSecond / loadRps).toFixed(2), goal: '>= 0.5', detail: `${Math.round(tenK.exchangesPerSecond)} exchanges/s (${Math.round(tenK.casesPerSecond)} accounts/s) judged over 10 000 accounts against ${Math.round(loadRps)} req/s from autocannon on the same reference` },
+    accountsPeakRssMegabytes10k: { value: mb(tenK.runRss), goal: '<= 300 MB', detail: `${tenK.exchanges} exchanges; judging ${mb(tenK.checkingRss)} MB, presentation child ${mb(tenK.presentationRss)} MB` },
+    ...(hundredK ? { accountsPeakRssMegabytes100k: { value: mb(hundredK.runRss), goal: '<= 300 MB, flat', detail: `${hundredK.exchanges} exchanges at ${Math.round(hundredK.exchangesPerSecond)}/s; judging ${mb(hundredK.checkingRss)} MB, presentation child ${mb(hundredK.presentationRss)} MB` } } : {}),
+  });
+}
+
+if (want('har')) {
+  // 8: a generated recording judged offline, streamed.
+  const har = await generatedHar(Number(values['har-mib'] ?? 1024));
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const t = await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--har', har.path, '--report-dir', dir, '--quiet']);
+  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { timings: { sendingMs: number }; peakRss: { checkingBytes: number; runBytes: number; presentationBytes: number } };
+  const judging = s.timings.sendingMs / 1000;
+  Object.assign(figures, {
+    harMegabytesPerSecond: { value: +(har.bytes / 1e6 / judging).toFixed(1), goal: 'reported', detail: `${Math.round(har.bytes / 1024 / 1024)} MiB, ${har.entries} entries judged in ${judging.toFixed(1)} s (${Math.round(har.entries / judging)} entries/s); ${(t.ms / 1000).toFixed(1)} s with the reports` },
+    harPeakRssMegabytes: { value: mb(s.peakRss.runBytes), goal: '< 300 MB', detail: `judging ${mb(s.peakRss.checkingBytes)} MB, presentation child ${mb(s.peakRss.presentationBytes)} MB` },
+  });
+}
+
+if (want('proxy')) {
+  // 9: the same load straight to a reference and through the proxy, alternating; each in its own process.
+  const target = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
+  const proxy = await serve(['bin/run.mjs', 'cli/main', '--proxy', '0', '--base-url', target.url, '--report-dir', mkdtempSync(join(tmpdir(), 'bench-proxy-'))]);
+  const direct = [], through = [];
+  for (let i = 0; i < ROUNDS; i++) { direct.push(await load(target.url)); through.push(await load(proxy.url)); }
+  proxy.child.kill('SIGKILL');
+  target.child.kill();
+  const [d, p] = [median(direct.map((x) => x.rps)), median(through.map((x) => x.rps))];
+  const [dp99, pp99] = [median(direct.map((x) => x.p99)), median(through.map((x) => x.p99))];
+  Object.assign(figures, {
+    proxyThroughputRatio: { value: +(p / d).toFixed(2), goal: '>= 0.7', detail: `median ${Math.round(p)} req/s through the proxy against ${Math.round(d)} req/s direct, 50 connections` },
+    proxyAddedP99Milliseconds: { value: Math.round(pp99 - dp99), goal: 'reported', detail: `p99 ${pp99} ms through the proxy, ${dp99} ms direct` },
+  });
+}
+
+// Figures of groups not measured this time are kept from the last results, with the date they were measured.
+const RESULTS = join(PROJECT_ROOT, 'bench', 'results.json');
+const previous = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) as { date: string; figures: Record<string, Figure & { measured?: string }> } : undefined;
+const now = new Date().toISOString();
+const all: Record<string, Figure & { measured?: string }> = {
+  ...Object.fromEntries(Object.entries(previous?.figures ?? {}).map(([k, f]) => [k, { ...f, measured: f.measured ?? previous!.date }])),
+  ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, measured: now }])),
 };
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: process.platform };
-writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, rounds: ROUNDS, figures }, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify({ date: now, machine, rounds: ROUNDS, figures: all }, null, 2)}\n`);
 
-const rows = Object.entries(figures).map(([k, f]) => [k, String(f.value), f.goal, 'detail' in f ? f.detail : '']);
+const rows = Object.entries(figures).map(([k, f]) => [k, String(f.value), f.goal, f.detail ?? '']);
 const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length), 6);
 for (const r of [['figure', 'value', 'goal', 'detail'], ...rows]) process.stdout.write(`${r.map((c, i) => c.padEnd(width(i))).join('  ')}\n`);
 process.stdout.write(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}; written to bench/results.json\n`);

@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
-import { soapRequestBody } from '../lib/engine/probes.js';
-import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { launchChromium } from './helpers/browser.js';
+import { recordPageTraffic } from './helpers/page-traffic.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
@@ -20,30 +18,8 @@ let plain: RunningReference;
 let broken: RunningReference;
 const hars: Record<string, string> = {};
 
-/** The traffic a web page sends the service: both JSON operations in their route forms and selectors, JSONP, OPTIONS, SOAP. */
-async function record(ref: RunningReference, name: string): Promise<string> {
-  const path = join(work, `${name}.har`);
-  const browser = await launchChromium();
-  try {
-    const context = await browser.newContext({ recordHar: { path, content: 'embed' } });
-    const page = await context.newPage();
-    await page.goto(`${ref.url}/`); // same origin: no CORS between the page and the service
-    await page.evaluate(async ({ token, soap }) => {
-      const json = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-      const login = JSON.stringify({ userName: 'jdoe.support' });
-      for (const url of ['/supportstateuser', '/json/reply/SupportStateUserLoginRequest', '/supportstateuser.json', '/supportstateuser?format=json', '/supportstateuser?callback=cb']) {
-        await (await fetch(url, { method: 'POST', headers: json, body: login })).text();
-      }
-      await (await fetch('/user/confirmemail', { method: 'POST', headers: json, body: JSON.stringify({ recoveryToken: 'r', ownerId: 7 }) })).text();
-      await (await fetch('/supportstateuser', { method: 'OPTIONS' })).text();
-      await (await fetch('/soap11', { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' }, body: soap })).text();
-    }, { token: TOKEN, soap: soapRequestBody(DEFAULT_NAMESPACES) });
-    await context.close(); // writes the HAR
-  } finally {
-    await browser.close();
-  }
-  return path;
-}
+/** The page's traffic to `ref`, recorded by Chromium. */
+const record = (ref: RunningReference, name: string): Promise<string> => recordPageTraffic(ref.url, join(work, `${name}.har`), TOKEN);
 
 beforeAll(async () => {
   [plain, broken] = await Promise.all([

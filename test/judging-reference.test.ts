@@ -2,7 +2,7 @@
 // client fails exactly the checks for its rule over HTTP, and a refusal names them; the reports are
 // written on demand and on stop, with the clients' verdict as the exit code and no secret a client
 // sent in any output.
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { FIXTURES } from '../lib/contract/export.js';
 import { WSDL_FILE } from '../lib/contract/openapi.js';
 import { impersonateLogout } from '../lib/contract/operations.js';
 import { failedIn, judgedOverHttp, LEGITIMATE_CLIENTS, sendRaw, WRONG_CLIENTS } from './helpers/client-requests.js';
+import { servingProgram } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { ConfirmEmailRequest, SupportStateUserLoginRequest } from './helpers/servicestack-dtos.js';
 
@@ -115,18 +116,7 @@ describe('npm run reference -- --judge-clients', () => {
   /** Sent where a finding quotes it: the printed line must hide it too. */
   const IN_FINDING = 'CANARY-JUDGE-QUOTED-44';
 
-  function serve(dir: string): { child: ChildProcessWithoutNullStreams; url: Promise<string>; exit: Promise<number>; output: () => string } {
-    const child = spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir], { cwd: ROOT });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-    const url = new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', () => { const m = /listening on (\S+)/.exec(out); if (m) resolve(m[1]!); });
-      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-    });
-    const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-    return { child, url, exit, output: () => out };
-  }
+  const serve = (dir: string) => servingProgram('cli/reference', ['--port', '0', '--judge-clients', '--report-dir', dir]);
 
   it('prints each finding, writes the reports on stop, exits 1, and no output holds a secret the client sent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judging-cli-'));

@@ -20,6 +20,7 @@ export const CONFORMANCE_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
   har: { kind: 'string', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges a HAR recording holds (browsers, proxies, HTTP clients write them); nothing is sent. With --base-url, only the entries recorded against it' },
+  proxy: { kind: 'string', arg: '[HOST:]PORT', env: 'PROXY_LISTEN', help: 'listen here as a reverse proxy to --base-url: forward every request and answer unchanged, judge each exchange, print findings as they happen, rewrite the reports every few seconds and on Ctrl-C' },
   shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
   generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
   seed: { kind: 'integer', arg: 'S', env: 'SEED', min: 0, max: 2_147_483_647, help: 'the seed of --generate: the same seed sends the same requests again', defaultText: 'a random one, stated in every report' },
@@ -65,6 +66,8 @@ export interface Config {
   readonly quiet: boolean;
   /** --har: a recording to judge (nothing is sent). */
   readonly har?: string;
+  /** --proxy: where the validating proxy listens (it forwards to baseUrl). */
+  readonly proxy?: { readonly host: string; readonly port: number };
   /** --generate: requests per operation, and the seed when one was given (else the run picks one). */
   readonly generate?: { readonly count: number; readonly seed?: number };
   /** The options as given, for the shown configuration. */
@@ -125,6 +128,14 @@ function baseUrlOf(text: string | undefined): string | undefined | { error: stri
   return url.href.replace(/\/+$/, '');
 }
 
+/** --proxy [HOST:]PORT: where to listen (HOST defaults to loopback: a proxy is not opened to the network unasked). */
+function listenOf(text: string | undefined): Config['proxy'] | string | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(text.trim());
+  const port = Number(m?.[2]);
+  return m && port <= 65535 ? { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port } : `--proxy must be PORT or HOST:PORT (0 picks a free port), not ${JSON.stringify(text.slice(0, 60))}`;
+}
+
 function shardOf(text: string | undefined): Config['shard'] | string | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d+)\/(\d+)$/.exec(text);
@@ -149,6 +160,10 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (typeof shard === 'string') return { ok: false, error: shard };
   if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
   if (v.har && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
+  const proxy = listenOf(v.proxy);
+  if (typeof proxy === 'string') return { ok: false, error: proxy };
+  if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
+  if (proxy && (v.har || v.accounts || v.generate !== undefined || shard)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate or --shard' };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {
@@ -195,6 +210,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(v.skip ? { skip: v.skip } : {}),
       ...(v.accounts ? { accounts: v.accounts } : {}),
       ...(v.har ? { har: v.har } : {}),
+      ...(proxy ? { proxy } : {}),
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),

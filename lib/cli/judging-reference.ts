@@ -8,14 +8,11 @@ import { checksFor } from '../checks/catalogue.js';
 import { isSkip, type Check } from '../checks/check.js';
 import { ExchangeView } from '../checks/exchange-view.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
-import { Judge, runResultOf } from '../engine/run.js';
 import { recordedResponse, type Exchange } from '../http/exchange.js';
 import { startReference, type ReceivedRequest, type ReferenceOptions } from '../reference/server.js';
-import { displayLine } from '../reporting/display.js';
-import { Redactor } from '../reporting/redact.js';
-import { buildReport, summaryOf } from '../reporting/report.js';
-import { harnessIdentity } from './identity.js';
-import { writeReports, type Written } from './write-reports.js';
+import { summaryOf } from '../reporting/report.js';
+import { findingLines, LiveJudging } from './live-judging.js';
+import type { Written } from './write-reports.js';
 
 /** Writes every report now and answers with summary.json (redacted like the file). */
 export const REPORT_ROUTE = '/__conformance/report';
@@ -48,10 +45,11 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, ...reference } = options;
   const namespaces: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...reference.namespaces };
   const settings = { namespaces };
-  const redactor = new Redactor({ showPersonalData, secrets: [] });
-  const judge = new Judge(CLIENT_CHECKS, settings, (ex, parsed) => redactor.learnFingerprints(ex, parsed));
-  const startedAt = new Date().toISOString();
-  const t0 = performance.now();
+  const live = new LiveJudging({
+    checks: CLIENT_CHECKS, namespaces, reportDir, showPersonalData, targetDescription: 'clients of the judging reference',
+    configuration: { reportDir, namespaces, checks: CLIENT_CHECKS.length },
+    warnings: showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : [],
+  });
   let base = '';
   let n = 0;
 
@@ -61,33 +59,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     ...(response ? { response } : { error: { kind: 'not-recorded', message: 'not answered yet' } }),
   });
 
-  /** One line per finding, redacted with what this exchange taught its own scope. */
-  const announce = (ex: Exchange, failures: readonly (readonly [Check, readonly { message: string; path?: string }[]])[]) => {
-    const scope = redactor.scope();
-    scope.learnExchange(ex);
-    const what = `${ex.id} ${ex.request.method} ${pathOf(ex.request.url.slice(base.length))}`;
-    const line = (text: string) => print(displayLine(scope.line(text)));
-    if (!failures.length) { line(`✓ ${what}: no finding`); return; }
-    for (const [check, findings] of failures) {
-      for (const f of findings) line(`✗ ${check.id} [${check.level}] ${what}: ${f.message}${f.path && /^[$/]/.test(f.path) ? ` at ${f.path}` : ''}`);
-    }
-  };
-
-  let reporting: Promise<unknown> = Promise.resolve();
-  const report = (): Promise<Written> => {
-    // One report at a time: two writers in one directory would interleave their files.
-    const next = reporting.then(async () => {
-      const result = runResultOf(judge, { baseUrl: base, mode: 'traffic', startedAt, sendingMs: performance.now() - t0, checkingStartedAt: performance.now() });
-      const built = buildReport(result, {
-        redactor, harness: harnessIdentity(), targetDescription: 'clients of the judging reference',
-        configuration: { baseUrl: base, reportDir, namespaces, checks: CLIENT_CHECKS.length },
-        warnings: showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : [],
-      });
-      return writeReports(built, reportDir);
-    });
-    reporting = next.catch(() => undefined);
-    return next;
-  };
+  const report = () => live.report();
 
   const running = await startReference({
     ...reference,
@@ -101,8 +73,8 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
         const ex = exchangeOf(r, `client.${++n}`, recordedResponse(answer.status, answer.headers, answer.body), at, durationMs);
         const view = new ExchangeView(ex, settings);
         const judged = CLIENT_CHECKS.some((c) => c.appliesTo(view));
-        const failures = judge.judge(ex);
-        if (judged) announce(ex, failures);
+        const failures = live.judgeExchange(ex);
+        if (judged) for (const line of findingLines(ex, failures, live.redactor, true)) print(line);
       },
       ownRoute: (r) => {
         if (pathOf(r.url) !== REPORT_ROUTE || r.method !== 'GET') return undefined;
@@ -114,6 +86,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     },
   });
   base = running.url;
+  live.baseUrl = base;
   return {
     url: running.url,
     port: running.port,

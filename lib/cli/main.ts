@@ -22,10 +22,13 @@ import { displayLine } from '../reporting/display.js';
 import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
+import { runProxy } from './proxy-run.js';
 
-/** The sources of evidence a run of this configuration has (they decide which checks can judge). */
+/** The sources of evidence a run of this configuration has (they decide which checks can judge):
+ *  a recording or a proxy holds only what clients sent; otherwise the harness sends the requests. */
 const sourcesOf = (config: Config): Set<EvidenceSource> =>
-  new Set<EvidenceSource>(['probe', ...(config.accounts ? ['case' as const] : []), ...(config.generate ? ['generated' as const] : [])]);
+  config.har ? new Set<EvidenceSource>(['har']) : config.proxy ? new Set<EvidenceSource>(['proxy'])
+    : new Set<EvidenceSource>(['probe', ...(config.accounts ? ['case' as const] : []), ...(config.generate ? ['generated' as const] : [])]);
 
 const selected = (config: Config) =>
   checksFor(sourcesOf(config)).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
@@ -66,8 +69,8 @@ const underBase = (url: string, base: string): boolean => {
 
 /** --har: the recording's entries judged as traffic (nothing is sent, no reference is started). */
 async function judgeRecording(config: Config, file: string, dir: string): Promise<number> {
-  // The checks any recorded exchange can feed, request checks included (the selection of a probe run is not this one's).
-  const checks = checksFor(new Set<EvidenceSource>(['har'])).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+  // The checks any recorded exchange can feed, request checks included.
+  const checks = selected(config);
   const target = config.baseUrl ?? `recording ${file}`;
   process.stdout.write(`conformance: judging the recording ${displayLine(file)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
   const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
@@ -129,6 +132,7 @@ async function run(argv: readonly string[]): Promise<number> {
   }
 
   if (config.har) return judgeRecording(config, config.har, dir);
+  if (config.proxy) return runProxy(config, dir, checks);
 
   let reference: RunningReference | undefined;
   try {

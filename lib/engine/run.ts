@@ -159,8 +159,9 @@ function safely(check: Check, view: ExchangeView): Look {
 const keepHead = (ex: Exchange): Exchange =>
   (ex.response && ex.response.body.length > KEPT_BODY_BYTES ? { ...ex, response: { ...ex.response, body: Buffer.from(ex.response.body.subarray(0, KEPT_BODY_BYTES)) } } : ex);
 
-/** Sources whose exchanges the harness did not send (it observed them): never counted as sent. */
-const OBSERVED: ReadonlySet<EvidenceSource> = new Set(['har', 'proxy', 'client']);
+/** Sources whose exchanges the harness did not send (it observed them): never counted as sent. The
+ *  proxy's are: it forwarded them, so a target it could never reach makes the run "unreachable". */
+const OBSERVED: ReadonlySet<EvidenceSource> = new Set(['har', 'client']);
 
 /** Judges exchanges one at a time as they arrive; holds the tallies and the kept exchanges. */
 export class Judge {

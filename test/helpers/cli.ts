@@ -1,6 +1,6 @@
 // Runs the conformance CLI as a child process, as CI does: through bin/run.mjs, so the compiled
 // build when it is current (npm test builds first) and the TypeScript source when it is not.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,4 +18,27 @@ export function runProgram(program: string, args: readonly string[], env: Record
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
+}
+
+export interface Serving {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** The first URL the program prints after "listening on" or "proxying". */
+  readonly url: Promise<string>;
+  readonly exit: Promise<number>;
+  /** Everything printed so far, stdout and stderr. */
+  output(): string;
+}
+
+/** A program that serves until stopped (the judging reference, the proxy), its output collected. */
+export function servingProgram(program: string, args: readonly string[]): Serving {
+  const child = spawn(process.execPath, ['bin/run.mjs', program, ...args], { cwd: ROOT, env: { ...process.env, BASE_URL: '' } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => { const m = /(?:listening on|proxying) (\S+)/.exec(out); if (m) resolve(m[1]!); });
+    child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+  });
+  const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  return { child, url, exit, output: () => out };
 }

@@ -1,0 +1,190 @@
+// The validating proxy (--proxy): what a client gets through it is what it gets directly (status,
+// reason phrase, headers in order and case, body bytes); its report of some traffic is the report a
+// HAR of the same traffic gives; a fault of the target is printed as it happens and fails the run;
+// secrets in the traffic reach no output; an unreachable target is said so.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { JsonServiceClient } from '@servicestack/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../lib/http/exchange.js';
+import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { FAULTS } from '../lib/reference/variants.js';
+import { startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
+import { runCli, servingProgram } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
+import { recordPageTraffic } from './helpers/page-traffic.js';
+import { SOAP_REQUEST } from './helpers/reference.js';
+import { SupportStateUserLoginRequest } from './helpers/servicestack-dtos.js';
+
+interface Raw { status: number; reason: string; headers: string[]; body: Buffer }
+interface Call { method: string; path: string; headers?: Record<string, string>; body?: string }
+
+/** One exchange at the byte level: the answer's raw header list, as received. */
+function rawCall(base: string, c: Call): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${c.path}`, { method: c.method, headers: { ...c.headers, ...(c.body ? { 'content-length': String(Buffer.byteLength(c.body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode!, reason: res.statusMessage!, headers: res.rawHeaders, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(c.body);
+  });
+}
+
+/** Headers that describe one connection or one moment, not the answer. */
+const PER_HOP = /^(date|connection|keep-alive|transfer-encoding)$/i;
+const endToEnd = (raw: string[]) => raw.flatMap((v, i) => (i % 2 === 0 && !PER_HOP.test(v) ? [`${v}: ${raw[i + 1]}`] : []));
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const CALLS: Call[] = [
+  { method: 'POST', path: '/supportstateuser', headers: JSON_TYPE, body: '{"userName":"jdoe.support"}' },
+  { method: 'POST', path: '/json/reply/SupportStateUserLoginRequest', headers: JSON_TYPE, body: '{"userName":"someone.else"}' },
+  { method: 'POST', path: '/supportstateuser.json', headers: { ...JSON_TYPE, accept: 'application/xml' }, body: '{}' },
+  { method: 'POST', path: '/supportstateuser?format=json', headers: JSON_TYPE, body: '{}' },
+  { method: 'POST', path: '/supportstateuser?callback=cb', headers: JSON_TYPE, body: '{}' },
+  { method: 'POST', path: '/user/confirmemail', headers: JSON_TYPE, body: '{"recoveryToken":"r","ownerId":7}' },
+  { method: 'OPTIONS', path: '/supportstateuser' },
+  { method: 'POST', path: '/soap11', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"ImpersonateLogoutRequest"' }, body: SOAP_REQUEST },
+  { method: 'GET', path: '/supportstateuser' },
+  { method: 'POST', path: '/user/confirmemail', headers: { 'content-type': 'text/plain' }, body: 'x' },
+  { method: 'GET', path: '/no/such/route?x=1' },
+];
+
+describe('forwarding: the same bytes as directly', () => {
+  let ref: RunningReference;
+  let odd: Server;
+  let oddUrl: string;
+  let proxy: RunningProxy;
+  let oddProxy: RunningProxy;
+  const seen: Exchange[] = [];
+  const ODD_BODY = JSON.stringify({ userName: 'gz' });
+
+  beforeAll(async () => {
+    ref = await startReference();
+    // A target with a reason phrase of its own, repeated headers in mixed case, and a gzip body.
+    odd = createServer((_req, res) => {
+      res.writeHead(200, 'Everything Fine', ['X-Mixed-Case', 'A', 'x-mixed-case', 'B', 'Content-Type', 'application/json', 'Content-Encoding', 'gzip', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
+      res.end(gzipSync(ODD_BODY));
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    const options = { port: 0, maxBodyBytes: 10 * 1024 * 1024, timeoutMs: 10_000, onExchange: (ex: Exchange) => seen.push(ex) };
+    proxy = await startProxy({ ...options, target: ref.url });
+    oddProxy = await startProxy({ ...options, target: oddUrl });
+  });
+  afterAll(async () => {
+    await Promise.all([proxy.close(0), oddProxy.close(0), ref.close(), new Promise((r) => odd.close(r))]);
+  });
+
+  it.each(CALLS.map((c) => [`${c.method} ${c.path}`, c] as const))('%s', async (_name, call) => {
+    const [direct, proxied] = [await rawCall(ref.url, call), await rawCall(proxy.url, call)];
+    expect(proxied.status).toBe(direct.status);
+    expect(proxied.reason).toBe(direct.reason);
+    expect(endToEnd(proxied.headers)).toEqual(endToEnd(direct.headers));
+    expect(proxied.body.equals(direct.body)).toBe(true);
+  });
+
+  it('keeps a reason phrase, repeated headers in their case and order, and encoded bytes; judges the decoded body', async () => {
+    const before = seen.length;
+    const [direct, proxied] = [await rawCall(oddUrl, { method: 'GET', path: '/' }), await rawCall(oddProxy.url, { method: 'GET', path: '/' })];
+    expect([proxied.status, proxied.reason]).toEqual([200, 'Everything Fine']);
+    expect(endToEnd(proxied.headers)).toEqual(endToEnd(direct.headers));
+    expect(endToEnd(proxied.headers).slice(0, 2)).toEqual(['X-Mixed-Case: A', 'x-mixed-case: B']);
+    expect(proxied.body.equals(direct.body)).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    const ex = seen.slice(before).find((e) => e.request.url.startsWith(oddUrl))!;
+    expect(ex.response!.body.toString()).toBe(ODD_BODY);
+    expect(ex.response!.headers['content-encoding']).toBeUndefined();
+    expect(ex.origin).toEqual({ source: 'proxy', vouched: false });
+  });
+
+  it("ServiceStack's JsonServiceClient reads the same record through the proxy as directly", async () => {
+    const request = new SupportStateUserLoginRequest({ userName: 'jdoe.support', searchValues: 'x' });
+    const read = (base: string) => { const c = new JsonServiceClient(base); c.basePath = null; return c.post(request); };
+    expect(await read(proxy.url)).toEqual(await read(ref.url));
+  });
+});
+
+describe('npm run conformance -- --proxy', () => {
+  const TOKEN = 'CANARY-PROXY-BEARER-5521';
+  const work = mkdtempSync(join(tmpdir(), 'proxy-'));
+  const dirOf = (name: string) => mkdtempSync(join(work, `${name}-`));
+  const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; checks: { id: string; status: string }[]; counts: { exchanges: { kinds: Record<string, number>; bySource: Record<string, number> } } };
+  let ref: RunningReference;
+  let faulty: RunningReference;
+  beforeAll(async () => { [ref, faulty] = await Promise.all([startReference(), startReference({ variants: FAULTS.filter((f) => f.name === 'callback-renamed') })]); });
+  afterAll(async () => { await Promise.all([ref.close(), faulty.close()]); });
+
+  it("judges a browser's traffic as a HAR of the same traffic does, and no output holds the page's token", async () => {
+    const dir = dirOf('proxy');
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dir]);
+    try {
+      const url = await s.url;
+      const har = await recordPageTraffic(url, join(work, 'through-proxy.har'), TOKEN);
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(0);
+      const fromHar = dirOf('har');
+      const h = await runCli(['--har', har, '--base-url', url, '--report-dir', fromHar, '--quiet']);
+      expect(h.code).toBe(0);
+      const [p, r] = [summaryOf(dir), summaryOf(fromHar)];
+      expect(p.counts.exchanges.bySource).toEqual({ proxy: 9 }); // the page itself, and its eight calls
+      expect(p.counts.exchanges.kinds).toEqual(r.counts.exchanges.kinds);
+      const statuses = (x: typeof p) => Object.fromEntries(x.checks.map((c) => [c.id, c.status]));
+      expect(statuses(p)).toEqual(statuses(r));
+      expect(p.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(20);
+      const outputs = [s.output(), ...files(dir).map(readable)].join('\n');
+      expect(outputs).not.toContain(TOKEN.slice(0, 14));
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it("prints a target's fault as it happens, once, and fails the run", async () => {
+    const dir = dirOf('faulty');
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', faulty.url, '--report-dir', dir]);
+    try {
+      const url = await s.url;
+      for (let i = 0; i < 3; i++) {
+        expect((await fetch(`${url}/supportstateuser?callback=cb`, { method: 'POST', headers: JSON_TYPE, body: '{}' })).status).toBe(200);
+      }
+      for (let waited = 0; !/✗ JSONP-CALLBACK/.test(s.output()) && waited < 100; waited++) await new Promise((r) => setTimeout(r, 100));
+      expect(s.output().match(/✗ JSONP-CALLBACK \[MUST\] proxy\.\d+ POST \/supportstateuser: /g)).toHaveLength(1);
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(1);
+      expect(summaryOf(dir).checks.find((c) => c.id === 'JSONP-CALLBACK')!.status).toBe('fail');
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it('answers 502 when the target cannot be reached, and the run exits 2 naming it', async () => {
+    const dir = dirOf('unreachable');
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--report-dir', dir]);
+    try {
+      const url = await s.url;
+      const r = await fetch(`${url}/supportstateuser`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
+      expect(r.status).toBe(502);
+      expect(await r.text()).toMatch(/^conformance proxy: connection refused by 127\.0\.0\.1:9/);
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(2);
+      expect(s.output()).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9: connection refused/);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
+  it.each([
+    [['--proxy', '0'], /^conformance: --proxy forwards to a deployment: give its --base-url\n$/],
+    [['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--har', 'x.har'], /^conformance: --proxy judges the traffic it forwards .* --har/],
+    [['--proxy', 'a:b:c', '--base-url', 'http://127.0.0.1:9'], /^conformance: --proxy must be PORT or HOST:PORT/],
+  ])('refuses %j in one line, exit 2', async (args, message) => {
+    const r = await runCli([...args, '--report-dir', dirOf('bad')]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(message);
+  });
+});
