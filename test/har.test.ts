@@ -48,6 +48,15 @@ describe('--har: a Chromium recording judged offline', () => {
     const passed = s.checks.filter((c: { status: string }) => c.status === 'pass').map((c: { id: string }) => c.id);
     expect(passed).toEqual(expect.arrayContaining(['ROUTE-LOGIN-POST', 'ROUTE-LOGIN-REPLY', 'ROUTE-CONFIRM-POST', 'ROUTE-LOGIN-OPTIONS', 'ROUTE-SOAP-POST', 'FORMAT-JSON-EXTENSION', 'FORMAT-JSON-QUERY', 'JSONP-CALLBACK', 'JSON-DATETIME', 'SOAP-ORDER']));
     expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    // What the traffic proves: kinds seen, checks with and without evidence, what each of the latter needs.
+    expect(s.coverage.kinds).toEqual(s.counts.exchanges.kinds);
+    expect(s.coverage.notInterface).toBe(1);
+    expect(s.coverage.evidenced).toEqual(expect.arrayContaining(passed));
+    const unfed = s.checks.filter((c: { counts: { judged: number } }) => c.counts.judged === 0).map((c: { id: string }) => c.id);
+    expect(s.coverage.withoutEvidence.map((w: { id: string }) => w.id)).toEqual(unfed);
+    expect(s.coverage.withoutEvidence.find((w: { id: string }) => w.id === 'FORMAT-SOAP11-QUERY').needs).toMatch(/format=soap11/);
+    expect(r.stdout).toMatch(new RegExp(`Checks with evidence: ${s.coverage.evidenced.length} of ${s.checks.length}; none for `));
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/## What this traffic proves[\s\S]*\| `FORMAT-SOAP11-QUERY` \| MUST \| /);
     const outputs = [r.stdout, ...files(dir).map(readable)].join('\n');
     expect(outputs).not.toContain(TOKEN.slice(0, 12));
   });

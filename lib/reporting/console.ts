@@ -1,6 +1,7 @@
 // The console's account of a run: counts per area, each failed check with its message and
 // evidence, the verdict, where the reports are. Built from the redacted report only.
 import { AREAS } from '../checks/check.js';
+import { coverageLines, coverageOf } from './coverage.js';
 import { VERDICT_WORDS, type Report, type ReportedCheck } from './report.js';
 
 const VERDICT: Record<Report['verdict'], string> = {
@@ -44,6 +45,7 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
     const parts = [`${t.passed} passed`, t.failed ? `${t.failed} failed` : '', t.skipped ? `${t.skipped} skipped` : ''].filter(Boolean);
     lines.push(`  ${area.padEnd(18)} ${parts.join(', ')}`);
   }
+  if (report.mode === 'traffic') lines.push(...coverageLines(coverageOf(report)));
   const must = report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST');
   const should = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD');
   if (must.length) lines.push('', `Failed MUST checks (${must.length}):`, ...must.flatMap(failure));

@@ -5,6 +5,7 @@
 // unredacted value: every string crosses the boundary (boundary.ts) on the way in.
 import { AREAS, type Check, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
+import { coverageOf } from './coverage.js';
 import type { GenerationSummary, ShrunkFailure } from '../engine/generation.js';
 import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { Example, FindingGroup } from '../engine/tally.js';
@@ -263,4 +264,6 @@ export const manifestOf = (report: Report) => ({
 export const summaryOf = (report: Report) => ({
   ...report,
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
+  // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
+  ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

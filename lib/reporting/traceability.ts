@@ -3,13 +3,13 @@
 // complete rather than assumed.
 import { CATALOGUE } from '../checks/catalogue.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import { coverageMarkdown, coverageOf } from './coverage.js';
 import { markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
 
 /** What a clause with no check of its own is, and why. */
 const WITHOUT_CHECKS: Readonly<Record<string, string>> = {
   '1': 'Covered through its operations: every check of 4.1, 4.2 and 4.3 exercises one of the three.',
-  '2.2': 'Exercised, not judged: the harness sends these request records (typed as listed, values from configuration); the spec defines no response to a bad request.',
 };
 
 const STATUS = { pass: 'passed', fail: 'FAILED', skip: 'not evaluated' } as const;
@@ -47,14 +47,17 @@ export function traceabilityMarkdown(report: Report): string {
   for (const clause of CLAUSES) {
     const checks = report.checks.filter((c) => citedClauses(c.clause).includes(clause.id));
     const list = checks.map((c) => `\`${c.id}\` ${c.level} ${STATUS[c.status]}`).join('<br>');
-    const inCatalogue = CATALOGUE.some((c) => citedClauses(c.clause).includes(clause.id));
+    const ofClause = CATALOGUE.filter((c) => citedClauses(c.clause).includes(clause.id));
+    // A clause whose checks need a source this run did not have (client traffic, generated requests) was not fed, not deselected.
     const status = checks.length ? clauseVerdict(checks)
-      : inCatalogue ? 'not selected in this run'
+      : ofClause.length && ofClause.every((c) => c.sources) ? `not judged in this run: needs ${[...new Set(ofClause.flatMap((c) => c.sources!))].join(', ')} evidence`
+      : ofClause.length ? 'not selected in this run'
         : clause.notShown ? 'not testable: the spec says "not shown"'
           : WITHOUT_CHECKS[clause.id] ?? 'no check';
     lines.push(`| ${clause.id} | ${clause.title} | ${status} | ${list || '—'} |`);
   }
   const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);
   lines.push('', uncited.length ? `Checks citing no clause: ${uncited.join(', ')}.` : 'Every check cites at least one clause.', '');
+  if (report.mode === 'traffic') lines.push(...coverageMarkdown(coverageOf(report), markdownCode));
   return lines.join('\n');
 }
