@@ -2,15 +2,18 @@
 // offline, nothing sent: conformant for the reference, the fault's own check failing for a faulty
 // one; a file that is no HAR stops the run in one line; an entry recorded without its body is not
 // judged against the success contract; secrets the recording holds reach no output.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TOKEN = 'CANARY-HAR-BEARER-93kq';
 const work = mkdtempSync(join(tmpdir(), 'har-'));
 const reports = () => mkdtempSync(join(work, 'reports-'));
@@ -106,6 +109,26 @@ describe('--har: what a recording may lack', () => {
       expect(r.stderr.trimEnd(), file).toMatch(new RegExp(`^conformance: .*${message.source}`));
       expect(r.stderr).not.toMatch(/CANARY|at .*\(/);
     }
+  });
+
+  it('judges several recordings in one run, one of them read from standard input', async () => {
+    const dir = reports();
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', '--har', hars.plain!, '--har', '-', '--report-dir', dir, '--quiet'], { cwd: ROOT, env: { ...process.env, BASE_URL: '' } });
+      let [stdout, stderr] = ['', ''];
+      child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      child.stdin.end(readFileSync(hars.broken!));
+    });
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    expect(r.stdout).toContain(`judging the recordings ${hars.plain!}, standard input`);
+    const s = summaryOf(dir);
+    expect(s.counts.exchanges.bySource).toEqual({ har: 18 });
+    // The fault is on the second recording's exchange, named by its file's place in the run.
+    expect(s.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME').evidence[0].exchange).toMatch(/^har2\.\d+$/);
+    const twice = await runCli(['--har', '-', '--har', '-']);
+    expect([twice.code, twice.stderr]).toEqual([2, 'conformance: --har - (standard input) can be given once\n']);
   });
 
   it('does not combine with --accounts or --generate', async () => {

@@ -19,7 +19,7 @@ export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
-  har: { kind: 'string', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges a HAR recording holds (browsers, proxies, HTTP clients write them); nothing is sent. With --base-url, only the entries recorded against it' },
+  har: { kind: 'repeatable', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges HAR recordings hold (browsers, proxies, HTTP clients write them), - for standard input; nothing is sent. With --base-url, only the entries recorded against it' },
   proxy: { kind: 'string', arg: '[HOST:]PORT', env: 'PROXY_LISTEN', help: 'listen here as a reverse proxy to --base-url: forward every request and answer unchanged, judge each exchange, print findings as they happen, rewrite the reports every few seconds and on Ctrl-C' },
   shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
   generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
@@ -64,8 +64,8 @@ export interface Config {
   /** 1-based shard index and count. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly quiet: boolean;
-  /** --har: a recording to judge (nothing is sent). */
-  readonly har?: string;
+  /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
+  readonly har?: readonly string[];
   /** --proxy: where the validating proxy listens (it forwards to baseUrl). */
   readonly proxy?: { readonly host: string; readonly port: number };
   /** --generate: requests per operation, and the seed when one was given (else the run picks one). */
@@ -162,6 +162,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (v.har && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
   const proxy = listenOf(v.proxy);
   if (typeof proxy === 'string') return { ok: false, error: proxy };
+  if (v.har && v.har.filter((f) => f === '-').length > 1) return { ok: false, error: '--har - (standard input) can be given once' };
   if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
   if (proxy && (v.har || v.accounts || v.generate !== undefined || shard)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate or --shard' };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };

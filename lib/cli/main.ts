@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { checkById, checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
-import { HarProblem, harExchanges } from '../traffic/har.js';
+import { HarProblem, harExchanges, harName } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
@@ -67,18 +67,22 @@ const underBase = (url: string, base: string): boolean => {
   }
 };
 
-/** --har: the recording's entries judged as traffic (nothing is sent, no reference is started). */
-async function judgeRecording(config: Config, file: string, dir: string): Promise<number> {
+/** --har: the recordings' entries judged as traffic, one file after another (nothing is sent, no
+ *  reference is started). With several files, an exchange's id names its file: har2.17. */
+async function judgeRecording(config: Config, files: readonly string[], dir: string): Promise<number> {
   // The checks any recorded exchange can feed, request checks included.
   const checks = selected(config);
-  const target = config.baseUrl ?? `recording ${file}`;
-  process.stdout.write(`conformance: judging the recording ${displayLine(file)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
+  const named = files.map(harName).join(', ');
+  const target = config.baseUrl ?? `recording ${named}`;
+  process.stdout.write(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
   const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
   let outside = 0;
   async function* recorded() {
-    for await (const ex of harExchanges(file, config.maxBodyBytes)) {
-      if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; continue; }
-      yield ex;
+    for (const [i, file] of files.entries()) {
+      for await (const ex of harExchanges(file, config.maxBodyBytes, files.length > 1 ? `har${i + 1}` : 'har')) {
+        if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; continue; }
+        yield ex;
+      }
     }
   }
   const { ca: _ca, generate: _g, ...settings } = config;

@@ -5,6 +5,7 @@
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
@@ -37,13 +38,13 @@ function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record
 }
 
 /** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */
-export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number): Exchange | undefined {
+export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange | undefined {
   const req = entry.request;
   if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
   let path = req.url;
   try { const u = new URL(req.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
-    id: `har.${index + 1}`,
+    id: `${idPrefix}.${index + 1}`,
     title: `${req.method} ${path} (entry ${index + 1})`,
     origin: { source: 'har', vouched: false } as const,
     request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(typeof req.postData?.text === 'string' ? { body: req.postData.text } : {}) },
@@ -60,24 +61,31 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   return { ...base, response: recordedResponse(res.status, headersOf(res.headers, new Set(['content-encoding'])), body) };
 }
 
-/** Every entry of a HAR file, in order, as exchanges (entries that are no HTTP exchange are left out). */
-export async function* harExchanges(file: string, maxBodyBytes: number): AsyncGenerator<Exchange> {
+/** How a file is named in a message: "-" is standard input. */
+export const harName = (file: string) => (file === '-' ? 'standard input' : file);
+
+/** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
+ *  exchange are left out), their ids "<idPrefix>.<entry>". */
+export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har'): AsyncGenerator<Exchange> {
   let index = -1;
-  const pipeline = chain([createReadStream(file), parser(), pick({ filter: 'log.entries' }), streamArray()]);
+  const source: Readable = file === '-' ? process.stdin : createReadStream(file);
+  const pipeline = chain([source, parser(), pick({ filter: 'log.entries' }), streamArray()]);
   try {
     for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
       index = key;
-      const ex = exchangeOfEntry(value, key, maxBodyBytes);
+      const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
       if (ex) yield ex;
     }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     // The parser's own words, never the text it stopped at (an entry may hold a secret).
-    if (err.code) throw new HarProblem(`cannot read ${file}: ${err.code}`);
-    throw new HarProblem(`${file} is not a HAR file: not valid JSON after ${index < 0 ? 'its start' : `entry ${index + 1}`}`);
+    if (err.code) throw new HarProblem(`cannot read ${harName(file)}: ${err.code}`);
+    throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON after ${index < 0 ? 'its start' : `entry ${index + 1}`}`);
   } finally {
     pipeline.destroy();
   }
+  // Standard input cannot be read twice: no entries there is said as such (an empty HAR judges nothing either way).
+  if (index < 0 && file === '-') throw new HarProblem('standard input holds no HAR entries (an empty recording, or no HAR at all)');
   if (index < 0) await assertHasEntries(file);
 }
 
