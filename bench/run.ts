@@ -14,15 +14,14 @@
 // are kept, each with the date it was measured. Benchmarks measure; they never fail. Timings are
 // medians of several rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { soapRequestBody } from '../lib/engine/probes.js';
 import { PROJECT_ROOT } from '../lib/paths.js';
 import { startReference } from '../lib/reference/server.js';
+import { generatedHar } from './generated-har.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, 'skip-100k': { type: 'boolean' }, only: { type: 'string' }, 'har-mib': { type: 'string' } } });
 const GROUPS = ['run', 'accounts', 'har', 'proxy'] as const;
@@ -61,43 +60,6 @@ async function load(url: string, body = '{"userName":"jdoe.support"}', connectio
   return { rps: r.requests.average, p99: r.latency.p99 };
 }
 const throughput = async (url: string, body?: string, connections?: number) => (await load(url, body, connections)).rps;
-
-/** A HAR of about `mib` MiB: the reference's answers to the page's kinds of request, repeated, written as a stream. */
-async function generatedHar(mib: number): Promise<{ path: string; bytes: number; entries: number }> {
-  const ref = await startReference();
-  const calls: [string, Record<string, string>, string][] = [
-    ['/supportstateuser', { 'content-type': 'application/json' }, '{"userName":"jdoe.support"}'],
-    ['/supportstateuser?callback=cb', { 'content-type': 'application/json' }, '{"userName":"user7","searchValues":"s7"}'],
-    ['/user/confirmemail', { 'content-type': 'application/json' }, '{"recoveryToken":"r","ownerId":7}'],
-    ['/soap11', { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' }, soapRequestBody(DEFAULT_NAMESPACES)],
-  ];
-  const entries = [];
-  for (const [path, headers, body] of calls) {
-    const r = await fetch(`${ref.url}${path}`, { method: 'POST', headers, body });
-    const text = await r.text();
-    entries.push(JSON.stringify({
-      startedDateTime: new Date().toISOString(), time: 3, cache: {}, timings: { send: 0, wait: 3, receive: 0 },
-      request: { method: 'POST', url: `${ref.url}${path}`, httpVersion: 'HTTP/1.1', headers: Object.entries(headers).map(([name, value]) => ({ name, value })), queryString: [], cookies: [], headersSize: -1, bodySize: body.length, postData: { mimeType: headers['content-type'], text: body } },
-      response: { status: r.status, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [...r.headers].map(([name, value]) => ({ name, value })), cookies: [], content: { size: text.length, mimeType: r.headers.get('content-type'), text }, redirectURL: '', headersSize: -1, bodySize: text.length },
-    }));
-  }
-  await ref.close();
-  const path = join(mkdtempSync(join(tmpdir(), 'bench-har-')), 'generated.har');
-  const out = createWriteStream(path);
-  const write = (t: string) => (out.write(t) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
-  await write('{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[');
-  let bytes = 0;
-  let n = 0;
-  while (bytes < mib * 1024 * 1024) {
-    const e = entries[n % entries.length]!;
-    await write(`${n ? ',' : ''}${e}`);
-    bytes += e.length + 1;
-    n++;
-  }
-  await write(']}}');
-  await new Promise<void>((r) => out.end(() => r()));
-  return { path, bytes, entries: n };
-}
 
 /** An accounts file of `n` cases (one login each, a confirm every third), written as a stream. */
 function accountsFile(n: number): string {

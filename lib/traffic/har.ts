@@ -69,7 +69,8 @@ export const harName = (file: string) => (file === '-' ? 'standard input' : file
 export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har'): AsyncGenerator<Exchange> {
   let index = -1;
   const source: Readable = file === '-' ? process.stdin : createReadStream(file);
-  const pipeline = chain([source, parser(), pick({ filter: 'log.entries' }), streamArray()]);
+  // Packed values only: the streamer assembles whole strings anyway, so string chunks would be tokens for nothing.
+  const pipeline = chain([source, parser({ streamValues: false }), pick({ filter: 'log.entries' }), streamArray()]);
   try {
     for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
       index = key;
