@@ -17,6 +17,7 @@ import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
+  'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
   har: { kind: 'string', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges a HAR recording holds (browsers, proxies, HTTP clients write them); nothing is sent. With --base-url, only the entries recorded against it' },
@@ -42,6 +43,8 @@ export const CONFORMANCE_OPTIONS = {
 export interface Config {
   /** Undefined: check the embedded reference. */
   readonly baseUrl?: string;
+  /** --legacy-url: a differential run against this legacy deployment (cli/differential.ts). */
+  readonly legacyUrl?: string;
   readonly reportDir: string;
   readonly namespaces: ServiceNamespaces;
   /** Request record values per JSON operation key (the probes'). */
@@ -88,7 +91,7 @@ ${usageOf(CONFORMANCE_OPTIONS)}
 
 environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.login}, HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
 and the request values: ${REQUEST_VALUE_ENV.join(', ')}
-exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
+exit codes: 0 every MUST check passed; 1 a MUST check failed (or, with --legacy-url, a value differs); 2 the run could not proceed`;
 
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soapaction', 'accept', 'transfer-encoding', 'connection']);
 
@@ -141,6 +144,9 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
 
   const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
+  const legacyUrl = baseUrlOf(v['legacy-url']);
+  if (typeof legacyUrl === 'object') return { ok: false, error: `--legacy-url: ${legacyUrl.error.replace('the base URL', 'the legacy URL')}` };
+  if (legacyUrl && (v.har || v.generate !== undefined)) return { ok: false, error: '--legacy-url compares the probes and --accounts requests; it does not combine with --har or --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
@@ -181,6 +187,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     ok: true,
     config: {
       ...(baseUrl ? { baseUrl } : {}),
+      ...(legacyUrl ? { legacyUrl } : {}),
       reportDir: v['report-dir'] ?? 'reports',
       namespaces, values: requestValues, headers,
       timeoutMs: v.timeout ?? DEFAULT_TIMEOUT_MS,

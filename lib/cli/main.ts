@@ -22,6 +22,7 @@ import { displayLine } from '../reporting/display.js';
 import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
+import { differentialRun } from './differential.js';
 
 /** The sources of evidence a run of this configuration has (they decide which checks can judge). */
 const sourcesOf = (config: Config): Set<EvidenceSource> =>
@@ -129,6 +130,7 @@ async function run(argv: readonly string[]): Promise<number> {
   }
 
   if (config.har) return judgeRecording(config, config.har, dir);
+  if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases, (redactor, url) => shownConfig(config, redactor, url));
 
   let reference: RunningReference | undefined;
   try {
