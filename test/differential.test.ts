@@ -12,7 +12,7 @@ import { UserDetails } from '../lib/contract/records.js';
 import { accountRequests } from '../lib/engine/accounts.js';
 import { answerOf, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
 import { compareCanon, type ValueDifference } from '../lib/engine/canonical.js';
-import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { recordedResponse, type Exchange, type ExchangeSpec } from '../lib/http/exchange.js';
 import { referenceUserDetails } from '../lib/reference/data.js';
 import type { Variant } from '../lib/reference/profile.js';
 import { startReference, type ReferenceOptions } from '../lib/reference/server.js';
@@ -28,7 +28,7 @@ const running: { close(): Promise<void> }[] = [];
 afterAll(async () => { await Promise.all(running.map((r) => r.close())); });
 const reference = async (options: ReferenceOptions) => { const r = await startReference(options); running.push(r); return r; };
 
-async function differential(legacy: ReferenceOptions, candidate: ReferenceOptions, extra: { cases?: AsyncIterable<import('../lib/http/exchange.js').ExchangeSpec> } = {}): Promise<DifferentialResult> {
+async function differential(legacy: ReferenceOptions, candidate: ReferenceOptions, extra: { cases?: AsyncIterable<ExchangeSpec> } = {}): Promise<DifferentialResult> {
   const [l, c] = await Promise.all([startReference(legacy), startReference(candidate)]);
   try {
     return await runDifferential({
