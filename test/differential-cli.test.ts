@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { referenceUserDetails } from '../lib/reference/data.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
@@ -17,6 +18,12 @@ const legacy = useReference({ variants: [RANDOM_TOKENS] });
 const same = useReference({ variants: [RANDOM_TOKENS] });
 // birthDate is personal data: its examples must show as markers only.
 const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted-day')] });
+// A value a terminal would act on (CSI, the one-byte C1 form of ESC [, clears the screen; a bidi
+// override reverses the line), legal in XML 1.0 so both wires carry it, in a member that is not
+// sensitive, so its example shows the value: escaped, never raw.
+const HOSTILE = '\u009b2J \u202e <script>alert(1)</script>';
+const hostile = useReference({ userDetails: { ...referenceUserDetails(), company: HOSTILE } });
+const plain = useReference({});
 
 describe('conformance --legacy-url', () => {
   it('exits 0 when the candidate answers as the legacy does, its tokens aside (noise)', async () => {
@@ -55,6 +62,18 @@ describe('conformance --legacy-url', () => {
       expect(text, f).not.toContain('1985-07-15T');
     }
     expect(r.stdout).not.toContain('1985-07-1');
+  });
+
+  it('shows a hostile value in an example escaped, in the console and in every report', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', hostile.url, '--legacy-url', plain.url, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest company: 8 of 9 pairs/);
+    expect(r.stdout).not.toMatch(/record: /);
+    expect(r.stdout).toContain('\\x9b2J \\u202e');
+    for (const text of [r.stdout, r.stderr, ...files(dir).map((f) => readFileSync(f, 'utf8'))]) {
+      expect(text).not.toMatch(/[\u009b\u202e]/);
+    }
   });
 
   it('exits 2 with one line when --legacy-url is not a URL, or the legacy cannot be reached', async () => {
