@@ -42,6 +42,8 @@ export async function differentialRun(
       ...settings, baseUrl, legacyUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
       ...(config.accounts ? { cases: accountRequests(config.accounts, config.headers, config.shard) } : {}),
+      // Sharded, only the first shard sends the probes, as in any run.
+      probes: !config.shard || config.shard.index === 1,
       useProxyEnv: !reference,
       observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
       ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
