@@ -1,6 +1,6 @@
 // The differential run through the CLI, as CI runs it: exit codes, the differences section in every
 // output, personal and credential values only as markers, one-line errors for bad input.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { referenceUserDetails } from '../lib/reference/data.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
-import { useReference } from './helpers/reference.js';
+import { SOAP_REQUEST, useReference } from './helpers/reference.js';
 
 const reports = () => mkdtempSync(join(tmpdir(), 'differential-cli-'));
 const fault = (name: string) => VALUE_FAULTS.find((f) => f.name === name)!;
@@ -74,6 +74,27 @@ describe('conformance --legacy-url', () => {
     for (const text of [r.stdout, r.stderr, ...files(dir).map((f) => readFileSync(f, 'utf8'))]) {
       expect(text).not.toMatch(/[\u009b\u202e]/);
     }
+  });
+
+  it('replays the requests of this interface a HAR recorded (--har) to both, under a base path too; others are left out', async () => {
+    const dir = reports();
+    const entry = (method: string, url: string, headers: Record<string, string>, body?: string) => ({
+      startedDateTime: '2026-11-25T09:00:00.000Z', time: 5,
+      request: { method, url, headers: Object.entries(headers).map(([name, value]) => ({ name, value })), ...(body ? { postData: { mimeType: headers['Content-Type'], text: body } } : {}) },
+      response: { status: 0, headers: [], content: {} },
+    });
+    const har = join(dir, 'recorded.har');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', entries: [
+      entry('POST', 'https://legacy.example/api/supportstateuser', { 'Content-Type': 'application/json', Host: 'legacy.example', 'Content-Length': '2' }, '{}'),
+      entry('POST', 'https://legacy.example/api/soap11', { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'ImpersonateLogoutRequest' }, SOAP_REQUEST),
+      entry('GET', 'https://legacy.example/favicon.ico', {}),
+    ] } }));
+    const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--har', har, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    const s = summary(dir);
+    expect(s.counts.exchanges.bySource).toEqual({ probe: 17, har: 2 });
+    expect(s.differential.comparedByOperation).toEqual({ SupportStateUserLoginRequest: 10, ConfirmEmailRequest: 6, ImpersonateLogoutRequest: 3 });
+    expect(s.differential.paths.map((p: { differing: number }) => p.differing).sort()).toEqual([3, 9]);
   });
 
   it('exits 2 with one line when --legacy-url is not a URL, or the legacy cannot be reached', async () => {

@@ -146,7 +146,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
   const legacyUrl = baseUrlOf(v['legacy-url']);
   if (typeof legacyUrl === 'object') return { ok: false, error: `--legacy-url: ${legacyUrl.error.replace('the base URL', 'the legacy URL')}` };
-  if (legacyUrl && (v.har || v.generate !== undefined)) return { ok: false, error: '--legacy-url compares the probes and --accounts requests; it does not combine with --har or --generate' };
+  if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
@@ -154,7 +154,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const shard = shardOf(v.shard);
   if (typeof shard === 'string') return { ok: false, error: shard };
   if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
-  if (v.har && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
+  if (v.har && v['legacy-url'] === undefined && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {

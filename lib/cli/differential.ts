@@ -3,10 +3,13 @@
 // (engine/differential.ts); the candidate is the run's target and is reported as usual, with a
 // differences section and the legacy's verdict beside. Exit 0: no MUST failure and no difference
 // beyond noise; 1: a difference or a MUST failure; 2: the run could not proceed (the legacy
-// unreachable among them). Without --base-url the candidate is the embedded reference.
+// unreachable among them). Without --base-url the candidate is the embedded reference. With --har,
+// the recording's requests of this interface are sent again too (its recorded answers are not used).
 import type { Check } from '../checks/check.js';
 import { accountRequests } from '../engine/accounts.js';
-import { runDifferential } from '../engine/differential.js';
+import { replayed, runDifferential, type DifferentialResult } from '../engine/differential.js';
+import type { ExchangeSpec } from '../http/exchange.js';
+import { HarProblem, harExchanges } from '../traffic/har.js';
 import type { Progress } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { differentialSection } from '../reporting/differential.js';
@@ -19,7 +22,7 @@ import { ProgressLine } from './progress.js';
 import { finish, writeReports } from './write-reports.js';
 
 export async function differentialRun(
-  config: Config, legacyUrl: string, checks: readonly Check[], dir: string, cases: number | undefined,
+  config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined,
   shownConfig: (redactor: Redactor, baseUrl: string) => Readonly<Record<string, unknown>>,
 ): Promise<number> {
   let reference: RunningReference | undefined;
@@ -34,20 +37,30 @@ export async function differentialRun(
       ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
     ];
     for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
-    process.stdout.write(`conformance: comparing ${displayLine(baseUrl)} (${description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${cases !== undefined ? `, ${cases} accounts` : ''}\n`);
+    process.stdout.write(`conformance: comparing ${displayLine(baseUrl)} (${description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har)}` : ''}\n`);
     const { ca, generate: _g, ...settings } = config;
     const startupMs = Math.round(performance.now());
-    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(cases !== undefined ? { cases } : {}) });
-    const result = await runDifferential({
-      ...settings, baseUrl, legacyUrl, checks, extraHeaders: config.headers,
-      ...(ca ? { ca: ca.pem } : {}),
-      ...(config.accounts ? { cases: accountRequests(config.accounts, config.headers, config.shard) } : {}),
-      // Sharded, only the first shard sends the probes, as in any run.
-      probes: !config.shard || config.shard.index === 1,
-      useProxyEnv: !reference,
-      observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
-      ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
-    });
+    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(accounts !== undefined ? { cases: accounts } : {}) });
+    async function* cases(): AsyncGenerator<ExchangeSpec> {
+      if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
+      if (config.har) yield* replayed(harExchanges(config.har, config.maxBodyBytes), config.headers);
+    }
+    let result: DifferentialResult;
+    try {
+      result = await runDifferential({
+        ...settings, baseUrl, legacyUrl, checks, extraHeaders: config.headers,
+        ...(ca ? { ca: ca.pem } : {}),
+        ...(config.accounts || config.har ? { cases: cases() } : {}),
+        // Sharded, only the first shard sends the probes, as in any run.
+        probes: !config.shard || config.shard.index === 1,
+        useProxyEnv: !reference,
+        observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+        ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
+      });
+    } catch (e) {
+      if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
+      throw e;
+    }
     progress?.done();
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {

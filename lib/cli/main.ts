@@ -129,8 +129,8 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
-  if (config.har) return judgeRecording(config, config.har, dir);
   if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases, (redactor, url) => shownConfig(config, redactor, url));
+  if (config.har) return judgeRecording(config, config.har, dir);
 
   let reference: RunningReference | undefined;
   try {

@@ -7,6 +7,7 @@
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
+import { classify } from '../contract/classify.js';
 import { SOAP } from '../contract/namespaces.js';
 import { JAVASCRIPT_MEDIA_TYPES } from '../contract/operations.js';
 import { objectOf, type Shape } from '../contract/types.js';
@@ -195,6 +196,27 @@ export class DifferenceTally {
 
   operations(): OperationDifferences[] {
     return [...this.byOperation.values()];
+  }
+}
+
+/** Headers a replay never copies: the transport sets them per connection (and the harness never asks
+ *  for a content coding). */
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade']);
+
+/** Recorded exchanges (a HAR's entries) as requests to send again, to both deployments: only those of
+ *  this interface (others are not the candidate's to answer), at the same route under each base URL,
+ *  with the recorded headers (the run's own --header values win). Their answers as recorded are not used. */
+export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>): AsyncGenerator<ExchangeSpec> {
+  for await (const ex of recorded) {
+    const kind = classify(ex.request);
+    if (!kind.operation) continue;
+    let path: string;
+    try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }
+    const headers = Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name)));
+    yield {
+      id: ex.id, title: `${ex.title}, replayed`, origin: ex.origin, method: ex.request.method, path,
+      headers: { ...headers, ...extraHeaders }, ...(ex.request.body !== undefined ? { body: ex.request.body } : {}),
+    };
   }
 }
 
