@@ -91,7 +91,7 @@ ${usageOf(CONFORMANCE_OPTIONS)}
 
 environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.login}, HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
 and the request values: ${REQUEST_VALUE_ENV.join(', ')}
-exit codes: 0 every MUST check passed; 1 a MUST check failed (or, with --legacy-url, a value differs); 2 the run could not proceed`;
+exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
 
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soapaction', 'accept', 'transfer-encoding', 'connection']);
 
