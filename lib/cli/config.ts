@@ -17,6 +17,7 @@ import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
+  'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', help: 'where reports go', defaultText: 'reports' },
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
   har: { kind: 'repeatable', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges HAR recordings hold (browsers, proxies, HTTP clients write them), - for standard input; nothing is sent. With --base-url, only the entries recorded against it' },
@@ -43,6 +44,8 @@ export const CONFORMANCE_OPTIONS = {
 export interface Config {
   /** Undefined: check the embedded reference. */
   readonly baseUrl?: string;
+  /** --legacy-url: a differential run against this legacy deployment (cli/differential.ts). */
+  readonly legacyUrl?: string;
   readonly reportDir: string;
   readonly namespaces: ServiceNamespaces;
   /** Request record values per JSON operation key (the probes'). */
@@ -152,6 +155,9 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
 
   const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
+  const legacyUrl = baseUrlOf(v['legacy-url']);
+  if (typeof legacyUrl === 'object') return { ok: false, error: `--legacy-url: ${legacyUrl.error.replace('the base URL', 'the legacy URL')}` };
+  if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
@@ -159,12 +165,12 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const shard = shardOf(v.shard);
   if (typeof shard === 'string') return { ok: false, error: shard };
   if (shard && !v.accounts) return { ok: false, error: '--shard divides the accounts of --accounts; there are none' };
-  if (v.har && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
+  if (v.har && v['legacy-url'] === undefined && (v.accounts || v.generate !== undefined)) return { ok: false, error: '--har judges a recording and sends nothing; it does not combine with --accounts or --generate' };
   const proxy = listenOf(v.proxy);
   if (typeof proxy === 'string') return { ok: false, error: proxy };
   if (v.har && v.har.filter((f) => f === '-').length > 1) return { ok: false, error: '--har - (standard input) can be given once' };
   if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
-  if (proxy && (v.har || v.accounts || v.generate !== undefined || shard)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate or --shard' };
+  if (proxy && (v.har || v.accounts || v.generate !== undefined || shard || v['legacy-url'] !== undefined)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate, --shard or --legacy-url' };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {
@@ -197,6 +203,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     ok: true,
     config: {
       ...(baseUrl ? { baseUrl } : {}),
+      ...(legacyUrl ? { legacyUrl } : {}),
       reportDir: v['report-dir'] ?? 'reports',
       namespaces, values: requestValues, headers,
       timeoutMs: v.timeout ?? DEFAULT_TIMEOUT_MS,

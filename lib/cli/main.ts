@@ -23,6 +23,7 @@ import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.j
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
 import { runProxy } from './proxy-run.js';
+import { differentialRun } from './differential.js';
 
 /** The sources of evidence a run of this configuration has (they decide which checks can judge):
  *  a recording or a proxy holds only what clients sent; otherwise the harness sends the requests. */
@@ -135,6 +136,7 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases, (redactor, url) => shownConfig(config, redactor, url));
   if (config.har) return judgeRecording(config, config.har, dir);
   if (config.proxy) return runProxy(config, dir, checks);
 

@@ -9,6 +9,7 @@ import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { finish } from './write-reports.js';
 import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
 import { findVariants, FAULTS, STYLES } from '../reference/variants.js';
+import { RANDOM_TOKENS, VALUE_FAULTS } from '../reference/value-faults.js';
 
 export const REFERENCE_OPTIONS = {
   port: { kind: 'integer', arg: 'N', min: 0, max: 65535, defaultText: '8080; 0 picks a free one', help: 'port to listen on' },
@@ -16,6 +17,8 @@ export const REFERENCE_OPTIONS = {
   latency: { kind: 'integer', arg: 'MS', min: 0, max: 600_000, help: 'delay every response by MS milliseconds' },
   fault: { kind: 'repeatable', arg: 'NAME', help: 'break one rule of the interface; --list shows the names' },
   'fault-rate': { kind: 'string', arg: 'R', defaultText: '1', help: 'the fraction of accounts the faults hit (0 to 1), deterministic per account' },
+  'value-fault': { kind: 'repeatable', arg: 'NAME', help: 'change one value, conformant in type (for differential runs); --list shows the names' },
+  'random-tokens': { kind: 'boolean', help: 'answer with fresh random credential values every time (volatile tokens)' },
   style: { kind: 'repeatable', arg: 'NAME', help: 'write responses in a legitimate alternative style' },
   'sample-only': { kind: 'boolean', help: 'answer every account with the sample records (no population)' },
   list: { kind: 'boolean', help: 'list faults and styles, one line each' },
@@ -41,14 +44,15 @@ async function main(): Promise<void> {
   const v = parsed.values;
   if (v.help) { process.stdout.write(`${USAGE}\n`); return; }
   if (v.list) {
-    for (const [kind, list] of [['fault', FAULTS], ['style', STYLES]] as const) {
+    for (const [kind, list] of [['fault', FAULTS], ['value-fault', VALUE_FAULTS], ['style', STYLES]] as const) {
       for (const x of list) process.stdout.write(`${kind} ${x.name.padEnd(34)} ${x.description}\n`);
     }
     return;
   }
   const faults = findVariants(FAULTS, v.fault ?? []);
   const styles = findVariants(STYLES, v.style ?? []);
-  for (const r of [faults, styles]) if (!r.ok) fail(r.error);
+  const valueFaults = findVariants(VALUE_FAULTS, v['value-fault'] ?? []);
+  for (const r of [faults, styles, valueFaults]) if (!r.ok) fail(r.error);
   const rate = v['fault-rate'] === undefined ? 1 : Number(v['fault-rate']);
   if (!/^(0|1|0?\.\d+|1\.0*)$/.test(v['fault-rate'] ?? '1') || !(rate >= 0 && rate <= 1)) fail(`--fault-rate must be a number from 0 to 1, not ${JSON.stringify(v['fault-rate'])}`);
   if (!v['tls-cert'] !== !v['tls-key']) fail('--tls-cert and --tls-key go together');
@@ -71,9 +75,10 @@ async function main(): Promise<void> {
       request: process.env.SERVICE_REQUEST_NAMESPACE || DEFAULT_NAMESPACES.request,
       login: process.env.SERVICE_LOGIN_NAMESPACE || DEFAULT_NAMESPACES.login,
     },
-    variants: [...(styles.ok ? styles.variants : []), ...(faults.ok ? faults.variants : [])],
+    variants: [...(styles.ok ? styles.variants : []), ...(v['random-tokens'] ? [RANDOM_TOKENS] : []), ...(faults.ok ? faults.variants : []), ...(valueFaults.ok ? valueFaults.variants : [])],
   };
-  const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v.fault ?? []).map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
+  const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v['random-tokens'] ? ['random tokens'] : []),
+    ...[...(v.fault ?? []), ...(v['value-fault'] ?? [])].map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
   if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
   if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));

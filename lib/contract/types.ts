@@ -40,6 +40,12 @@ export interface Field {
   readonly sensitivity?: Sensitivity;
   /** Present on one wire only (the spec's `settings` exists in SOAP only, always nil). */
   readonly only?: 'soap' | 'json';
+  /** Its value may change from one answer to the next for the same request (a fresh token, an expiry):
+   *  a differential run counts its differences as noise. Set on no field: interface.md names no
+   *  volatile field (section 2 lists tokens and an expiry among the record's fields but says nothing
+   *  of how they change), so the differential run learns volatility from the legacy's own two
+   *  answers instead of guessing it here. */
+  readonly volatile?: boolean;
 }
 
 export interface Shape {

@@ -3,6 +3,7 @@
 import { AREAS } from '../checks/check.js';
 import { coverageLines, coverageOf } from './coverage.js';
 import { VERDICT_WORDS, type Report, type ReportedCheck } from './report.js';
+import { differentialLines } from './differential.js';
 
 const VERDICT: Record<Report['verdict'], string> = {
   ...VERDICT_WORDS,
@@ -55,6 +56,7 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   lines.push('', `Judged ${exchanges.exchanges} exchanges (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
+  if (report.differential) lines.push(...differentialLines(report.differential));
   lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
   for (const w of report.warnings) lines.push(`Warning: ${w}`);

@@ -13,6 +13,7 @@ import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
+import type { ReportedDifferential } from './differential.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -110,6 +111,8 @@ export interface Report {
   readonly exchanges: readonly ReportedExchange[];
   /** Set when the run generated requests (--generate): how many, and the seed that replays them. */
   readonly generation?: GenerationSummary;
+  /** Set by a differential run (--legacy-url): the differences from the legacy, and its verdict. */
+  readonly differential?: ReportedDifferential;
 }
 
 /** Messages and values are shortened for reading, always after redaction (never before). */
@@ -131,6 +134,8 @@ export interface ReportContext {
   readonly warnings?: readonly string[];
   /** Milliseconds from process start to the first request. */
   readonly startupMs?: number;
+  /** A differential run's section (differential.ts); crosses the boundary with the rest. */
+  readonly differential?: ReportedDifferential;
 }
 
 export const describeCheck = ({ appliesTo: _a, judge: _j, ...description }: Check): CheckDescription => description;
@@ -219,6 +224,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     checks,
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
+    ...(ctx.differential ? { differential: ctx.differential } : {}),
   }, r, harnessTexts(run));
 }
 

@@ -7,6 +7,7 @@ import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
 import { inertUrls, markdownCode } from './display.js';
 import { manifestOf, type Report, type ReportedCheck } from './report.js';
 import { traceabilityMarkdown } from './traceability.js';
+import type { ReportedDifferential, ReportedPathDifferences } from './differential.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -103,6 +104,44 @@ export function presentAll(): void {
       }
     });
   }
+  if (report.differential) presentDifferential(report.differential);
+}
+
+/** A contract path at which the candidate's answers differ from the legacy's beyond noise. */
+class DifferenceAssertionError extends Error {
+  constructor(p: ReportedPathDifferences) {
+    const examples = p.examples.map((e) => `  ${e.request}${e.case !== undefined ? ` (case ${e.case})` : ''}: "${e.legacy}" → "${e.candidate}" (${e.how})`);
+    super(inertUrls([`${p.operation} ${p.path}: the candidate differs from the legacy on ${p.differing} of ${p.compared} pairs (${p.rate})`, ...examples].join('\n')));
+    this.name = 'DifferenceAssertionError';
+    this.stack = this.message;
+  }
+}
+
+/** A differential run: one failing test per differing path, a skipped one per noise path, and one
+ *  passing test when nothing differs beyond noise (so the section is never silently empty). */
+function presentDifferential(d: ReportedDifferential): void {
+  describe('Differential', () => {
+    const label = async (operation: string, path: string) => {
+      await allure.epic('Differential');
+      await allure.feature(operation);
+      await allure.story(path);
+      await allure.description(d.interpretations.map((i) => `- ${i}`).join('\n'));
+    };
+    for (const p of d.paths) {
+      test(`${p.operation} ${p.path} differs from the legacy`, async () => {
+        await label(p.operation, p.path);
+        await allure.attachment('examples', JSON.stringify(p.examples, null, 2), 'application/json');
+        throw new DifferenceAssertionError(p);
+      });
+    }
+    for (const n of d.noise) {
+      test(`${n.operation} ${n.path} is noise`, async (ctx) => {
+        await label(n.operation, n.path);
+        ctx.skip(`noise: the legacy's own two answers differed here on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); the candidate differed ${n.candidateDiffered} time(s), not counted`);
+      });
+    }
+    if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => { await allure.epic('Differential'); });
+  });
 }
 
 /** The run's own documents, attached once to the run (not to a check) by the first test. */

@@ -1,0 +1,83 @@
+// `npm run conformance -- --legacy-url LEGACY [--base-url CANDIDATE]`: the differential run. Every
+// request (the probes, each --accounts request) goes to the legacy, the candidate, the legacy again
+// (engine/differential.ts); the candidate is the run's target and is reported as usual, with a
+// differences section and the legacy's verdict beside. Exit 0: no MUST failure and no difference
+// beyond noise; 1: a difference or a MUST failure; 2: the run could not proceed (the legacy
+// unreachable among them). Without --base-url the candidate is the embedded reference. With --har,
+// the recording's requests of this interface are sent again too (its recorded answers are not used).
+import type { Check } from '../checks/check.js';
+import { accountRequests } from '../engine/accounts.js';
+import { replayed, runDifferential, type DifferentialResult } from '../engine/differential.js';
+import type { ExchangeSpec } from '../http/exchange.js';
+import { HarProblem, harExchanges, harName } from '../traffic/har.js';
+import type { Progress } from '../engine/run.js';
+import { startReference, type RunningReference } from '../reference/server.js';
+import { differentialSection } from '../reporting/differential.js';
+import { displayLine } from '../reporting/display.js';
+import { Redactor } from '../reporting/redact.js';
+import { buildReport } from '../reporting/report.js';
+import type { Config } from './config.js';
+import { harnessIdentity } from './identity.js';
+import { ProgressLine } from './progress.js';
+import { finish, writeReports } from './write-reports.js';
+
+export async function differentialRun(
+  config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined,
+  shownConfig: (redactor: Redactor, baseUrl: string) => Readonly<Record<string, unknown>>,
+): Promise<number> {
+  let reference: RunningReference | undefined;
+  try {
+    if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
+    const baseUrl = config.baseUrl ?? reference!.url;
+    const description = reference ? 'embedded reference implementation (candidate)' : 'candidate deployment';
+    const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+    for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
+    const warnings = [
+      ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
+      ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
+    ];
+    for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
+    process.stdout.write(`conformance: comparing ${displayLine(baseUrl)} (${description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}\n`);
+    const { ca, generate: _g, ...settings } = config;
+    const startupMs = Math.round(performance.now());
+    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(accounts !== undefined ? { cases: accounts } : {}) });
+    async function* cases(): AsyncGenerator<ExchangeSpec> {
+      if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
+      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har'), config.headers);
+    }
+    let result: DifferentialResult;
+    try {
+      result = await runDifferential({
+        ...settings, baseUrl, legacyUrl, checks, extraHeaders: config.headers,
+        ...(ca ? { ca: ca.pem } : {}),
+        ...(config.accounts || config.har ? { cases: cases() } : {}),
+        // Sharded, only the first shard sends the probes, as in any run.
+        probes: !config.shard || config.shard.index === 1,
+        useProxyEnv: !reference,
+        observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+        ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
+      });
+    } catch (e) {
+      if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
+      throw e;
+    }
+    progress?.done();
+    // Without the legacy's answers nothing can be compared: the run could not proceed.
+    if (result.legacy.verdict === 'unreachable') {
+      process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);
+      return 2;
+    }
+    const report = buildReport(result.candidate, {
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(redactor, baseUrl), warnings, startupMs,
+      differential: differentialSection(result, redactor),
+    });
+    const code = finish(await writeReports(report, dir), 'conformance');
+    if (code === 0 && result.differences > 0) {
+      process.stderr.write(`conformance: the candidate differs from the legacy beyond noise (${result.differences} differing value(s))\n`);
+      return 1;
+    }
+    return code;
+  } finally {
+    await reference?.close();
+  }
+}

@@ -1,0 +1,267 @@
+// The differential run: every request goes to the legacy deployment, then the candidate, then the
+// legacy again. Both deployments are judged for conformance as usual (each by its own Judge); each
+// pair of answers is compared value by value at every contract path (canonical.ts). What differs
+// between the legacy's own two answers to a request is volatile there (a token, an expiry): at that
+// path and below, a candidate's difference is noise, not a difference. Memory stays bounded: per
+// operation and path, counts and at most MAX_DIFF_EXAMPLES examples; the answers are dropped once compared.
+import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import { checksFor } from '../checks/catalogue.js';
+import type { EvidenceSource } from '../checks/check.js';
+import { classify } from '../contract/classify.js';
+import { SOAP } from '../contract/namespaces.js';
+import { JAVASCRIPT_MEDIA_TYPES } from '../contract/operations.js';
+import { objectOf, type Shape } from '../contract/types.js';
+import type { Exchange, ExchangeSpec } from '../http/exchange.js';
+import { mediaType } from '../http/media-type.js';
+import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
+import { elementChildren } from '../xml/model.js';
+import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
+import { planProbes } from './probes.js';
+import { DEFAULT_CONCURRENCY, Judge, pump, runResultOf, type RunOptions, type RunResult, type Source } from './run.js';
+
+/** Examples kept per operation and path. */
+export const MAX_DIFF_EXAMPLES = 5;
+
+/** Paths of what is compared besides the record's values. */
+export const HTTP_PATHS = { status: 'HTTP status', mediaType: 'Content-Type', callback: 'JSONP callback', record: 'record' } as const;
+
+export interface DiffExample {
+  /** The request's id ("login.post", "case-17.login") and its account, when it has one. */
+  readonly request: string;
+  readonly case?: number;
+  readonly legacy: string;
+  readonly candidate: string;
+  readonly how: string;
+  readonly sensitivity?: ValueDifference['sensitivity'];
+}
+
+export interface PathDifferences {
+  readonly path: string;
+  /** Pairs (legacy, candidate) that differ here beyond noise. */
+  differing: number;
+  readonly examples: DiffExample[];
+}
+
+export interface PathNoise {
+  readonly path: string;
+  /** Requests whose two legacy answers differed here (or the contract marks the field volatile). */
+  legacyVaried: number;
+  /** Candidate answers that differed here and were counted as noise. */
+  candidateDiffered: number;
+}
+
+export interface OperationDifferences {
+  readonly operation: string;
+  /** Requests whose three answers were compared. */
+  compared: number;
+  readonly paths: Map<string, PathDifferences>;
+  readonly noise: Map<string, PathNoise>;
+}
+
+export interface DifferentialResult {
+  readonly candidate: RunResult;
+  readonly legacy: RunResult;
+  readonly operations: readonly OperationDifferences[];
+  /** Requests compared, and differing pairs summed over every path. */
+  readonly compared: number;
+  readonly differences: number;
+}
+
+export interface DifferentialOptions extends RunOptions {
+  /** The legacy deployment; `baseUrl` is the candidate (the run's target). */
+  readonly legacyUrl: string;
+}
+
+/** Media types by meaning: the JSON aliases, the JavaScript types of JSONP, the XML types. */
+const MEANINGS: readonly [string, readonly string[]][] = [
+  ['JSON', ['application/json', 'text/json']],
+  ['JavaScript', JAVASCRIPT_MEDIA_TYPES],
+  ['XML', ['application/xml', 'text/xml']],
+];
+export const mediaMeaning = (header: string | undefined): string => {
+  const type = mediaType(header);
+  if (type === undefined) return 'none';
+  return MEANINGS.find(([, types]) => types.includes(type))?.[0] ?? (type.endsWith('+json') ? 'JSON' : type.endsWith('+xml') ? 'XML' : type);
+};
+
+/** Fields the contract marks volatile, as contract paths (none today: see Field.volatile). */
+function volatilePaths(shape: Shape, prefix = '', into: string[] = []): string[] {
+  for (const f of shape.fields) {
+    const path = prefix ? `${prefix}.${f.json}` : f.json;
+    if (f.volatile) into.push(path);
+    const t = f.type;
+    if (t.kind === 'object') volatilePaths(t.shape, path, into);
+    if (t.kind === 'array' && t.item.kind === 'object') volatilePaths(t.item.shape, `${path}[]`, into);
+    if (t.kind === 'map') volatilePaths(t.value, `${path}{}`, into);
+  }
+  return into;
+}
+
+/** One answer as compared: what the HTTP layer says, and the record when the body is one. */
+interface Answer {
+  readonly status: string;
+  readonly media: string;
+  readonly callback?: string;
+  /** The record (only of 200 answers to POSTs), or why the body is not one. */
+  readonly record?: Canon;
+  readonly notRecord?: string;
+}
+
+/** What an answer means, decoded once; error and OPTIONS bodies are not compared (the spec gives
+ *  no error body, and OPTIONS answers are free in form: 4.4). */
+export function answerOf(view: ExchangeView): Answer {
+  const r = view.response();
+  if (!r.ok) return { status: 'no answer', media: 'none' };
+  // An OPTIONS answer is compared by its status class only: the spec leaves what it returns open
+  // (4.4), so 200 with CORS headers and 204 with Allow are the same answer.
+  if (view.kind.method === 'OPTIONS') return { status: `${String(r.value.status).charAt(0)}xx`, media: 'not compared' };
+  const status = String(r.value.status);
+  const media = mediaMeaning(r.value.headers['content-type']);
+  const shape = view.kind.operation?.response;
+  if (r.value.status !== 200 || view.kind.method !== 'POST' || !shape) return { status, media };
+  const jsonp = view.kind.jsonp ? view.jsonp() : undefined;
+  const callback = jsonp?.ok ? jsonp.value.callback : undefined;
+  const withCallback = callback !== undefined ? { callback } : {};
+  if (media === 'XML') {
+    const doc = view.xml();
+    if (!doc.ok) return { status, media, notRecord: doc.reason };
+    const body = doc.value.name === SOAP.envelope ? elementChildren(doc.value).find((e) => e.name === SOAP.body) : undefined;
+    const record = body ? elementChildren(body).find((e) => e.name === shape.name) : doc.value.name === shape.name ? doc.value : undefined;
+    return record ? { status, media, record: xmlObject(shape, record) } : { status, media, notRecord: `no ${shape.name} element` };
+  }
+  const json = view.jsonRecord();
+  return json.ok ? { status, media, ...withCallback, record: jsonObject(shape, json.value.root) } : { status, media, ...withCallback, notRecord: json.reason };
+}
+
+/** Every path at which two answers to the same request differ. */
+export function compareAnswers(shape: Shape | undefined, a: Answer, b: Answer): ValueDifference[] {
+  const out: ValueDifference[] = [];
+  const scalar = (path: string, x: string | undefined, y: string | undefined, how: string) => {
+    if (x !== y) out.push({ path, how, legacy: x ?? 'none', candidate: y ?? 'none' });
+  };
+  scalar(HTTP_PATHS.status, a.status, b.status, `${a.status} → ${b.status}`);
+  scalar(HTTP_PATHS.mediaType, a.media, b.media, `${a.media} → ${b.media}`);
+  scalar(HTTP_PATHS.callback, a.callback, b.callback, 'another callback name');
+  if (!shape) return out;
+  if (a.record && b.record) compareCanon(objectOf(shape), a.record, b.record, '', out);
+  else if ((a.record === undefined) !== (b.record === undefined) && (a.notRecord ?? b.notRecord) !== undefined) {
+    out.push({ path: HTTP_PATHS.record, how: a.record ? 'a record → not a record' : 'not a record → a record', legacy: a.notRecord ?? 'a record', candidate: b.notRecord ?? 'a record' });
+  }
+  return out;
+}
+
+/** The folded differences of a run: per operation and path, counts and a few examples. */
+export class DifferenceTally {
+  private readonly byOperation = new Map<string, OperationDifferences>();
+  private readonly volatile = new Map<Shape, string[]>();
+
+  /** Compares one request's three answers (legacy, candidate, legacy again). */
+  add(spec: ExchangeSpec, first: ExchangeView, candidate: ExchangeView, second: ExchangeView): void {
+    const op = first.kind.operation;
+    const name = op?.name ?? 'not this interface';
+    let tally = this.byOperation.get(name);
+    if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, paths: new Map(), noise: new Map() }));
+    tally.compared++;
+    const shape = op?.response;
+    const [a, b, a2] = [answerOf(first), answerOf(candidate), answerOf(second)];
+    const volatile = shape ? this.volatileOf(shape) : [];
+    const varied = [...new Set(compareAnswers(shape, a, a2).map((d) => d.path)), ...volatile];
+    for (const path of varied) this.noiseAt(tally, path).legacyVaried++;
+    for (const d of compareAnswers(shape, a, b)) {
+      const noisy = varied.find((v) => isAtOrBelow(d.path, v));
+      if (noisy !== undefined) { this.noiseAt(tally, noisy).candidateDiffered++; continue; }
+      let at = tally.paths.get(d.path);
+      if (!at) tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
+      at.differing++;
+      if (at.examples.length < MAX_DIFF_EXAMPLES) {
+        at.examples.push({
+          request: spec.id, ...(spec.origin.case !== undefined ? { case: spec.origin.case } : {}),
+          legacy: d.legacy, candidate: d.candidate, how: d.how, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
+        });
+      }
+    }
+  }
+
+  private volatileOf(shape: Shape): string[] {
+    let paths = this.volatile.get(shape);
+    if (!paths) this.volatile.set(shape, (paths = volatilePaths(shape)));
+    return paths;
+  }
+
+  private noiseAt(tally: OperationDifferences, path: string): PathNoise {
+    let n = tally.noise.get(path);
+    if (!n) tally.noise.set(path, (n = { path, legacyVaried: 0, candidateDiffered: 0 }));
+    return n;
+  }
+
+  operations(): OperationDifferences[] {
+    return [...this.byOperation.values()];
+  }
+}
+
+/** Headers a replay never copies: the transport sets them per connection (and the harness never asks
+ *  for a content coding). */
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade']);
+
+/** Recorded exchanges (a HAR's entries) as requests to send again, to both deployments: only those of
+ *  this interface (others are not the candidate's to answer), at the same route under each base URL,
+ *  with the recorded headers (the run's own --header values win). Their answers as recorded are not used. */
+export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>): AsyncGenerator<ExchangeSpec> {
+  for await (const ex of recorded) {
+    const kind = classify(ex.request);
+    if (!kind.operation) continue;
+    let path: string;
+    try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }
+    const headers = Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name)));
+    yield {
+      id: ex.id, title: `${ex.title}, replayed`, origin: ex.origin, method: ex.request.method, path,
+      headers: { ...headers, ...extraHeaders }, ...(ex.request.body !== undefined ? { body: ex.request.body } : {}),
+    };
+  }
+}
+
+/** Runs the probes (and the cases) against both deployments, judges each, and compares. */
+export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const sources = new Set<EvidenceSource>(['probe', ...(options.cases ? ['case' as const] : [])]);
+  const checks = options.checks ?? checksFor(sources);
+  const settings: CheckSettings = { namespaces: options.namespaces };
+  const judges = { candidate: new Judge(checks, settings, options.observe), legacy: new Judge(checks, settings, options.observe) };
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const dispatcher = options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency });
+  const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
+  const slots = new BodySlots();
+  const differences = new DifferenceTally();
+  const at = (spec: ExchangeSpec, url: string): Promise<Exchange> => send(spec, url, { dispatcher, options, budget, slots });
+  const probes = options.probes === false ? [] : planProbes(options);
+  const triple = async (spec: ExchangeSpec) => {
+    // In this order: the legacy, the candidate, the legacy again (what moves between the legacy's two is noise).
+    const first = await at(spec, options.legacyUrl);
+    const candidate = await at(spec, options.baseUrl);
+    const second = await at(spec, options.legacyUrl);
+    judges.legacy.judge(first);
+    judges.candidate.judge(candidate);
+    differences.add(spec, new ExchangeView(first, settings), new ExchangeView(candidate, settings), new ExchangeView(second, settings));
+    options.onProgress?.({ exchanges: judges.candidate.exchanges, failedExchanges: judges.candidate.failedExchanges, sent: judges.candidate.sent, cases: judges.candidate.caseCount });
+  };
+  try {
+    async function* requests(): AsyncGenerator<ExchangeSpec> {
+      yield* probes;
+      if (options.cases) yield* options.cases as Source<ExchangeSpec>;
+    }
+    await pump(requests(), concurrency, triple);
+  } finally {
+    if (!options.dispatcher) await dispatcher.close();
+  }
+  const t1 = performance.now();
+  const context = { mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1 };
+  const operations = differences.operations();
+  return {
+    candidate: runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl }),
+    legacy: runResultOf(judges.legacy, { ...context, baseUrl: options.legacyUrl }),
+    operations,
+    compared: operations.reduce((n, o) => n + o.compared, 0),
+    differences: operations.reduce((n, o) => n + [...o.paths.values()].reduce((m, p) => m + p.differing, 0), 0),
+  };
+}

@@ -1,0 +1,106 @@
+// The differences section of a report (a differential run): per operation and contract path, how many
+// pairs of answers differ, the rate, and a few examples with both values redacted by the field's
+// sensitivity; noise paths apart, with their rates; the legacy's own verdict beside. Built from the
+// engine's tallies; the report boundary (published) then passes every string through the redactor
+// and the display-safety function like every other part of the report.
+import type { DifferentialResult } from '../engine/differential.js';
+import type { Verdict } from '../engine/run.js';
+import type { Redactor } from './redact.js';
+
+export interface ReportedDiffExample {
+  readonly request: string;
+  readonly case?: number;
+  readonly legacy: string;
+  readonly candidate: string;
+  readonly how: string;
+}
+
+export interface ReportedPathDifferences {
+  readonly operation: string;
+  readonly path: string;
+  readonly differing: number;
+  readonly compared: number;
+  readonly rate: string;
+  readonly examples: readonly ReportedDiffExample[];
+}
+
+export interface ReportedNoise {
+  readonly operation: string;
+  readonly path: string;
+  /** Requests whose two legacy answers differed here, of `compared`. */
+  readonly legacyVaried: number;
+  readonly compared: number;
+  readonly rate: string;
+  /** Candidate answers that differed here, counted as noise. */
+  readonly candidateDiffered: number;
+}
+
+export interface ReportedDifferential {
+  readonly legacy: {
+    readonly baseUrl: string;
+    readonly verdict: Verdict;
+    /** Its failed checks: shown beside the candidate's, never part of the exit code. */
+    readonly failed: readonly { readonly id: string; readonly level: string; readonly message: string }[];
+  };
+  /** Requests sent to both (each to the legacy twice). */
+  readonly compared: number;
+  readonly comparedByOperation: Readonly<Record<string, number>>;
+  /** Differing pairs, summed over every path. */
+  readonly differences: number;
+  readonly paths: readonly ReportedPathDifferences[];
+  readonly noise: readonly ReportedNoise[];
+  /** How values are compared, and what is not compared. */
+  readonly interpretations: readonly string[];
+}
+
+export const DIFFERENTIAL_INTERPRETATIONS: readonly string[] = [
+  'Every request goes to the legacy, then the candidate, then the legacy again; the legacy\'s first answer and the candidate\'s are compared.',
+  'Values are compared as what they mean: datetimes as instants (a JSON fraction against SOAP\'s none compares the whole seconds: section 2 gives SOAP no fraction), guids regardless of dashes and case, integers as numbers, booleans 1/0 as true/false, null, an omitted member and xsi:nil alike, map entries by key, arrays in order; key order, whitespace, prefixes, CDATA and character references never count. Strings compare exactly.',
+  'Status codes, media types by meaning (application/json and text/json are both JSON; the JavaScript types of JSONP are one; application/xml and text/xml are both XML), the JSONP callback name and the presence of members are compared too.',
+  'Bodies of error answers (any status but 200) and of OPTIONS answers are not compared: the spec gives no error body and leaves OPTIONS answers open (4.4, 7). An error answer\'s status and media type are compared; an OPTIONS answer\'s status class only (200 and 204 are the same answer).',
+  'Noise: a path whose value differs between the legacy\'s own two answers to a request (or a path below it) is volatile for that request; a candidate\'s difference there is noise, not a difference. The contract can mark a field volatile too; interface.md names none, so none is.',
+  'SOAP-only Settings (always nil) is left to the conformance checks; it carries no value to compare.',
+  'The candidate is the run\'s target and decides the verdict; the legacy is judged the same way and shown beside, never changing the exit code.',
+];
+
+const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
+
+export function differentialSection(result: DifferentialResult, redactor: Redactor): ReportedDifferential {
+  const comparedByOperation = Object.fromEntries(result.operations.map((o) => [o.operation, o.compared]));
+  return {
+    legacy: {
+      baseUrl: redactor.text(result.legacy.baseUrl),
+      verdict: result.legacy.verdict,
+      failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => ({ id: r.check.id, level: r.check.level, message: r.message })),
+    },
+    compared: result.compared,
+    comparedByOperation,
+    differences: result.differences,
+    paths: result.operations.flatMap((o) => [...o.paths.values()].map((p) => ({
+      operation: o.operation, path: p.path, differing: p.differing, compared: o.compared, rate: percent(p.differing, o.compared),
+      // Both values go through the redactor with the field's sensitivity: a credential or personal
+      // value becomes its marker («personal: string, 27 chars»), whatever else it is.
+      examples: p.examples.map((e) => ({
+        request: e.request, ...(e.case !== undefined ? { case: e.case } : {}),
+        legacy: redactor.value(e.legacy, e.sensitivity), candidate: redactor.value(e.candidate, e.sensitivity), how: e.how,
+      })),
+    }))).sort((a, b) => b.differing - a.differing),
+    noise: result.operations.flatMap((o) => [...o.noise.values()].map((n) => ({
+      operation: o.operation, path: n.path, legacyVaried: n.legacyVaried, compared: o.compared, rate: percent(n.legacyVaried, o.compared), candidateDiffered: n.candidateDiffered,
+    }))),
+    interpretations: DIFFERENTIAL_INTERPRETATIONS,
+  };
+}
+
+/** The console's lines for the section. */
+export function differentialLines(d: ReportedDifferential): string[] {
+  const lines = ['', `Differential: ${d.compared} requests compared with the legacy ${d.legacy.baseUrl} (legacy verdict: ${d.legacy.verdict}${d.legacy.failed.length ? `, failed ${d.legacy.failed.map((f) => f.id).join(', ')}` : ''}; not part of the exit code)`];
+  if (!d.paths.length) lines.push('  no difference beyond noise');
+  for (const p of d.paths) {
+    lines.push(`  ≠ ${p.operation} ${p.path}: ${p.differing} of ${p.compared} pairs (${p.rate})`);
+    for (const e of p.examples) lines.push(`      ${e.request}${e.case !== undefined ? ` (case ${e.case})` : ''}: "${e.legacy}" → "${e.candidate}" (${e.how})`);
+  }
+  if (d.noise.length) lines.push(`  noise (the legacy's own answers differ; not counted):`);
+  for (const n of d.noise) lines.push(`  ~ ${n.operation} ${n.path}: legacy varied on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); candidate differed ${n.candidateDiffered} time(s)`);
+  return lines;
+}

@@ -1,0 +1,109 @@
+// The differential run through the CLI, as CI runs it: exit codes, the differences section in every
+// output, personal and credential values only as markers, one-line errors for bad input.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { referenceUserDetails } from '../lib/reference/data.js';
+import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { runCli } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
+import { SOAP_REQUEST, useReference } from './helpers/reference.js';
+
+const reports = () => mkdtempSync(join(tmpdir(), 'differential-cli-'));
+const fault = (name: string) => VALUE_FAULTS.find((f) => f.name === name)!;
+const summary = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+
+const legacy = useReference({ variants: [RANDOM_TOKENS] });
+const same = useReference({ variants: [RANDOM_TOKENS] });
+// birthDate is personal data: its examples must show as markers only.
+const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted-day')] });
+// A value a terminal would act on (CSI, the one-byte C1 form of ESC [, clears the screen; a bidi
+// override reverses the line), legal in XML 1.0 so both wires carry it, in a member that is not
+// sensitive, so its example shows the value: escaped, never raw.
+const HOSTILE = '\u009b2J \u202e <script>alert(1)</script>';
+const hostile = useReference({ userDetails: { ...referenceUserDetails(), company: HOSTILE } });
+const plain = useReference({});
+
+describe('conformance --legacy-url', () => {
+  it('exits 0 when the candidate answers as the legacy does, its tokens aside (noise)', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', same.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no difference beyond noise');
+    const d = summary(dir).differential;
+    expect(d.differences).toBe(0);
+    expect(d.noise.map((n: { path: string }) => n.path)).toContain('hxToken');
+    // JUnit: a skipped test per noise path, no failing one.
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/name="Differential &gt; SupportStateUserLoginRequest hxToken is noise"[^>]*>\s*<skipped/);
+    expect(junit).not.toMatch(/differs from the legacy/);
+  });
+
+  it('exits 1 on a value difference, reported per path with redacted examples in every output', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('differs from the legacy beyond noise');
+    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest birthDate: 8 of 9 pairs/);
+    expect(r.stdout).toContain('"«personal: string, 27 chars»" → "«personal: string, 27 chars»" (+1 day)');
+    const d = summary(dir).differential;
+    expect(d.paths.map((p: { operation: string; path: string }) => `${p.operation} ${p.path}`).sort())
+      .toEqual(['ImpersonateLogoutRequest birthDate', 'SupportStateUserLoginRequest birthDate']);
+    expect(d.paths[0].examples).toHaveLength(5);
+    expect(d.legacy.verdict).toBe('conformant');
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/name="Differential &gt; SupportStateUserLoginRequest birthDate differs from the legacy"[^>]*>\s*<failure/);
+    // Neither date (nor any token, credentials being random per answer) appears raw anywhere.
+    for (const f of files(dir)) {
+      const text = readable(f);
+      expect(text, f).not.toContain('1985-07-14T');
+      expect(text, f).not.toContain('1985-07-15T');
+    }
+    expect(r.stdout).not.toContain('1985-07-1');
+  });
+
+  it('shows a hostile value in an example escaped, in the console and in every report', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', hostile.url, '--legacy-url', plain.url, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest company: 8 of 9 pairs/);
+    expect(r.stdout).not.toMatch(/record: /);
+    expect(r.stdout).toContain('\\x9b2J \\u202e');
+    for (const text of [r.stdout, r.stderr, ...files(dir).map((f) => readFileSync(f, 'utf8'))]) {
+      expect(text).not.toMatch(/[\u009b\u202e]/);
+    }
+  });
+
+  it('replays the requests of this interface a HAR recorded (--har) to both, under a base path too; others are left out', async () => {
+    const dir = reports();
+    const entry = (method: string, url: string, headers: Record<string, string>, body?: string) => ({
+      startedDateTime: '2026-11-25T09:00:00.000Z', time: 5,
+      request: { method, url, headers: Object.entries(headers).map(([name, value]) => ({ name, value })), ...(body ? { postData: { mimeType: headers['Content-Type'], text: body } } : {}) },
+      response: { status: 0, headers: [], content: {} },
+    });
+    const har = join(dir, 'recorded.har');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', entries: [
+      entry('POST', 'https://legacy.example/api/supportstateuser', { 'Content-Type': 'application/json', Host: 'legacy.example', 'Content-Length': '2' }, '{}'),
+      entry('POST', 'https://legacy.example/api/soap11', { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'ImpersonateLogoutRequest' }, SOAP_REQUEST),
+      entry('GET', 'https://legacy.example/favicon.ico', {}),
+    ] } }));
+    const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--har', har, '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    const s = summary(dir);
+    expect(s.counts.exchanges.bySource).toEqual({ probe: 17, har: 2 });
+    expect(s.differential.comparedByOperation).toEqual({ SupportStateUserLoginRequest: 10, ConfirmEmailRequest: 6, ImpersonateLogoutRequest: 3 });
+    expect(s.differential.paths.map((p: { differing: number }) => p.differing).sort()).toEqual([3, 9]);
+  });
+
+  it('exits 2 with one line when --legacy-url is not a URL, or the legacy cannot be reached', async () => {
+    const bad = await runCli(['--legacy-url', 'not a url', '--report-dir', reports()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('conformance: --legacy-url: the legacy URL "not a url" is not a URL\n');
+    const gone = await runCli(['--legacy-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--quiet', '--timeout', '2000']);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toMatch(/^conformance: cannot reach the legacy http:\/\/127\.0\.0\.1:9: [^\n]+\n$/);
+    expect(gone.stderr).not.toMatch(/\n\s+at /);
+  });
+});

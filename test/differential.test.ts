@@ -1,0 +1,175 @@
+// The differential run (issue 15), in process: values compared as what they mean whatever the wire
+// and style, noise learned from the legacy's own two answers, every value fault found at exactly its
+// declared paths (and failing no conformance check), and bounded memory over many accounts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExchangeView } from '../lib/checks/exchange-view.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { objectOf } from '../lib/contract/types.js';
+import { UserDetails } from '../lib/contract/records.js';
+import { accountRequests } from '../lib/engine/accounts.js';
+import { answerOf, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
+import { compareCanon, type ValueDifference } from '../lib/engine/canonical.js';
+import { recordedResponse, type Exchange, type ExchangeSpec } from '../lib/http/exchange.js';
+import { referenceUserDetails } from '../lib/reference/data.js';
+import type { Variant } from '../lib/reference/profile.js';
+import { startReference, type ReferenceOptions } from '../lib/reference/server.js';
+import { STYLES } from '../lib/reference/variants.js';
+import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { call, postSoap } from './helpers/reference.js';
+import { inBatches, outcomeUnder } from './helpers/matrix.js';
+
+/** The fixture record with what some value faults need to show: a null array, a padded string. */
+const DATA = { ...referenceUserDetails(), possibleLoginTypes: null, mailAddress: '  PO Box 42, Baton Rouge, LA 70801 ' };
+
+const running: { close(): Promise<void> }[] = [];
+afterAll(async () => { await Promise.all(running.map((r) => r.close())); });
+const reference = async (options: ReferenceOptions) => { const r = await startReference(options); running.push(r); return r; };
+
+async function differential(legacy: ReferenceOptions, candidate: ReferenceOptions, extra: { cases?: AsyncIterable<ExchangeSpec> } = {}): Promise<DifferentialResult> {
+  const [l, c] = await Promise.all([startReference(legacy), startReference(candidate)]);
+  try {
+    return await runDifferential({
+      baseUrl: c.url, legacyUrl: l.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024, ...extra,
+    });
+  } finally {
+    await Promise.all([l.close(), c.close()]);
+  }
+}
+
+/** Operation -> the paths that differ beyond noise. */
+const differingPaths = (r: DifferentialResult) => Object.fromEntries(r.operations.map((o) => [o.operation, [...o.paths.keys()].sort()]));
+const noisePaths = (r: DifferentialResult) => Object.fromEntries(r.operations.map((o) => [o.operation, [...o.noise.keys()].sort()]));
+
+/** An answer as the engine decodes it (a recorded exchange of the request that got it). */
+const answer = (method: string, url: string, headers: Record<string, string>, status: number, type: string, body: string) => {
+  const ex: Exchange = {
+    id: 'x', title: 'x', origin: { source: 'probe', vouched: true }, startedAt: '', durationMs: 0,
+    request: { method, url, headers }, response: recordedResponse(status, { 'content-type': type }, Buffer.from(body)),
+  };
+  return answerOf(new ExchangeView(ex, { namespaces: DEFAULT_NAMESPACES }));
+};
+const compareRecords = (a: ReturnType<typeof answer>, b: ReturnType<typeof answer>): ValueDifference[] => {
+  const out: ValueDifference[] = [];
+  compareCanon(objectOf(UserDetails), a.record!, b.record!, '', out);
+  return out;
+};
+
+/** Styles that change the data served (empty collections, nulls): another record, not another writing. */
+const DATA_STYLES = STYLES.filter((s) => s.editData);
+const WRITING_STYLES = STYLES.filter((s) => !s.editData);
+
+describe('values compared as what they mean', () => {
+  it('the JSON and the SOAP answer of the same record compare equal, under every style of writing', async () => {
+    await inBatches(WRITING_STYLES, 8, async (style) => {
+      const ref = await reference({ variants: [style] });
+      const json = await call(`${ref.url}/supportstateuser`, { json: {} });
+      const soap = await postSoap(`${ref.url}/soap11`);
+      const a = answer('POST', `${ref.url}/supportstateuser`, { 'content-type': 'application/json' }, json.status, json.type!, json.body);
+      const b = answer('POST', `${ref.url}/soap11`, { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, soap.status, soap.type!, soap.body);
+      expect(a.record && b.record, style.name).toBeTruthy();
+      expect(compareRecords(a, b), style.name).toEqual([]);
+    });
+  });
+
+  it('but a value changed in one of them is found, with how it changed', async () => {
+    const ref = await reference({});
+    const json = await call(`${ref.url}/supportstateuser`, { json: {} });
+    const soap = await postSoap(`${ref.url}/soap11`);
+    const a = answer('POST', `${ref.url}/supportstateuser`, { 'content-type': 'application/json' }, 200, json.type!, json.body.replace('"createdDate":"2019-03-01T08', '"createdDate":"2019-03-02T08'));
+    const b = answer('POST', `${ref.url}/soap11`, { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, 200, soap.type!, soap.body);
+    expect(compareRecords(a, b).map((d) => [d.path, d.how])).toEqual([['createdDate', '-1 day']]);
+  });
+});
+
+describe('reference against reference', () => {
+  it('every style of writing, against the plain reference in both directions: no difference, no noise, both conformant', async () => {
+    const runs = await inBatches(WRITING_STYLES.flatMap((s) => [[s, 'legacy'], [s, 'candidate']] as const), 6, async ([style, side]) => {
+      const styled = { variants: [style] };
+      return { name: `${style.name} as ${side}`, r: await differential(side === 'legacy' ? styled : {}, side === 'candidate' ? styled : {}) };
+    });
+    for (const { name, r } of runs) {
+      expect(r.compared, name).toBe(17);
+      expect({ name, differences: r.differences, paths: differingPaths(r), noise: noisePaths(r) }).toEqual({
+        name, differences: 0, paths: { SupportStateUserLoginRequest: [], ConfirmEmailRequest: [], ImpersonateLogoutRequest: [] },
+        noise: { SupportStateUserLoginRequest: [], ConfirmEmailRequest: [], ImpersonateLogoutRequest: [] },
+      });
+      expect([r.candidate.verdict, r.legacy.verdict], name).toEqual(['conformant', 'conformant']);
+    }
+  });
+
+  it('styles that serve other data (empty collections, nulls) are differences, not sameness', async () => {
+    for (const style of DATA_STYLES) expect((await differential({}, { variants: [style] })).differences, style.name).toBeGreaterThan(0);
+  });
+
+  it('random tokens on both sides: only noise, at the credential paths', async () => {
+    const r = await differential({ variants: [RANDOM_TOKENS] }, { variants: [RANDOM_TOKENS] });
+    const tokens = ['apiKey', 'basicAuthHeader', 'hxToken', 'jToken'];
+    expect(r.differences).toBe(0);
+    expect(noisePaths(r)).toEqual({ SupportStateUserLoginRequest: tokens, ImpersonateLogoutRequest: tokens, ConfirmEmailRequest: [] });
+    const login = r.operations.find((o) => o.operation === 'SupportStateUserLoginRequest')!;
+    // Every record answer (the 8 POSTs of the login) varied, and the candidate's differences were discounted.
+    expect([...login.noise.values()].map((n) => [n.legacyVaried, n.candidateDiffered])).toEqual(tokens.map(() => [8, 8]));
+  });
+
+  it('random tokens on the candidate only are differences (noise is learned from the legacy, never from the candidate)', async () => {
+    const r = await differential({}, { variants: [RANDOM_TOKENS] });
+    expect(differingPaths(r).SupportStateUserLoginRequest).toEqual(['apiKey', 'basicAuthHeader', 'hxToken', 'jToken']);
+  });
+});
+
+describe('value faults', () => {
+  it('each is found at exactly its declared paths, in JSON and in SOAP answers, with examples', async () => {
+    const runs = await inBatches(VALUE_FAULTS, 6, async (fault) => ({ fault, r: await differential({ userDetails: DATA }, { userDetails: DATA, variants: [fault] }) }));
+    for (const { fault, r } of runs) {
+      expect({ fault: fault.name, paths: differingPaths(r) }).toEqual({
+        fault: fault.name, paths: { SupportStateUserLoginRequest: [...fault.paths.json], ImpersonateLogoutRequest: [...fault.paths.soap], ConfirmEmailRequest: [] },
+      });
+      for (const o of r.operations) {
+        for (const p of o.paths.values()) {
+          expect(p.examples.length, `${fault.name} ${p.path}`).toBe(Math.min(p.differing, 5));
+          expect(p.examples[0]!.how, fault.name).not.toBe('');
+          expect(p.examples[0]!.legacy, fault.name).not.toBe(p.examples[0]!.candidate);
+        }
+      }
+      expect(r.candidate.verdict, fault.name).toBe('conformant');
+    }
+  });
+
+  it('each fails no conformance check (conformant in type, different in value)', async () => {
+    const outcomes = await inBatches(VALUE_FAULTS, 6, async (f) => ({ name: f.name, outcome: await outcomeUnder([f], DATA) }));
+    for (const { name, outcome } of outcomes) expect({ name, ...outcome }).toEqual({ name, verdict: 'conformant', failed: { MUST: [], SHOULD: [] } });
+  });
+
+  it('each changes something on the data the test serves (none is silently a no-op)', () => {
+    for (const f of VALUE_FAULTS) expect(f.editData!(DATA, 'userDetails'), f.name).not.toEqual(DATA);
+  });
+});
+
+describe('over accounts', () => {
+  const work = mkdtempSync(join(tmpdir(), 'differential-'));
+  const ACCOUNTS = 300;
+  const file = join(work, 'accounts.jsonl');
+  writeFileSync(file, `${Array.from({ length: ACCOUNTS }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` } })).join('\n')}\n`);
+
+  it('a fault hitting a fraction of the accounts is found on that fraction only, in bounded memory', async () => {
+    const fault = VALUE_FAULTS.find((f) => f.name === 'boolean-flipped')!;
+    const variants: Variant[] = [fault];
+    const r = await differential({}, { variants, faultRate: 0.3 }, { cases: accountRequests(file, {}) });
+    const login = r.operations.find((o) => o.operation === 'SupportStateUserLoginRequest')!;
+    expect(login.compared).toBe(ACCOUNTS + 9);
+    expect([...login.paths.keys()]).toEqual(['isEulaAgreed']);
+    const at = login.paths.get('isEulaAgreed')!;
+    // About 30% of the accounts (the probes' sample account is one more account, hit or not).
+    expect(at.differing).toBeGreaterThan(ACCOUNTS * 0.2);
+    expect(at.differing).toBeLessThan(ACCOUNTS * 0.4);
+    expect(at.examples).toHaveLength(5);
+    expect(at.examples.filter((e) => e.case !== undefined).length).toBeGreaterThan(0);
+    // Nothing per request kept: the candidate's report keeps its probes and a few examples' exchanges only.
+    expect(r.candidate.exchanges.length).toBeLessThanOrEqual(17 + 5 * r.candidate.results.length);
+    expect(r.candidate.counts.cases).toBe(ACCOUNTS);
+    expect(r.candidate.verdict).toBe('conformant');
+  });
+});
