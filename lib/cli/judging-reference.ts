@@ -59,11 +59,12 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     ...(response ? { response } : { error: { kind: 'not-recorded', message: 'not answered yet' } }),
   });
 
-  const report = () => live.report();
-
   const running = await startReference({
     ...reference,
     observer: {
+      // The request checks run here on the request alone, to name them in a refusal, and again in
+      // answered() through the judge, which tallies them: they read only the request and are cheap,
+      // and one path into the tallies keeps the judging reference's verdicts those of any other run.
       judgeRequest: (r) => {
         const view = new ExchangeView(exchangeOf(r, 'pending'), settings);
         return CLIENT_CHECKS.filter((c) => c.appliesTo(view)).filter((c) => { const look = c.judge(view); return !isSkip(look) && look.length > 0; }).map((c) => c.id);
@@ -78,7 +79,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
       },
       ownRoute: (r) => {
         if (pathOf(r.url) !== REPORT_ROUTE || r.method !== 'GET') return undefined;
-        return report().then(
+        return live.report().then(
           (w) => ({ status: w.problems.length ? 500 : 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `${JSON.stringify({ ...summaryOf(w.report), problems: w.problems }, null, 2)}\n` }),
           (e: Error) => ({ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `cannot write the reports: ${e.message.split('\n')[0]}` }),
         );
@@ -90,8 +91,8 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   return {
     url: running.url,
     port: running.port,
-    report,
-    stop: async () => { await running.close(); return report(); },
+    report: () => live.report(),
+    stop: async () => { await running.close(); return live.report(); },
     close: () => running.close(),
   };
 }
