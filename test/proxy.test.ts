@@ -2,6 +2,7 @@
 // reason phrase, headers in order and case, body bytes); its report of some traffic is the report a
 // HAR of the same traffic gives; a fault of the target is printed as it happens and fails the run;
 // secrets in the traffic reach no output; an unreachable target is said so.
+import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import type { Exchange } from '../lib/http/exchange.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
+import { launchChromium } from './helpers/browser.js';
 import { runCli, servingProgram } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
@@ -107,6 +109,37 @@ describe('forwarding: the same bytes as directly', () => {
     const request = new SupportStateUserLoginRequest({ userName: 'jdoe.support', searchValues: 'x' });
     const read = (base: string) => { const c = new JsonServiceClient(base); c.basePath = null; return c.post(request); };
     expect(await read(proxy.url)).toEqual(await read(ref.url));
+  });
+
+  it('curl and Chromium get through the proxy exactly what they get directly', async () => {
+    // curl, as a user types it: the whole answer (status line, headers, body) but the per-hop headers.
+    const curl = (base: string, c: Call) => new Promise<string>((resolve, reject) => {
+      const args = ['-sS', '-i', '-X', c.method, ...Object.entries(c.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), ...(c.body ? ['--data-binary', c.body] : []), `${base}${c.path}`];
+      execFile('curl', args, (e, stdout) => {
+        if (e) reject(e);
+        else resolve(stdout.split('\r\n').filter((l) => !/^(date|connection|keep-alive|transfer-encoding):/i.test(l)).join('\r\n'));
+      });
+    });
+    for (const c of CALLS) expect(await curl(proxy.url, c), `${c.method} ${c.path}`).toBe(await curl(ref.url, c));
+    // Chromium: a page's fetch() of every call, same origin, directly and through the proxy.
+    const browser = await launchChromium();
+    try {
+      const seenBy = async (base: string) => {
+        const page = await browser.newPage();
+        await page.goto(`${base}/`);
+        return page.evaluate(async (calls) => {
+          const out: unknown[] = [];
+          for (const c of calls) {
+            const r = await fetch(c.path, { method: c.method, headers: c.headers ?? {}, ...(c.body ? { body: c.body } : {}) });
+            out.push([r.status, r.statusText, [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)), await r.text()]);
+          }
+          return out;
+        }, CALLS);
+      };
+      expect(await seenBy(proxy.url)).toEqual(await seenBy(ref.url));
+    } finally {
+      await browser.close();
+    }
   });
 });
 
