@@ -65,7 +65,6 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     },
   }).catch((e: NodeJS.ErrnoException) => { throw Object.assign(new Error(`cannot listen on ${listen.host}:${listen.port}: ${e.code ?? e.message}`), { code: 'LISTEN' }); });
 
-  say(`conformance: proxying ${proxy.url} → ${displayLine(target)}, ${checks.length} checks; findings as they happen; reports in ${dir} every ${REPORT_EVERY_MS / 1000} s and on stop (Ctrl-C)`);
   const rewrite = async () => {
     const w = await live.report();
     for (const p of w.problems) process.stderr.write(`conformance: ${p}\n`);
@@ -95,7 +94,9 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         resolve(finish(written, 'conformance'));
       })();
     };
+    // Before the URL is announced: a caller may signal as soon as it reads it.
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    say(`conformance: proxying ${proxy.url} → ${displayLine(target)}, ${checks.length} checks; findings as they happen; reports in ${dir} every ${REPORT_EVERY_MS / 1000} s and on stop (Ctrl-C)`);
   });
 }

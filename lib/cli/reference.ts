@@ -82,10 +82,11 @@ async function main(): Promise<void> {
   if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
   if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
-  process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
   const stop = () => { void reference.close().then(() => process.exit(0)); };
+  // Before the URL is announced: a caller may signal as soon as it reads it.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
 }
 
 /** --judge-clients: serve and judge until stopped, then write the reports and exit with the clients'
@@ -99,16 +100,17 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, applie
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
-  const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
-  process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) process.exit(2); // a second signal: stop at once
     stopping = true;
     void judging.stop().then((written) => process.exit(finish(written, 'reference')));
   };
+  // Before the URL is announced: a caller may signal as soon as it reads it.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
+  process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
 }
 
 void main();
