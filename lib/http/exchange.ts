@@ -49,6 +49,24 @@ export interface RecordedResponse {
   readonly sha256: string;
 }
 
+/** Headers as an exchange keeps them (lower-case names, repeats joined with ", "), from name-value
+ *  pairs in any case: a recording's list, a raw header list, or a Node headers object's entries. */
+export function exchangeHeaders(pairs: Iterable<readonly [string, string | readonly string[] | undefined]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [rawName, value] of pairs) {
+    if (value === undefined) continue;
+    const name = rawName.toLowerCase();
+    const text = typeof value === 'string' ? value : value.join(', ');
+    out[name] = out[name] === undefined ? text : `${out[name]}, ${text}`;
+  }
+  return out;
+}
+
+/** [name, value] pairs of a raw header list ([name, value, name, value, …], as Node receives them). */
+export function* rawPairs(raw: readonly string[]): Generator<readonly [string, string]> {
+  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!];
+}
+
 /** A recorded response with its size and digest taken from the whole body. */
 export const recordedResponse = (status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse =>
   ({ status, headers, body, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });

@@ -3,7 +3,7 @@
 // target costs at most a known time and memory. Redirects are recorded, never followed; 429 and 503
 // with Retry-After are retried when the wait fits in the exchange's time budget.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
 
 export interface TransportOptions {
   /** Limit for each phase: connecting, waiting for headers, receiving the whole body. */
@@ -128,9 +128,6 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   return { kind: 'other', message: `${code || 'error'}: ${(e.message ?? String(error)).split('\n')[0]}` };
 }
 
-const normaliseHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v!]));
-
 /** Reads the body within the cap and the deadline, or throws one of the two reasons. Past
  *  FREE_BODY_BYTES it holds one of the run's large-body slots until done. */
 async function readCapped(body: Dispatcher.ResponseData['body'], options: TransportOptions, slots: BodySlots): Promise<Buffer> {
@@ -198,7 +195,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
         method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher,
         signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       });
-      response = recordedResponse(res.statusCode, normaliseHeaders(res.headers), await readCapped(res.body, options, slots));
+      response = recordedResponse(res.statusCode, exchangeHeaders(Object.entries(res.headers)), await readCapped(res.body, options, slots));
     } catch (error) {
       return done({ error: describeError(error, url, options) }, attempt);
     }

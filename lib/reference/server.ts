@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { exchangeHeaders } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { login, type JsonOperation } from '../contract/operations.js';
@@ -68,9 +69,6 @@ export interface ReferenceObserver {
   readonly ownRoute?: (request: ReceivedRequest) => Promise<Reply> | undefined;
 }
 
-/** Header values as one string each (repeated headers joined, as a recording holds them). */
-const headerRecord = (headers: IncomingMessage['headers']): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
 
 export interface RunningReference {
   readonly url: string;
@@ -180,7 +178,7 @@ class Reference {
    *  with the request as received, for an observer. */
   async handle(req: IncomingMessage): Promise<{ reply: Reply; received: ReceivedRequest }> {
     const method = req.method ?? 'GET';
-    const received: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = { method, url: req.url ?? '/', headers: headerRecord(req.headers) };
+    const received: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = { method, url: req.url ?? '/', headers: exchangeHeaders(Object.entries(req.headers)) };
     const own = this.observer?.ownRoute?.(received);
     if (own) return { reply: await own, received };
     const kind = classify({ method, url: req.url ?? '/', headers: req.headers });

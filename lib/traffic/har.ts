@@ -10,7 +10,7 @@ import chain from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import { recordedResponse, type Exchange } from '../http/exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
@@ -23,18 +23,12 @@ interface HarEntry {
   readonly response?: { readonly status?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
 }
 
-/** HAR headers (a list, names in any case, repeats) as the exchange keeps them: lower-case names, repeats joined. */
+/** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
 function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!Array.isArray(list)) return out;
-  for (const h of list as HarHeader[]) {
-    if (typeof h?.name !== 'string' || typeof h.value !== 'string') continue;
-    const name = h.name.toLowerCase();
+  if (!Array.isArray(list)) return {};
+  return exchangeHeaders((list as HarHeader[]).flatMap((h) => (typeof h?.name === 'string' && typeof h.value === 'string'
     // HTTP/2 pseudo-headers (:authority, :path) are how a browser records them, not headers of the message.
-    if (name.startsWith(':') || drop.has(name)) continue;
-    out[name] = out[name] === undefined ? h.value : `${out[name]}, ${h.value}`;
-  }
-  return out;
+    && !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [])));
 }
 
 /** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */

@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Outgoi
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { recordedResponse, type Exchange, type TransportError } from '../http/exchange.js';
+import { exchangeHeaders, rawPairs, recordedResponse, type Exchange, type TransportError } from '../http/exchange.js';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -49,15 +49,6 @@ function endToEnd(raw: readonly string[], replaceHost?: string): string[] {
   return out;
 }
 
-/** Headers as an exchange keeps them: lower-case names, repeats joined. */
-function headerRecord(raw: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    out[name] = out[name] === undefined ? raw[i + 1]! : `${out[name]}, ${raw[i + 1]!}`;
-  }
-  return out;
-}
 
 /** Copies chunks up to a cap; past it, remembers only that there was more. */
 class BodyCopy {
@@ -116,7 +107,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const method = req.method ?? 'GET';
     const url = `${target.origin}${prefix}${req.url ?? '/'}`;
     const requestCopy = new BodyCopy(options.maxBodyBytes);
-    const requestHeaders = headerRecord(req.rawHeaders);
+    const requestHeaders = exchangeHeaders(rawPairs(req.rawHeaders));
     let finished = false;
     const done = (ex: Omit<Exchange, 'id' | 'title' | 'origin' | 'request' | 'startedAt' | 'durationMs'>) => {
       if (finished) return;
@@ -157,7 +148,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('error', () => res.destroy());
       // Judged once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
-        const headers = headerRecord(answer.rawHeaders);
+        const headers = exchangeHeaders(rawPairs(answer.rawHeaders));
         if (copy.over) { done({ error: { kind: 'too-large', message: `response exceeded the ${Math.round(options.maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } }); return; }
         const body = decoded(copy.bytes, headers['content-encoding'], options.maxBodyBytes);
         if (body === undefined) { done({ error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } }); return; }
