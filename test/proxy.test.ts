@@ -32,6 +32,7 @@ function rawCall(base: string, c: Call): Promise<Raw> {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => resolve({ status: res.statusCode!, reason: res.statusMessage!, headers: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('close', () => { if (!res.complete) reject(new Error(`the answer was cut after ${Buffer.concat(chunks).length} bytes`)); });
     });
     req.on('error', reject);
     req.end(c.body);
@@ -103,6 +104,31 @@ describe('forwarding: the same bytes as directly', () => {
     expect(ex.response!.body.toString()).toBe(ODD_BODY);
     expect(ex.response!.headers['content-encoding']).toBeUndefined();
     expect(ex.origin).toEqual({ source: 'proxy', vouched: false });
+  });
+
+  it('answers 504 when the target sends no headers in time, and never cuts an answer that streams slowly', async () => {
+    // One target that never answers, one that answers at once and sends its body in two parts with
+    // a pause longer than the proxy's limit between them: the limit is on the headers only.
+    const slow = createServer((req, res) => {
+      if (req.url === '/silent') return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"userName":');
+      setTimeout(() => res.end('"late"}'), 600);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const got: Exchange[] = [];
+    const p = await startProxy({ target: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1024, timeoutMs: 200, onExchange: (ex) => got.push(ex) });
+    try {
+      const silent = await rawCall(p.url, { method: 'GET', path: '/silent' });
+      expect([silent.status, silent.body.toString()]).toEqual([504, expect.stringMatching(/^conformance proxy: no answer from 127\.0\.0\.1:\d+ in time\n$/)]);
+      const streamed = await rawCall(p.url, { method: 'GET', path: '/streamed' });
+      expect([streamed.status, streamed.body.toString()]).toEqual([200, '{"userName":"late"}']);
+      for (let waited = 0; got.length < 2 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
+      expect(got.map((e) => e.error?.kind ?? e.response!.body.toString())).toEqual(['headers-timeout', '{"userName":"late"}']);
+    } finally {
+      slow.closeAllConnections();
+      await Promise.all([p.close(0), new Promise((r) => slow.close(r))]);
+    }
   });
 
   it("ServiceStack's JsonServiceClient reads the same record through the proxy as directly", async () => {

@@ -16,7 +16,8 @@ export interface ProxyOptions {
   readonly host?: string;
   /** A body longer than this is forwarded whole, but copied only this far (and the exchange says so). */
   readonly maxBodyBytes: number;
-  /** No answer headers from the target within this time: 504 to the client. */
+  /** No answer headers from the target within this time: 504 to the client (a body, once it
+   *  streams, is not timed: the client decides how long it waits, as it would without the proxy). */
   readonly timeoutMs: number;
   /** Called with each finished exchange, after its answer reached the client. */
   readonly onExchange: (ex: Exchange) => void;
@@ -96,6 +97,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
   const prefix = target.pathname.replace(/\/$/, '');
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // The target's address once, as options: no URL is parsed per request.
+  const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined, setHost: false };
   let n = 0;
   let active = 0;
 
@@ -121,15 +124,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     };
 
-    const upstream = send(url, {
-      method,
+    const upstream = send({
+      ...to, method, path: `${prefix}${req.url ?? '/'}`,
       // Order and case as the client sent them (an array of raw pairs); Host names the target.
       headers: endToEnd(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
-      setHost: false,
-      timeout: options.timeoutMs,
     });
-    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    // A limit on the answer's headers only (one timer, not a socket timeout re-armed on every
+    // chunk): once the answer streams, how long it may take is the client's to decide, as it would be
+    // without the proxy, and a client that gives up closes the target's side too.
+    const noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs);
     upstream.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(noAnswer);
       const error = transportError(e, options.target);
       if (!res.headersSent) {
         const status = error.kind === 'headers-timeout' ? 504 : 502;
@@ -141,6 +146,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done({ error });
     });
     upstream.on('response', (answer) => {
+      clearTimeout(noAnswer);
       const copy = new BodyCopy(options.maxBodyBytes);
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
       answer.on('data', (chunk: Buffer) => copy.add(chunk));
@@ -160,7 +166,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     req.pipe(upstream);
     // A client that hangs up: nothing to judge, and the target's side is closed too.
     res.on('close', () => {
-      if (!res.writableFinished) { upstream.destroy(); if (!finished) { finished = true; active--; } }
+      if (!res.writableFinished) { clearTimeout(noAnswer); upstream.destroy(); if (!finished) { finished = true; active--; } }
     });
   };
 
