@@ -4,9 +4,9 @@
 // secrets in the traffic reach no output; an unreachable target is said so.
 import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { JsonServiceClient } from '@servicestack/client';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
+import { JudgeQueue } from '../lib/cli/proxy-run.js';
 import { startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
 import { launchChromium } from './helpers/browser.js';
 import { runCli, servingProgram } from './helpers/cli.js';
@@ -237,6 +238,25 @@ describe('npm run conformance -- --proxy', () => {
     }
   });
 
+  it('judges on a thread of its own at the lowest CPU priority, never on the thread that forwards', async (ctx) => {
+    // Linux keeps a nice value per thread (/proc/PID/task/TID/stat, field 19); elsewhere the judge
+    // keeps the process's priority and this cannot be seen, so the test says so and stops.
+    if (platform() !== 'linux') { ctx.annotate('not Linux: per-thread nice values cannot be read here'); return; }
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dirOf('threads')]);
+    try {
+      await s.url;
+      const pid = s.child.pid!;
+      const niceOf = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
+      const nices = readdirSync(`/proc/${pid}/task`).map((tid) => [tid, niceOf(tid)] as const);
+      expect(niceOf(String(pid))).toBe(getPriority()); // the forwarding (main) thread: as started
+      expect(nices.filter(([, n]) => n === 19).length).toBeGreaterThanOrEqual(getPriority() === 19 ? 0 : 1);
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(2); // nothing was observed
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
   it.each([
     [['--proxy', '0'], /^conformance: --proxy forwards to a deployment: give its --base-url\n$/],
     [['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--har', 'x.har'], /^conformance: --proxy judges the traffic it forwards .* --har/],
@@ -245,5 +265,35 @@ describe('npm run conformance -- --proxy', () => {
     const r = await runCli([...args, '--report-dir', dirOf('bad')]);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('the hand-over to the judge', () => {
+  const ex = (bytes: number): Exchange => ({
+    id: 'proxy.1', title: 't', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0,
+    request: { method: 'POST', url: 'http://x/supportstateuser', headers: {}, body: 'x'.repeat(bytes) },
+  });
+
+  it('holds at most so many exchanges and so many bytes; past either, an exchange is counted, not handed over', () => {
+    const sent: Exchange[] = [];
+    const q = new JudgeQueue(3, 100, (e) => sent.push(e));
+    expect([q.offer(ex(10)), q.offer(ex(10)), q.offer(ex(10)), q.offer(ex(1))]).toEqual([true, true, true, false]);
+    q.judged(); // 2 wait, 20 bytes
+    expect(q.offer(ex(81))).toBe(false); // within the count, past the bytes (101 > 100)
+    expect(q.offer(ex(80))).toBe(true); // exactly 100
+    expect(q.offer(ex(0))).toBe(false); // past the count again
+    expect([q.waiting, q.unjudged, sent.length]).toEqual([3, 3, 4]);
+  });
+
+  it('frees what the judge finished, oldest first, and always takes one exchange when none waits', () => {
+    const sent: Exchange[] = [];
+    const q = new JudgeQueue(10, 100, (e) => sent.push(e));
+    expect(q.offer(ex(500))).toBe(true); // alone: handed over whatever its size (the body cap bounds it)
+    expect(q.offer(ex(1))).toBe(false);
+    q.judged();
+    expect([q.offer(ex(60)), q.offer(ex(40)), q.offer(ex(1))]).toEqual([true, true, false]);
+    q.judged();
+    expect(q.offer(ex(60))).toBe(true);
+    expect([q.waiting, q.unjudged, sent.length]).toEqual([2, 2, 4]);
   });
 });

@@ -1,0 +1,104 @@
+// The validating proxy's judge: a worker thread of its own (started by lib/cli/proxy-run.ts through
+// bin/run.mjs, so it runs the compiled code or the sources exactly as the proxy does), at the lowest
+// CPU priority where the system allows it. The forwarding thread only copies each finished exchange
+// here; checking, redacting, printing's wording and report writing all happen on this thread, so a
+// judgement never takes a turn of the loop that forwards traffic, and on a busy machine the
+// forwarding (and the deployment behind it) get the CPU first.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { checkById } from '../checks/catalogue.js';
+import type { Check } from '../checks/check.js';
+import type { Exchange } from '../http/exchange.js';
+import { findingLines, LiveJudging, type LiveOptions } from './live-judging.js';
+import type { Written } from './write-reports.js';
+
+/** What the proxy gives its judge when it starts it. */
+export interface JudgeSetup extends Omit<LiveOptions, 'checks'> {
+  readonly checkIds: readonly string[];
+  readonly baseUrl: string;
+  readonly reportEveryMs: number;
+  /** Distinct finding lines sent to be printed; past this, findings only reach the reports. */
+  readonly maxLines: number;
+}
+
+/** Proxy → judge. */
+export type ToJudge =
+  | { readonly kind: 'exchange'; readonly exchange: Exchange }
+  /** Traffic has ended: write the reports a last time, stating `notes`. */
+  | { readonly kind: 'stop'; readonly notes: readonly string[] };
+
+/** Judge → proxy. */
+export type FromJudge =
+  /** Set up (checks chosen, priority lowered): the proxy may announce itself. */
+  | { readonly kind: 'ready' }
+  /** One exchange judged (`lines`: its findings not printed before). */
+  | { readonly kind: 'judged'; readonly lines: readonly string[] }
+  /** A rewrite of the reports could not write something. */
+  | { readonly kind: 'problems'; readonly problems: readonly string[] }
+  | { readonly kind: 'final'; readonly written: Written };
+
+/** "✗ ID [LEVEL] proxy.12 POST /x: message" without the exchange id or quoted values: the same
+ *  finding on another exchange (hours of traffic repeat the same few). */
+export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
+
+/** Linux keeps a nice value per thread: this thread's own becomes 19. Elsewhere (no
+ *  /proc/thread-self) the judge keeps the process's priority; it is off the forwarding thread all the same. */
+function lowestPriority(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+  } catch { /* not Linux, or not allowed: normal priority */ }
+}
+
+/** A copied exchange's bodies arrive as plain Uint8Arrays (structured clone keeps no Buffer). */
+function revived(ex: Exchange): Exchange {
+  if (!ex.response) return ex;
+  const b = ex.response.body as Uint8Array;
+  return { ...ex, response: { ...ex.response, body: Buffer.from(b.buffer, b.byteOffset, b.byteLength) } };
+}
+
+function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
+  const checks = setup.checkIds.map((id) => checkById.get(id)).filter((c): c is Check => c !== undefined);
+  const live = new LiveJudging({ ...setup, checks });
+  live.baseUrl = setup.baseUrl;
+  const printed = new Set<string>();
+  const post = (m: FromJudge) => port.postMessage(m);
+
+  let rewriting: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (!live.changed || rewriting) return;
+    rewriting = live.report().then((w) => { if (w.problems.length) post({ kind: 'problems', problems: w.problems }); })
+      .catch((e: Error) => post({ kind: 'problems', problems: [`cannot write the reports: ${e.message.split('\n')[0]}`] }))
+      .finally(() => { rewriting = undefined; });
+  }, setup.reportEveryMs);
+
+  port.on('message', (m: ToJudge) => {
+    if (m.kind === 'exchange') {
+      const ex = revived(m.exchange);
+      const lines: string[] = [];
+      for (const line of findingLines(ex, live.judgeExchange(ex), live.redactor, false)) {
+        const key = distinct(line);
+        if (printed.has(key) || printed.size >= setup.maxLines) continue;
+        printed.add(key);
+        lines.push(line);
+      }
+      post({ kind: 'judged', lines });
+      return;
+    }
+    clearInterval(timer);
+    void (async () => {
+      await rewriting;
+      live.warnings.push(...m.notes);
+      post({ kind: 'final', written: await live.report() });
+    })();
+  });
+  post({ kind: 'ready' });
+}
+
+if (parentPort) {
+  lowestPriority();
+  serve(parentPort, workerData as JudgeSetup);
+} else {
+  process.stderr.write('proxy-judge: this is the validating proxy\'s judge; it runs inside `conformance --proxy`\n');
+  process.exitCode = 2;
+}
