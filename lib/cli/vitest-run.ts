@@ -26,6 +26,12 @@ function environmentOf(report: Report): Record<string, string> {
   return out;
 }
 
+/** The presentation allocates in bursts of short-lived strings (every attachment is base64-encoded
+ *  and passed between vitest's threads): a 2 MB semi-space, not V8's default 16, collects them
+ *  sooner and keeps the child's peak RSS about 30 to 45 MB lower (measured: 197 against 218 to 228 MB
+ *  on the reference's run, 235 against 269 to 283 MB on a flood's), at no time cost seen. */
+const PRESENTATION_YOUNG_GENERATION = '--max-semi-space-size=2';
+
 export interface Presented {
   readonly allureResults: string;
   readonly junit: string;
@@ -44,7 +50,7 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   try {
     writeFileSync(input, JSON.stringify(report));
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, reportDir], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [PRESENTATION_YOUNG_GENERATION, join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, reportDir], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) reject(new Error((stderr.trim().split('\n').pop() || error.message).replace(/^present: /, '')));
         else resolve(stdout);
       });
