@@ -107,6 +107,19 @@ describe('forwarding: the same bytes as directly', () => {
     expect(ex.origin).toEqual({ source: 'proxy', vouched: false });
   });
 
+  it('forwards request bytes that are not UTF-8 as they are, and records where the first bad one is', async () => {
+    const bytes = Buffer.from('{"userName":"Ren\u00e9"}', 'latin1');
+    const before = seen.length;
+    const answer = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${proxy.url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+      req.on('error', reject);
+      req.end(bytes);
+    });
+    expect(answer).toBe(400); // the reference refuses it too
+    for (let waited = 0; seen.length === before && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
+    expect(seen.slice(before).map((e) => e.request.notUtf8At)).toEqual([16]);
+  });
+
   it('answers 504 when the target sends no headers in time, and never cuts an answer that streams slowly', async () => {
     // One target that never answers, one that answers at once and sends its body in two parts with
     // a pause longer than the proxy's limit between them: the limit is on the headers only.

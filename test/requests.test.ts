@@ -5,7 +5,7 @@ import { CATALOGUE, checksFor } from '../lib/checks/catalogue.js';
 import { isSkip } from '../lib/checks/check.js';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { recordedResponse, requestBodyOf, type Exchange } from '../lib/http/exchange.js';
 import { LEGITIMATE_CLIENTS, WRONG_CLIENTS, type ClientRequest } from './helpers/client-requests.js';
 
 const REQUEST_CHECKS = CATALOGUE.filter((c) => c.area === 'Requests');
@@ -14,7 +14,7 @@ const REQUEST_CHECKS = CATALOGUE.filter((c) => c.area === 'Requests');
 function exchange(r: ClientRequest, source: Exchange['origin']['source'] = 'har'): Exchange {
   return {
     id: 'x', title: 'x', origin: { source, vouched: false }, startedAt: '', durationMs: 0,
-    request: { method: r.method, url: `http://svc.test${r.path}`, headers: r.headers, body: r.body },
+    request: { method: r.method, url: `http://svc.test${r.path}`, headers: r.headers, ...(typeof r.body === 'string' ? { body: r.body } : requestBodyOf(r.body)) },
     response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from('{}')),
   };
 }
@@ -60,5 +60,15 @@ describe('request checks', () => {
     // A wrong request the harness itself sent (a generated invalid one) is not a client's to answer for.
     for (const [, r] of WRONG_CLIENTS) expect(failing(exchange(r, 'generated'))).toEqual([]);
     for (const [, r, ids] of WRONG_CLIENTS.slice(0, 3)) expect(failing(exchange(r, 'client')).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('a request body received as bytes', () => {
+  it('names the first byte that is not UTF-8, past any U+FFFD the client meant', () => {
+    expect(requestBodyOf(Buffer.from('{"a":"é\uFFFD"}'))).toEqual({ body: '{"a":"é\uFFFD"}' });
+    const bad = Buffer.concat([Buffer.from('ab\uFFFDc'), Buffer.from([0xff]), Buffer.from('d')]);
+    expect(requestBodyOf(bad)).toEqual({ body: 'ab\uFFFDc\uFFFDd', notUtf8At: 6 });
+    expect(requestBodyOf(Buffer.from([0x61, 0xe2, 0x82])).notUtf8At).toBe(1); // a sequence cut short
+    expect(requestBodyOf(Buffer.from([0xc0, 0xaf])).notUtf8At).toBe(0); // an overlong form of "/"
   });
 });

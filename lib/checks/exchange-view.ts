@@ -135,8 +135,10 @@ export class ExchangeView {
   /** The request's body as JSON (a client's request, for the request checks). */
   requestJson(): Decoded<ParsedJson> {
     return this.once('requestJson', () => {
-      const body = this.exchange.request.body;
+      const { body, notUtf8At } = this.exchange.request;
       if (body === undefined || body === '') return no('the request has no body');
+      // JSON between systems is UTF-8 (RFC 8259 8.1).
+      if (notUtf8At !== undefined) return no(`the request body is not UTF-8 (a bad byte at offset ${notUtf8At})`);
       const parsed = parseJson(body);
       return parsed.ok ? ok(parsed.json) : no(`the request body is ${parsed.error}`);
     });
@@ -145,8 +147,10 @@ export class ExchangeView {
   /** The request's body as XML. */
   requestXml(): Decoded<XmlElement> {
     return this.once('requestXml', () => {
-      const body = this.exchange.request.body;
+      const { body, notUtf8At } = this.exchange.request;
       if (body === undefined || body === '') return no('the request has no body');
+      // A SOAP request is sent as text/xml; charset=utf-8 (4.2): its bytes are UTF-8.
+      if (notUtf8At !== undefined) return no(`the request body is not UTF-8 (a bad byte at offset ${notUtf8At})`);
       const doc = parseXml(body);
       if (doc.ok) return ok(doc.root);
       return no(doc.limit ? `the request body is XML that ${doc.error}` : `the request body is not well-formed XML (${doc.error})`);

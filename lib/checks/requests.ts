@@ -70,7 +70,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
   {
     ...base, id: 'REQ-JSON-BODY', clause: '4.1, 4.3', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
     title: 'A JSON request body is one JSON object',
-    requirement: 'The body of a JSON request is a JSON object: the request record of 2.2.',
+    requirement: 'The body of a JSON request is a JSON object in UTF-8 (RFC 8259 8.1): the request record of 2.2.',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
     judge: (ex): Look => {
       const j = ex.requestJson();
@@ -156,7 +156,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
   {
     ...base, id: 'REQ-SOAP-ENVELOPE', clause: '4.2', operation: impersonateLogout.name,
     title: 'A SOAP request is a SOAP 1.1 envelope',
-    requirement: 'The body of a SOAP request is well-formed XML: a SOAP 1.1 Envelope holding [Header,] Body.',
+    requirement: 'The body of a SOAP request is well-formed XML in UTF-8 (the charset 4.2 gives): a SOAP 1.1 Envelope holding [Header,] Body.',
     judges: soapRequest.judges, appliesTo: soapRequest.applies,
     judge: (ex): Look => {
       const doc = ex.requestXml();

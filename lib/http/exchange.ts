@@ -1,5 +1,6 @@
 // A recorded exchange: what was sent and what came back (or why nothing did), whoever sent it.
 // Checks read only these records.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 
 /** Where evidence comes from: the harness's probes, an accounts file's cases, a recording, the
@@ -67,6 +68,20 @@ export function* rawPairs(raw: readonly string[]): Generator<readonly [string, s
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!];
 }
 
+/** A request body received as bytes, as an exchange holds it: its UTF-8 text and, when the bytes are
+ *  not UTF-8, where the first bad one is (so a check can name it instead of judging U+FFFD). */
+export function requestBodyOf(bytes: Buffer): { readonly body: string; readonly notUtf8At?: number } {
+  const body = bytes.toString('utf8');
+  if (isUtf8(bytes)) return { body };
+  // Everything before the first replacement character that stands for bad bytes decoded as itself,
+  // so its UTF-8 length is where the bad bytes begin; a U+FFFD the client really sent is skipped.
+  for (let i = body.indexOf('\uFFFD'); i >= 0; i = body.indexOf('\uFFFD', i + 1)) {
+    const at = Buffer.byteLength(body.slice(0, i));
+    if (!(bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd)) return { body, notUtf8At: at };
+  }
+  return { body, notUtf8At: 0 }; // not reached: bytes that are not UTF-8 always decode to some U+FFFD
+}
+
 /** A recorded response with its size and digest taken from the whole body. */
 export const recordedResponse = (status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse =>
   ({ status, headers, body, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
@@ -95,6 +110,9 @@ export interface Exchange {
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
     readonly body?: string;
+    /** The body came as bytes that are not UTF-8 (a client's request seen by the proxy or the judging
+     *  reference): the offset of the first bad byte; `body` holds U+FFFD there, as any decoder would. */
+    readonly notUtf8At?: number;
   };
   readonly response?: RecordedResponse;
   readonly error?: TransportError;

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { exchangeHeaders } from '../http/exchange.js';
+import { exchangeHeaders, requestBodyOf } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { login, type JsonOperation } from '../contract/operations.js';
@@ -56,6 +56,8 @@ export interface ReceivedRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** The body's bytes are not UTF-8: where the first bad one is (see lib/http/exchange.ts). */
+  readonly notUtf8At?: number;
 }
 
 /** Hooks a host of the reference can set; the reference itself knows nothing of checks or reports. */
@@ -204,7 +206,7 @@ class Reference {
     if (!read.ok) {
       return { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
     }
-    received.body = read.body.toString('utf8');
+    Object.assign(received, requestBodyOf(read.body));
     const broken = this.observer?.judgeRequest?.(received as ReceivedRequest) ?? [];
     const ctx: RequestContext = { method, headers: req.headers, body: read.body, ...(broken.length ? { breaks: broken } : {}) };
     if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, sample), answering: sample };

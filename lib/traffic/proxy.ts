@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Outgoi
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { exchangeHeaders, rawPairs, recordedResponse, type Exchange, type TransportError } from '../http/exchange.js';
+import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -119,7 +119,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
         id, title: `${method} ${(req.url ?? '/').split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false },
-        request: { method, url, headers: requestHeaders, ...(body && body.length ? { body: body.toString('utf8') } : {}) },
+        request: { method, url, headers: requestHeaders, ...(body && body.length ? requestBodyOf(body) : {}) },
         startedAt, durationMs: Math.round(performance.now() - t0), ...ex,
       });
     };

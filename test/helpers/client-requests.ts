@@ -11,7 +11,8 @@ export interface ClientRequest {
   /** Path and query. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** Text is sent as UTF-8; bytes as they are. */
+  readonly body: string | Buffer;
 }
 
 const NS = DEFAULT_NAMESPACES.request;
@@ -19,7 +20,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const SOAP_HEADERS = { 'content-type': 'text/xml; charset=utf-8', soapaction: '"ImpersonateLogoutRequest"' };
 const envelope = (inner: string, env = SOAP11_ENVELOPE) => `<s:Envelope xmlns:s="${env}"><s:Body>${inner}</s:Body></s:Envelope>`;
 const logout = `<ImpersonateLogoutRequest xmlns="${NS}"/>`;
-const request = (path: string, headers: Record<string, string>, body: string): ClientRequest => ({ method: 'POST', path, headers, body });
+const request = (path: string, headers: Record<string, string>, body: string | Buffer): ClientRequest => ({ method: 'POST', path, headers, body });
 
 /** A wrong client's request, and the request checks it must fail (no other). */
 export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
@@ -44,6 +45,9 @@ export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
   ['the request in no namespace', request('/soap11', SOAP_HEADERS, envelope('<ImpersonateLogoutRequest/>')), ['REQ-SOAP-BODY']],
   ['two requests', request('/soap11', SOAP_HEADERS, envelope(logout + logout)), ['REQ-SOAP-BODY']],
   ['an empty Body', request('/soap11', SOAP_HEADERS, envelope('')), ['REQ-SOAP-BODY']],
+  // Latin-1 bytes (é as 0xE9) under a UTF-8 label: the bytes are not UTF-8, whatever they parse to.
+  ['JSON bytes not UTF-8', request('/supportstateuser', JSON_TYPE, Buffer.from('{"userName":"Ren\u00e9"}', 'latin1')), ['REQ-JSON-BODY']],
+  ['SOAP bytes not UTF-8', request('/soap11', SOAP_HEADERS, Buffer.from(envelope(`<!-- r\u00e9sum\u00e9 -->${logout}`), 'latin1')), ['REQ-SOAP-ENVELOPE']],
   ['members in the request', request('/soap11', SOAP_HEADERS, envelope(`<ImpersonateLogoutRequest xmlns="${NS}"><UserId>1</UserId></ImpersonateLogoutRequest>`)), ['REQ-SOAP-EMPTY']],
 ];
 
@@ -56,6 +60,7 @@ export const LEGITIMATE_CLIENTS: [string, ClientRequest][] = [
   ['a confirm with every member', request('/user/confirmemail', JSON_TYPE, '{"recoveryToken":"t","ownerId":-2147483648,"isForMM":false}')],
   ['with ?format=json and a callback', request('/supportstateuser.json?callback=cb', JSON_TYPE, '{"userName":"a"}')],
   ['no body at all', request('/supportstateuser', {}, '')],
+  ['a U+FFFD the client meant (its UTF-8 bytes)', request('/supportstateuser', JSON_TYPE, '{"userName":"\uFFFD","searchValues":"\u00e9"}')],
   ['the SOAP request', request('/soap11', SOAP_HEADERS, envelope(logout))],
   ['an unquoted SOAPAction, no charset', request('/soap11', { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, envelope(logout))],
   ['a SOAPAction URI', request('/soap11', { ...SOAP_HEADERS, soapaction: '"http://tempuri.org/ImpersonateLogoutRequest"' }, envelope(logout))],
