@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceUserDetails } from '../lib/reference/data.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runProgram } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { SOAP_REQUEST, useReference } from './helpers/reference.js';
 
@@ -95,6 +95,37 @@ describe('conformance --legacy-url', () => {
     expect(s.counts.exchanges.bySource).toEqual({ probe: 17, har: 2 });
     expect(s.differential.comparedByOperation).toEqual({ SupportStateUserLoginRequest: 10, ConfirmEmailRequest: 6, ImpersonateLogoutRequest: 3 });
     expect(s.differential.paths.map((p: { differing: number }) => p.differing).sort()).toEqual([3, 9]);
+  });
+
+  it('sharded over accounts, its shards merge to the differences and verdict of one whole run', async () => {
+    const accounts = join(reports(), 'accounts.jsonl');
+    writeFileSync(accounts, `${Array.from({ length: 12 }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i}` } })).join('\n')}\n`);
+    const [whole, one, two, merged] = [reports(), reports(), reports(), reports()];
+    const args = ['--base-url', shifted.url, '--legacy-url', legacy.url, '--accounts', accounts, '--quiet'];
+    const runs = await Promise.all([
+      runCli([...args, '--report-dir', whole]),
+      runCli([...args, '--shard', '1/2', '--report-dir', one]),
+      runCli([...args, '--shard', '2/2', '--report-dir', two]),
+    ]);
+    // Each part finds the shifted dates in its accounts; none is "incomplete" for lack of probes.
+    expect(runs.map((r) => r.stderr)).toEqual(Array(3).fill(expect.stringMatching(/^conformance: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/)));
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
+    // Only the first shard sends the probes; the accounts are split between the two.
+    expect([summary(one).counts.exchanges.bySource, summary(two).counts.exchanges.bySource]).toEqual([{ probe: 17, case: 6 }, { case: 6 }]);
+    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
+    expect(m.code).toBe(1);
+    const [a, b] = [summary(whole), summary(merged)];
+    expect(b.verdict).toBe(a.verdict);
+    const differing = (s: { differential: { comparedByOperation: unknown; paths: { operation: string; path: string; differing: number; compared: number }[] } }) =>
+      [s.differential.comparedByOperation, s.differential.paths.map((p) => [p.operation, p.path, p.differing, p.compared]).sort()];
+    expect(differing(b)).toEqual(differing(a));
+    expect(b.differential.paths.every((p: { examples: unknown[] }) => p.examples.length <= 5)).toBe(true);
+    expect(m.stderr).toMatch(/^report: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/);
+    // A shard of a run without --legacy-url is no part of this one.
+    const plainTwo = reports();
+    await runCli(['--base-url', shifted.url, '--accounts', accounts, '--quiet', '--shard', '2/2', '--report-dir', plainTwo]);
+    const mixed = await runProgram('cli/report', ['--merge', one, plainTwo, '--report-dir', reports()]);
+    expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringMatching(/^report: cannot merge: .* is not a differential run \(--legacy-url\) and .* is\n$/)]);
   });
 
   it('exits 2 with one line when --legacy-url is not a URL, or the legacy cannot be reached', async () => {

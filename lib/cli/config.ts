@@ -226,3 +226,18 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     },
   };
 }
+
+/** What a run of this configuration states before it starts, and in every report it writes. */
+export function runWarnings(config: Config): string[] {
+  return [
+    ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
+    ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
+    ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and npm run report -- --merge of every shard gives the run's`] : []),
+  ];
+}
+
+/** How the run's options cover a shard: only the first sends the probes (merged, the shards are one
+ *  run), and a check left without evidence in this part is the merge's to judge. */
+export function shardOptions(config: Config): { probes: boolean; part?: string } {
+  return config.shard ? { probes: config.shard.index === 1, part: `shard ${config.shard.index}/${config.shard.count}` } : { probes: true };
+}

@@ -19,7 +19,7 @@ import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
-import { CONFORMANCE_OPTIONS, parseConfig, USAGE, type Config } from './config.js';
+import { CONFORMANCE_OPTIONS, parseConfig, runWarnings, shardOptions, USAGE, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
 import { runProxy } from './proxy-run.js';
@@ -147,11 +147,7 @@ async function run(argv: readonly string[]): Promise<number> {
     const baseUrl = config.baseUrl ?? reference!.url;
     const description = reference ? 'embedded reference implementation' : 'deployment';
     const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
-    const warnings = [
-      ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
-      ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
-      ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and npm run report -- --merge of every shard gives the run's`] : []),
-    ];
+    const warnings = runWarnings(config);
     for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
     for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
     const shardText = config.shard ? `, shard ${config.shard.index}/${config.shard.count}` : '';
@@ -169,9 +165,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(ca ? { ca: ca.pem } : {}),
       ...(accounts ? { cases: accountRequests(accounts, config.headers, config.shard) } : {}),
       ...(generate ? { generate } : {}),
-      // Sharded, only the first shard sends the probes: merged, the shards are one run.
-      probes: !config.shard || config.shard.index === 1,
-      ...(config.shard ? { part: `shard ${config.shard.index}/${config.shard.count}` } : {}),
+      ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
       // Every exchange teaches the redactor its secrets (as fingerprints) before it is dropped.
       observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),

@@ -88,5 +88,11 @@ export function finish(written: Written, program: string): number {
     process.stderr.write(`${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
     return 2;
   }
-  return report.verdict === 'conformant' ? 0 : 1;
+  if (report.verdict !== 'conformant') return 1;
+  // A differential run (or the merge of its shards): a difference from the legacy fails it too.
+  if (report.differential?.differences) {
+    process.stderr.write(`${program}: the candidate differs from the legacy beyond noise (${report.differential.differences} differing value(s))\n`);
+    return 1;
+  }
+  return 0;
 }

@@ -255,7 +255,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     if (!options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
-  const context = { mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1 };
+  const context = { mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1, ...(options.part ? { part: options.part } : {}) };
   const operations = differences.operations();
   return {
     candidate: runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl }),

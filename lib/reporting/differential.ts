@@ -3,7 +3,7 @@
 // sensitivity; noise paths apart, with their rates; the legacy's own verdict beside. Built from the
 // engine's tallies; the report boundary (published) then passes every string through the redactor
 // and the display-safety function like every other part of the report.
-import type { DifferentialResult } from '../engine/differential.js';
+import { MAX_DIFF_EXAMPLES, type DifferentialResult } from '../engine/differential.js';
 import type { Verdict } from '../engine/run.js';
 import type { Redactor } from './redact.js';
 
@@ -89,6 +89,44 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
       operation: o.operation, path: n.path, legacyVaried: n.legacyVaried, compared: o.compared, rate: percent(n.legacyVaried, o.compared), candidateDiffered: n.candidateDiffered,
     }))),
     interpretations: DIFFERENTIAL_INTERPRETATIONS,
+  };
+}
+
+/** Worst first: the legacy verdict of a merged run is the worst any shard reached. */
+const VERDICT_ORDER: readonly Verdict[] = ['unreachable', 'non-conformant', 'incomplete', 'nothing-observed', 'conformant'];
+
+/** The section of a run split into shards, from each shard's (in shard order): counts add up per
+ *  operation and path, rates are taken again over the merged counts, examples are kept in shard
+ *  order up to the run's number, and the legacy's verdict is the worst a shard saw. */
+export function mergeDifferential(parts: readonly ReportedDifferential[]): ReportedDifferential {
+  const comparedByOperation: Record<string, number> = {};
+  for (const d of parts) for (const [op, n] of Object.entries(d.comparedByOperation)) comparedByOperation[op] = (comparedByOperation[op] ?? 0) + n;
+  const of = (op: string) => comparedByOperation[op] ?? 0;
+  const paths = new Map<string, { operation: string; path: string; differing: number; examples: ReportedDiffExample[] }>();
+  const noise = new Map<string, { operation: string; path: string; legacyVaried: number; candidateDiffered: number }>();
+  for (const d of parts) {
+    for (const p of d.paths) {
+      const at = paths.get(`${p.operation} ${p.path}`) ?? paths.set(`${p.operation} ${p.path}`, { operation: p.operation, path: p.path, differing: 0, examples: [] }).get(`${p.operation} ${p.path}`)!;
+      at.differing += p.differing;
+      at.examples.push(...p.examples.slice(0, MAX_DIFF_EXAMPLES - at.examples.length));
+    }
+    for (const n of d.noise) {
+      const at = noise.get(`${n.operation} ${n.path}`) ?? noise.set(`${n.operation} ${n.path}`, { operation: n.operation, path: n.path, legacyVaried: 0, candidateDiffered: 0 }).get(`${n.operation} ${n.path}`)!;
+      at.legacyVaried += n.legacyVaried;
+      at.candidateDiffered += n.candidateDiffered;
+    }
+  }
+  const failed = new Map<string, ReportedDifferential['legacy']['failed'][number]>();
+  for (const d of parts) for (const f of d.legacy.failed) if (!failed.has(f.id)) failed.set(f.id, f);
+  const head = parts[0]!;
+  return {
+    legacy: { baseUrl: head.legacy.baseUrl, verdict: VERDICT_ORDER.find((v) => parts.some((d) => d.legacy.verdict === v)) ?? head.legacy.verdict, failed: [...failed.values()] },
+    compared: parts.reduce((n, d) => n + d.compared, 0),
+    comparedByOperation,
+    differences: parts.reduce((n, d) => n + d.differences, 0),
+    paths: [...paths.values()].map((p) => ({ ...p, compared: of(p.operation), rate: percent(p.differing, of(p.operation)) })).sort((a, b) => b.differing - a.differing),
+    noise: [...noise.values()].map((n) => ({ ...n, compared: of(n.operation), rate: percent(n.legacyVaried, of(n.operation)) })),
+    interpretations: head.interpretations,
   };
 }
 

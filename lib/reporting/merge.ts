@@ -6,6 +6,7 @@ import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
 import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
 import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
+import { mergeDifferential } from './differential.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
 
 const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
@@ -102,6 +103,11 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
     if (r.target.baseUrl !== head.target.baseUrl) return { ok: false, error: `${where} checked ${r.target.baseUrl}, not ${head.target.baseUrl}` };
     if (r.mode !== head.mode) return { ok: false, error: `${where} is a ${r.mode} run, not a ${head.mode} run` };
     if (r.checks.map((c) => c.id).join() !== head.checks.map((c) => c.id).join()) return { ok: false, error: `${where} ran other checks (--only / --skip differ)` };
+    if (!r.differential !== !head.differential) {
+      const first = dirs[0] ?? 'the first report';
+      return { ok: false, error: r.differential ? `${where} is a differential run (--legacy-url) and ${first} is not` : `${where} is not a differential run (--legacy-url) and ${first} is` };
+    }
+    if (r.differential && r.differential.legacy.baseUrl !== head.differential!.legacy.baseUrl) return { ok: false, error: `${where} was compared with the legacy ${r.differential.legacy.baseUrl}, not ${head.differential!.legacy.baseUrl}` };
   }
   const checks = head.checks.map((c, i) => mergeCheck(reports.map((r) => r.checks[i]!), head.mode));
   const exchanges: ReportedExchange[] = [];
@@ -127,6 +133,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       finishedAt,
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
       configuration: { ...head.configuration, mergedFrom: dirs },
+      ...(head.differential ? { differential: mergeDifferential(reports.map((r) => r.differential!)) } : {}),
       warnings: [...new Set(reports.flatMap((r) => r.warnings))],
       timings: {
         startupMs: max((r) => r.timings.startupMs),
