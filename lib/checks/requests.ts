@@ -35,12 +35,20 @@ const charsetProblem = (header: string): string | undefined => {
   return charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8' ? `charset ${show(charset)}, expected utf-8` : undefined;
 };
 
+interface RequestRecord {
+  readonly op: JsonOperation;
+  readonly object: Record<string, unknown>;
+  /** Numbers not written as plain integer literals, as written, by path. */
+  readonly numbers: ReadonlyMap<string, string>;
+  readonly duplicateKeys: readonly string[];
+}
+
 /** The request record's members as the client wrote them: by exact name, and by name in any case. */
-function members(ex: ExchangeView): { op: JsonOperation; object: Record<string, unknown> } | Look {
+function members(ex: ExchangeView): RequestRecord | Look {
   const j = ex.requestJson();
   if (!j.ok) return { skip: j.reason };
   if (!isJsonObject(j.value.value)) return { skip: 'the request body is not a JSON object (REQ-JSON-BODY judges it)' };
-  return { op: ex.kind.operation as JsonOperation, object: j.value.value };
+  return { op: ex.kind.operation as JsonOperation, object: j.value.value, numbers: j.value.numbers, duplicateKeys: j.value.duplicateKeys };
 }
 
 /** The SOAP request's Body children, or why there are none to look at. */
@@ -52,7 +60,27 @@ function soapBody(ex: ExchangeView): readonly ReturnType<typeof elementChildren>
   return body ? elementChildren(body) : { skip: 'the envelope has no Body (REQ-SOAP-ENVELOPE judges it)' };
 }
 
+/** Any request a client sent to a route of the interface, whatever its method. */
+const anyRequest: KindRule = {
+  applies: (ex) => fromClient(ex) && ex.kind.operation !== undefined,
+  judges: 'every request a client sent to a route of the interface, whatever its method',
+};
+/** The methods a client may use on a route: POST calls the operation; OPTIONS is a browser's CORS
+ *  preflight on any route (not the client's choice); GET /soap11 fetches the platform's WSDL. */
+const allowedMethods = (ex: ExchangeView): readonly string[] => (ex.kind.route === 'soap11' ? ['POST', 'OPTIONS', 'GET'] : ['POST', 'OPTIONS']);
+
 export const REQUEST_CHECKS: readonly Check[] = [
+  {
+    ...base, id: 'REQ-METHOD', clause: '4.1, 4.2, 4.3', operation: 'SupportStateUserLoginRequest, ImpersonateLogoutRequest, ConfirmEmailRequest',
+    title: 'A client calls an operation with POST',
+    requirement: 'A client calls every operation with POST (4.1, 4.2, 4.3 give no other method; OPTIONS is answered on the JSON routes).',
+    interpretation: 'OPTIONS is accepted on any route: a browser sends it as a CORS preflight, which is not the client\'s choice. GET /soap11 fetches the platform\'s service description (WSDL) and calls nothing, so it is accepted too.',
+    judges: anyRequest.judges, appliesTo: anyRequest.applies,
+    judge: (ex): Look => {
+      const allowed = allowedMethods(ex);
+      return allowed.includes(ex.kind.method) ? [] : [finding(`${show(ex.kind.method)} on a route of ${ex.kind.operation!.name}, expected ${allowed.join(' or ')}`, { path: 'request.method', actual: ex.kind.method })];
+    },
+  },
   {
     ...base, id: 'REQ-JSON-CONTENT-TYPE', clause: '4.1, 4.3', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
     title: 'A JSON request says it is JSON',
@@ -105,8 +133,10 @@ export const REQUEST_CHECKS: readonly Check[] = [
       for (const [k, v] of Object.entries(m.object)) {
         const f = m.op.request.fields.find((x) => x.json.toLowerCase() === k.toLowerCase());
         if (!f || v === null) continue;
-        const problem = jsonValueProblem(f.type, v as never, { int32: true });
-        if (problem) out.push(finding(`${show(v)}: ${problem}`, { path: member(ROOT, k), actual: typeof v === 'string' ? v : JSON.stringify(v), ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}) }));
+        // A number as the client wrote it (1.0, 4.2e1, 1E400): judged, and quoted, as written.
+        const lexeme = m.numbers.get(member(ROOT, k));
+        const problem = jsonValueProblem(f.type, v as never, { int32: true, ...(lexeme !== undefined ? { lexeme } : {}) });
+        if (problem) out.push(finding(`${lexeme ?? show(v)}: ${problem}`, { path: member(ROOT, k), actual: lexeme ?? (typeof v === 'string' ? v : JSON.stringify(v)), ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}) }));
       }
       return out;
     },
@@ -123,6 +153,18 @@ export const REQUEST_CHECKS: readonly Check[] = [
       const known = new Set(m.op.request.fields.map((f) => f.json.toLowerCase()));
       return Object.keys(m.object).filter((k) => !known.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${m.op.request.name}`, { path: member(ROOT, k), actual: k }));
+    },
+  },
+  {
+    ...base, id: 'REQ-JSON-DUPLICATE-KEYS', level: 'SHOULD', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
+    title: 'A JSON request names no member twice',
+    requirement: 'No object of a JSON request record repeats a member name.',
+    interpretation: 'RFC 8259 4: names SHOULD be unique, and readers disagree on which duplicate wins (this one, as JSON.parse and ServiceStack, keeps the last: the other checks judge that one).',
+    judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
+    judge: (ex): Look => {
+      const m = members(ex);
+      if (!('op' in m)) return m;
+      return m.duplicateKeys.map((p) => finding('this member appears more than once', { path: p }));
     },
   },
   {
@@ -166,8 +208,10 @@ export const REQUEST_CHECKS: readonly Check[] = [
         const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 envelope' : `{${env.ns ?? ''}}${env.name}`;
         return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
       }
-      const names = elementChildren(env).map((e) => e.name).join(', ');
-      return names === SOAP.body || names === `${SOAP.header}, ${SOAP.body}` ? [] : [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body`, { path: `/${SOAP.envelope}` })];
+      // Header and Body are SOAP's own elements: in the envelope namespace, not merely so named.
+      const kids = elementChildren(env);
+      const names = kids.map((e) => (e.ns === SOAP11_ENVELOPE ? e.name : `{${e.ns ?? ''}}${e.name}`)).join(', ');
+      return names === SOAP.body || names === `${SOAP.header}, ${SOAP.body}` ? [] : [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
     },
   },
   {

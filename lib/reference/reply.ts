@@ -19,7 +19,7 @@ export interface RequestContext {
 }
 
 /** " (fails REQ-…)" for an error message, when the request was judged and broke a rule. */
-export const blameOf = (ctx: RequestContext): string => (ctx.breaks?.length ? ` (fails ${ctx.breaks.join(', ')})` : '');
+export const blameOf = (ctx: Pick<RequestContext, 'breaks'>): string => (ctx.breaks?.length ? ` (fails ${ctx.breaks.join(', ')})` : '');
 
 export const reply = (status: number, mediaType: string, body: string | Buffer, headers: Record<string, string> = {}): Reply =>
   ({ status, headers: { 'content-type': mediaType, ...headers }, body });

@@ -198,7 +198,9 @@ class Reference {
     const op = kind.operation;
     if (method === 'OPTIONS') return { reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' }, answering: sample };
     if (method !== 'POST') {
-      return { reply: serviceStackError(405, 'NotImplementedException', `${op.name} does not support ${method.slice(0, 20)}; use POST`, { allow: 'POST, OPTIONS' }), answering: sample };
+      // A judging reference names the rule a wrong method breaks (the body calls nothing: not read).
+      const breaks = this.observer?.judgeRequest?.(received as ReceivedRequest) ?? [];
+      return { reply: serviceStackError(405, 'NotImplementedException', `${op.name} does not support ${method.slice(0, 20)}; use POST${blameOf({ breaks })}`, { allow: 'POST, OPTIONS' }), answering: sample };
     }
     if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) return { reply: notFound(method, path), answering: sample };
 

@@ -7,7 +7,7 @@ import { startJudgingReference } from '../../lib/cli/judging-reference.js';
 import { DEFAULT_NAMESPACES, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../lib/contract/namespaces.js';
 
 export interface ClientRequest {
-  readonly method: 'POST';
+  readonly method: string;
   /** Path and query. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -45,6 +45,13 @@ export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
   ['the request in no namespace', request('/soap11', SOAP_HEADERS, envelope('<ImpersonateLogoutRequest/>')), ['REQ-SOAP-BODY']],
   ['two requests', request('/soap11', SOAP_HEADERS, envelope(logout + logout)), ['REQ-SOAP-BODY']],
   ['an empty Body', request('/soap11', SOAP_HEADERS, envelope('')), ['REQ-SOAP-BODY']],
+  ['a GET with the record in the query', { method: 'GET', path: '/supportstateuser?userName=a', headers: {}, body: '' }, ['REQ-METHOD']],
+  ['a PUT', { method: 'PUT', path: '/user/confirmemail', headers: JSON_TYPE, body: '{"ownerId":1}' }, ['REQ-METHOD']],
+  ['an integer written with a fraction', request('/user/confirmemail', JSON_TYPE, '{"ownerId":1.0}'), ['REQ-JSON-TYPES']],
+  ['an integer written with an exponent', request('/user/confirmemail', JSON_TYPE, '{"ownerId":4.2e1}'), ['REQ-JSON-TYPES']],
+  ['a member twice', request('/user/confirmemail', JSON_TYPE, '{"ownerId":"7","ownerId":7}'), ['REQ-JSON-DUPLICATE-KEYS']],
+  ['a Body in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><b:Body xmlns:b="urn:wrong">${logout}</b:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
+  ['a Header in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><h:Header xmlns:h="urn:wrong"/><s:Body>${logout}</s:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
   // Latin-1 bytes (é as 0xE9) under a UTF-8 label: the bytes are not UTF-8, whatever they parse to.
   ['JSON bytes not UTF-8', request('/supportstateuser', JSON_TYPE, Buffer.from('{"userName":"Ren\u00e9"}', 'latin1')), ['REQ-JSON-BODY']],
   ['SOAP bytes not UTF-8', request('/soap11', SOAP_HEADERS, Buffer.from(envelope(`<!-- r\u00e9sum\u00e9 -->${logout}`), 'latin1')), ['REQ-SOAP-ENVELOPE']],
@@ -60,6 +67,9 @@ export const LEGITIMATE_CLIENTS: [string, ClientRequest][] = [
   ['a confirm with every member', request('/user/confirmemail', JSON_TYPE, '{"recoveryToken":"t","ownerId":-2147483648,"isForMM":false}')],
   ['with ?format=json and a callback', request('/supportstateuser.json?callback=cb', JSON_TYPE, '{"userName":"a"}')],
   ['no body at all', request('/supportstateuser', {}, '')],
+  ['a CORS preflight', { method: 'OPTIONS', path: '/json/reply/SupportStateUserLoginRequest', headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' }, body: '' }],
+  ['the WSDL fetched from /soap11', { method: 'GET', path: '/soap11', headers: {}, body: '' }],
+  ['an integer at int32\'s edge', request('/user/confirmemail', JSON_TYPE, '{"ownerId":2147483647}')],
   ['a U+FFFD the client meant (its UTF-8 bytes)', request('/supportstateuser', JSON_TYPE, '{"userName":"\uFFFD","searchValues":"\u00e9"}')],
   ['the SOAP request', request('/soap11', SOAP_HEADERS, envelope(logout))],
   ['an unquoted SOAPAction, no charset', request('/soap11', { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, envelope(logout))],
