@@ -10,7 +10,7 @@ import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { objectOf } from '../lib/contract/types.js';
 import { UserDetails } from '../lib/contract/records.js';
 import { accountRequests } from '../lib/engine/accounts.js';
-import { answerOf, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
+import { answerOf, DifferenceTally, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
 import { compareCanon, type ValueDifference } from '../lib/engine/canonical.js';
 import { recordedResponse, type Exchange, type ExchangeSpec } from '../lib/http/exchange.js';
 import { referenceUserDetails } from '../lib/reference/data.js';
@@ -18,6 +18,7 @@ import type { Variant } from '../lib/reference/profile.js';
 import { startReference, type ReferenceOptions } from '../lib/reference/server.js';
 import { STYLES } from '../lib/reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { Redactor } from '../lib/reporting/redact.js';
 import { call, postSoap } from './helpers/reference.js';
 import { inBatches, outcomeUnder } from './helpers/matrix.js';
 
@@ -171,5 +172,56 @@ describe('over accounts', () => {
     expect(r.candidate.exchanges.length).toBeLessThanOrEqual(17 + 5 * r.candidate.results.length);
     expect(r.candidate.counts.cases).toBe(ACCOUNTS);
     expect(r.candidate.verdict).toBe('conformant');
+  });
+});
+
+describe('noise, flaky legacies and values JSON.parse does not keep (review)', () => {
+  const RECORD = referenceUserDetails();
+  const LOGIN: ExchangeSpec = { id: 'login.post', origin: { source: 'probe', vouched: true }, title: 't', method: 'POST', path: '/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{}' };
+  const view = (status: number, type: string, body: string) => new ExchangeView({
+    id: 'x', title: 'x', origin: { source: 'probe', vouched: true }, startedAt: '', durationMs: 0,
+    request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' } },
+    response: recordedResponse(status, { 'content-type': type }, Buffer.from(body)),
+  }, { namespaces: DEFAULT_NAMESPACES });
+  const json = (edit: Record<string, unknown> = {}, raw: (t: string) => string = (t) => t) => view(200, 'application/json', raw(JSON.stringify({ ...RECORD, ...edit })));
+  /** The login operation's tally after one request's three answers. */
+  const tally = (first: ExchangeView, candidate: ExchangeView, second: ExchangeView) => {
+    const t = new DifferenceTally();
+    t.add(LOGIN, first, candidate, second);
+    return t.operations()[0]!;
+  };
+
+  it('a token the legacy changes is noise; one the candidate drops, empties or retypes is a difference', () => {
+    const [l1, l2] = [json({ hxToken: 'hx-1', jToken: 'j-1', apiKey: 'k-1' }), json({ hxToken: 'hx-2', jToken: 'j-2', apiKey: 'k-2' })];
+    const fresh = tally(l1, json({ hxToken: 'hx-3', jToken: 'j-3', apiKey: 'k-3' }), l2);
+    expect([...fresh.paths.keys()]).toEqual([]);
+    expect([...fresh.noise.keys()].sort()).toEqual(['apiKey', 'hxToken', 'jToken']);
+    const dropped = tally(l1, json({ hxToken: undefined, jToken: '', apiKey: 42 }), l2);
+    expect([...dropped.paths.keys()].sort()).toEqual(['apiKey', 'hxToken', 'jToken']);
+    expect(dropped.paths.get('hxToken')!.examples[0]!.how).toBe('a value → null (or absent)');
+  });
+
+  it('a legacy that answers a request two ways (a 503 once) leaves it not compared, never a difference', () => {
+    const t = tally(json({ hxToken: 'hx-1' }), json({ hxToken: 'hx-3' }), view(503, 'text/plain', 'busy'));
+    expect([t.compared, t.inconclusive, t.paths.size, t.noise.size]).toEqual([0, 1, 0, 0]);
+  });
+
+  it('integers beyond 2^53 and written with a fraction are compared as written; a date that does not exist is no instant', () => {
+    const userId = (lexeme: string) => json({}, (t) => t.replace(/"userId":\d+/, `"userId":${lexeme}`));
+    const same = json();
+    expect([...tally(userId('9007199254740993'), userId('9007199254740992'), userId('9007199254740993')).paths.keys()]).toEqual(['userId']);
+    expect([...tally(same, userId('1048576.0'), same).paths.keys()]).toEqual(['userId']);
+    expect([...tally(userId('9007199254740993'), userId('9007199254740993'), userId('9007199254740993')).paths.keys()]).toEqual([]);
+    const born = (d: string) => json({ birthDate: d });
+    expect([...tally(born('2019-03-01T08:15:30'), born('2019-02-29T08:15:30'), born('2019-03-01T08:15:30')).paths.keys()]).toEqual(['birthDate']);
+  });
+
+  it("an example's marker says what the withheld value was: null, a number, not the length of its text", () => {
+    const t = tally(json(), json({ birthDate: null, userName: 7 }), json());
+    const [birth, name] = [t.paths.get('birthDate')!.examples[0]!, t.paths.get('userName')!.examples[0]!];
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    expect(r.value(birth.candidate, 'personal', birth.candidateTyped)).toBe('«personal: null»');
+    expect(r.value(name.candidate, 'personal', name.candidateTyped)).toBe('«personal: number»');
+    expect(r.value(name.legacy, 'personal', name.legacyTyped)).toBe(`«personal: string, ${[...RECORD.userName as string].length} chars»`);
   });
 });

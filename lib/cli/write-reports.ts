@@ -89,6 +89,10 @@ export function finish(written: Written, program: string): number {
     return 2;
   }
   if (report.verdict !== 'conformant') return 1;
+  if (report.differential && report.differential.compared === 0 && report.differential.inconclusive) {
+    process.stderr.write(`${program}: nothing was compared with the legacy: it answered every request two ways (${report.differential.inconclusive} request(s))\n`);
+    return 2;
+  }
   // A differential run (or the merge of its shards): a difference from the legacy fails it too.
   if (report.differential?.differences) {
     process.stderr.write(`${program}: the candidate differs from the legacy beyond noise (${report.differential.differences} differing value(s))\n`);

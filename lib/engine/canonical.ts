@@ -10,6 +10,8 @@
 // report the type; here they differ or not as text).
 import { collapse, XSD_INTEGER } from '../contract/formats.js';
 import { fieldsOn, MAP_ENTRY, type Field, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
+import { INTEGER_LEXEME } from '../json/parse.js';
+import { index, member } from '../json/path.js';
 import { isJsonObject, type JsonValue } from '../json/value.js';
 import { attribute, elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { XSI } from '../contract/namespaces.js';
@@ -25,8 +27,8 @@ export type Canon =
   | { readonly k: 'list'; readonly items: readonly Canon[] }
   | { readonly k: 'object'; readonly members: ReadonlyMap<string, Canon> }
   | { readonly k: 'map'; readonly entries: ReadonlyMap<string, Canon> }
-  /** Not a value of the field's type: its text, compared as text. */
-  | { readonly k: 'raw'; readonly v: string };
+  /** Not a value of the field's type: its text, compared as text (`typed`: the JSON value it was). */
+  | { readonly k: 'raw'; readonly v: string; readonly typed?: JsonValue };
 
 const TICKS_PER_SECOND = 10_000_000n;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/;
@@ -38,6 +40,10 @@ function time(text: string): Canon {
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // years below 100 too (Date.UTC would read 1 as 1901)
   date.setUTCHours(h, mi, s, 0);
+  // Date rolls what does not exist over (2019-02-29 becomes 03-01): such a text is no instant.
+  const exists = date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+    && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+  if (!exists) return { k: 'raw', v: text };
   const seconds = BigInt(Math.round(date.getTime() / 1000));
   return { k: 'time', ticks: seconds * TICKS_PER_SECOND, ...(m[7] !== undefined ? { fraction: BigInt(m[7].padEnd(7, '0')) } : {}), shown: text };
 }
@@ -48,32 +54,49 @@ function guid(text: string): Canon {
   return GUID_HEX.test(hex) ? { k: 'guid', v: hex } : { k: 'raw', v: text };
 }
 
-const raw = (v: JsonValue): Canon => ({ k: 'raw', v: JSON.stringify(v) });
+const raw = (v: JsonValue): Canon => ({ k: 'raw', v: JSON.stringify(v), typed: v });
+/** The raw text of a string field that holds elements, not text. */
+const MARKUP = '<markup>';
+
+/** Where a JSON value sits, and the numbers of its text as written (ParsedJson.numbers): JSON.parse
+ *  keeps neither 1048576.0 apart from 1048576 nor 9007199254740993 apart from ...992. */
+export interface JsonAt {
+  readonly numbers: ReadonlyMap<string, string>;
+  readonly path: string;
+}
+const at = (where: JsonAt | undefined, step: (path: string) => string): JsonAt | undefined => (where ? { numbers: where.numbers, path: step(where.path) } : undefined);
+
+/** An integer field's value: as written when the text said more than JSON.parse kept. */
+function integer(value: JsonValue, where: JsonAt | undefined): Canon {
+  const lexeme = where?.numbers.get(where.path);
+  if (lexeme !== undefined) return INTEGER_LEXEME.test(lexeme) ? { k: 'int', v: BigInt(lexeme) } : { k: 'raw', v: lexeme };
+  return typeof value === 'number' && Number.isInteger(value) ? { k: 'int', v: BigInt(value) } : raw(value);
+}
 
 /** Fields compared: those both wires carry (settings exists in SOAP only, always nil: a conformance
  *  check's concern, never a value to compare). */
 const compared = (shape: Shape): readonly Field[] => fieldsOn(shape, 'json').filter((f) => f.only === undefined);
 
-/** A JSON value of `type` as what it means. */
-export function fromJson(type: FieldType, value: JsonValue | undefined): Canon {
+/** A JSON value of `type` as what it means (`where`: its place in a parsed text, for numbers as written). */
+export function fromJson(type: FieldType, value: JsonValue | undefined, where?: JsonAt): Canon {
   if (value === undefined || value === null) return null;
   switch (type.kind) {
     case 'string': case 'enum': return typeof value === 'string' ? { k: 'text', v: value } : raw(value);
-    case 'integer': return typeof value === 'number' && Number.isInteger(value) ? { k: 'int', v: BigInt(value) } : raw(value);
+    case 'integer': return integer(value, where);
     case 'boolean': return typeof value === 'boolean' ? { k: 'bool', v: value } : raw(value);
     case 'datetime': return typeof value === 'string' ? time(value) : raw(value);
     case 'guid': return typeof value === 'string' ? guid(value) : raw(value);
-    case 'array': return Array.isArray(value) ? { k: 'list', items: value.map((i) => fromJson(type.item, i)) } : raw(value);
-    case 'object': return isJsonObject(value) ? jsonObject(type.shape, value) : raw(value);
+    case 'array': return Array.isArray(value) ? { k: 'list', items: value.map((item, i) => fromJson(type.item, item, at(where, (p) => index(p, i)))) } : raw(value);
+    case 'object': return isJsonObject(value) ? jsonObject(type.shape, value, where) : raw(value);
     case 'map':
       return isJsonObject(value)
-        ? { k: 'map', entries: new Map(Object.entries(value).map(([key, v]) => [key, isJsonObject(v) ? jsonObject(type.value, v) : v === null ? null : raw(v)])) }
+        ? { k: 'map', entries: new Map(Object.entries(value).map(([key, v]) => [key, isJsonObject(v) ? jsonObject(type.value, v, at(where, (p) => member(p, key))) : v === null ? null : raw(v)])) }
         : raw(value);
   }
 }
 
-export function jsonObject(shape: Shape, obj: Readonly<Record<string, JsonValue>>): Canon {
-  return { k: 'object', members: new Map(compared(shape).map((f) => [f.json, fromJson(f.type, obj[f.json])])) };
+export function jsonObject(shape: Shape, obj: Readonly<Record<string, JsonValue>>, where?: JsonAt): Canon {
+  return { k: 'object', members: new Map(compared(shape).map((f) => [f.json, fromJson(f.type, obj[f.json], at(where, (p) => member(p, f.json)))])) };
 }
 
 const isNil = (e: XmlElement): boolean => ['true', '1'].includes(collapse(attribute(e, XSI, 'nil') ?? ''));
@@ -85,8 +108,8 @@ export function fromXml(type: FieldType, e: XmlElement | undefined): Canon {
   const scalar = (): string | undefined => (children.length ? undefined : textContent(e));
   const text = scalar();
   switch (type.kind) {
-    case 'string': return text === undefined ? { k: 'raw', v: '<markup>' } : { k: 'text', v: text };
-    case 'enum': return text === undefined ? { k: 'raw', v: '<markup>' } : { k: 'text', v: collapse(text) };
+    case 'string': return text === undefined ? { k: 'raw', v: MARKUP } : { k: 'text', v: text };
+    case 'enum': return text === undefined ? { k: 'raw', v: MARKUP } : { k: 'text', v: collapse(text) };
     case 'integer': {
       const t = collapse(text ?? '');
       return XSD_INTEGER.test(t) ? { k: 'int', v: BigInt(t) } : { k: 'raw', v: t };
@@ -126,7 +149,35 @@ export interface ValueDifference {
   /** Both values as text, for examples (redacted by the report with the field's sensitivity). */
   readonly legacy: string;
   readonly candidate: string;
+  /** Each value's form: absent, empty, or its kind (text, int, time, …). A path where the legacy's
+   *  own answers differ is noise only for a candidate value of a form the legacy showed there. */
+  readonly legacyForm: string;
+  readonly candidateForm: string;
+  /** Each value as a JSON value of its type (null, a number, a string, an array…): what a marker
+   *  says of it when the value itself is withheld («personal: null», not «…: string, 4 chars»). */
+  readonly legacyTyped: unknown;
+  readonly candidateTyped: unknown;
   readonly sensitivity?: Sensitivity;
+}
+
+/** A value's form, for noise: absent, empty, or its kind. */
+export function formOf(c: Canon): string {
+  if (c === null) return 'absent';
+  return emptyOf(c) !== undefined ? 'empty' : c.k;
+}
+
+/** A value as a JSON value of its type, for a marker (markup in a string field is structure: an object). */
+export function typedOf(c: Canon): unknown {
+  if (c === null) return null;
+  switch (c.k) {
+    case 'int': return Number(c.v);
+    case 'bool': return c.v;
+    case 'list': return c.items.map(typedOf);
+    case 'object': case 'map': return {};
+    case 'raw': return c.typed !== undefined ? c.typed : c.v === MARKUP ? {} : c.v;
+    case 'time': return c.shown;
+    default: return c.v;
+  }
 }
 
 /** The value as text for an example (never shown unredacted). */
@@ -182,7 +233,10 @@ function listHow(a: readonly Canon[], b: readonly Canon[]): string {
 
 /** Every contract path under `path` at which `a` (legacy) and `b` (candidate) differ, into `out`. */
 export function compareCanon(type: FieldType, a: Canon, b: Canon, path: string, out: ValueDifference[], sensitivity?: Sensitivity): void {
-  const diff = (how: string) => out.push({ path, how, legacy: shown(a), candidate: shown(b), ...(sensitivity ? { sensitivity } : {}) });
+  const diff = (how: string) => out.push({
+    path, how, legacy: shown(a), candidate: shown(b), legacyForm: formOf(a), candidateForm: formOf(b), legacyTyped: typedOf(a), candidateTyped: typedOf(b),
+    ...(sensitivity ? { sensitivity } : {}),
+  });
   if (a === null || b === null) {
     if (a === b) return;
     const empty = emptyOf(a ?? b);

@@ -14,6 +14,7 @@ import { objectOf, type Shape } from '../contract/types.js';
 import type { Exchange, ExchangeSpec } from '../http/exchange.js';
 import { mediaType } from '../http/media-type.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
+import { ROOT } from '../json/path.js';
 import { elementChildren } from '../xml/model.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
@@ -33,6 +34,9 @@ export interface DiffExample {
   readonly candidate: string;
   readonly how: string;
   readonly sensitivity?: ValueDifference['sensitivity'];
+  /** The values as JSON values of their types, for markers (ValueDifference). */
+  readonly legacyTyped: unknown;
+  readonly candidateTyped: unknown;
 }
 
 export interface PathDifferences {
@@ -54,6 +58,9 @@ export interface OperationDifferences {
   readonly operation: string;
   /** Requests whose three answers were compared. */
   compared: number;
+  /** Requests not compared: the legacy's own two answers differed in status, media type or in
+   *  carrying a record (a legacy that failed one of them says nothing of the candidate). */
+  inconclusive: number;
   readonly paths: Map<string, PathDifferences>;
   readonly noise: Map<string, PathNoise>;
 }
@@ -65,6 +72,8 @@ export interface DifferentialResult {
   /** Requests compared, and differing pairs summed over every path. */
   readonly compared: number;
   readonly differences: number;
+  /** Requests not compared (OperationDifferences.inconclusive), summed. */
+  readonly inconclusive: number;
 }
 
 export interface DifferentialOptions extends RunOptions {
@@ -130,14 +139,17 @@ export function answerOf(view: ExchangeView): Answer {
     return record ? { status, media, record: xmlObject(shape, record) } : { status, media, notRecord: `no ${shape.name} element` };
   }
   const json = view.jsonRecord();
-  return json.ok ? { status, media, ...withCallback, record: jsonObject(shape, json.value.root) } : { status, media, ...withCallback, notRecord: json.reason };
+  return json.ok ? { status, media, ...withCallback, record: jsonObject(shape, json.value.root, { numbers: json.value.json.numbers, path: ROOT }) } : { status, media, ...withCallback, notRecord: json.reason };
 }
 
 /** Every path at which two answers to the same request differ. */
 export function compareAnswers(shape: Shape | undefined, a: Answer, b: Answer): ValueDifference[] {
   const out: ValueDifference[] = [];
+  // What the HTTP layer says is its own form: a status, a media type, a name.
+  const said = (path: string, how: string, legacy: string, candidate: string): ValueDifference =>
+    ({ path, how, legacy, candidate, legacyForm: legacy, candidateForm: candidate, legacyTyped: legacy, candidateTyped: candidate });
   const scalar = (path: string, x: string | undefined, y: string | undefined, how: string) => {
-    if (x !== y) out.push({ path, how, legacy: x ?? 'none', candidate: y ?? 'none' });
+    if (x !== y) out.push(said(path, how, x ?? 'none', y ?? 'none'));
   };
   scalar(HTTP_PATHS.status, a.status, b.status, `${a.status} → ${b.status}`);
   scalar(HTTP_PATHS.mediaType, a.media, b.media, `${a.media} → ${b.media}`);
@@ -145,7 +157,7 @@ export function compareAnswers(shape: Shape | undefined, a: Answer, b: Answer): 
   if (!shape) return out;
   if (a.record && b.record) compareCanon(objectOf(shape), a.record, b.record, '', out);
   else if ((a.record === undefined) !== (b.record === undefined) && (a.notRecord ?? b.notRecord) !== undefined) {
-    out.push({ path: HTTP_PATHS.record, how: a.record ? 'a record → not a record' : 'not a record → a record', legacy: a.notRecord ?? 'a record', candidate: b.notRecord ?? 'a record' });
+    out.push(said(HTTP_PATHS.record, a.record ? 'a record → not a record' : 'not a record → a record', a.notRecord ?? 'a record', b.notRecord ?? 'a record'));
   }
   return out;
 }
@@ -160,23 +172,34 @@ export class DifferenceTally {
     const op = first.kind.operation;
     const name = op?.name ?? 'not this interface';
     let tally = this.byOperation.get(name);
-    if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, paths: new Map(), noise: new Map() }));
-    tally.compared++;
+    if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
     const shape = op?.response;
     const [a, b, a2] = [answerOf(first), answerOf(candidate), answerOf(second)];
+    // A legacy that answered this request two ways at the HTTP level (a 503, a reset, an error page
+    // once) cannot say what is volatile in it: the request is counted, not compared.
+    if (a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return; }
+    tally.compared++;
+    // Where the legacy's own answers differ, and in which forms (absent, empty, text, …) its values came.
+    const forms = new Map<string, Set<string>>();
+    for (const d of compareAnswers(shape, a, a2)) forms.set(d.path, (forms.get(d.path) ?? new Set()).add(d.legacyForm).add(d.candidateForm));
     const volatile = shape ? this.volatileOf(shape) : [];
-    const varied = [...new Set(compareAnswers(shape, a, a2).map((d) => d.path)), ...volatile];
+    const varied = [...forms.keys(), ...volatile.filter((v) => !forms.has(v))];
     for (const path of varied) this.noiseAt(tally, path).legacyVaried++;
     for (const d of compareAnswers(shape, a, b)) {
+      // Noise only in a form the legacy itself showed there: a token that changes is noise, a token
+      // the candidate drops, empties or writes as another type is a difference. (A field the contract
+      // marks volatile keeps the legacy's form.) Below a varied path (an item of a list that varied),
+      // a difference is the path's noise.
       const noisy = varied.find((v) => isAtOrBelow(d.path, v));
-      if (noisy !== undefined) { this.noiseAt(tally, noisy).candidateDiffered++; continue; }
+      const sameForm = noisy !== undefined && (d.path !== noisy || (forms.get(noisy) ?? new Set([d.legacyForm])).has(d.candidateForm));
+      if (noisy !== undefined && sameForm) { this.noiseAt(tally, noisy).candidateDiffered++; continue; }
       let at = tally.paths.get(d.path);
       if (!at) tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
       at.differing++;
       if (at.examples.length < MAX_DIFF_EXAMPLES) {
         at.examples.push({
           request: spec.id, ...(spec.origin.case !== undefined ? { case: spec.origin.case } : {}),
-          legacy: d.legacy, candidate: d.candidate, how: d.how, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
+          legacy: d.legacy, candidate: d.candidate, how: d.how, legacyTyped: d.legacyTyped, candidateTyped: d.candidateTyped, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
         });
       }
     }
@@ -263,5 +286,6 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     operations,
     compared: operations.reduce((n, o) => n + o.compared, 0),
     differences: operations.reduce((n, o) => n + [...o.paths.values()].reduce((m, p) => m + p.differing, 0), 0),
+    inconclusive: operations.reduce((n, o) => n + o.inconclusive, 0),
   };
 }

@@ -2,15 +2,17 @@
 // decoded), so a text that floods a dimension is refused before JSON.parse or any recursive reader
 // builds anything from it. Works on truncated and malformed text too (it only counts). The same pass
 // notes what JSON.parse throws away and the checks need: whether a number is written other than as
-// an integer literal (42.0, 4.2e1), and how many members each object has (in document order), so a
+// an integer literal (42.0, 4.2e1) or has more digits than a double keeps (an integer beyond 2^53
+// parses to a neighbour), and how many members each object has (in document order), so a
 // duplicate key shows as an object with fewer keys after parsing than it had in the text.
 import { BODY_LIMITS, type BodyLimit } from '../body-limits.js';
 
 export interface JsonShape {
   /** The first limit the text passes. */
   readonly limit?: BodyLimit;
-  /** A number holds a fraction or an exponent somewhere. */
-  readonly nonIntegerNumber: boolean;
+  /** A number somewhere is not kept as written by JSON.parse: a fraction, an exponent, or 16 digits
+   *  and more (the lexemes are then read: ParsedJson.numbers). */
+  readonly inexactNumber: boolean;
   /** Members of each object, in the order the objects open. */
   readonly memberCounts: readonly number[];
 }
@@ -21,8 +23,8 @@ export function measureJson(text: string): JsonShape {
   const slots: number[] = [];
   const memberCounts: number[] = [];
   let nodes = 0;
-  let nonIntegerNumber = false;
-  const out = (limit: BodyLimit): JsonShape => ({ limit, nonIntegerNumber, memberCounts });
+  let inexactNumber = false;
+  const out = (limit: BodyLimit): JsonShape => ({ limit, inexactNumber, memberCounts });
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) { // a string: skip it, measuring it when it is a member name
@@ -54,14 +56,15 @@ export function measureJson(text: string): JsonShape {
       const start = i;
       while (i + 1 < text.length && /[0-9eE+.-]/.test(text[i + 1]!)) i++;
       if (i - start + 1 > BODY_LIMITS.numberLength) return out('numberLength');
-      for (let k = start; k <= i; k++) {
+      if (i - start + 1 >= 16) inexactNumber = true;
+      for (let k = start; k <= i && !inexactNumber; k++) {
         const d = text.charCodeAt(k);
-        if (d === 0x2e || d === 0x65 || d === 0x45) { nonIntegerNumber = true; break; }
+        if (d === 0x2e || d === 0x65 || d === 0x45) inexactNumber = true;
       }
       if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     }
   }
-  return { nonIntegerNumber, memberCounts };
+  return { inexactNumber, memberCounts };
 }
 
 /** The index of the last non-whitespace character before `i`. */

@@ -1,8 +1,8 @@
 // Strict JSON reading for the harness. JSON.parse decides validity (RFC 8259); jsonc-parser's
 // streaming visitor supplies what JSON.parse throws away, without building a syntax tree (which for
 // a body of millions of numbers cost hundreds of megabytes): the lexeme of every number NOT written
-// as a plain integer literal (so `42.0` is not mistaken for the integer 42), and keys that appear
-// twice in one object.
+// as a plain integer literal (so `42.0` is not mistaken for the integer 42) or too long for a double
+// to keep (9007199254740993 parses to ...992), and keys that appear twice in one object.
 import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
 import { measureJson } from './limits.js';
@@ -14,8 +14,8 @@ export const INTEGER_LEXEME = /^-?(0|[1-9]\d*)$/;
 
 export interface ParsedJson {
   readonly value: JsonValue;
-  /** JSON path -> the number exactly as written, for numbers that are not plain integer literals
-   *  (a number absent from this map was written as one). */
+  /** JSON path -> the number exactly as written, for numbers that are not plain integer literals or
+   *  that a double does not keep exactly (a number absent from this map is its parsed value). */
   readonly numbers: ReadonlyMap<string, string>;
   /** Paths of members whose key occurs more than once in its object. */
   readonly duplicateKeys: readonly string[];
@@ -69,9 +69,9 @@ export function parseJson(text: string): JsonParseResult {
   } catch (e) {
     return { ok: false, error: `not valid JSON: ${jsonSyntaxError(e, text)}` };
   }
-  // The usual answer has neither a non-integer number nor a repeated key: then nothing JSON.parse
+  // The usual answer has neither an inexact number nor a repeated key: then nothing JSON.parse
   // dropped matters, and the text need not be walked again (the walk costs as much as the parse).
-  if (!shape.nonIntegerNumber && sameMemberCounts(value, shape.memberCounts)) return { ok: true, json: { value, numbers: new Map(), duplicateKeys: [] } };
+  if (!shape.inexactNumber && sameMemberCounts(value, shape.memberCounts)) return { ok: true, json: { value, numbers: new Map(), duplicateKeys: [] } };
   const numbers = new Map<string, string>();
   const duplicateKeys: string[] = [];
   const keys: Set<string>[] = [];
@@ -86,7 +86,7 @@ export function parseJson(text: string): JsonParseResult {
     onLiteralValue: (v, offset, length, _line, _column, path) => {
       if (typeof v !== 'number') return;
       const lexeme = text.slice(offset, offset + length);
-      if (!INTEGER_LEXEME.test(lexeme)) numbers.set(pathOf(path()), lexeme);
+      if (!INTEGER_LEXEME.test(lexeme) || !Number.isSafeInteger(v)) numbers.set(pathOf(path()), lexeme);
     },
   }, { disallowComments: true, allowTrailingComma: false });
   return { ok: true, json: { value, numbers, duplicateKeys } };

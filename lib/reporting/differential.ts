@@ -42,9 +42,12 @@ export interface ReportedDifferential {
     /** Its failed checks: shown beside the candidate's, never part of the exit code. */
     readonly failed: readonly { readonly id: string; readonly level: string; readonly message: string }[];
   };
-  /** Requests sent to both (each to the legacy twice). */
+  /** Requests sent to both (each to the legacy twice) and compared. */
   readonly compared: number;
   readonly comparedByOperation: Readonly<Record<string, number>>;
+  /** Requests sent but not compared: the legacy's own two answers differed in status, media type or
+   *  in carrying a record, so nothing says what is volatile in them. */
+  readonly inconclusive: number;
   /** Differing pairs, summed over every path. */
   readonly differences: number;
   readonly paths: readonly ReportedPathDifferences[];
@@ -61,6 +64,7 @@ export const DIFFERENTIAL_INTERPRETATIONS: readonly string[] = [
   'Noise: a path whose value differs between the legacy\'s own two answers to a request (or a path below it) is volatile for that request; a candidate\'s difference there is noise, not a difference. The contract can mark a field volatile too; interface.md names none, so none is.',
   'SOAP-only Settings (always nil) is left to the conformance checks; it carries no value to compare.',
   'The candidate is the run\'s target and decides the verdict; the legacy is judged the same way and shown beside, never changing the exit code.',
+  'A request the legacy answered two ways at the HTTP level (status, media type, a record or not) is not compared: it is counted as inconclusive. A noisy path absorbs a candidate\'s value only in a form the legacy showed there (absent, empty, or of a type): a token the candidate drops, empties or writes as another type is a difference.',
 ];
 
 const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
@@ -75,6 +79,7 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
     },
     compared: result.compared,
     comparedByOperation,
+    inconclusive: result.inconclusive,
     differences: result.differences,
     paths: result.operations.flatMap((o) => [...o.paths.values()].map((p) => ({
       operation: o.operation, path: p.path, differing: p.differing, compared: o.compared, rate: percent(p.differing, o.compared),
@@ -82,7 +87,7 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
       // value becomes its marker («personal: string, 27 chars»), whatever else it is.
       examples: p.examples.map((e) => ({
         request: e.request, ...(e.case !== undefined ? { case: e.case } : {}),
-        legacy: redactor.value(e.legacy, e.sensitivity), candidate: redactor.value(e.candidate, e.sensitivity), how: e.how,
+        legacy: redactor.value(e.legacy, e.sensitivity, e.legacyTyped), candidate: redactor.value(e.candidate, e.sensitivity, e.candidateTyped), how: e.how,
       })),
     }))).sort((a, b) => b.differing - a.differing),
     noise: result.operations.flatMap((o) => [...o.noise.values()].map((n) => ({
@@ -123,6 +128,7 @@ export function mergeDifferential(parts: readonly ReportedDifferential[]): Repor
     legacy: { baseUrl: head.legacy.baseUrl, verdict: VERDICT_ORDER.find((v) => parts.some((d) => d.legacy.verdict === v)) ?? head.legacy.verdict, failed: [...failed.values()] },
     compared: parts.reduce((n, d) => n + d.compared, 0),
     comparedByOperation,
+    inconclusive: parts.reduce((n, d) => n + (d.inconclusive ?? 0), 0),
     differences: parts.reduce((n, d) => n + d.differences, 0),
     paths: [...paths.values()].map((p) => ({ ...p, compared: of(p.operation), rate: percent(p.differing, of(p.operation)) })).sort((a, b) => b.differing - a.differing),
     noise: [...noise.values()].map((n) => ({ ...n, compared: of(n.operation), rate: percent(n.legacyVaried, of(n.operation)) })),
@@ -133,6 +139,7 @@ export function mergeDifferential(parts: readonly ReportedDifferential[]): Repor
 /** The console's lines for the section. */
 export function differentialLines(d: ReportedDifferential): string[] {
   const lines = ['', `Differential: ${d.compared} requests compared with the legacy ${d.legacy.baseUrl} (legacy verdict: ${d.legacy.verdict}${d.legacy.failed.length ? `, failed ${d.legacy.failed.map((f) => f.id).join(', ')}` : ''}; not part of the exit code)`];
+  if (d.inconclusive) lines.push(`  ! ${d.inconclusive} request(s) not compared: the legacy answered each two ways (status, media type or record), so nothing says what is volatile in them`);
   if (!d.paths.length) lines.push('  no difference beyond noise');
   for (const p of d.paths) {
     lines.push(`  ≠ ${p.operation} ${p.path}: ${p.differing} of ${p.compared} pairs (${p.rate})`);

@@ -392,8 +392,10 @@ export class Redactor {
   }
 
   /** A single received value of a member with the given sensitivity. */
-  value(value: string, kind: Sensitivity | undefined): string {
-    return this.hides(kind) ? marker(kind, value) : this.scan(value);
+  /** `typed`: the value as a JSON value of its type, when `value` is only its text (a marker then
+   *  says «personal: null» or «…: number», not the length of the text). */
+  value(value: string, kind: Sensitivity | undefined, typed: unknown = value): string {
+    return this.hides(kind) ? marker(kind, typed) : this.scan(value);
   }
 
   /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. */
