@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setMember } from '../lib/reference/edit-json.js';
-import { displayBlock, displayLine, inertUrls, markdownCode } from '../lib/reporting/display.js';
+import { displayBlock, displayLine, inertUrls, markdownCell, markdownCode } from '../lib/reporting/display.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { useReference } from './helpers/reference.js';
@@ -64,6 +64,12 @@ describe('links and markup', () => {
   });
   it('a Markdown code span holds backticks, so nothing inside it can close it', () => {
     expect(markdownCode('a `b` ``c``')).toBe('``` a `b` ``c`` ```');
+  });
+  it('in a table cell, a pipe cannot end the cell and let markup out (a HAR\'s method is the recorder\'s text)', () => {
+    const row = `| ${markdownCell('X|[click](https://evil.example)<img src=x onerror=alert(1)>|Y POST')} | 1 |`;
+    // GFM splits a row at every pipe not escaped: three, so two cells, the first one code span.
+    expect(row.match(/(?<!\\)\|/g)).toHaveLength(3);
+    expect(row.startsWith('| ` X\\|[click]')).toBe(true);
   });
 });
 

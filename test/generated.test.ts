@@ -430,6 +430,15 @@ describe('reporting an oversized request', () => {
       server.close();
     }
   });
+
+  it('a body of millions of one character (a client\'s, seen by the proxy) still gets its short curl', () => {
+    // A back-reference pattern overflowed the stack here at about 4 MB, and took the reports with it.
+    const body = `{"userName":"${'a'.repeat(8 * 1024 * 1024)}"}`;
+    const ex: Exchange = { id: 'big', title: 'big', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0, request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body } };
+    const curl = curlCommand(ex, new Redactor({ showPersonalData: true, secrets: [] }));
+    expect(curl).toContain(`head -c ${8 * 1024 * 1024} /dev/zero | tr '\\0' 'a'`);
+    expect(curl.length).toBeLessThan(1000);
+  });
 });
 
 describe.concurrent('the CLI', () => {

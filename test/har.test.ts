@@ -97,12 +97,35 @@ describe('--har: what a recording may lack', () => {
     expect(s.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME').message).toMatch(/no response body recorded in the HAR|no response recorded in the HAR/);
   });
 
+  it('one entry with a body of 150 MB costs the body cap, not the body: judged as too large, memory bounded', async () => {
+    const file = join(work, 'huge-entry.har');
+    const [head, tail] = JSON.stringify({ log: { entries: [entry(200, { text: '@', mimeType: 'application/json' })] } }).split('"@"');
+    writeFileSync(file, `${head}"${'a'.repeat(150 * 1024 * 1024)}"${tail}`);
+    const dir = reports();
+    const r = await runCli(['--har', file, '--report-dir', dir, '--quiet']);
+    const s = summaryOf(dir);
+    expect([r.code, r.stderr]).toEqual([1, '']); // a body too large to judge fails the checks that need it
+    expect(s.exchanges[0].error).toMatch(/response exceeded the 10 MiB cap/);
+    expect(s.peakRss.checkingBytes / 1024 / 1024).toBeLessThan(300);
+  });
+
+  it('traffic that gave no MUST check anything to judge proves nothing: exit 2, never CONFORMANT', async () => {
+    // A GET answered 405: with REQ-METHOD left out, nothing judges it (the answer is an error, the
+    // request has no body).
+    const get = { ...entry(405, { text: '', mimeType: 'text/plain' }), request: { method: 'GET', url: 'http://svc.test/supportstateuser', headers: [] } };
+    const dir = reports();
+    const r = await runCli(['--har', har('get.har', JSON.stringify({ log: { entries: [get] } })), '--skip', 'REQ-METHOD', '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([2, 'conformance: nothing of this interface could be judged: its 1 exchange(s) gave no MUST check anything to judge (0 exchange(s) of other services)\n']);
+    expect(summaryOf(dir).verdict).toBe('nothing-observed');
+  });
+
   it('a file that is no HAR, or is cut off, stops the run in one line naming where, exit 2, no value quoted', async () => {
     const cut = JSON.stringify({ log: { entries: [entry(200, { text: '{"apiKey":"CANARY-HAR-CUT-77"}' }), entry(200, { text: '{}' })] } });
     for (const [file, message] of [
       [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON after entry 1$/],
       [har('not.har', '{"hello":"world"}'), /is not a HAR file: it has no log\.entries$/],
       [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
+      [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: entry 1: response\.content\.text is marked base64 and is not$/],
     ] as const) {
       const r = await runCli(['--har', file, '--report-dir', reports(), '--quiet']);
       expect([r.code, r.stderr.split('\n').length], file).toEqual([2, 2]);

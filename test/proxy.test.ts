@@ -120,11 +120,17 @@ describe('forwarding: the same bytes as directly', () => {
     expect(seen.slice(before).map((e) => e.request.notUtf8At)).toEqual([16]);
   });
 
-  it('answers 504 when the target sends no headers in time, and never cuts an answer that streams slowly', async () => {
+  it('answers 504 when the target sends no headers in time, never cuts an answer that streams slowly, and judges one the target cuts', async () => {
     // One target that never answers, one that answers at once and sends its body in two parts with
     // a pause longer than the proxy's limit between them: the limit is on the headers only.
     const slow = createServer((req, res) => {
       if (req.url === '/silent') return;
+      if (req.url === '/cut') { // headers promise 1000 bytes; 100 come, then the connection is reset
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('x'.repeat(100));
+        setTimeout(() => res.socket?.destroy(), 50);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"userName":');
       setTimeout(() => res.end('"late"}'), 600);
@@ -137,8 +143,10 @@ describe('forwarding: the same bytes as directly', () => {
       expect([silent.status, silent.body.toString()]).toEqual([504, expect.stringMatching(/^conformance proxy: no answer from 127\.0\.0\.1:\d+ in time\n$/)]);
       const streamed = await rawCall(p.url, { method: 'GET', path: '/streamed' });
       expect([streamed.status, streamed.body.toString()]).toEqual([200, '{"userName":"late"}']);
-      for (let waited = 0; got.length < 2 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
-      expect(got.map((e) => e.error?.kind ?? e.response!.body.toString())).toEqual(['headers-timeout', '{"userName":"late"}']);
+      await expect(rawCall(p.url, { method: 'GET', path: '/cut' })).rejects.toThrow(/the answer was cut after 100 bytes/);
+      for (let waited = 0; got.length < 3 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
+      expect(got.map((e) => e.error?.kind ?? e.response!.body.toString())).toEqual(['headers-timeout', '{"userName":"late"}', 'reset']);
+      expect(got[2]!.error!.message).toMatch(/^the answer from 127\.0\.0\.1:\d+ was cut after 100 bytes of its body$/);
     } finally {
       slow.closeAllConnections();
       await Promise.all([p.close(0), new Promise((r) => slow.close(r))]);

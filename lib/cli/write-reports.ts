@@ -85,7 +85,10 @@ export function finish(written: Written, program: string): number {
     return 2;
   }
   if (report.verdict === 'nothing-observed') {
-    process.stderr.write(`${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
+    const seen = Object.values(report.counts.exchanges.kinds).reduce((n, k) => n + k, 0);
+    process.stderr.write(seen
+      ? `${program}: nothing of this interface could be judged: its ${seen} exchange(s) gave no MUST check anything to judge (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`
+      : `${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
     return 2;
   }
   if (report.verdict !== 'conformant') return 1;

@@ -291,9 +291,11 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string
 
 /** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
  *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw. */
-export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean }): Verdict {
+export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean }): Verdict {
+  // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
+  // 405, an entry without a body) proves nothing: it is not a conformant deployment.
   return v.unreachable ? 'unreachable'
-    : v.mode === 'traffic' && !v.interfaceSeen ? 'nothing-observed'
+    : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? 'nothing-observed'
       : v.mustFailed ? 'non-conformant'
         : v.mode === 'probe' && v.mustSkipped ? 'incomplete' : 'conformant';
 }
@@ -402,6 +404,7 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
     mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !c.part && must.some((r) => r.status === 'skip'),
+    mustJudged: must.some((r) => r.status !== 'skip'),
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),

@@ -35,6 +35,10 @@ export function markdownCode(s: string): string {
   return `${fence} ${s} ${fence}`;
 }
 
+/** A code span inside a Markdown table cell: a pipe would end the cell (and the span with it), so
+ *  it is escaped as GFM tables want, and the cell shows it as a pipe. */
+export const markdownCell = (s: string): string => markdownCode(s).replace(/\|/g, '\\|');
+
 /** URLs written so that no viewer turns them into links (Allure's error view links anything that
  *  starts with a scheme or "www."): "http[:]//host/…", the convention of security reports. A target's
  *  URL stays readable and is never one click away. */

@@ -37,16 +37,28 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** A run of one plain character this long is made by a command rather than written out, so that the
  *  curl of an oversized body (a generated one is over a megabyte) stays short, fits the system's
  *  limit on one argument, and still sends the very same bytes. */
-const LONG_RUN = /([A-Za-z0-9])\1{4095,}/g;
+const LONG_RUN = 4096;
+const PLAIN = /[A-Za-z0-9]/;
+
+/** The runs of one plain character at least LONG_RUN long, found by a loop: a back-reference
+ *  pattern (/([A-Za-z0-9])\1{4095,}/) overflows the stack on a run of a few megabytes. */
+function* longRuns(body: string): Generator<{ index: number; length: number; char: string }> {
+  for (let i = 0; i < body.length;) {
+    let j = i + 1;
+    while (j < body.length && body.charCodeAt(j) === body.charCodeAt(i)) j++;
+    if (j - i >= LONG_RUN && PLAIN.test(body[i]!)) yield { index: i, length: j - i, char: body[i]! };
+    i = j;
+  }
+}
 
 /** Shell commands that write `body` to standard output, or undefined when it has no long run. */
 function bodyWriter(body: string): string | undefined {
   const parts: string[] = [];
   let last = 0;
-  for (const m of body.matchAll(LONG_RUN)) {
+  for (const m of longRuns(body)) {
     if (m.index > last) parts.push(`printf %s ${shellQuote(body.slice(last, m.index))}`);
-    parts.push(`head -c ${m[0].length} /dev/zero | tr '\\0' '${m[1]}'`);
-    last = m.index + m[0].length;
+    parts.push(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`);
+    last = m.index + m.length;
   }
   if (!parts.length) return undefined;
   if (last < body.length) parts.push(`printf %s ${shellQuote(body.slice(last))}`);

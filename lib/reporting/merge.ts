@@ -119,6 +119,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
+    mustJudged: must.some((c) => c.status !== 'skip'),
   });
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;

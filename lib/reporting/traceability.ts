@@ -4,7 +4,7 @@
 import { CATALOGUE } from '../checks/catalogue.js';
 import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
 import { coverageMarkdown, coverageOf } from './coverage.js';
-import { markdownCode } from './display.js';
+import { markdownCell, markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
 
 /** What a clause with no check of its own is, and why. */
@@ -58,6 +58,6 @@ export function traceabilityMarkdown(report: Report): string {
   }
   const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);
   lines.push('', uncited.length ? `Checks citing no clause: ${uncited.join(', ')}.` : 'Every check cites at least one clause.', '');
-  if (report.mode === 'traffic') lines.push(...coverageMarkdown(coverageOf(report), markdownCode));
+  if (report.mode === 'traffic') lines.push(...coverageMarkdown(coverageOf(report), markdownCell));
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import chain from 'stream-chain';
+import chain, { none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
@@ -14,6 +14,13 @@ import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchan
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
+
+/** Base64 (RFC 4648 4; line breaks allowed), checked without a pattern that loops per character
+ *  group: a body's text is megabytes long. */
+function isBase64(text: string): boolean {
+  const t = text.replace(/\s+/g, '');
+  return t.length % 4 === 0 && !/[^A-Za-z0-9+/=]/.test(t) && !/=[^=]/.test(t) && !/={3}/.test(t);
+}
 
 interface HarHeader { readonly name?: unknown; readonly value?: unknown }
 interface HarEntry {
@@ -41,7 +48,8 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
     id: `${idPrefix}.${index + 1}`,
     title: `${req.method} ${path} (entry ${index + 1})`,
     origin: { source: 'har', vouched: false } as const,
-    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(typeof req.postData?.text === 'string' ? { body: req.postData.text } : {}) },
+    // A request body past the cap is left out, as the proxy leaves it out: its checks skip.
+    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(typeof req.postData?.text === 'string' && req.postData.text !== TOO_LONG ? { body: req.postData.text } : {}) },
     startedAt: typeof entry.startedDateTime === 'string' ? entry.startedDateTime : new Date(0).toISOString(),
     durationMs: typeof entry.time === 'number' && entry.time >= 0 ? Math.round(entry.time) : 0,
   };
@@ -50,9 +58,44 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (typeof res?.status !== 'number' || res.status <= 0) return { ...base, error: { kind: 'not-recorded', message: 'no response recorded in the HAR' } };
   const text = res.content?.text;
   if (typeof text !== 'string') return { ...base, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
+  if (text === TOO_LONG) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
+  // A recording's own fault is no finding about the service: text that is not base64 is refused.
+  if (res.content?.encoding === 'base64' && !isBase64(text)) throw new HarProblem(`entry ${index + 1}: response.content.text is marked base64 and is not`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   return { ...base, response: recordedResponse(res.status, headersOf(res.headers, new Set(['content-encoding'])), body) };
+}
+
+/** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
+ *  entry whose body was that long is judged as too large (a HAR's strings are bodies, in practice). */
+const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
+
+/** A stage of the token stream that packs each string itself, keeping at most `cap` characters of it:
+ *  one entry holding a body of hundreds of megabytes costs the cap, not the body (the parser streams
+ *  strings in chunks; stream-json's own packing would assemble them whole). */
+function cappedStrings(cap: number): (token: parser.Token) => parser.Token | typeof none {
+  let chunks: string[] = [];
+  let size = 0;
+  let over = false;
+  return (token) => {
+    switch (token.name) {
+      case 'startString': chunks = []; size = 0; over = false; return none;
+      case 'stringChunk': {
+        if (over) return none;
+        const chunk = String(token.value);
+        if (size + chunk.length > cap) { over = true; chunks = []; return none; }
+        chunks.push(chunk);
+        size += chunk.length;
+        return none;
+      }
+      case 'endString': {
+        const value = over ? TOO_LONG : chunks.join('');
+        chunks = [];
+        return { name: 'stringValue', value };
+      }
+      default: return token;
+    }
+  };
 }
 
 /** How a file is named in a message: "-" is standard input. */
@@ -63,8 +106,10 @@ export const harName = (file: string) => (file === '-' ? 'standard input' : file
 export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har'): AsyncGenerator<Exchange> {
   let index = -1;
   const source: Readable = file === '-' ? process.stdin : createReadStream(file);
-  // Packed values only: the streamer assembles whole strings anyway, so string chunks would be tokens for nothing.
-  const pipeline = chain([source, parser({ streamValues: false }), pick({ filter: 'log.entries' }), streamArray()]);
+  // Keys and numbers packed; strings streamed and packed again by cappedStrings, at a cap above any
+  // body the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
+  const cap = Math.ceil((maxBodyBytes * 4) / 3) + 4;
+  const pipeline = chain([source, parser({ packKeys: true, packNumbers: true, packStrings: false, streamKeys: false, streamNumbers: false, streamStrings: true }), cappedStrings(cap), pick({ filter: 'log.entries' }), streamArray()]);
   try {
     for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
       index = key;
@@ -72,6 +117,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       if (ex) yield ex;
     }
   } catch (e) {
+    if (e instanceof HarProblem) throw new HarProblem(`${harName(file)} is not a HAR file: ${e.message}`);
     const err = e as NodeJS.ErrnoException;
     // The parser's own words, never the text it stopped at (an entry may hold a secret).
     if (err.code) throw new HarProblem(`cannot read ${harName(file)}: ${err.code}`);

@@ -32,6 +32,10 @@ export interface RunningProxy {
   close(graceMs: number): Promise<void>;
 }
 
+/** Headers larger than Node's 16 KiB default pass (a long cookie, a big token): a proxy must not
+ *  refuse what the target would take, nor drop an answer the client would read. */
+const MAX_HEADER_BYTES = 256 * 1024;
+
 /** Hop-by-hop headers: they describe one connection, so each hop makes its own (RFC 9110 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -125,14 +129,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
 
     const upstream = send({
-      ...to, method, path: `${prefix}${req.url ?? '/'}`,
+      ...to, method, path: `${prefix}${req.url ?? '/'}`, maxHeaderSize: MAX_HEADER_BYTES,
       // Order and case as the client sent them (an array of raw pairs); Host names the target.
       headers: endToEnd(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
     });
-    // A limit on the answer's headers only (one timer, not a socket timeout re-armed on every
-    // chunk): once the answer streams, how long it may take is the client's to decide, as it would be
-    // without the proxy, and a client that gives up closes the target's side too.
-    const noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs);
+    // A limit on the answer's headers only, from when the request has been sent whole (a slow upload
+    // is the client's pace): one timer, not a socket timeout re-armed on every chunk. Once the answer
+    // streams, how long it may take is the client's to decide, as it would be without the proxy, and
+    // a client that gives up closes the target's side too.
+    let noAnswer: NodeJS.Timeout | undefined;
+    upstream.on('finish', () => { noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs); });
     upstream.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(noAnswer);
       const error = transportError(e, options.target);
@@ -151,7 +157,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
       answer.on('data', (chunk: Buffer) => copy.add(chunk));
       answer.pipe(res);
+      // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
+      // client's connection is cut the same way, and the exchange is judged as the reset it was.
+      let received = 0;
+      answer.on('data', (chunk: Buffer) => { received += chunk.length; });
       answer.on('error', () => res.destroy());
+      answer.on('close', () => {
+        if (answer.complete) return;
+        res.destroy();
+        done({ error: { kind: 'reset', message: `the answer from ${target.host} was cut after ${received} bytes of its body` } });
+      });
       // Judged once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
         const headers = exchangeHeaders(rawPairs(answer.rawHeaders));
@@ -170,7 +185,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   };
 
-  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, handle);
+  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, handle);
   server.on('clientError', (_e, socket) => { if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'); else socket.destroy(); });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
