@@ -119,6 +119,33 @@ describe('--har: what a recording may lack', () => {
     expect(summaryOf(dir).verdict).toBe('nothing-observed');
   });
 
+  it("secrets under any service's names, and e-mail addresses anywhere, reach no output", async () => {
+    // Names the interface never uses but any deployment's traffic carries: token headers, a password
+    // member, form field and SOAP header element, token query parameters, "name: value" text, and
+    // e-mail addresses in an error's message and stack trace.
+    const h = (name: string, value: string) => ({ name, value });
+    const e = (method: string, url: string, headers: object[], body: string, status: number, type: string, text: string) => ({
+      startedDateTime: '2026-11-25T00:00:00.000Z', time: 1,
+      request: { method, url, headers, postData: { mimeType: 'x', text: body } },
+      response: { status, headers: [h('Content-Type', type)], content: { mimeType: type, text } },
+    });
+    const entries = [
+      e('POST', 'http://svc.test/supportstateuser?access_token=CANARYQ1xyzw&token=CANARYQ2xyzw', [h('Content-Type', 'application/json'), h('X-Auth-Token', 'CANARYH1abcd'), h('X-Access-Token', 'CANARYH2abcd'), h('Api-Key', 'CANARYH3abcd'), h('X-ss-id', 'CANARYH4abcd')],
+        '{"userName":"a","password":"CANARYB1pwd0"}', 500, 'application/json', '{"responseStatus":{"errorCode":"X","message":"user jane.canary@example.org failed","stackTrace":"at Login() for bob.canary@example.org"}}'),
+      e('POST', 'http://svc.test/user/confirmemail', [h('Content-Type', 'application/x-www-form-urlencoded')], 'password=CANARYF1pwd0&x=1', 400, 'text/plain', 'apiKey: CANARYT1key0\nsession_id: CANARYT2sess\nemail: carol.canary@example.org'),
+      e('POST', 'http://svc.test/soap11', [h('Content-Type', 'text/xml; charset=utf-8'), h('SOAPAction', 'ImpersonateLogoutRequest')],
+        '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><Security><Password>CANARYS1pwd0</Password></Security></s:Header><s:Body/></s:Envelope>', 500, 'text/plain', 'no'),
+    ];
+    const dir = reports();
+    const r = await runCli(['--har', har('names.har', JSON.stringify({ log: { entries } })), '--report-dir', dir]);
+    expect(r.stderr).toBe('');
+    const outputs = [r.stdout, ...files(dir).map(readable)].join('\n');
+    expect(outputs).toContain('at Login() for «personal: string'); // the control: the stack trace is shown, its address masked
+    for (const canary of ['CANARYQ1', 'CANARYQ2', 'CANARYH1', 'CANARYH2', 'CANARYH3', 'CANARYH4', 'CANARYB1', 'CANARYF1', 'CANARYT1', 'CANARYT2', 'CANARYS1', 'canary@example']) {
+      expect(outputs, canary).not.toContain(canary);
+    }
+  });
+
   it('a file that is no HAR, or is cut off, stops the run in one line naming where, exit 2, no value quoted', async () => {
     const cut = JSON.stringify({ log: { entries: [entry(200, { text: '{"apiKey":"CANARY-HAR-CUT-77"}' }), entry(200, { text: '{}' })] } });
     for (const [file, message] of [

@@ -23,6 +23,28 @@ export const SENSITIVE_NAMES: ReadonlyMap<string, Sensitivity> = (() => {
   return m;
 })();
 
+/** Names that carry a secret by what they say, in any service (a password, a token, a session, an
+ *  API key), matched on the name lower-cased with _ and . read as -. The interface's own members are
+ *  never judged by this: their sensitivity is the contract's (hasApiKey is a boolean anyone may see). */
+const CREDENTIAL_NAME = /pass(?:word|wd|phrase)|secret|token|api-?key|access-?key|private-?key|credential|session|(?:^|-)auth(?:$|-|ori[sz]ation|enticat)|(?:^|-)(?:pwd|pin|otp|ss-p?id|jwt|sid)$/;
+const INTERFACE_NAMES: ReadonlySet<string> = new Set([...(function* () {
+  const all = new Set<string>();
+  for (const op of OPERATIONS) { words(op.request, all); words(op.response, all); }
+  yield* all;
+})()]);
+
+/** Any member, element, parameter or header name that carries a secret: the interface's by the
+ *  contract, others by what the name says. */
+export function sensitivityOfName(name: string): Sensitivity | undefined {
+  const lower = name.toLowerCase();
+  const known = SENSITIVE_NAMES.get(lower);
+  if (known || INTERFACE_NAMES.has(lower)) return known;
+  return CREDENTIAL_NAME.test(lower.replace(/[_.]/g, '-')) ? 'credential' : undefined;
+}
+
+/** The same names as a pattern source (for regular expressions that find them in markup or forms). */
+export const CREDENTIAL_NAME_SOURCE = String.raw`[\w.-]*(?:pass(?:word|wd|phrase)|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|credential|session|auth|pwd|pin|otp|jwt|sid)[\w.-]*`;
+
 function words(shape: Shape, into: Set<string>): void {
   into.add(shape.name.toLowerCase());
   for (const f of shape.fields) {

@@ -26,7 +26,7 @@
 // titles, exchange ids) is never redacted (boundary.ts).
 import { createScanner, type SyntaxKind } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
-import { marker, PUBLIC_WORDS, SENSITIVE_NAMES } from '../contract/sensitivity.js';
+import { CREDENTIAL_NAME_SOURCE, marker, PUBLIC_WORDS, SENSITIVE_NAMES, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
@@ -55,6 +55,8 @@ export const MAX_SHOWN_TEXT = 256 * 1024;
 /** Base64 spellings shorter than this match by chance. */
 const MIN_BASE64 = 8;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
+/** An e-mail address: a local part, @, and a domain with a dot in it. */
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 /** Tokens for layer 3: what identifiers, keys, tokens and e-mail addresses are made of. */
 const TOKEN = /[\p{L}\p{N}_@+~.-]+/gu;
 /** Every token of a canonical text, its leading and trailing dots, @ and dashes trimmed. */
@@ -169,7 +171,7 @@ export class Redactor {
    */
   learnFingerprints(ex: Exchange, parsed?: JsonValue): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
-      for (const [name, value] of Object.entries(headers)) if (this.shared.secretHeaders.has(name.toLowerCase())) this.fingerprint(value, true);
+      for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
     // run-wide list of spelled secrets never grows with the number of accounts.
@@ -206,12 +208,18 @@ export class Redactor {
 
   /** Learns the secret-carrying headers of an exchange (Set-Cookie values, echoed tokens). */
   learnHeaders(headers: Readonly<Record<string, string>>): void {
-    for (const [name, value] of Object.entries(headers)) if (this.shared.secretHeaders.has(name.toLowerCase())) this.learnHeaderValue(value, false);
+    for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.learnHeaderValue(value, false);
   }
 
   private sensitivityOf(name: string): Sensitivity | undefined {
-    const kind = SENSITIVE_NAMES.get(name.toLowerCase());
+    const kind = sensitivityOfName(name);
     return this.hides(kind) ? kind : undefined;
+  }
+
+  /** A header whose value is secret: a known one, one the user named, or one whose name says so. */
+  private secretHeaderName(name: string): boolean {
+    const lower = name.toLowerCase();
+    return this.shared.secretHeaders.has(lower) || sensitivityOfName(lower) === 'credential';
   }
 
   /** Learns the sensitive values in a body so the later layers find them anywhere else. A body past
@@ -226,16 +234,16 @@ export class Redactor {
   }
 
   /** Sensitive parameters of a query string or a form body (name=value&…, as a client sends a
-   *  recoveryToken): replaced, and learned decoded. */
+   *  recoveryToken), and "name: value" lines of a plain-text answer: replaced, and learned decoded. */
   private form(text: string, learnOnly = false): string {
-    if (!text.includes('=')) return text;
-    return text.replace(FORM_PARAM, (all, lead: string, name: string, value: string) => {
+    if (!text.includes('=') && !text.includes(':')) return text;
+    return text.replace(FORM_PARAM, (all, lead: string, name: string, sep: string, value: string) => {
       const kind = this.sensitivityOf(safeDecode(name));
       if (!kind || !value) return all;
       const decoded = safeDecode(value.replace(/\+/g, ' '));
       this.remember(decoded, kind);
       if (decoded !== value) this.remember(value, kind);
-      return learnOnly ? all : `${lead}${name}=${encodeURIComponent(marker(kind, decoded))}`;
+      return learnOnly ? all : `${lead}${name}${sep}${sep === '=' ? encodeURIComponent(marker(kind, decoded)) : marker(kind, decoded)}`;
     });
   }
 
@@ -340,11 +348,15 @@ export class Redactor {
   private scan(text: string): string {
     const { global, fingerprints } = this.shared;
     const tables = this.local === global ? [global] : [global, this.local];
-    if (tables.every((t) => t.empty) && fingerprints.size === 0) return text;
+    // An e-mail address is personal data wherever it turns up (an error message, a stack trace, a
+    // plain-text answer), learned or not: its shape says what it is.
+    const emails: Range[] = this.shared.policy.showPersonalData || !text.includes('@') ? []
+      : [...text.matchAll(EMAIL)].map((m): Range => [m.index, m.index + m[0].length, marker('personal', m[0])]);
+    if (tables.every((t) => t.empty) && fingerprints.size === 0) return emails.length ? replaceRanges(text, emails) : text;
     const c = canonical(text);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
     let compact: ReturnType<typeof withoutWhitespace> | undefined; // the text without whitespace: for base64 broken into groups
-    const ranges: Range[] = [];
+    const ranges: Range[] = [...emails];
     for (const table of tables) {
       for (const s of table.spelled.values()) {
         // A short secret ("user") is a word of its own, never a piece of one ("supportstateuser").
@@ -388,7 +400,7 @@ export class Redactor {
 
   /** A header value, hidden when the header carries a secret. */
   header(name: string, value: string): string {
-    return this.shared.secretHeaders.has(name.toLowerCase()) ? marker('secret header', value) : this.scan(value);
+    return this.secretHeaderName(name) ? marker('secret header', value) : this.scan(value);
   }
 
   /** A single received value of a member with the given sensitivity. */
@@ -427,7 +439,7 @@ const T = {
 } as const satisfies Record<string, SyntaxKind>;
 
 /** A start tag of a sensitive member, any prefix, attribute values in either quote (which may hold < and >). */
-const SENSITIVE_OPEN = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}))(?:\\s(?:[^<>"']|"[^"]*"|'[^']*')*)?>`, 'gi');
+const SENSITIVE_OPEN = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?(${[...SENSITIVE_NAMES.keys()].join('|')}|${CREDENTIAL_NAME_SOURCE}))(?:\\s(?:[^<>"']|"[^"]*"|'[^']*')*)?>`, 'gi');
 
 /** Where the end tag of an element named `qname` (lower case) starts, reading the markup from `from`
  *  (just past its start tag): nested elements of the same name are counted, and CDATA, comments,
@@ -509,5 +521,5 @@ function replaceRanges(text: string, ranges: Range[]): string {
 }
 
 /** name=value in a query string or a form body, the name one of the sensitive ones. */
-const FORM_PARAM = new RegExp(`(^|[?&;\\s])(${[...SENSITIVE_NAMES.keys()].join('|')})=([^&#\\s]*)`, 'gi');
+const FORM_PARAM = new RegExp(`(^|[?&;\\s])(${[...SENSITIVE_NAMES.keys()].join('|')}|${CREDENTIAL_NAME_SOURCE})(=|[ \\t]*:[ \\t]*)([^&#\\s]*)`, 'gi');
 const safeDecode = (s: string): string => { try { return decodeURIComponent(s); } catch { return s; } };
