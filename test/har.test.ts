@@ -109,6 +109,16 @@ describe('--har: what a recording may lack', () => {
     expect(s.peakRss.checkingBytes / 1024 / 1024).toBeLessThan(300);
   });
 
+  it('a form recorded as postData.params (HAR 1.2 allows it instead of text) is judged as the form it was', async () => {
+    const form = { ...entry(200, { text: '{}', mimeType: 'application/json' }) };
+    form.request = { ...form.request, headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }], postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'userName', value: 'a b' }] } as never };
+    const dir = reports();
+    const r = await runCli(['--har', har('params.har', JSON.stringify({ log: { entries: [form] } })), '--report-dir', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    const failed = summaryOf(dir).checks.filter((c: { status: string }) => c.status === 'fail').map((c: { id: string }) => c.id);
+    expect(failed).toEqual(expect.arrayContaining(['REQ-JSON-CONTENT-TYPE', 'REQ-JSON-BODY']));
+  });
+
   it('traffic that gave no MUST check anything to judge proves nothing: exit 2, never CONFORMANT', async () => {
     // A GET answered 405: with REQ-METHOD left out, nothing judges it (the answer is an error, the
     // request has no body).
@@ -149,7 +159,9 @@ describe('--har: what a recording may lack', () => {
   it('a file that is no HAR, or is cut off, stops the run in one line naming where, exit 2, no value quoted', async () => {
     const cut = JSON.stringify({ log: { entries: [entry(200, { text: '{"apiKey":"CANARY-HAR-CUT-77"}' }), entry(200, { text: '{}' })] } });
     for (const [file, message] of [
-      [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON after entry 1$/],
+      [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON between bytes 0 and \d+ \(1 entry read\)$/],
+      [har('null-entries.har', '{"log":{"entries":null}}'), /is not a HAR file: log\.entries is not an array$/],
+      [har('null-entry.har', '{"log":{"entries":[null]}}'), /is not a HAR file: entry 1 is not an object$/],
       [har('not.har', '{"hello":"world"}'), /is not a HAR file: it has no log\.entries$/],
       [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
       [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: entry 1: response\.content\.text is marked base64 and is not$/],

@@ -26,7 +26,7 @@ interface HarHeader { readonly name?: unknown; readonly value?: unknown }
 interface HarEntry {
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
-  readonly request?: { readonly method?: unknown; readonly url?: unknown; readonly headers?: unknown; readonly postData?: { readonly text?: unknown } };
+  readonly request?: { readonly method?: unknown; readonly url?: unknown; readonly headers?: unknown; readonly postData?: { readonly text?: unknown; readonly params?: unknown } };
   readonly response?: { readonly status?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
 }
 
@@ -38,18 +38,29 @@ function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record
     && !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [])));
 }
 
+/** The request body a HAR recorded: its text, or (HAR 1.2 allows either) its form parameters, sent
+ *  URL-encoded as a form is; undefined when there is none, or it was longer than the cap. */
+function postedBody(postData: { readonly text?: unknown; readonly params?: unknown } | undefined): string | undefined {
+  if (typeof postData?.text === 'string') return postData.text === TOO_LONG ? undefined : postData.text;
+  if (!Array.isArray(postData?.params)) return undefined;
+  return (postData.params as { name?: unknown; value?: unknown }[])
+    .filter((p) => typeof p?.name === 'string' && p.name !== TOO_LONG && p.value !== TOO_LONG)
+    .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
+}
+
 /** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */
 export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange | undefined {
   const req = entry.request;
   if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
   let path = req.url;
   try { const u = new URL(req.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
+  const posted = postedBody(req.postData);
   const base = {
     id: `${idPrefix}.${index + 1}`,
     title: `${req.method} ${path} (entry ${index + 1})`,
     origin: { source: 'har', vouched: false } as const,
     // A request body past the cap is left out, as the proxy leaves it out: its checks skip.
-    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(typeof req.postData?.text === 'string' && req.postData.text !== TOO_LONG ? { body: req.postData.text } : {}) },
+    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted !== undefined ? { body: posted } : {}) },
     startedAt: typeof entry.startedDateTime === 'string' ? entry.startedDateTime : new Date(0).toISOString(),
     durationMs: typeof entry.time === 'number' && entry.time >= 0 ? Math.round(entry.time) : 0,
   };
@@ -109,10 +120,15 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // Keys and numbers packed; strings streamed and packed again by cappedStrings, at a cap above any
   // body the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
   const cap = Math.ceil((maxBodyBytes * 4) / 3) + 4;
-  const pipeline = chain([source, parser({ packKeys: true, packNumbers: true, packStrings: false, streamKeys: false, streamNumbers: false, streamStrings: true }), cappedStrings(cap), pick({ filter: 'log.entries' }), streamArray()]);
+  // Bytes handed to the parser, and where the chunk it is reading starts: a syntax error lies in it.
+  let read = 0;
+  let chunkStart = 0;
+  const counted = (chunk: Buffer | string) => { chunkStart = read; read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length; return chunk; };
+  const pipeline = chain([source, counted, parser({ packKeys: true, packNumbers: true, packStrings: false, streamKeys: false, streamNumbers: false, streamStrings: true }), cappedStrings(cap), pick({ filter: 'log.entries' }), streamArray()]);
   try {
     for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
       index = key;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
       const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
       if (ex) yield ex;
     }
@@ -121,7 +137,9 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     const err = e as NodeJS.ErrnoException;
     // The parser's own words, never the text it stopped at (an entry may hold a secret).
     if (err.code) throw new HarProblem(`cannot read ${harName(file)}: ${err.code}`);
-    throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON after ${index < 0 ? 'its start' : `entry ${index + 1}`}`);
+    const entries = `${index + 1} entr${index === 0 ? 'y' : 'ies'} read`;
+    if (/should be an array/i.test(err.message ?? '')) throw new HarProblem(`${harName(file)} is not a HAR file: log.entries is not an array`);
+    throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON between bytes ${chunkStart} and ${read} (${entries})`);
   } finally {
     pipeline.destroy();
   }
