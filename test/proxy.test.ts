@@ -120,7 +120,7 @@ describe('forwarding: the same bytes as directly', () => {
     expect(seen.slice(before).map((e) => e.request.notUtf8At)).toEqual([16]);
   });
 
-  it('answers 504 when the target sends no headers in time, never cuts a slow answer or a slow upload, passes big headers, and judges an answer the target cuts', async () => {
+  it('answers 504 when the target sends no headers in time, never cuts a slow answer or a slow upload, passes big headers, early hints and trailers, and judges an answer the target cuts', async () => {
     // One target that never answers, one that answers at once and sends its body in two parts with
     // a pause longer than the proxy's limit between them: the limit is on the headers only.
     const slow = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
@@ -129,6 +129,14 @@ describe('forwarding: the same bytes as directly', () => {
         let n = 0;
         req.on('data', (c: Buffer) => { n += c.length; });
         req.on('end', () => { res.writeHead(200, { 'x-big': 'b'.repeat(40_000) }); res.end(`${n} ${String(req.headers.cookie ?? '').length}`); });
+        return;
+      }
+      if (req.url === '/trailer') { // an early hint, then a chunked answer with a trailer after its body
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        res.writeHead(200, { 'content-type': 'application/json', trailer: 'X-Checksum' });
+        res.write('{"userName":"t"}');
+        res.addTrailers({ 'X-Checksum': 'abc123' });
+        res.end();
         return;
       }
       if (req.url === '/cut') { // headers promise 1000 bytes; 100 come, then the connection is reset
@@ -150,6 +158,19 @@ describe('forwarding: the same bytes as directly', () => {
       const streamed = await rawCall(p.url, { method: 'GET', path: '/streamed' });
       expect([streamed.status, streamed.body.toString()]).toEqual([200, '{"userName":"late"}']);
       await expect(rawCall(p.url, { method: 'GET', path: '/cut' })).rejects.toThrow(/the answer was cut after 100 bytes/);
+      // Early hints and trailers are end to end (RFC 9110 6.6.2, 15.2.4): relayed as they came.
+      const relayed = await new Promise<{ hints: string[]; trailers: string[]; body: string }>((resolve, reject) => {
+        const hints: string[] = [];
+        const req = httpRequest(`${p.url}/trailer`, { headers: { te: 'trailers' } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => { body += d.toString(); });
+          res.on('end', () => resolve({ hints, trailers: res.rawTrailers, body }));
+        });
+        req.on('information', (info) => { if (info.statusCode === 103) hints.push(...info.rawHeaders); });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(relayed).toEqual({ hints: ['Link', '</style.css>; rel=preload; as=style'], trailers: ['X-Checksum', 'abc123'], body: '{"userName":"t"}' });
       // A slow upload (longer than the limit) is the client's pace, and headers past Node's 16 KiB pass both ways.
       const uploaded = await new Promise<{ status: number; body: string; big: number }>((resolve, reject) => {
         const req = httpRequest(`${p.url}/upload`, { method: 'POST', maxHeaderSize: 256 * 1024, headers: { cookie: 'c'.repeat(20_000), 'content-type': 'application/json' } }, (res) => {
@@ -162,8 +183,8 @@ describe('forwarding: the same bytes as directly', () => {
         setTimeout(() => req.end('"slow"}'), 500);
       });
       expect(uploaded).toEqual({ status: 200, body: '19 20000', big: 40_000 });
-      for (let waited = 0; got.length < 4 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
-      expect(got.map((e) => e.error?.kind ?? e.response!.body.toString())).toEqual(['headers-timeout', '{"userName":"late"}', 'reset', '19 20000']);
+      for (let waited = 0; got.length < 5 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
+      expect(got.map((e) => e.error?.kind ?? e.response!.body.toString())).toEqual(['headers-timeout', '{"userName":"late"}', 'reset', '{"userName":"t"}', '19 20000']);
       expect(got[2]!.error!.message).toMatch(/^the answer from 127\.0\.0\.1:\d+ was cut after 100 bytes of its body$/);
     } finally {
       slow.closeAllConnections();

@@ -37,7 +37,8 @@ export interface RunningProxy {
 const MAX_HEADER_BYTES = 256 * 1024;
 
 /** Hop-by-hop headers: they describe one connection, so each hop makes its own (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+// (Trailer is not one: RFC 9110 6.6.2 makes it end to end, and the trailers it announces are relayed.)
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade']);
 
 /** Raw headers ([name, value, name, value, …], as received) without the hop-by-hop ones, in order and case. */
 function endToEnd(raw: readonly string[], replaceHost?: string): string[] {
@@ -151,12 +152,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       done({ error });
     });
+    // Early hints (103) reach the client before the answer, as they would directly.
+    upstream.on('information', (info) => {
+      if (info.statusCode !== 103 || res.headersSent) return;
+      const hints: Record<string, string[]> = {};
+      for (const [k, v] of rawPairs(info.rawHeaders)) (hints[k.toLowerCase()] ??= []).push(v);
+      res.writeEarlyHints(hints);
+    });
     upstream.on('response', (answer) => {
       clearTimeout(noAnswer);
       const copy = new BodyCopy(options.maxBodyBytes);
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
       answer.on('data', (chunk: Buffer) => copy.add(chunk));
-      answer.pipe(res);
+      // The body, then the trailers the target sent after it (a checksum, a status), as they came.
+      answer.pipe(res, { end: false });
+      answer.on('end', () => {
+        if (answer.rawTrailers.length) res.addTrailers([...rawPairs(answer.rawTrailers)] as [string, string][]);
+        res.end();
+      });
       // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
       // client's connection is cut the same way, and the exchange is judged as the reset it was.
       let received = 0;
