@@ -9,7 +9,7 @@ import { jsonValueProblem } from '../contract/values.js';
 import { mediaType } from '../http/media-type.js';
 import { member, ROOT } from '../json/path.js';
 import { isJsonObject } from '../json/value.js';
-import { elementChildren, textContent } from '../xml/model.js';
+import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
@@ -211,7 +211,11 @@ export const REQUEST_CHECKS: readonly Check[] = [
       // Header and Body are SOAP's own elements: in the envelope namespace, not merely so named.
       const kids = elementChildren(env);
       const names = kids.map((e) => (e.ns === SOAP11_ENVELOPE ? e.name : `{${e.ns ?? ''}}${e.name}`)).join(', ');
-      return names === SOAP.body || names === `${SOAP.header}, ${SOAP.body}` ? [] : [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
+      if (names !== SOAP.body && names !== `${SOAP.header}, ${SOAP.body}`) return [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
+      // SOAP 1.1's schema gives Envelope and Body element content only: text between their elements is no envelope.
+      const places: [XmlElement, string][] = [[env, `/${SOAP.envelope}`], [kids.at(-1)!, `/${SOAP.envelope}/${SOAP.body}`]];
+      return places.filter(([e]) => textContent(e).trim() !== '')
+        .map(([e, path]) => finding(`${e.name} holds text beside its elements; SOAP 1.1 allows elements only there`, { path }));
     },
   },
   {

@@ -52,6 +52,7 @@ export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
   ['a member twice', request('/user/confirmemail', JSON_TYPE, '{"ownerId":"7","ownerId":7}'), ['REQ-JSON-DUPLICATE-KEYS']],
   ['a Body in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><b:Body xmlns:b="urn:wrong">${logout}</b:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
   ['a Header in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><h:Header xmlns:h="urn:wrong"/><s:Body>${logout}</s:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
+  ['text inside the Body', request('/soap11', SOAP_HEADERS, envelope(`junk${logout}`)), ['REQ-SOAP-ENVELOPE']],
   // Latin-1 bytes (é as 0xE9) under a UTF-8 label: the bytes are not UTF-8, whatever they parse to.
   ['JSON bytes not UTF-8', request('/supportstateuser', JSON_TYPE, Buffer.from('{"userName":"Ren\u00e9"}', 'latin1')), ['REQ-JSON-BODY']],
   ['SOAP bytes not UTF-8', request('/soap11', SOAP_HEADERS, Buffer.from(envelope(`<!-- r\u00e9sum\u00e9 -->${logout}`), 'latin1')), ['REQ-SOAP-ENVELOPE']],
@@ -72,6 +73,7 @@ export const LEGITIMATE_CLIENTS: [string, ClientRequest][] = [
   ['an integer at int32\'s edge', request('/user/confirmemail', JSON_TYPE, '{"ownerId":2147483647}')],
   ['a U+FFFD the client meant (its UTF-8 bytes)', request('/supportstateuser', JSON_TYPE, '{"userName":"\uFFFD","searchValues":"\u00e9"}')],
   ['the SOAP request', request('/soap11', SOAP_HEADERS, envelope(logout))],
+  ['a pretty-printed envelope with a comment', request('/soap11', SOAP_HEADERS, `<?xml version="1.0"?>\n<s:Envelope xmlns:s="${SOAP11_ENVELOPE}">\n  <s:Body>\n    <!-- logout -->\n    ${logout}\n  </s:Body>\n</s:Envelope>\n`)],
   ['an unquoted SOAPAction, no charset', request('/soap11', { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, envelope(logout))],
   ['a SOAPAction URI', request('/soap11', { ...SOAP_HEADERS, soapaction: '"http://tempuri.org/ImpersonateLogoutRequest"' }, envelope(logout))],
   ['a Header, a declaration, other prefixes', request('/soap11', SOAP_HEADERS, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Header/><soap:Body><r:ImpersonateLogoutRequest xmlns:r="${NS}"></r:ImpersonateLogoutRequest></soap:Body></soap:Envelope>`)],
