@@ -13,6 +13,7 @@ import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js';
+import { Redactor } from '../reporting/redact.js';
 
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
@@ -227,11 +228,14 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   };
 }
 
+/** Stated in every report written with --show-personal-data. */
+export const PERSONAL_DATA_SHOWN = 'personal data is shown in these reports (--show-personal-data): do not share them';
+
 /** What a run of this configuration states before it starts, and in every report it writes. */
 export function runWarnings(config: Config): string[] {
   return [
     ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
-    ...(config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : []),
+    ...(config.showPersonalData ? [PERSONAL_DATA_SHOWN] : []),
     ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and npm run report -- --merge of every shard gives the run's`] : []),
   ];
 }
@@ -240,4 +244,12 @@ export function runWarnings(config: Config): string[] {
  *  run), and a check left without evidence in this part is the merge's to judge. */
 export function shardOptions(config: Config): { probes: boolean; part?: string } {
   return config.shard ? { probes: config.shard.index === 1, part: `shard ${config.shard.index}/${config.shard.count}` } : { probes: true };
+}
+
+/** The run's redactor: the policy, the values of --header known secret before any traffic, and
+ *  their names marked as secret headers wherever they appear. */
+export function redactorOf(config: Config): Redactor {
+  const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+  for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
+  return redactor;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespac
 import { recordedResponse, type Exchange } from '../http/exchange.js';
 import { startReference, type ReceivedRequest, type ReferenceOptions } from '../reference/server.js';
 import { summaryOf } from '../reporting/report.js';
+import { PERSONAL_DATA_SHOWN } from './config.js';
 import { findingLines, LiveJudging } from './live-judging.js';
 import type { Written } from './write-reports.js';
 
@@ -48,7 +49,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   const live = new LiveJudging({
     checks: CLIENT_CHECKS, namespaces, reportDir, showPersonalData, targetDescription: 'clients of the judging reference',
     configuration: { reportDir, namespaces, checks: CLIENT_CHECKS.length },
-    warnings: showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : [],
+    warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
   });
   let base = '';
   let n = 0;

@@ -11,7 +11,7 @@ import { HarProblem, harExchanges, harName } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import { Redactor } from '../reporting/redact.js';
+import type { Redactor } from '../reporting/redact.js';
 import { buildReport } from '../reporting/report.js';
 import { harnessIdentity } from './identity.js';
 import { finish, writeReports } from './write-reports.js';
@@ -19,7 +19,7 @@ import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
-import { CONFORMANCE_OPTIONS, parseConfig, runWarnings, shardOptions, USAGE, type Config } from './config.js';
+import { CONFORMANCE_OPTIONS, parseConfig, redactorOf, runWarnings, shardOptions, USAGE, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
 import { runProxy } from './proxy-run.js';
@@ -76,7 +76,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   const named = files.map(harName).join(', ');
   const target = config.baseUrl ?? `recording ${named}`;
   process.stdout.write(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
-  const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+  const redactor = redactorOf(config);
   let outside = 0;
   async function* recorded() {
     for (const [i, file] of files.entries()) {
@@ -146,10 +146,9 @@ async function run(argv: readonly string[]): Promise<number> {
     const accounts = config.accounts;
     const baseUrl = config.baseUrl ?? reference!.url;
     const description = reference ? 'embedded reference implementation' : 'deployment';
-    const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
+    const redactor = redactorOf(config);
     const warnings = runWarnings(config);
     for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
-    for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
     const shardText = config.shard ? `, shard ${config.shard.index}/${config.shard.count}` : '';
     process.stdout.write(`conformance: checking ${displayLine(baseUrl)} (${description}), ${checks.length} checks${cases !== undefined ? `, ${cases} accounts${shardText}` : ''}\n`);
 

@@ -12,7 +12,7 @@ import type { Exchange } from '../http/exchange.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
 import { startProxy } from '../traffic/proxy.js';
-import type { Config } from './config.js';
+import { PERSONAL_DATA_SHOWN, type Config } from './config.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
 import { finish } from './write-reports.js';
 
@@ -63,7 +63,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     secrets: Object.values(config.headers), baseUrl: target, reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES,
     targetDescription: 'traffic through the validating proxy',
     configuration: { baseUrl: target, proxy: `${listen.host}:${listen.port}`, reportDir: dir, namespaces: config.namespaces, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs },
-    warnings: config.showPersonalData ? ['personal data is shown in these reports (--show-personal-data): do not share them'] : [],
+    warnings: config.showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });

@@ -27,18 +27,13 @@ export const SENSITIVE_NAMES: ReadonlyMap<string, Sensitivity> = (() => {
  *  API key), matched on the name lower-cased with _ and . read as -. The interface's own members are
  *  never judged by this: their sensitivity is the contract's (hasApiKey is a boolean anyone may see). */
 const CREDENTIAL_NAME = /pass(?:word|wd|phrase)|secret|token|api-?key|access-?key|private-?key|credential|session|(?:^|-)auth(?:$|-|ori[sz]ation|enticat)|(?:^|-)(?:pwd|pin|otp|ss-p?id|jwt|sid)$/;
-const INTERFACE_NAMES: ReadonlySet<string> = new Set([...(function* () {
-  const all = new Set<string>();
-  for (const op of OPERATIONS) { words(op.request, all); words(op.response, all); }
-  yield* all;
-})()]);
-
 /** Any member, element, parameter or header name that carries a secret: the interface's by the
  *  contract, others by what the name says. */
 export function sensitivityOfName(name: string): Sensitivity | undefined {
   const lower = name.toLowerCase();
   const known = SENSITIVE_NAMES.get(lower);
-  if (known || INTERFACE_NAMES.has(lower)) return known;
+  // The interface's own words (its member names among them) are the contract's to judge.
+  if (known || PUBLIC_WORDS.has(lower)) return known;
   return CREDENTIAL_NAME.test(lower.replace(/[_.]/g, '-')) ? 'credential' : undefined;
 }
 
