@@ -162,8 +162,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('response', (answer) => {
       clearTimeout(noAnswer);
       const copy = new BodyCopy(options.maxBodyBytes);
+      // One listener per chunk on the forwarding path: the copy for the judge, and how much came.
+      let received = 0;
+      answer.on('data', (chunk: Buffer) => { copy.add(chunk); received += chunk.length; });
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
-      answer.on('data', (chunk: Buffer) => copy.add(chunk));
       // The body, then the trailers the target sent after it (a checksum, a status), as they came.
       answer.pipe(res, { end: false });
       answer.on('end', () => {
@@ -172,8 +174,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
       // client's connection is cut the same way, and the exchange is judged as the reset it was.
-      let received = 0;
-      answer.on('data', (chunk: Buffer) => { received += chunk.length; });
       answer.on('error', () => res.destroy());
       answer.on('close', () => {
         if (answer.complete) return;
