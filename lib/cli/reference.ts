@@ -8,6 +8,7 @@ import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { finish } from './write-reports.js';
 import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
+import { stopOnSignals } from './stopping.js';
 import { findVariants, FAULTS, STYLES } from '../reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../reference/value-faults.js';
 
@@ -82,10 +83,7 @@ async function main(): Promise<void> {
   if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
   if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
-  const stop = () => { void reference.close().then(() => process.exit(0)); };
-  // Before the URL is announced: a caller may signal as soon as it reads it.
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals({ name: 'reference', finish: () => reference.close().then(() => 0) });
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
 }
 
@@ -100,15 +98,7 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, applie
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(2); // a second signal: stop at once
-    stopping = true;
-    void judging.stop().then((written) => process.exit(finish(written, 'reference')));
-  };
-  // Before the URL is announced: a caller may signal as soon as it reads it.
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignals({ name: 'reference', finish: () => judging.stop().then((written) => finish(written, 'reference')) });
   const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
   process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
 }

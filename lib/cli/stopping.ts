@@ -1,0 +1,66 @@
+// How a long-running mode (the proxy, the judging reference, the reference) stops: on SIGINT,
+// SIGTERM or SIGHUP, and when the process that started it goes away. `npm run …` does not pass a
+// SIGTERM on to node: npm and its `sh` die and node is re-parented, so the parent's disappearance
+// is the only word node gets (observed with npm 11 on Linux).
+
+/** How often the parent is looked for: a stop comes at most this late after the parent died. */
+export const PARENT_POLL_MS = 500;
+
+export interface StopOptions {
+  /** The program's name, first on each line it prints. */
+  name: string;
+  /** What stopping does (write the reports, close the listener); resolves to the exit code. */
+  finish: () => Promise<number>;
+  /** Where the lines go (stderr by default). */
+  say?: (line: string) => void;
+  /** The parent's pid to watch (process.ppid at start by default); tests give their own. */
+  parentPid?: number;
+  exit?: (code: number) => void;
+}
+
+/** Installs the stop triggers at once (before a URL is announced: a caller may signal as soon as it
+ *  reads it). The first trigger prints a line at once, runs `finish`, prints how long that took and
+ *  the exit code (a caller that is not the parent reads it there), and exits with it; a second signal exits at once with 2. Returns the trigger, for a program's
+ *  own reasons to stop. */
+export function stopOnSignals(options: StopOptions): (cause: string) => void {
+  const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const parent = options.parentPid ?? process.ppid;
+  let stopping = false;
+  const stop = (cause: string) => {
+    if (stopping) {
+      say(`${options.name}: stopped at once (${cause}, a second stop); the reports may be older`);
+      exit(2);
+      return;
+    }
+    stopping = true;
+    clearInterval(watch);
+    const started = process.hrtime.bigint();
+    say(`${options.name}: stopping (${cause}): writing reports…`);
+    options.finish().then((code) => {
+      const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
+      say(`${options.name}: stopped in ${(ms / 1000).toFixed(1)} s, exit ${code}`);
+      exit(code);
+    }, (e: unknown) => {
+      say(`${options.name}: stopping failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+      exit(2);
+    });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+  // Re-parented (to init or a subreaper) means the parent is gone; pid 1 as a parent from the start
+  // (a container's entry point) is never watched.
+  const watch = setInterval(() => { if (parent > 1 && !alive(parent, options.parentPid === undefined)) stop('its parent process ended'); }, PARENT_POLL_MS);
+  watch.unref();
+  return stop;
+}
+
+/** Whether the parent still is: our own ppid unchanged, or (for a given pid) the pid answering. */
+function alive(pid: number, own: boolean): boolean {
+  if (own) return process.ppid === pid;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

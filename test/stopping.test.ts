@@ -1,0 +1,100 @@
+// Long-running modes stop cleanly however they were started. `npm run …` does not pass SIGTERM on to
+// node (npm and its sh die, node is re-parented): the program must notice its parent is gone, write
+// its reports and exit with its verdict, leaving no process on the port.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** Starts `npm run <args>` as a background job would be (its own process group, no terminal), and
+ *  reads its output until every holder of the pipe (node included) has gone. */
+function npmRun(args: string[]) {
+  const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let announce: (url: string) => void;
+  const url = new Promise<string>((resolve) => { announce = resolve; });
+  const closed = { stdout: false, stderr: false };
+  let drained: () => void;
+  const done = new Promise<void>((resolve) => { drained = resolve; });
+  for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+    stream.setEncoding('utf8');
+    stream.on('data', (d: string) => {
+      output += d;
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) announce(m[1]!);
+    });
+    // Node holds the pipe's write end (inherited through npm's sh): its end means node has exited.
+    stream.on('close', () => { closed[name] = true; if (closed.stdout && closed.stderr) drained(); });
+  }
+  return { child, url, done, output: () => output };
+}
+
+const portFree = (url: string) => new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(url);
+  const socket = createConnection({ host: hostname, port: Number(port) });
+  socket.on('connect', () => { socket.destroy(); resolve(false); });
+  socket.on('error', () => resolve(true));
+});
+
+describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pid', () => {
+  it('the judging reference says it is stopping, writes its reports, exits with its verdict and frees the port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
+    const run = npmRun(['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir]);
+    try {
+      const url = await run.url;
+      // One conformant client request, so the verdict is a real one (0), not "nothing observed" (2).
+      const answer = await fetch(`${url}/user/confirmemail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ownerId":7}' });
+      await answer.arrayBuffer();
+      process.kill(run.child.pid!, 'SIGTERM');
+      await run.done;
+      const printed = run.output();
+      expect(printed).toMatch(/reference: stopping \(its parent process ended\): writing reports…/);
+      expect(printed).toMatch(/Verdict: CONFORMANT/);
+      expect(printed).toMatch(/reference: stopped in \d+\.\d s, exit 0\n/);
+      expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict).toBe('conformant');
+      expect(await portFree(url)).toBe(true);
+    } finally {
+      try { process.kill(-run.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    }
+  });
+
+  it('the reference stops when npm is sent SIGTERM, and frees the port', async () => {
+    const run = npmRun(['reference', '--', '--port', '0']);
+    try {
+      const url = await run.url;
+      process.kill(run.child.pid!, 'SIGTERM');
+      await run.done;
+      expect(run.output()).toMatch(/reference: stopped in \d+\.\d s, exit 0\n/);
+      expect(await portFree(url)).toBe(true);
+    } finally {
+      try { process.kill(-run.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    }
+  });
+});
+
+describe('a long-running mode sent a signal directly', () => {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`the judging reference stops on ${signal}: reports written, verdict as exit code`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => { output += d; });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => { output += d; });
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        while (!/listening on/.test(output)) await new Promise((r) => setTimeout(r, 20));
+        child.kill(signal);
+        // No client came: exit 2, "nothing of this interface was observed".
+        expect(await exit).toBe(2);
+        expect(output).toContain(`reference: stopping (${signal}): writing reports…`);
+        expect(existsSync(join(dir, 'summary.json'))).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
+});
