@@ -27,5 +27,7 @@ if (first !== undefined && !named && !first.startsWith('-')) {
 }
 // Bare --help: the commands first; the default command's own options follow, printed by it.
 if (first === '--help' || first === '-h') process.stdout.write(`${USAGE}\n\n`);
+// Usage lines and hints name this command, not `npm run` (lib/options.ts commandOf).
+globalThis[Symbol.for('soap-json-conformance.installed')] = true;
 process.argv = [process.argv[0], join(ROOT, 'bin', 'run.mjs'), named ? COMMANDS[first] : COMMANDS.check, ...(named ? rest : process.argv.slice(2))];
 await import('./run.mjs');

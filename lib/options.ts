@@ -57,7 +57,13 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
     raw = parsed.values as typeof raw;
     rest = parsed.positionals;
   } catch (e) {
-    return { ok: false, error: (e as Error).message.split('\n')[0] ?? 'bad arguments' };
+    const err = e as NodeJS.ErrnoException;
+    const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(err.message)?.[1] : undefined;
+    if (unknown !== undefined) {
+      const near = nearest(unknown.replace(/^-+/, '').split('=')[0]!, Object.keys(table));
+      return { ok: false, error: `unknown option ${unknown}${near ? `; did you mean --${near}?` : ' (--help lists the options)'}` };
+    }
+    return { ok: false, error: err.message.split('\n')[0] ?? 'bad arguments' };
   }
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) {
@@ -94,15 +100,68 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
   return { ok: true, values: values as OptionValues<T>, positionals: rest };
 }
 
-/** The options part of a usage text, one line (or more) per option, from the table. */
-export function usageOf(table: OptionTable): string {
+/** The options part of a usage text, from the table, wrapped to `width` columns (the terminal's, or
+ *  100 when output is not a terminal). */
+export function usageOf(table: OptionTable, width = helpWidth()): string {
   const rows = Object.entries(table).map(([name, s]) => {
     const flag = `${s.short ? `-${s.short}, ` : ''}--${name}${s.arg ? ` ${s.arg}` : ''}`;
     const extra = [s.env ? `env ${s.env}` : '', s.defaultText ? `default ${s.defaultText}` : ''].filter(Boolean).join('; ');
     return [flag, `${s.help}${extra ? ` (${extra})` : ''}${s.kind === 'repeatable' ? '; repeatable' : ''}`] as const;
   });
-  const width = Math.min(26, Math.max(...rows.map(([f]) => f.length)) + 2);
-  return rows.map(([f, h]) => (f.length + 2 > width ? `  ${f}\n  ${' '.repeat(width)}${h}` : `  ${f.padEnd(width)}${h}`)).join('\n');
+  const column = Math.min(26, Math.max(...rows.map(([f]) => f.length)) + 2);
+  const indent = ' '.repeat(2 + column);
+  return rows.map(([f, h]) => {
+    const lines = wrap(h, Math.max(30, width - indent.length));
+    const first = f.length + 2 > column ? `  ${f}\n${indent}${lines[0]}` : `  ${f.padEnd(column)}${lines[0]}`;
+    return [first, ...lines.slice(1).map((l) => `${indent}${l}`)].join('\n');
+  }).join('\n');
+}
+
+/** Help's width: the terminal's columns, else 100. */
+export const helpWidth = (): number => (process.stdout.isTTY && process.stdout.columns ? Math.max(60, process.stdout.columns) : 100);
+
+/** Text broken at spaces into lines of at most `width` characters (a longer word stands alone). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+/** The option name closest to a mistyped one (edit distance at most a third of its length, or 1). */
+function nearest(typed: string, names: readonly string[]): string | undefined {
+  let best: [string, number] | undefined;
+  for (const name of names) {
+    const d = distance(typed.toLowerCase(), name);
+    if (d <= Math.max(1, Math.floor(name.length / 3)) && (!best || d < best[1])) best = [name, d];
+  }
+  return best?.[0];
+}
+
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
+function distance(a: string, b: string): number {
+  let [before, row] = [[] as number[], Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j]!, before[j - 2]! + 1);
+    }
+    [before, row] = [row, next];
+  }
+  return row[b.length]!;
+}
+
+const INSTALLED = Symbol.for('soap-json-conformance.installed');
+
+/** The command the user typed to start a program, for usage lines and hints: the installed command
+ *  (bin/cli.mjs marks the process), or `npm run <script> --` in a clone. */
+export function commandOf(script: 'conformance' | 'reference' | 'report'): string {
+  return (globalThis as Record<symbol, unknown>)[INSTALLED] === true
+    ? `npx soap-json-conformance${script === 'conformance' ? '' : ` ${script}`}`
+    : `npm run ${script} --`;
 }
 
 /** The values as reports show them: secrets as «hidden», options marked not shown left out. */

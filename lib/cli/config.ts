@@ -12,7 +12,7 @@ import type { JsonObject } from '../json/value.js';
 import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
-import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js';
+import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
 import { Redactor } from '../reporting/redact.js';
 
 /** Every option of `npm run conformance`, once. */
@@ -23,7 +23,7 @@ export const CONFORMANCE_OPTIONS = {
   accounts: { kind: 'string', arg: 'FILE', env: 'ACCOUNTS_FILE', help: 'one case per line (JSON Lines, or CSV with Request.field headers): each account\'s requests are sent and judged' },
   har: { kind: 'repeatable', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges HAR recordings hold (browsers, proxies, HTTP clients write them), - for standard input; nothing is sent. With --base-url, only the entries recorded against it' },
   proxy: { kind: 'string', arg: '[HOST:]PORT', env: 'PROXY_LISTEN', help: 'listen here as a reverse proxy to --base-url: forward every request and answer unchanged, judge each exchange, print findings as they happen, rewrite the reports every few seconds and on Ctrl-C' },
-  shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: 'take every N-th account, starting with the I-th (CI matrices); merge with npm run report -- --merge' },
+  shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: `take every N-th account, starting with the I-th (CI matrices); merge with ${commandOf('report')} --merge` },
   generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
   seed: { kind: 'integer', arg: 'S', env: 'SEED', min: 0, max: 2_147_483_647, help: 'the seed of --generate: the same seed sends the same requests again', defaultText: 'a random one, stated in every report' },
   only: { kind: 'list', arg: 'ID,…', help: 'run only these checks' },
@@ -38,6 +38,8 @@ export const CONFORMANCE_OPTIONS = {
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
+  'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },
+  json: { kind: 'boolean', help: 'with --list-checks: the catalogue as JSON (id, level, area, title, clause, requirement, interpretation)', shown: 'no' },
   help: { kind: 'boolean', short: 'h', help: 'this text', shown: 'no' },
   version: { kind: 'boolean', help: 'the harness\'s version', shown: 'no' },
 } as const satisfies OptionTable;
@@ -78,7 +80,7 @@ export interface Config {
   readonly given: Readonly<Record<string, unknown>>;
 }
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string } | { ok: 'help' } | { ok: 'version' };
+export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string } | { ok: 'help' } | { ok: 'version' } | { ok: 'list-checks'; json: boolean };
 
 /** userName -> USER_NAME, dataForMM -> DATA_FOR_MM */
 export function envName(prefix: string, f: Field): string {
@@ -89,12 +91,11 @@ export function envName(prefix: string, f: Field): string {
 export const REQUEST_VALUE_ENV = JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f)));
 export const NAMESPACE_ENV = { request: 'SERVICE_REQUEST_NAMESPACE', login: 'SERVICE_LOGIN_NAMESPACE' } as const;
 
-export const USAGE = `usage: npm run conformance -- [options]        (installed: npx soap-json-conformance [options])
+export const usage = (): string => `usage: ${commandOf('conformance')} [options]
 
 ${usageOf(CONFORMANCE_OPTIONS)}
 
-environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.login}, HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
-and the request values: ${REQUEST_VALUE_ENV.join(', ')}
+${wrap(`environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.login}, HTTPS_PROXY / HTTP_PROXY / NO_PROXY, and the request values: ${REQUEST_VALUE_ENV.join(', ')}`, helpWidth()).join('\n')}
 exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
 
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soapaction', 'accept', 'transfer-encoding', 'connection']);
@@ -153,6 +154,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const v = parsed.values;
   if (v.help) return { ok: 'help' };
   if (v.version) return { ok: 'version' };
+  if (v['list-checks']) return { ok: 'list-checks', json: v.json === true };
+  if (v.json) return { ok: false, error: '--json goes with --list-checks' };
 
   const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
@@ -236,7 +239,7 @@ export function runWarnings(config: Config): string[] {
   return [
     ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
     ...(config.showPersonalData ? [PERSONAL_DATA_SHOWN] : []),
-    ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and npm run report -- --merge of every shard gives the run's`] : []),
+    ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and ${commandOf('report')} --merge of every shard gives the run's`] : []),
   ];
 }
 

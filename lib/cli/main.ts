@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { checkById, checksFor } from '../checks/catalogue.js';
+import { CATALOGUE, checkById, checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
 import { HarProblem, harExchanges, harName } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
@@ -19,7 +19,7 @@ import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
-import { CONFORMANCE_OPTIONS, parseConfig, redactorOf, runWarnings, shardOptions, USAGE, type Config } from './config.js';
+import { CONFORMANCE_OPTIONS, parseConfig, redactorOf, runWarnings, shardOptions, usage, type Config } from './config.js';
 import { shownOptions } from '../options.js';
 import { ProgressLine } from './progress.js';
 import { runProxy } from './proxy-run.js';
@@ -56,6 +56,15 @@ const shownConfig = (config: Config, redactor: Redactor, baseUrl: string, genera
   // The seed is stated even when the run picked it: --generate N --seed S replays the run.
   ...(generate ? { generate } : {}),
 });
+
+/** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
+function catalogueListing(json: boolean): string {
+  if (json) {
+    return `${JSON.stringify(CATALOGUE.map(({ id, level, area, title, clause, requirement, interpretation }) => ({ id, level, area, title, clause, requirement, ...(interpretation ? { interpretation } : {}) })), null, 2)}\n`;
+  }
+  const [idWidth, areaWidth] = [Math.max(...CATALOGUE.map((c) => c.id.length)), Math.max(...CATALOGUE.map((c) => c.area.length))];
+  return CATALOGUE.map((c) => `${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.area.padEnd(areaWidth)}  ${c.title}\n`).join('');
+}
 
 /** Whether a recorded URL is under the base URL: same scheme, host and port, the path beneath it. */
 const underBase = (url: string, base: string): boolean => {
@@ -109,8 +118,9 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
 async function run(argv: readonly string[]): Promise<number> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
   const parsed = parseConfig(argv, process.env);
-  if (parsed.ok === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (parsed.ok === 'help') { process.stdout.write(`${usage()}\n`); return 0; }
   if (parsed.ok === 'version') { process.stdout.write(`${harnessIdentity().version}\n`); return 0; }
+  if (parsed.ok === 'list-checks') { process.stdout.write(catalogueListing(parsed.json)); return 0; }
   if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
   const config = parsed.config;
   const checks = selected(config);

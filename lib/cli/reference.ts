@@ -3,12 +3,13 @@
 // Options are declared once (the table below). Bad arguments: one line on stderr, exit 2.
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseOptions, usageOf, type OptionTable } from '../options.js';
+import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { finish } from './write-reports.js';
 import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
 import { stopOnSignals } from './stopping.js';
+import { listenProblem } from './listen-problem.js';
 import { findVariants, FAULTS, STYLES } from '../reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../reference/value-faults.js';
 
@@ -30,12 +31,12 @@ export const REFERENCE_OPTIONS = {
   help: { kind: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
-const USAGE = `usage: npm run reference -- [options]
+const usage = () => `usage: ${commandOf('reference')} [options]
 ${usageOf(REFERENCE_OPTIONS)}
 environment: SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE override the SOAP namespaces`;
 
-function fail(message: string): never {
-  process.stderr.write(`reference: ${message}\n${USAGE.split('\n')[0]}\n`);
+function fail(message: string, withUsage = true): never {
+  process.stderr.write(`reference: ${message}\n${withUsage ? `${usage().split('\n')[0]}\n` : ''}`);
   process.exit(2);
 }
 
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   const parsed = parseOptions(REFERENCE_OPTIONS, process.argv.slice(2), {});
   if (!parsed.ok) fail(parsed.error);
   const v = parsed.values;
-  if (v.help) { process.stdout.write(`${USAGE}\n`); return; }
+  if (v.help) { process.stdout.write(`${usage()}\n`); return; }
   if (v.list) {
     for (const [kind, list] of [['fault', FAULTS], ['value-fault', VALUE_FAULTS], ['style', STYLES]] as const) {
       for (const x of list) process.stdout.write(`${kind} ${x.name.padEnd(34)} ${x.description}\n`);
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
     ...[...(v.fault ?? []), ...(v['value-fault'] ?? [])].map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
   if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
   if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
-  const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
+  const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => reference.close().then(() => 0) });
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
 }
@@ -97,7 +98,7 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, applie
   } catch (e) {
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen: ${e.code ?? e.message}`));
+  const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => judging.stop().then((written) => finish(written, 'reference')) });
   const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
   process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
-import { parseOptions, usageOf, type OptionTable } from '../options.js';
+import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { finish, readReport, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
@@ -15,12 +15,12 @@ export const REPORT_OPTIONS = {
   help: { kind: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
-const USAGE = `usage: npm run report -- [--report-dir DIR]
-       npm run report -- --merge SHARD_DIR SHARD_DIR… [--report-dir OUT]
+const usage = () => `usage: ${commandOf('report')} [--report-dir DIR]
+       ${commandOf('report')} --merge SHARD_DIR SHARD_DIR… [--report-dir OUT]
 ${usageOf(REPORT_OPTIONS)}`;
 
 function load(dir: string): Report | string {
-  if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run npm run conformance first)`;
+  if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance')} first)`;
   try {
     return readReport(dir);
   } catch (e) {
@@ -30,9 +30,9 @@ function load(dir: string): Report | string {
 
 async function main(): Promise<number> {
   const parsed = parseOptions(REPORT_OPTIONS, process.argv.slice(2), process.env, true);
-  if (!parsed.ok) { process.stderr.write(`report: ${parsed.error}\n${USAGE}\n`); return 2; }
+  if (!parsed.ok) { process.stderr.write(`report: ${parsed.error}\n${usage()}\n`); return 2; }
   const v = parsed.values;
-  if (v.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (v.help) { process.stdout.write(`${usage()}\n`); return 0; }
   const dir = resolve(v['report-dir'] ?? 'reports');
   if (!v.merge) {
     if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
