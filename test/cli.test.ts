@@ -38,7 +38,7 @@ describe.concurrent('conformance CLI', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
     expect(existsSync(join(dir, 'allure-results'))).toBe(true);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
-    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: ` http:\/\/127\.0\.0\.1:\d+ `\n\nVerdict \*\*conformant\*\*/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: ` http:\/\/127\.0\.0\.1:\d+ `\n\nVerdict \*\*CONFORMANT\*\*/);
   });
 
   it('npm run report rebuilds report.html and traceability.md from a report directory', async () => {
@@ -108,7 +108,7 @@ describe.concurrent('conformance CLI', () => {
     [['--only', 'NOPE'], /unknown check id NOPE/],
     [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
     [['--header', 'X-Ok: 1', '--header', 'Authorization=Bearer sk_live_SECRET123456'], /^conformance: --header number 2 must look like "Name: value" \(a header name, a colon, the value\); it is not shown, as it may hold a secret\n$/],
-    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--frobnicate'], /^conformance: unknown option --frobnicate \(--help lists the options\)\n$/],
   ])('exits 2 on bad configuration %j', async (args, message) => {
     const r = await runCli([...args, '--report-dir', reports()]);
     expect(r.code).toBe(2);

@@ -14,6 +14,8 @@ import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
 import { Redactor } from '../reporting/redact.js';
+import { shardWarning } from '../reporting/merge.js';
+import type { Gate } from '../reporting/verdict.js';
 
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
@@ -37,6 +39,7 @@ export const CONFORMANCE_OPTIONS = {
   ca: { kind: 'string', arg: 'FILE', env: 'CA_FILE', help: 'trust this PEM CA certificate too (private PKI)' },
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
+  'fail-on': { kind: 'string', arg: 'must|should', env: 'FAIL_ON', defaultText: 'must', help: 'what fails the run (exit 1): a failed MUST check or a difference from the legacy, or a failed SHOULD check too' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
   'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },
   json: { kind: 'boolean', help: 'with --list-checks: the catalogue as JSON (id, level, area, title, clause, requirement, interpretation)', shown: 'no' },
@@ -70,6 +73,8 @@ export interface Config {
   /** 1-based shard index and count. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly quiet: boolean;
+  /** --fail-on: what fails the run. */
+  readonly failOn: Gate;
   /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
   readonly har?: readonly string[];
   /** --proxy: where the validating proxy listens (it forwards to baseUrl). */
@@ -175,6 +180,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (v.har && v.har.filter((f) => f === '-').length > 1) return { ok: false, error: '--har - (standard input) can be given once' };
   if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
   if (proxy && (v.har || v.accounts || v.generate !== undefined || shard || v['legacy-url'] !== undefined)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate, --shard or --legacy-url' };
+  if (v['fail-on'] !== undefined && v['fail-on'] !== 'must' && v['fail-on'] !== 'should') return { ok: false, error: `--fail-on must be must or should, not ${JSON.stringify(v['fail-on'].slice(0, 40))}` };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
   if (v.ca) {
@@ -225,6 +231,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(proxy ? { proxy } : {}),
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
+      failOn: v['fail-on'] === 'should' ? 'should' : 'must',
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,
     },
@@ -239,7 +246,7 @@ export function runWarnings(config: Config): string[] {
   return [
     ...(config.insecure ? ['TLS certificate verification was OFF for this run (--insecure)'] : []),
     ...(config.showPersonalData ? [PERSONAL_DATA_SHOWN] : []),
-    ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count}: one part of a run; its verdict covers this part only, and ${commandOf('report')} --merge of every shard gives the run's`] : []),
+    ...(config.shard ? [shardWarning(config.shard.index, config.shard.count, `${commandOf('report')} --merge`)] : []),
   ];
 }
 

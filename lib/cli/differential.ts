@@ -63,7 +63,7 @@ export async function differentialRun(
       return 2;
     }
     const report = buildReport(result.candidate, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(redactor, baseUrl), warnings, startupMs,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(redactor, baseUrl), warnings, startupMs, gate: config.failOn,
       differential: differentialSection(result, redactor),
     });
     return finish(await writeReports(report, dir), 'conformance');

@@ -2,6 +2,7 @@
 // exchange judged as it finishes, its findings printed as they happen (one line each, redacted with
 // what the exchange taught its own scope, made safe for a terminal), and the reports written on
 // demand, one writer at a time, from what was judged so far.
+import type { Gate } from '../reporting/verdict.js';
 import type { Check, Finding } from '../checks/check.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
@@ -38,6 +39,8 @@ export interface LiveOptions {
   readonly showPersonalData?: boolean;
   /** Values known to be secret before any traffic (configured header values). */
   readonly secrets?: readonly string[];
+  /** --fail-on: what fails the run. */
+  readonly gate?: Gate;
 }
 
 export class LiveJudging {
@@ -75,7 +78,7 @@ export class LiveJudging {
       const result = runResultOf(this.judge, { baseUrl: this.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() });
       const built = buildReport(result, {
         redactor: this.redactor, harness: harnessIdentity(), targetDescription: this.options.targetDescription,
-        configuration: this.options.configuration, warnings: this.warnings,
+        configuration: this.options.configuration, warnings: this.warnings, ...(this.options.gate ? { gate: this.options.gate } : {}),
       });
       return writeReports(built, this.options.reportDir);
     });

@@ -110,7 +110,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   for (const w of warnings) process.stdout.write(`  ! ${displayLine(w)}\n`);
   process.stdout.write(`  judged ${result.counts.exchanges} recorded exchanges\n`);
   const report = buildReport(result, {
-    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration: shownConfig(config, redactor, target), warnings,
+    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration: shownConfig(config, redactor, target), warnings, gate: config.failOn,
   });
   return finish(await writeReports(report, dir), 'conformance');
 }
@@ -183,7 +183,7 @@ async function run(argv: readonly string[]): Promise<number> {
     progress?.done();
     process.stdout.write(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
     const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs, gate: config.failOn,
     });
 
     const written = await writeReports(report, dir);

@@ -1,5 +1,5 @@
 // The presentation child (`bin/run.mjs cli/present REPORT.json DIR`): turns a finished, redacted
-// report into allure-results/ and junit.xml through vitest, and prints what it wrote as JSON. Run by
+// report into allure-results/ through vitest, and prints what it wrote as JSON. Run by
 // the CLI in a process of its own (vitest-run.ts); one line on stderr and exit 1 on failure.
 import { readFileSync } from 'node:fs';
 import type { Report } from '../reporting/report.js';

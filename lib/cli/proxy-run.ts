@@ -64,6 +64,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     targetDescription: 'traffic through the validating proxy',
     configuration: { baseUrl: target, proxy: `${listen.host}:${listen.port}`, reportDir: dir, namespaces: config.namespaces, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs },
     warnings: config.showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
+    gate: config.failOn,
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });

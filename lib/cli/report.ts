@@ -20,7 +20,7 @@ const usage = () => `usage: ${commandOf('report')} [--report-dir DIR]
 ${usageOf(REPORT_OPTIONS)}`;
 
 function load(dir: string): Report | string {
-  if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance')} first)`;
+  if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance').replace(/ --$/, '')} first)`;
   try {
     return readReport(dir);
   } catch (e) {

@@ -1,5 +1,6 @@
 // Presents a finished run through vitest: presentation/checks.present.ts registers one test per check from
-// the injected report, and vitest's reporters write allure-results/ and junit.xml. Vitest's own
+// the injected report, and allure-vitest writes allure-results/ (junit.xml is written from the report
+// itself: lib/reporting/junit.ts). Vitest's own
 // console output is discarded; the CLI prints its summary.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +35,6 @@ const PRESENTATION_YOUNG_GENERATION = '--max-semi-space-size=2';
 
 export interface Presented {
   readonly allureResults: string;
-  readonly junit: string;
   /** Peak resident memory of the process that presented (a child of the run). */
   readonly peakRssBytes?: number;
 }
@@ -64,7 +64,6 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
 /** The presentation itself, in this process (the child's work). */
 export async function presentInProcess(report: Report, reportDir: string): Promise<Presented> {
   const allureResults = join(reportDir, 'allure-results');
-  const junit = join(reportDir, 'junit.xml');
   rmSync(allureResults, { recursive: true, force: true }); // results of one run only
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
@@ -75,11 +74,8 @@ export async function presentInProcess(report: Report, reportDir: string): Promi
     include: ['presentation/*.present.{ts,js}'],
     watch: false,
     provide: { conformance: report },
-    // Passing reporters replaces vitest's defaults: Allure and JUnit only, nothing on the console.
-    reporters: [
-      ['allure-vitest/reporter', { resultsDir: allureResults, environmentInfo: environmentOf(report) }],
-      ['junit', { outputFile: junit, suiteName: 'conformance' }],
-    ],
+    // Passing reporters replaces vitest's defaults: Allure only, nothing on the console.
+    reporters: [['allure-vitest/reporter', { resultsDir: allureResults, environmentInfo: environmentOf(report) }]],
     setupFiles: ['allure-vitest/setup'],
     // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
     pool: 'threads',
@@ -96,7 +92,7 @@ export async function presentInProcess(report: Report, reportDir: string): Promi
   } finally {
     await vitest.close();
   }
-  return { allureResults, junit, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+  return { allureResults, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
 function* collect(task: { type: string; tasks?: unknown[] }): Generator<unknown> {

@@ -2,12 +2,15 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consoleSummary } from '../reporting/console.js';
 import { writeHtmlReport } from '../reporting/html.js';
 import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
 import { traceabilityMarkdown } from '../reporting/traceability.js';
+import { exitCodeOf } from '../reporting/verdict.js';
+import { junitXml } from '../reporting/junit.js';
+import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { presentWithVitest } from './vitest-run.js';
 
 /** The kept exchanges' redacted texts: summary.json leaves them out; a rebuild or a merge needs them. */
@@ -35,11 +38,11 @@ export async function writeReports(report: Report, dir: string): Promise<Written
   const t = performance.now();
   let presented = false;
   let presentationBytes: number | undefined;
-  await attempt('the Allure results and junit.xml', async () => {
-    const { allureResults, junit, peakRssBytes } = await presentWithVitest(report, dir);
+  await attempt('the Allure results', async () => {
+    const { allureResults, peakRssBytes } = await presentWithVitest(report, dir);
     presented = true;
     presentationBytes = peakRssBytes;
-    return [allureResults, junit];
+    return [allureResults];
   });
   const done: Report = {
     ...report,
@@ -49,6 +52,7 @@ export async function writeReports(report: Report, dir: string): Promise<Written
   await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
   await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
   await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
+  await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
   if (presented) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
   return { report: done, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems };
@@ -71,6 +75,18 @@ export function readReport(dir: string): Report {
 export function finish(written: Written, program: string): number {
   const { report, outputs, problems } = written;
   process.stdout.write(consoleSummary(report, outputs));
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    const annotations = githubAnnotations(report);
+    if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);
+    const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+    if (summaryFile) {
+      try {
+        appendFileSync(summaryFile, githubStepSummary(report));
+      } catch (e) {
+        process.stderr.write(`${program}: cannot write the job summary ${summaryFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      }
+    }
+  }
   if (problems.length) {
     for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
     return 2;
@@ -91,15 +107,11 @@ export function finish(written: Written, program: string): number {
       : `${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
     return 2;
   }
-  if (report.verdict !== 'conformant') return 1;
-  if (report.differential && report.differential.compared === 0 && report.differential.inconclusive) {
-    process.stderr.write(`${program}: nothing was compared with the legacy: it answered every request two ways (${report.differential.inconclusive} request(s))\n`);
-    return 2;
+  const code = exitCodeOf(report);
+  if (report.verdict === 'conformant' && code === 2) {
+    process.stderr.write(`${program}: nothing was compared with the legacy: it answered every request two ways (${report.differential!.inconclusive} request(s))\n`);
+  } else if (report.verdict === 'conformant' && code === 1) {
+    process.stderr.write(`${program}: the candidate differs from the legacy beyond noise (${report.differential!.differences} differing value(s))\n`);
   }
-  // A differential run (or the merge of its shards): a difference from the legacy fails it too.
-  if (report.differential?.differences) {
-    process.stderr.write(`${program}: the candidate differs from the legacy beyond noise (${report.differential.differences} differing value(s))\n`);
-    return 1;
-  }
-  return 0;
+  return code;
 }

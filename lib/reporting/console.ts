@@ -2,13 +2,9 @@
 // evidence, the verdict, where the reports are. Built from the redacted report only.
 import { AREAS } from '../checks/check.js';
 import { coverageLines, coverageOf } from './coverage.js';
-import { VERDICT_WORDS, type Report, type ReportedCheck } from './report.js';
+import type { Report, ReportedCheck } from './report.js';
+import { verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
-
-const VERDICT: Record<Report['verdict'], string> = {
-  ...VERDICT_WORDS,
-  incomplete: 'INCOMPLETE (no MUST check failed, but some could not be evaluated)',
-};
 
 const sourceWords: Record<string, string> = { probe: 'probes', case: 'account requests', har: 'recorded exchanges', proxy: 'proxied exchanges', generated: 'generated requests', client: 'client requests' };
 
@@ -50,14 +46,16 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   const must = report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST');
   const should = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD');
   if (must.length) lines.push('', `Failed MUST checks (${must.length}):`, ...must.flatMap(failure));
-  if (should.length) lines.push('', `Advisory SHOULD findings (${should.length}, not part of the verdict):`, ...should.flatMap(failure));
+  if (should.length) {
+    lines.push('', report.gate === 'should' ? `Failed SHOULD checks (${should.length}, part of the verdict: --fail-on should):` : `Advisory SHOULD findings (${should.length}, not part of the verdict):`, ...should.flatMap(failure));
+  }
   const { MUST, SHOULD, exchanges } = report.counts;
   const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}`).join(', ');
   lines.push('', `Judged ${exchanges.exchanges} exchanges (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
-  lines.push('', `Verdict: ${VERDICT[report.verdict]} (MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
   for (const w of report.warnings) lines.push(`Warning: ${w}`);
   return `${lines.join('\n')}\n`;

@@ -5,9 +5,15 @@
 import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
 import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
+import { gatedVerdict } from './verdict.js';
 import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { mergeDifferential } from './differential.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
+
+/** A shard's warning that its verdict is its part's only (the merge leaves these out). */
+export const shardWarning = (index: number, count: number, mergeCommand: string): string =>
+  `shard ${index}/${count}: one part of a run; its verdict covers this part only, and ${mergeCommand} of every shard gives the run's`;
+const SHARD_WARNING = /^shard \d+\/\d+: one part of a run; /;
 
 const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
   for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
@@ -107,6 +113,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       const first = dirs[0] ?? 'the first report';
       return { ok: false, error: r.differential ? `${where} is a differential run (--legacy-url) and ${first} is not` : `${where} is not a differential run (--legacy-url) and ${first} is` };
     }
+    if ((r.gate ?? 'must') !== (head.gate ?? 'must')) return { ok: false, error: `${where} was gated on ${r.gate ?? 'must'} checks, ${dirs[0] ?? 'the first report'} on ${head.gate ?? 'must'} (--fail-on differs)` };
     if (r.differential && r.differential.legacy.baseUrl !== head.differential!.legacy.baseUrl) return { ok: false, error: `${where} was compared with the legacy ${r.differential.legacy.baseUrl}, not ${head.differential!.legacy.baseUrl}` };
   }
   const checks = head.checks.map((c, i) => mergeCheck(reports.map((r) => r.checks[i]!), head.mode));
@@ -116,11 +123,11 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
-  const verdict = verdictOf({
+  const verdict = gatedVerdict(verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
     mustJudged: must.some((c) => c.status !== 'skip'),
-  });
+  }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
   const max = (f: (r: Report) => number | undefined) => Math.max(0, ...reports.map((r) => f(r) ?? 0));
@@ -135,7 +142,8 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
       configuration: { ...head.configuration, mergedFrom: dirs },
       ...(head.differential ? { differential: mergeDifferential(reports.map((r) => r.differential!)) } : {}),
-      warnings: [...new Set(reports.flatMap((r) => r.warnings))],
+      // Each shard's "covers this part only" is true of the shard, not of the merge: the shards are listed once.
+      warnings: [...new Set(reports.flatMap((r) => r.warnings.filter((w) => !SHARD_WARNING.test(w))))],
       timings: {
         startupMs: max((r) => r.timings.startupMs),
         sendingMs: reports.reduce((n, r) => n + r.timings.sendingMs, 0),

@@ -14,6 +14,8 @@ import { published } from './boundary.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
+import { exitCodeOf, gatedVerdict, verdictWords, type Gate } from './verdict.js';
+import { findingId } from './github.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -85,7 +87,10 @@ export interface Report {
   readonly catalogueHash: string;
   readonly target: { readonly baseUrl: string; readonly description: string };
   readonly mode: RunResult['mode'];
+  /** The run's verdict, the gate applied (verdict.ts spells it, with the differences, for every output). */
   readonly verdict: Verdict;
+  /** What fails the run: MUST checks, or SHOULD checks too (--fail-on should). */
+  readonly gate: Gate;
   readonly unreachable?: string;
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -136,6 +141,8 @@ export interface ReportContext {
   readonly startupMs?: number;
   /** A differential run's section (differential.ts); crosses the boundary with the rest. */
   readonly differential?: ReportedDifferential;
+  /** --fail-on should: a failed SHOULD check fails the run too. */
+  readonly gate?: Gate;
 }
 
 export const describeCheck = ({ appliesTo: _a, judge: _j, ...description }: Check): CheckDescription => description;
@@ -205,7 +212,8 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     catalogueHash: CATALOGUE_HASH,
     target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
     mode: run.mode,
-    verdict: run.verdict,
+    verdict: gatedVerdict(run.verdict, at('SHOULD').some((x) => x.status === 'fail'), ctx.gate ?? 'must'),
+    gate: ctx.gate ?? 'must',
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -240,17 +248,9 @@ function harnessTexts(run: RunResult): Set<string> {
   return texts;
 }
 
-export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
-  conformant: 'CONFORMANT',
-  'non-conformant': 'NOT CONFORMANT',
-  incomplete: 'INCOMPLETE',
-  unreachable: 'UNREACHABLE',
-  'nothing-observed': 'NOTHING OF THIS INTERFACE OBSERVED',
-};
-
 /** The HTML report's title: target, verdict, date. */
-export const reportTitle = (r: Pick<Report, 'target' | 'verdict' | 'startedAt'>): string =>
-  `Conformance of ${r.target.baseUrl}: ${VERDICT_WORDS[r.verdict]} (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`;
+export const reportTitle = (r: Pick<Report, 'target' | 'verdict' | 'startedAt' | 'differential'>): string =>
+  `Conformance of ${r.target.baseUrl}: ${verdictWords(r)} (${r.startedAt.slice(0, 16).replace('T', ' ')} UTC)`;
 
 /** Who checked what, how and when: the run manifest (summary.json, Allure's environment, the HTML). */
 export const manifestOf = (report: Report) => ({
@@ -259,6 +259,8 @@ export const manifestOf = (report: Report) => ({
   target: report.target,
   mode: report.mode,
   verdict: report.verdict,
+  verdictWords: verdictWords(report),
+  gate: report.gate,
   startedAt: report.startedAt,
   finishedAt: report.finishedAt,
   node: report.node,
@@ -268,7 +270,12 @@ export const manifestOf = (report: Report) => ({
 
 /** summary.json: the report without the exchange texts (those live in the Allure attachments). */
 export const summaryOf = (report: Report) => ({
+  // The verdict as the console spells it, and the exit code it calls for, beside the enum.
+  verdictWords: verdictWords(report),
+  exitCode: exitCodeOf(report),
   ...report,
+  // Each distinct finding with its stable id, for CI and ticket systems to follow across runs.
+  checks: report.checks.map((c) => ({ ...c, groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),

@@ -6,6 +6,7 @@ import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
 import { coverageMarkdown, coverageOf } from './coverage.js';
 import { markdownCell, markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
+import { verdictWords } from './verdict.js';
 
 /** What a clause with no check of its own is, and why. */
 const WITHOUT_CHECKS: Readonly<Record<string, string>> = {
@@ -30,7 +31,7 @@ export function traceabilityMarkdown(report: Report): string {
   const lines = [
     `# Traceability: ${markdownCode(report.target.baseUrl)}`, // a code span: the target's URL never becomes a link
     '',
-    `Verdict **${report.verdict}**, run ${report.startedAt} to ${report.finishedAt}, harness ${report.harness.version}` +
+    `Verdict **${verdictWords(report)}**, run ${report.startedAt} to ${report.finishedAt}, harness ${report.harness.version}` +
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
     `Every clause of [interface.md](${SPEC_PATH}), the checks that prove it, and their status in this run.`,
     'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',

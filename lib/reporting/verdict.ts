@@ -1,0 +1,43 @@
+// One verdict per run, in one spelling: the console, report.html's title, summary.json, junit.xml,
+// traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
+// SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
+// in a differential run.
+import type { Verdict } from '../engine/run.js';
+import type { ReportedDifferential } from './differential.js';
+
+/** What fails the run: MUST checks only (the default), or SHOULD checks too. */
+export type Gate = 'must' | 'should';
+
+export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
+  conformant: 'CONFORMANT',
+  'non-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE',
+  unreachable: 'UNREACHABLE',
+  'nothing-observed': 'NOTHING OF THIS INTERFACE OBSERVED',
+};
+
+/** The engine's verdict with the gate applied: under --fail-on should, a failed SHOULD check makes a
+ *  conformant run not conformant (the other verdicts already say more). */
+export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate): Verdict =>
+  (gate === 'should' && shouldFailed && verdict === 'conformant' ? 'non-conformant' : verdict);
+
+type Judged = { readonly verdict: Verdict; readonly differential?: Pick<ReportedDifferential, 'differences' | 'compared' | 'inconclusive'> };
+
+/** Nothing compared with the legacy: it answered every request two ways. */
+const nothingCompared = (r: Judged) => r.differential !== undefined && r.differential.compared === 0 && r.differential.inconclusive > 0;
+
+/** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. */
+export function verdictWords(r: Judged): string {
+  const d = r.differential;
+  const beside = !d ? '' : nothingCompared(r) ? ', NOTHING COMPARED WITH THE LEGACY'
+    : d.differences ? `, DIFFERS FROM LEGACY (${d.differences} value${d.differences === 1 ? '' : 's'})` : '';
+  return `${VERDICT_WORDS[r.verdict]}${beside}`;
+}
+
+/** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge. */
+export function exitCodeOf(r: Judged): 0 | 1 | 2 {
+  if (r.verdict === 'unreachable' || r.verdict === 'incomplete' || r.verdict === 'nothing-observed') return 2;
+  if (r.verdict === 'non-conformant') return 1;
+  if (nothingCompared(r)) return 2;
+  return r.differential?.differences ? 1 : 0;
+}

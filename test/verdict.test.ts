@@ -1,0 +1,86 @@
+// One run, one verdict: the console, summary.json, junit.xml, traceability.md and report.html's title
+// spell the same verdict, and the exit code means what it says (issue 26). A SHOULD finding fails the
+// run only under --fail-on should, in JUnit as everywhere else; a difference from the legacy is in
+// the verdict's words as in the exit code.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../lib/reference/variants.js';
+import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
+
+const fault = (name: string) => [...FAULTS, ...VALUE_FAULTS].find((f) => f.name === name)!;
+const conformant = useReference({});
+const failing = useReference({ variants: [fault('login-reply-missing')] });
+const apostrophe = useReference({ variants: [fault('apostrophe-500')] });
+const legacy = useReference({ variants: [RANDOM_TOKENS] });
+const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted-day')] });
+
+/** The verdict as each output states it. */
+function verdictsIn(dir: string, stdout: string) {
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  return {
+    console: /^Verdict: (.+?) \((?:MUST|no MUST)/m.exec(stdout)?.[1],
+    summary: summary.verdictWords,
+    junit: /<testsuites name="conformance: ([^"]+)"/.exec(junit)?.[1],
+    traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
+    html: /<title>\s*Conformance of \S+: (.+?) \(\d{4}-/.exec(readFileSync(join(dir, 'report.html'), 'utf8'))?.[1],
+    summaryExitCode: summary.exitCode,
+  };
+}
+
+async function run(args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-'));
+  const r = await runCli([...args, '--report-dir', dir, '--quiet']);
+  return { ...r, dir, verdicts: verdictsIn(dir, r.stdout), junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
+}
+
+const everywhere = (words: string, code: number) => ({ console: words, summary: words, junit: words, traceability: words, html: words, summaryExitCode: code });
+
+describe.concurrent('the verdict, the same in every output and the exit code', () => {
+  it('a conformant target: CONFORMANT everywhere, exit 0', async () => {
+    const r = await run(['--base-url', conformant.url]);
+    expect(r.verdicts).toEqual(everywhere('CONFORMANT', 0));
+    expect(r.code).toBe(0);
+  });
+
+  it('a MUST check failed: NOT CONFORMANT everywhere, exit 1, a <failure> in JUnit under its area', async () => {
+    const r = await run(['--base-url', failing.url]);
+    expect(r.verdicts).toEqual(everywhere('NOT CONFORMANT', 1));
+    expect(r.code).toBe(1);
+    expect(r.junit).toMatch(/<testcase classname="Routes" name="ROUTE-LOGIN-REPLY [^"]+" time="0">\s*<properties>.*?<property name="level" value="MUST"\/>.*?<\/properties>\s*<failure message="[^"]+" type="MUST">/);
+  });
+
+  it('a differential run whose candidate differs: "CONFORMANT, DIFFERS FROM LEGACY (n values)" everywhere, exit 1', async () => {
+    const r = await run(['--base-url', shifted.url, '--legacy-url', legacy.url]);
+    const differences = (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { differential: { differences: number } }).differential.differences;
+    expect(differences).toBeGreaterThan(1);
+    expect(r.verdicts).toEqual(everywhere(`CONFORMANT, DIFFERS FROM LEGACY (${differences} values)`, 1));
+    expect(r.code).toBe(1);
+  });
+
+  it('only a SHOULD check failed: CONFORMANT and exit 0, and JUnit carries it as system-out, not a <failure>', async () => {
+    const r = await run(['--base-url', apostrophe.url, '--generate', '100', '--seed', '9']);
+    expect(r.verdicts).toEqual(everywhere('CONFORMANT', 0));
+    expect(r.code).toBe(0);
+    expect(r.junit).toMatch(/name="ROBUST-NO-5XX [^"]+" time="0">\s*<properties>.*?<property name="status" value="failed"\/>.*?<\/properties>\s*<system-out>advisory \(SHOULD, not part of the verdict/);
+    expect(r.junit).not.toContain('<failure');
+    expect(r.junit).toMatch(/<testsuites name="[^"]+" tests="\d+" failures="0"/);
+  });
+
+  it('the same SHOULD failure under --fail-on should: NOT CONFORMANT everywhere, exit 1, a <failure> in JUnit', async () => {
+    const r = await run(['--base-url', apostrophe.url, '--generate', '100', '--seed', '9', '--fail-on', 'should']);
+    expect(r.verdicts).toEqual(everywhere('NOT CONFORMANT', 1));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^Failed SHOULD checks \(2, part of the verdict: --fail-on should\):$/m);
+    expect(r.junit).toMatch(/name="ROBUST-NO-5XX [^"]+" time="0">\s*<properties>.*?<\/properties>\s*<failure message="[^"]+" type="SHOULD">/);
+  });
+
+  it('--fail-on takes must or should only, refused in one line otherwise', async () => {
+    const r = await runCli(['--fail-on', 'never']);
+    expect(r).toMatchObject({ code: 2, stderr: 'conformance: --fail-on must be must or should, not "never"\n' });
+  });
+});
