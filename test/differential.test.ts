@@ -33,7 +33,7 @@ async function differential(legacy: ReferenceOptions, candidate: ReferenceOption
   const [l, c] = await Promise.all([startReference(legacy), startReference(candidate)]);
   try {
     return await runDifferential({
-      baseUrl: c.url, legacyUrl: l.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024, ...extra,
+      baseUrl: c.url, legacyUrl: l.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, ...extra,
     });
   } finally {
     await Promise.all([l.close(), c.close()]);
