@@ -14,6 +14,7 @@ import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { parseOptions, usageOf, type Env, type OptionTable } from '../options.js';
 import { Redactor } from '../reporting/redact.js';
+import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
@@ -38,6 +39,7 @@ export const CONFORMANCE_OPTIONS = {
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
+  reports: { kind: 'list', arg: 'NAME,…', env: 'REPORTS', defaultText: 'all', help: `write only these reports: ${REPORT_NAMES.join(', ')} (summary: summary.json and exchanges.json; junit and allure are written together; html needs allure)` },
   help: { kind: 'boolean', short: 'h', help: 'this text', shown: 'no' },
   version: { kind: 'boolean', help: 'the harness\'s version', shown: 'no' },
 } as const satisfies OptionTable;
@@ -68,6 +70,8 @@ export interface Config {
   /** 1-based shard index and count. */
   readonly shard?: { readonly index: number; readonly count: number };
   readonly quiet: boolean;
+  /** --reports: the outputs to write (all when not given). */
+  readonly reports: ReadonlySet<ReportName>;
   /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
   readonly har?: readonly string[];
   /** --proxy: where the validating proxy listens (it forwards to baseUrl). */
@@ -161,6 +165,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
+  const unknownReports = (v.reports ?? []).filter((r) => !(REPORT_NAMES as readonly string[]).includes(r));
+  if (unknownReports.length) return { ok: false, error: `--reports: unknown report ${unknownReports.join(', ')} (choose from ${REPORT_NAMES.join(', ')})` };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
   if (idProblem) return { ok: false, error: idProblem };
   const shard = shardOf(v.shard);
@@ -222,6 +228,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(proxy ? { proxy } : {}),
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
+      reports: new Set((v.reports ?? REPORT_NAMES) as readonly ReportName[]),
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,
     },

@@ -9,6 +9,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface CliRun { code: number; stdout: string; stderr: string }
 
+/** For a run whose test reads no junit.xml, Allure results or report.html: the presentation child and
+ *  the Allure HTML are most of a CLI run's time. */
+export const LEAN = ['--reports', 'summary,traceability'] as const;
+
 export const runCli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> => runProgram('cli/main', args, env);
 
 /** The environment every child gets: no BASE_URL from the caller's shell, no progress lines. */
