@@ -226,7 +226,7 @@ describe('the checks read a generated exchange\'s intent', () => {
 // ---- against the reference, over HTTP --------------------------------------------------------------
 
 const runOptions = (baseUrl: string, more: Partial<RunOptions> = {}): RunOptions => ({
-  baseUrl, namespaces: NS, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024, ...more,
+  baseUrl, namespaces: NS, values: {}, extraHeaders: {}, timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, ...more,
 });
 
 async function generatedRun(variants: readonly Variant[], seed: number, count = DEFAULT_GENERATED_CASES, more: Partial<RunOptions> = {}): Promise<RunResult> {
@@ -246,11 +246,11 @@ const exchangeOf = (run: RunResult, id: string) => run.exchanges.find((e) => e.i
 /** Sends an exchange's request again to a reference with `variants` and judges it with `check` alone. */
 async function judgeAgain(ex: Exchange, variants: readonly Variant[], check: Check): Promise<readonly unknown[]> {
   const ref = await startReference({ variants });
-  const dispatcher = createDispatcher({ timeoutMs: 10_000, maxBodyBytes: 1 << 20 });
+  const dispatcher = createDispatcher({ timeoutMs: 30_000, maxBodyBytes: 1 << 20 });
   try {
     const path = ex.request.url.replace(/^https?:\/\/[^/]+/, '');
     const again = await send({ id: `${ex.id}.again`, title: 'again', origin: ex.origin, method: ex.request.method, path, headers: ex.request.headers, ...(ex.request.body !== undefined ? { body: ex.request.body } : {}) },
-      ref.url, { dispatcher, options: { timeoutMs: 10_000, maxBodyBytes: 1 << 20 }, budget: new RequestBudget(), slots: new BodySlots() });
+      ref.url, { dispatcher, options: { timeoutMs: 30_000, maxBodyBytes: 1 << 20 }, budget: new RequestBudget(), slots: new BodySlots() });
     const look = check.judge(new ExchangeView(again, { namespaces: NS }));
     return Array.isArray(look) ? look : [];
   } finally {
@@ -366,12 +366,12 @@ describe('replay and costs', () => {
     const ref = await startReference({});
     try {
       const generation = new Generation({ count: 30, seed: 3 }, { namespaces: NS, extraHeaders: { authorization: 'Bearer t0ken-t0ken' } });
-      const dispatcher = createDispatcher({ timeoutMs: 10_000, maxBodyBytes: 1 << 20 });
+      const dispatcher = createDispatcher({ timeoutMs: 30_000, maxBodyBytes: 1 << 20 });
       let most = 0;
       const inFlight = new Set<Promise<void>>();
       for (const spec of generation.requests()) {
         expect(spec.headers.authorization).toBe('Bearer t0ken-t0ken'); // --header reaches generated requests too
-        const p = send(spec, ref.url, { dispatcher, options: { timeoutMs: 10_000, maxBodyBytes: 1 << 20 }, budget: new RequestBudget(), slots: new BodySlots() })
+        const p = send(spec, ref.url, { dispatcher, options: { timeoutMs: 30_000, maxBodyBytes: 1 << 20 }, budget: new RequestBudget(), slots: new BodySlots() })
           .then((ex) => { generation.observe(ex, []); }).finally(() => inFlight.delete(p));
         inFlight.add(p);
         most = Math.max(most, generation.pending);
@@ -423,7 +423,7 @@ describe('reporting an oversized request', () => {
       const redactor = new Redactor({ showPersonalData: true, secrets: [] });
       const curl = curlCommand(ex, redactor);
       expect(curl.length).toBeLessThan(1000);
-      await new Promise<void>((resolve, reject) => execFile('sh', ['-c', curl], { timeout: 20_000 }, (e) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) => execFile('sh', ['-c', curl], { timeout: 60_000 }, (e) => (e ? reject(e) : resolve())));
       expect(hashes).toEqual([createHash('sha256').update(big.body).digest('hex')]);
       expect(requestText(ex, redactor).length).toBeLessThan(MAX_SHOWN_TEXT + 1000);
     } finally {

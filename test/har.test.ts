@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
-import { runCli } from './helpers/cli.js';
+import { childEnv, runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -176,7 +176,7 @@ describe('--har: what a recording may lack', () => {
   it('judges several recordings in one run, one of them read from standard input', async () => {
     const dir = reports();
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', '--har', hars.plain!, '--har', '-', '--report-dir', dir, '--quiet'], { cwd: ROOT, env: { ...process.env, BASE_URL: '' } });
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', '--har', hars.plain!, '--har', '-', '--report-dir', dir, '--quiet'], { cwd: ROOT, env: childEnv() });
       let [stdout, stderr] = ['', ''];
       child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
       child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });

@@ -25,7 +25,7 @@ function serve(args: string[]): Promise<Served> {
 async function failedUnder(args: string[]) {
   const s = await serve(args);
   try {
-    const run = await runConformance({ baseUrl: s.url, namespaces: s.namespaces, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024 });
+    const run = await runConformance({ baseUrl: s.url, namespaces: s.namespaces, values: {}, extraHeaders: {}, timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024 });
     return { verdict: run.verdict, MUST: run.results.filter((r) => r.status === 'fail' && r.check.level === 'MUST').map((r) => r.check.id), SHOULD: run.results.filter((r) => r.status === 'fail' && r.check.level === 'SHOULD').map((r) => r.check.id) };
   } finally {
     s.child.kill();

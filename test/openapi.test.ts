@@ -149,7 +149,7 @@ function answerProblems(api: OpenAPIBackend, r: JsonRequest, answer: Answer, opt
   if (textErrors.length) return textErrors.map((e) => `${media} ${e}`);
   const calls: unknown[][] = [];
   try {
-    runInNewContext(answer.body, { [CALLBACK]: (...args: unknown[]) => { calls.push(args); } }, { timeout: 1000 });
+    runInNewContext(answer.body, { [CALLBACK]: (...args: unknown[]) => { calls.push(args); } }, { timeout: 30_000 });
   } catch (e) {
     return [`the JSONP body does not run: ${(e as Error).message}`];
   }

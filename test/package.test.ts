@@ -16,7 +16,7 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 interface Ran { code: number; stdout: string; stderr: string }
 const sh = (cmd: string, args: string[], cwd: string, timeout = 240_000): Promise<Ran> => new Promise((resolve) => {
-  execFile(cmd, args, { cwd, timeout, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, BASE_URL: '', npm_config_fund: 'false', npm_config_audit: 'false' } }, (error, stdout, stderr) =>
+  execFile(cmd, args, { cwd, timeout, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, BASE_URL: '', QUIET: '1', npm_config_fund: 'false', npm_config_audit: 'false' } }, (error, stdout, stderr) =>
     resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
 });
 

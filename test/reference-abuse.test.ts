@@ -6,8 +6,9 @@ import autocannon from 'autocannon';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../lib/contract/classify.js';
+import { classify, type RequestKind } from '../lib/contract/classify.js';
 import type { login } from '../lib/contract/operations.js';
+import { fieldsOn } from '../lib/contract/types.js';
 import { jsonValueProblem } from '../lib/contract/values.js';
 import type { JsonValue } from '../lib/json/value.js';
 import { SOAP_REQUEST, useReference } from './helpers/reference.js';
@@ -71,11 +72,52 @@ function expected(c: Sent, sendsBody: boolean): { status: number; form: 'json-er
   return bad ? { status: 400, form: 'json-error' } : { status: 200, form: 'record' };
 }
 
+/** The root element of each operation's record, from the spec's data contracts (section 2). */
+const ROOT: Record<string, string> = { login: 'UserDetailsResponse', confirm: 'ConfirmEmailResponse' };
+const DATA_CONTRACT_NS = 'http://schemas.datacontract.org/2004/07/SupportState.ServiceModel.Login';
+
+/** A JSON record of the operation: an object whose members are all fields of its response, with
+ *  every field that cannot be null among them (a null one may be left out, as ServiceStack does). */
+function isJsonRecord(kind: RequestKind, text: string): boolean {
+  let value: unknown;
+  try { value = JSON.parse(text); } catch { return false; }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const fields = fieldsOn(kind.operation!.response, 'json');
+  const names = new Set(fields.map((f) => f.json));
+  return Object.keys(value).every((k) => names.has(k)) && fields.every((f) => f.nullable || f.json in value);
+}
+
+/** Why a 200 record answer is not in the form and media type its request selects, or undefined. */
+function recordProblem(kind: RequestKind, type: string, got: string): string | undefined {
+  const root = ROOT[kind.operation!.key]!;
+  const media = type.split(';')[0]!.trim().toLowerCase();
+  const element = new RegExp(`^<${root} xmlns="${DATA_CONTRACT_NS.replace(/[./]/g, '\\$&')}"[^>]*>[\\s\\S]*</${root}>$`);
+  switch (kind.format) {
+    case 'json': {
+      if (kind.jsonp) {
+        const callback = kind.callback!.replace(/[^A-Za-z0-9._]/g, '_');
+        const m = /^([^(]*)\(([\s\S]*)\)$/.exec(got);
+        return media === 'text/javascript' && m?.[1] === callback && isJsonRecord(kind, m[2]!) ? undefined : `not ${callback}(record) as text/javascript`;
+      }
+      return media === 'application/json' && isJsonRecord(kind, got) ? undefined : 'not a JSON record as application/json';
+    }
+    case 'xml': {
+      const body = got.replace(/^<\?xml version="1\.0" encoding="utf-8"\?>/, '');
+      return media === 'application/xml' && element.test(body) ? undefined : `not a ${root} XML record as application/xml`;
+    }
+    case 'soap11': {
+      const m = /^<s:Envelope xmlns:s="http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/"><s:Body>([\s\S]*)<\/s:Body><\/s:Envelope>$/.exec(got);
+      return media === 'application/xml' && m && element.test(m[1]!) ? undefined : `not a ${root} in a SOAP envelope as application/xml`;
+    }
+  }
+}
+
 describe('the reference under abuse', () => {
   it('answers 10 000 generated requests, each with the status and form its request calls for', async () => {
     const cases = fc.sample(requests, { numRuns: 10_000, seed: 20261121 });
     const agent = new Agent({ connections: 32, headersTimeout: 5_000, bodyTimeout: 5_000 });
     const problems: string[] = [];
+    const covered = new Set<string>(); // the record forms and the HEAD answers the sample reached
     let next = 0;
     const worker = async () => {
       while (next < cases.length) {
@@ -90,13 +132,18 @@ describe('the reference under abuse', () => {
           const got = await res.body.text();
           const type = String(res.headers['content-type'] ?? '');
           const want = expected(c, sendsBody);
-          const form = c.method === 'HEAD' ? 'head'
-            : want.form === 'empty' ? got === ''
-              : want.form === 'text' ? type.startsWith('text/plain') && got.length > 0
-                : want.form === 'json-error' ? type.startsWith('application/json') && 'responseStatus' in (JSON.parse(got) as object)
-                  : want.form === 'soap' ? got.includes(res.statusCode === 200 ? 'UserDetailsResponse' : '<faultcode>')
-                    : got.length > 0;
-          if (res.statusCode !== want.status || form === false) problems.push(`${c.method} ${c.path}${c.query} -> ${res.statusCode} ${type} ${got.slice(0, 80)} (expected ${want.status} ${want.form})`);
+          const kind = classify({ method: c.method, url: c.path + c.query, headers: c.accept ? { accept: c.accept } : {} });
+          // HEAD: the media type a GET would carry, and no body.
+          const head = c.method === 'HEAD';
+          const problem = res.statusCode !== want.status ? 'status'
+            : head && got !== '' ? 'a body in an answer to HEAD'
+              : want.form === 'empty' ? (got === '' ? undefined : 'a body')
+                : want.form === 'text' ? (type.startsWith('text/plain') && (head || got.length > 0) ? undefined : 'not text/plain')
+                  : want.form === 'json-error' ? (type.startsWith('application/json') && (head || 'responseStatus' in (JSON.parse(got) as object)) ? undefined : 'not a JSON error')
+                    : want.form === 'soap' ? (got.includes(res.statusCode === 200 ? 'UserDetailsResponse' : '<faultcode>') ? undefined : 'not SOAP')
+                      : recordProblem(kind, type, got);
+          covered.add(head ? `HEAD ${want.form}` : want.form === 'record' ? `record ${kind.format}${kind.jsonp ? '+callback' : ''}` : want.form);
+          if (problem) problems.push(`${c.method} ${c.path}${c.query} -> ${res.statusCode} ${type} ${got.slice(0, 80)} (expected ${want.status} ${want.form}: ${problem})`);
         } catch (e) {
           problems.push(`${c.method} ${c.path}${c.query} -> ${(e as Error).message}`);
         }
@@ -105,7 +152,8 @@ describe('the reference under abuse', () => {
     await Promise.all(Array.from({ length: 32 }, worker));
     await agent.close();
     expect(problems.slice(0, 10)).toEqual([]);
-  }, 120_000);
+    expect([...covered].sort()).toEqual(['HEAD json-error', 'HEAD text', 'empty', 'json-error', 'record json', 'record json+callback', 'record soap11', 'record xml', 'soap', 'text']);
+  }, 240_000);
 
   it('serves 200 concurrent connections for 10 s with no error', async () => {
     const result = await autocannon({

@@ -3,7 +3,7 @@
 // Faults only some inputs trigger (evidence: 'generated') cannot fail anything under the probes: here
 // they are shown to stay silent under the probes, and test/generated.test.ts proves they are found.
 // Fails when docs/sensitivity-matrix.md differs from what this run measured; UPDATE_DOCS=1 rewrites
-// it (read the diff before committing). A stale copy fails every run until it is updated on purpose.
+// it and skips the comparison, saying so (read the diff before committing). A stale copy fails every run until it is updated on purpose.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkById } from '../lib/checks/catalogue.js';
@@ -91,12 +91,15 @@ describe('coverage', () => {
     expect(legitimateClients.flatMap((o) => o.failed)).toEqual([]);
   });
 
-  it('docs/sensitivity-matrix.md is what this run measured (UPDATE_DOCS=1 rewrites it)', () => {
+  it('docs/sensitivity-matrix.md is what this run measured (UPDATE_DOCS=1 rewrites it instead)', (ctx) => {
     const path = new URL('../docs/sensitivity-matrix.md', import.meta.url);
     const doc = matrixMarkdown(PROBED, PROBED.map((f) => faultOutcomes.get(f.name)!), STYLES, STYLES.map((s) => styleOutcomes.get(s.name)!),
       INPUT_DEPENDENT, INPUT_DEPENDENT.map((f) => faultOutcomes.get(f.name)!),
       { wrong: WRONG_CLIENTS.map(([name], i) => ({ name, failed: wrongClients[i]!.failed })), legitimate: LEGITIMATE_CLIENTS.map(([name], i) => ({ name, failed: legitimateClients[i]!.failed })) });
-    if (process.env.UPDATE_DOCS === '1') writeFileSync(path, doc);
+    if (process.env.UPDATE_DOCS === '1') {
+      writeFileSync(path, doc);
+      ctx.skip('rewritten (UPDATE_DOCS=1), not compared: read the diff before committing');
+    }
     expect(existsSync(path) ? readFileSync(path, 'utf8') : '', 'run UPDATE_DOCS=1 npx vitest run test/sensitivity-matrix.test.ts and read the diff').toBe(doc);
   });
 });

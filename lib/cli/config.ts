@@ -16,6 +16,7 @@ import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type Optio
 import { Redactor } from '../reporting/redact.js';
 import { shardWarning } from '../reporting/merge.js';
 import type { Gate } from '../reporting/verdict.js';
+import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
 /** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
@@ -43,6 +44,7 @@ export const CONFORMANCE_OPTIONS = {
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
   'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },
   json: { kind: 'boolean', help: 'with --list-checks: the catalogue as JSON (id, level, area, title, clause, requirement, interpretation)', shown: 'no' },
+  reports: { kind: 'list', arg: 'NAME,…', env: 'REPORTS', defaultText: 'all', help: `write only these reports: ${REPORT_NAMES.join(', ')} (summary: summary.json and exchanges.json; html writes allure too)` },
   help: { kind: 'boolean', short: 'h', help: 'this text', shown: 'no' },
   version: { kind: 'boolean', help: 'the harness\'s version', shown: 'no' },
 } as const satisfies OptionTable;
@@ -75,6 +77,8 @@ export interface Config {
   readonly quiet: boolean;
   /** --fail-on: what fails the run. */
   readonly failOn: Gate;
+  /** --reports: the outputs to write (all when not given). */
+  readonly reports: ReadonlySet<ReportName>;
   /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
   readonly har?: readonly string[];
   /** --proxy: where the validating proxy listens (it forwards to baseUrl). */
@@ -169,6 +173,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
+  const unknownReports = (v.reports ?? []).filter((r) => !(REPORT_NAMES as readonly string[]).includes(r));
+  if (unknownReports.length) return { ok: false, error: `--reports: unknown report ${unknownReports.join(', ')} (choose from ${REPORT_NAMES.join(', ')})` };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
   if (idProblem) return { ok: false, error: idProblem };
   const shard = shardOf(v.shard);
@@ -232,6 +238,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
       failOn: v['fail-on'] === 'should' ? 'should' : 'must',
+      reports: new Set((v.reports ?? REPORT_NAMES) as readonly ReportName[]),
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,
     },

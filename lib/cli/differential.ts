@@ -66,7 +66,7 @@ export async function differentialRun(
       redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(redactor, baseUrl), warnings, startupMs, gate: config.failOn,
       differential: differentialSection(result, redactor),
     });
-    return finish(await writeReports(report, dir), 'conformance');
+    return finish(await writeReports(report, dir, config.reports), 'conformance');
   } finally {
     await reference?.close();
   }

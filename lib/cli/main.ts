@@ -112,7 +112,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   const report = buildReport(result, {
     redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration: shownConfig(config, redactor, target), warnings, gate: config.failOn,
   });
-  return finish(await writeReports(report, dir), 'conformance');
+  return finish(await writeReports(report, dir, config.reports), 'conformance');
 }
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -186,7 +186,7 @@ async function run(argv: readonly string[]): Promise<number> {
       redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs, gate: config.failOn,
     });
 
-    const written = await writeReports(report, dir);
+    const written = await writeReports(report, dir, config.reports);
     // Every account checked must have been judged: fewer means the file changed under the run.
     const lost = cases !== undefined && result.counts.cases !== cases
       ? [`${config.accounts!} gave ${result.counts.cases} of the ${cases} accounts it held when it was checked (was it changed during the run?)`] : [];

@@ -19,13 +19,19 @@ const ORDER = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'a
 
 const writeTo = (path: string, content: string): string => { writeFileSync(path, content); return path; };
 
+/** The outputs --reports chooses from. allure-results come from the presentation child (the slow
+ *  part of writing); report.html is built from them, so choosing html writes allure-results too. */
+export const REPORT_NAMES = ['summary', 'traceability', 'junit', 'allure', 'html'] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+const EVERY_REPORT: ReadonlySet<ReportName> = new Set(REPORT_NAMES);
+
 export interface Written {
   readonly report: Report;
   readonly outputs: readonly string[];
   readonly problems: readonly string[];
 }
 
-export async function writeReports(report: Report, dir: string): Promise<Written> {
+export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT): Promise<Written> {
   const outputs: string[] = [];
   const problems: string[] = [];
   const attempt = async (what: string, make: () => Promise<string[]> | string[]) => {
@@ -38,7 +44,7 @@ export async function writeReports(report: Report, dir: string): Promise<Written
   const t = performance.now();
   let presented = false;
   let presentationBytes: number | undefined;
-  await attempt('the Allure results', async () => {
+  if (chosen.has('allure') || chosen.has('html')) await attempt('the Allure results', async () => {
     const { allureResults, peakRssBytes } = await presentWithVitest(report, dir);
     presented = true;
     presentationBytes = peakRssBytes;
@@ -49,11 +55,13 @@ export async function writeReports(report: Report, dir: string): Promise<Written
     timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
     peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024), ...(presentationBytes ? { presentationBytes } : {}) },
   };
-  await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
-  await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
-  await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
-  await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
-  if (presented) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
+  if (chosen.has('summary')) {
+    await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
+    await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
+  }
+  if (chosen.has('traceability')) await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
+  if (chosen.has('junit')) await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
+  if (presented && chosen.has('html')) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
   return { report: done, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems };
 }

@@ -1,5 +1,7 @@
 // Runs the conformance CLI as a child process, as CI does: through bin/run.mjs, so the compiled
 // build when it is current (npm test builds first) and the TypeScript source when it is not.
+// Progress lines are off (QUIET=1): they appear after a few seconds, so a loaded machine would
+// change stderr; progress itself is tested with a fake clock (progress.test.ts).
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -7,13 +9,20 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface CliRun { code: number; stdout: string; stderr: string }
 
+/** For a run whose test reads no junit.xml, Allure results or report.html: the presentation child and
+ *  the Allure HTML are most of a CLI run's time. */
+export const LEAN = ['--reports', 'summary,traceability'] as const;
+
 export const runCli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> => runProgram('cli/main', args, env);
+
+/** The environment every child gets: no BASE_URL from the caller's shell, no progress lines. */
+export const childEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, BASE_URL: '', QUIET: '1', ...env });
 
 /** Any of the harness's programs (bin/run.mjs <area/program>). */
 export function runProgram(program: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['bin/run.mjs', program, ...args], {
-      cwd: ROOT, env: { ...process.env, BASE_URL: '', ...env }, timeout: 200_000, maxBuffer: 16 * 1024 * 1024,
+      cwd: ROOT, env: childEnv(env), timeout: 200_000, maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
@@ -31,7 +40,7 @@ export interface Serving {
 
 /** A program that serves until stopped (the judging reference, the proxy), its output collected. */
 export function servingProgram(program: string, args: readonly string[]): Serving {
-  const child = spawn(process.execPath, ['bin/run.mjs', program, ...args], { cwd: ROOT, env: { ...process.env, BASE_URL: '' } });
+  const child = spawn(process.execPath, ['bin/run.mjs', program, ...args], { cwd: ROOT, env: childEnv() });
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });

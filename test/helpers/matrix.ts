@@ -28,7 +28,7 @@ export async function outcomeUnder(variants: readonly Variant[], userDetails?: J
   const ref = await startReference({ variants, ...(userDetails ? { userDetails } : {}) });
   try {
     const run = await runConformance({
-      baseUrl: ref.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 10_000, maxBodyBytes: 10 * 1024 * 1024,
+      baseUrl: ref.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024,
     });
     const failed = (level: Level) => run.results.filter((r) => r.status === 'fail' && r.check.level === level).map((r) => r.check.id);
     return { verdict: run.verdict, failed: { MUST: failed('MUST'), SHOULD: failed('SHOULD') } };

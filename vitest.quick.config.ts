@@ -1,0 +1,17 @@
+// npm run test:quick: the unit and in-process tests only (no file that spawns the CLI, a browser,
+// npm or dotnet, and not the load test), for feedback while developing. npm test runs everything.
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+export default mergeConfig(base, defineConfig({
+  test: {
+    include: [
+      'test/checks.test.ts', 'test/classify.test.ts', 'test/contract.test.ts', 'test/differential.test.ts', 'test/docs.test.ts',
+      'test/hostile.test.ts', 'test/json-parse.test.ts', 'test/jsonp-vm.test.ts', 'test/layers.test.ts', 'test/openapi.test.ts',
+      'test/pathological.test.ts', 'test/progress.test.ts', 'test/properties.test.ts', 'test/rate-clock.test.ts', 'test/redact.test.ts',
+      'test/reference-golden.test.ts', 'test/reference-http.test.ts', 'test/report-redaction.test.ts', 'test/reporting.test.ts',
+      'test/requests.test.ts', 'test/sensitivity-matrix.test.ts', 'test/tally.test.ts', 'test/servicestack-client.test.ts', 'test/transport.test.ts',
+      'test/wsdl-soap-client.test.ts', 'test/xsd-contract.test.ts', 'test/xsd-independent.test.ts',
+    ],
+  },
+}));
