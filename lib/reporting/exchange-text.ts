@@ -15,7 +15,7 @@ function bodyText(bytes: Buffer, size: number, redact: Redactor): string {
 }
 
 const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>
-  Object.entries(headers).map(([k, v]) => `${k}: ${redact.header(k, v)}`);
+  Object.entries(headers).map(([k, v]) => redact.headerField(k, v));
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
@@ -72,7 +72,7 @@ function bodyWriter(body: string): string | undefined {
 export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = ['curl', '-sS', '-i', '-X', r.method];
-  for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(`${k}: ${redact.header(k, v)}`));
+  for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
   const body = r.body === undefined ? undefined : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
   if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));

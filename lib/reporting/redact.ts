@@ -410,6 +410,13 @@ export class Redactor {
     return cut;
   }
 
+  /** A header as shown, "name: value": the name is text a peer wrote like any other (a target may
+   *  echo a client's key as a header name), searched as any text is; the value hidden when the
+   *  header carries a secret. */
+  headerField(name: string, value: string): string {
+    return `${this.scan(name)}: ${this.header(name, value)}`;
+  }
+
   /** A header value, hidden when the header carries a secret. */
   header(name: string, value: string): string {
     return this.secretHeaderName(name) ? marker('secret header', value) : this.scan(value);
