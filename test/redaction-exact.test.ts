@@ -158,7 +158,7 @@ describe('a secret is masked in every spelling a reader still reads as it (issue
     }
   });
 
-  it('a token learned from an answer, in the same exchange and in another', () => {
+  it('a token learned from an answer, in its own exchange', () => {
     const r = run();
     const scope = r.scope();
     scope.learn(`{"hxToken":"${TOKEN}"}`);
@@ -166,6 +166,18 @@ describe('a secret is masked in every spelling a reader still reads as it (issue
       const out = scope.text(text);
       expect(leaks(out, TOKEN), `${how}: ${out}`).toBe(false);
       expect(out, how).toContain('«credential');
+    }
+  });
+
+  it('a token learned from another exchange (fingerprints only): hex, reversed, with invisible characters', () => {
+    const r = run();
+    r.learnFingerprints(exchange(`{"hxToken":"${TOKEN}"}`), { hxToken: TOKEN });
+    const other = r.scope();
+    for (const how of ['in hex', 'in upper-case hex', 'reversed', 'with U+200B between its characters', 'with U+00AD between its characters', 'with \\u200b escapes between its characters']) {
+      const text = spellings(TOKEN)[how]!;
+      const out = other.text(text);
+      expect(leaks(out, TOKEN), `${how}: ${out}`).toBe(false);
+      expect(out, how).toContain('«secret');
     }
   });
 

@@ -243,6 +243,11 @@ export class Redactor {
     const words = wordsOf(canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
+    // A long token also hex-encoded and reversed, as it may be echoed in another exchange (secretSpellings).
+    for (const m of value.matchAll(TOKEN)) {
+      const t = m[0].replace(TRIM, '');
+      if (t.length >= MIN_PART && !harnessWord(canonicalValue(t))) for (const s of secretSpellings(t)) fingerprints.add(s);
+    }
     // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
     // mask alone: every two words in a row, so any two of them together are found in any output.
     if (pairs) {
