@@ -166,7 +166,7 @@ describe('replaying a failure', () => {
     expect(failed.length).toBeGreaterThan(0);
     for (const c of failed) {
       const recorded = summary.exchanges.find((e) => e.id === c.evidence[0]!.exchange)!;
-      if (c.replay!.includes("--data-binary '{")) expect(c.replay).toMatch(/«personal: string, \d+ chars»/); // request values are personal data: masked
+      expect(c.replay).not.toMatch(/«/); // the harness's own sample values are shown as sent (issue 26)
       const out = await new Promise<Buffer>((resolve, reject) => execFile('sh', ['-c', filledIn(c.replay!)], { encoding: 'buffer', timeout: 60_000 }, (e, o) => (e ? reject(e) : resolve(o))));
       const split = out.indexOf('\r\n\r\n');
       const status = Number(/^HTTP\/[\d.]+ (\d{3})/.exec(out.subarray(0, split).toString())?.[1]);

@@ -451,7 +451,7 @@ describe.concurrent('the CLI', () => {
     expect(r.code, r.stderr).toBe(0); // only SHOULD checks fail
     expect(r.stdout).toContain(`generating ${DEFAULT_GENERATED_CASES} requests per operation from the contract, seed 9`);
     expect(r.stdout).toMatch(/✗ ROBUST-NO-5XX \[SHOULD, 2\.2\] failed on \d+ of \d+ exchanges .*status 500 \(SqlException\)/);
-    expect(r.stdout).toMatch(/smallest failing request \(shrunk from gen\.login\.\d+ in \d+ step\(s\), \d+ request\(s\) sent\):\n {8}POST http:\/\/127\.0\.0\.1:\d+\/supportstateuser \{"userName":"«personal: string, 1 chars»"\}\n {8}re-judged: status 500 \(SqlException\): a server error\n {8}replay: curl /);
+    expect(r.stdout).toMatch(/smallest failing request \(shrunk from gen\.login\.\d+ in \d+ step\(s\), \d+ request\(s\) sent\):\n {8}POST http:\/\/127\.0\.0\.1:\d+\/supportstateuser \{"userName":"'"\}\n {8}re-judged: status 500 \(SqlException\): a server error\n {8}replay: curl /);
     expect(r.stdout).toContain(`Generated ${DEFAULT_GENERATED_CASES} requests per operation from seed 9 (--generate ${DEFAULT_GENERATED_CASES} --seed 9 sends them again)`);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.generation).toMatchObject({ count: DEFAULT_GENERATED_CASES, seed: 9, requests: 3 * DEFAULT_GENERATED_CASES });
@@ -459,7 +459,7 @@ describe.concurrent('the CLI', () => {
     expect(summary.configuration.options).toMatchObject({ generate: DEFAULT_GENERATED_CASES, seed: 9 });
     const check = summary.checks.find((c: { id: string }) => c.id === 'ROBUST-NO-5XX');
     expect(check.shrunk).toMatchObject({ seed: 9, findings: [{ path: 'status', message: 'status 500 (SqlException): a server error' }] });
-    expect(check.shrunk.curl).toMatch(/^curl -sS -i -X POST -H 'content-type: application\/json' --data-binary '\{"userName":"«personal: string, 1 chars»"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
+    expect(check.shrunk.curl).toMatch(/^curl -sS -i -X POST -H 'content-type: application\/json' --data-binary '\{"userName":"'\\''"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
     expect(summary.exchanges.map((e: { id: string }) => e.id)).toContain(check.shrunk.exchange);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain(`**Generated requests:** ${DEFAULT_GENERATED_CASES} per operation from seed 9`);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/smallest failing request: gen\.login\.\d+\.shrink\.ROBUST-NO-5XX\.\d+ \(shrunk from gen\.login\.\d+ in \d+ step\(s\); seed 9\)/);

@@ -3,6 +3,7 @@
 // accounts is one line), and the first findings as examples with the exchange and account they came
 // from. The bodies behind them are dropped as soon as they are judged.
 import { isSkip, type Check, type Finding, type Look } from '../checks/check.js';
+import { HARNESS_WORDS } from '../checks/harness-words.js';
 import type { Origin } from '../http/exchange.js';
 
 /** A finding as kept: where it came from. */
@@ -33,8 +34,13 @@ const MAX_SKIP_REASONS = 20;
  *  Groups outlive the exchanges they came from, so no received value may stay in them. */
 const maskValues = (message: string, actual?: string): string => maskActual(message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"'), actual);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const maskActual = (text: string, actual?: string): string =>
-  actual ? text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(actual)}(?![\\p{L}\\p{N}_])`, 'gu'), '…') : text;
+/** A received value that is one of the harness's own words ("string") is left: masking it would mask
+ *  the harness's text ("(string): expected an integer"); and a marker a check wrote is never entered. */
+const maskActual = (text: string, actual?: string): string => {
+  if (!actual || HARNESS_WORDS.has(actual.toLowerCase())) return text;
+  const value = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(actual)}(?![\\p{L}\\p{N}_])`, 'gu');
+  return text.split(/(«[^«»]*»)/).map((part, i) => (i % 2 ? part : part.replace(value, '…'))).join('');
+};
 /** Array indices and map keys vary from one record to the next: one group for all of them. */
 const maskPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]').replace(/\["(?:[^"\\]|\\.)*"\]/g, '[*]');
 

@@ -3,22 +3,25 @@
 import type { Exchange } from '../http/exchange.js';
 import { MAX_SHOWN_TEXT, type Redactor } from './redact.js';
 
-/** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT, saying so. */
-function bodyText(bytes: Buffer): string {
+/** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
+ *  first, then cut (never inside a marker, nor after the first characters of a secret). `size`: bytes
+ *  received, of which `bytes` is all or the head kept. */
+function bodyText(bytes: Buffer, size: number, redact: Redactor): string {
   if (bytes.length === 0) return '';
-  const text = new TextDecoder('utf-8').decode(bytes.subarray(0, MAX_SHOWN_TEXT));
-  if (text.includes('\u0000')) return `(${bytes.length} bytes of binary data)`;
-  return bytes.length > MAX_SHOWN_TEXT ? `${text}\n… (${bytes.length - MAX_SHOWN_TEXT} more bytes not shown)` : text;
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (text.includes('\u0000')) return `(${size} bytes of binary data)`;
+  const shown = redact.cut(text, MAX_SHOWN_TEXT, size > bytes.length);
+  return shown.omitted || size > bytes.length ? `${shown.text}\n… (${size} bytes received; the rest not shown)` : shown.text;
 }
 
 const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>
-  Object.entries(headers).map(([k, v]) => `${k}: ${redact.header(k, v)}`);
+  Object.entries(headers).map(([k, v]) => redact.headerField(k, v));
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
 function requestBody(body: string, redact: Redactor): string {
-  const text = redact.text(body);
-  return text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}\n… (${text.length - MAX_SHOWN_TEXT} more characters not shown)` : text;
+  const shown = redact.cut(body, MAX_SHOWN_TEXT);
+  return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
 
 export function requestText(ex: Exchange, redact: Redactor): string {
@@ -29,7 +32,7 @@ export function requestText(ex: Exchange, redact: Redactor): string {
 export function responseText(ex: Exchange, redact: Redactor): string {
   if (!ex.response) return `(no response: ${ex.error?.message ?? 'unknown'})`;
   const r = ex.response;
-  return [`HTTP ${r.status}`, ...headerLines(r.headers, redact), '', redact.text(bodyText(r.body))].join('\n');
+  return [`HTTP ${r.status}`, ...headerLines(r.headers, redact), '', bodyText(r.body, r.size, redact)].join('\n');
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -69,7 +72,7 @@ function bodyWriter(body: string): string | undefined {
 export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = ['curl', '-sS', '-i', '-X', r.method];
-  for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(`${k}: ${redact.header(k, v)}`));
+  for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
   const body = r.body === undefined ? undefined : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
   if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));

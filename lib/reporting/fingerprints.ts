@@ -2,7 +2,8 @@
 // millions of values, and a JavaScript Set of strings would hold each one whole. Eight bytes a value
 // (sixteen at the table's lowest fill) keep memory a small, fixed cost per value, and a lookup costs the
 // same whatever the number of values learned. A false match (about one in 2^64) only masks a harmless
-// token; a value is never missed.
+// token; a value is never missed. The set is bounded: past `max` fingerprints it takes no more (and
+// says so: `full`), so its table never passes maxBytes however many values a run meets.
 
 /** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves. */
 function fingerprint(s: string): [number, number] {
@@ -21,6 +22,17 @@ export class FingerprintSet {
   private hi = new Uint32Array(1024);
   private lo = new Uint32Array(1024);
   private count = 0;
+  /** Whether a fingerprint was refused for want of room. */
+  full = false;
+
+  /** `max`: fingerprints kept at most. */
+  constructor(readonly max: number) {}
+
+  /** Bytes the table takes at most: it doubles when half full, so with max entries it has the first
+   *  power of two of slots above 2 * (max - 1), eight bytes each. */
+  get maxBytes(): number {
+    return Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, this.max * 2 - 1)))) * 8;
+  }
 
   get size(): number {
     return this.count;
@@ -31,14 +43,25 @@ export class FingerprintSet {
     return this.hi.byteLength + this.lo.byteLength;
   }
 
-  add(token: string): void {
-    if (this.count * 2 >= this.hi.length) this.grow();
+  /** Adds a fingerprint; false when it was refused because the set is full. */
+  add(token: string): boolean {
     const [a, b] = fingerprint(token);
+    if (this.count >= this.max) {
+      if (this.hasPair(a, b)) return true;
+      this.full = true;
+      return false;
+    }
+    if (this.count * 2 >= this.hi.length) this.grow();
     if (this.insert(this.hi, this.lo, a, b)) this.count++;
+    return true;
   }
 
   has(token: string): boolean {
     const [a, b] = fingerprint(token);
+    return this.hasPair(a, b);
+  }
+
+  private hasPair(a: number, b: number): boolean {
     const mask = this.hi.length - 1;
     for (let i = (a ^ b) & mask; this.hi[i] !== 0; i = (i + 1) & mask) {
       if (this.hi[i] === a && this.lo[i] === b) return true;

@@ -220,7 +220,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     durationMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),
     node: process.version,
     configuration: ctx.configuration,
-    warnings: [...(ctx.warnings ?? [])],
+    warnings: [...(ctx.warnings ?? []), ...(r.boundWarning ? [r.boundWarning] : [])],
     timings: { startupMs: ctx.startupMs ?? 0, ...run.timings },
     peakRss: { checkingBytes: process.resourceUsage().maxRSS * 1024 },
     counts: {

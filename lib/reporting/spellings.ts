@@ -2,8 +2,10 @@
 // meaning, not by one spelling: the text is first brought to a canonical form (JSON escapes, XML
 // character and entity references and URL percent-encoding decoded, letters lower-cased), keeping for
 // every canonical character the range of the original text it came from, so a match is masked in the
-// original exactly. Base64 cannot be decoded in place (its alignment is unknown), so the base64
-// spellings of a secret are computed once and searched for in the original text.
+// original exactly. Characters that show nothing (U+200B zero-width space, U+00AD soft hyphen, the
+// other zero-width format characters) are left out of the canonical form, so a value with them between
+// its characters reads as the value. Base64 and hex cannot be decoded in place (their alignment is
+// unknown), so those spellings of a secret are computed once and searched for (secretSpellings).
 
 /** A canonical form of a text, and where each of its characters came from in the original. */
 export interface CanonicalText {
@@ -18,6 +20,8 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '
 const HEX = /^[0-9a-fA-F]+$/;
 const XML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));|&(lt|gt|amp|quot|apos);/y;
 const UTF8 = new TextDecoder('utf-8');
+/** Characters a reader does not see: zero-width space, joiners, word joiner, soft hyphen, BOM, and the like. */
+const INVISIBLE = /^[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]$/;
 
 /** Lower case, one code unit for one: characters whose lower case is longer stay as they are, so the
  *  index map stays one to one. */
@@ -100,6 +104,8 @@ function canonicalPass(s: string): CanonicalText {
   let n = 0;
   const push = (text: string, start: number, end: number) => {
     for (const ch of text) {
+      // Shown as nothing: left out, its range joined to the character before it.
+      if (INVISIBLE.test(ch)) { if (n > 0) to[n - 1] = end; continue; }
       // Multi-unit characters (astral) map each unit to the same original range.
       for (let k = 0; k < ch.length; k++) {
         out.push(fold(ch[k]!));
@@ -146,6 +152,12 @@ export function base64Spellings(value: string): string[] {
     out.add(stable.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return [...out];
+}
+
+/** The spellings of a secret that are not decoded in place, canonical (lower case): its UTF-8 bytes in
+ *  hex, and its characters in reverse order. */
+export function secretSpellings(value: string): string[] {
+  return [Buffer.from(value, 'utf8').toString('hex'), [...canonicalValue(value)].reverse().join('')];
 }
 
 /** A text with its whitespace removed (base64 as MIME writes it, broken into lines or groups), and

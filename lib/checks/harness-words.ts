@@ -1,0 +1,42 @@
+// What the harness writes itself, and so never masks: the words of its checks, of its type names
+// ("expected a string"), of the interface and of its own markers, and the sample values it sends
+// when the configuration gives none (sample-userName, 0001-01-01T00:00:00.0000000). A value a target
+// sends that is one of these words is hidden by name only (lib/reporting/redact.ts): found elsewhere,
+// it is the harness's word, not the target's secret, and masking it would garble the report. Finding
+// groups (lib/engine/tally.ts) likewise never mask these words as a received value.
+import { CATALOGUE } from './catalogue.js';
+import { exampleValue } from '../contract/examples.js';
+import { OPERATIONS } from '../contract/operations.js';
+import { PUBLIC_WORDS } from '../contract/sensitivity.js';
+import type { Shape } from '../contract/types.js';
+import { EXPECTED } from '../contract/values.js';
+
+/** The words of a text as the Redactor tokenises it (redact.ts): lower case. */
+const wordsIn = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+
+const MARKER_WORDS = 'credential personal secret header string number boolean null object array undefined chars words withheld characters';
+
+export const HARNESS_WORDS: ReadonlySet<string> = (() => {
+  const w = new Set<string>(PUBLIC_WORDS);
+  // Numbers are data more often than words: a learned number stays masked even where the harness writes it.
+  const add = (text: string) => { for (const word of wordsIn(text)) if (!/^\d+$/.test(word)) w.add(word); };
+  add(MARKER_WORDS);
+  for (const e of Object.values(EXPECTED)) add(e);
+  for (const c of CATALOGUE) for (const v of Object.values(c)) if (typeof v === 'string') add(v);
+  return w;
+})();
+
+/** The request values the harness sends when none is configured, lower case. */
+export const HARNESS_VALUES: ReadonlySet<string> = (() => {
+  const values = new Set<string>();
+  const walk = (shape: Shape) => {
+    for (const f of shape.fields) {
+      const v = exampleValue(f);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values.add(String(v).toLowerCase());
+      if (f.type.kind === 'object') walk(f.type.shape);
+    }
+  };
+  for (const op of OPERATIONS) walk(op.request);
+  values.delete('');
+  return values;
+})();

@@ -1,0 +1,114 @@
+// Sensitive members of a JSON text, by one pass over its tokens (jsonc-parser's scanner; no syntax
+// tree), tolerant of whatever a target writes: every root value (an array, objects one after another,
+// the inside of JSONP), names and values in single quotes or none, truncation anywhere. A member named
+// as sensitive has its whole value (string, number, bare word, object, array) as one range, with every
+// string, number and word in it; a value cut off by the end of the text reaches the end.
+// Also the string tokens of a text, joined: a value split across two strings is one value there.
+import { createScanner, type SyntaxKind } from 'jsonc-parser';
+import type { Sensitivity } from '../contract/types.js';
+import type { KindOf, SensitiveRange } from './sensitive-ranges.js';
+
+/** jsonc-parser's token kinds (a const enum its typings declare ambient, so spelled out here). */
+const T = {
+  OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, Colon: 6, NullKeyword: 7, TrueKeyword: 8,
+  FalseKeyword: 9, StringLiteral: 10, NumericLiteral: 11, LineCommentTrivia: 12, BlockCommentTrivia: 13,
+  LineBreakTrivia: 14, Trivia: 15, Unknown: 16, EOF: 17,
+} as const satisfies Record<string, SyntaxKind>;
+
+const isTrivia = (t: SyntaxKind) => t === T.Trivia || t === T.LineBreakTrivia || t === T.LineCommentTrivia || t === T.BlockCommentTrivia;
+
+export function jsonRanges(text: string, kindOf: KindOf): SensitiveRange[] {
+  const first = text.search(/[{[]/);
+  if (first < 0) return [];
+  const scanner = createScanner(text, false);
+  scanner.setPosition(first);
+  const out: SensitiveRange[] = [];
+  const stack: number[] = [];
+  let candidate: string | undefined; // a name read where a member's name goes; a colon confirms it
+  let expectName = false;
+  let pending: Sensitivity | undefined; // a sensitive name and its colon were read: its value is next
+  let open: { kind: Sensitivity; offset: number; depth: number; shape: unknown; values: string[] } | undefined;
+  for (let t = scanner.scan(); t !== T.EOF; t = scanner.scan()) {
+    if (isTrivia(t)) continue;
+    const offset = scanner.getTokenOffset();
+    if (t === T.OpenBrace || t === T.OpenBracket) {
+      if (pending && !open) open = { kind: pending, offset, depth: stack.length, shape: t === T.OpenBrace ? {} : [], values: [] };
+      pending = undefined;
+      stack.push(t);
+      expectName = t === T.OpenBrace;
+      continue;
+    }
+    if (t === T.CloseBrace || t === T.CloseBracket) {
+      stack.pop();
+      if (open && stack.length === open.depth) {
+        out.push({ start: open.offset, end: offset + 1, kind: open.kind, shape: open.shape, values: open.values, spelling: 'json' });
+        open = undefined;
+      }
+      pending = undefined;
+      expectName = false;
+      continue;
+    }
+    if (!stack.length) continue; // between roots: a JSONP callback, garbage, another root's start
+    if (t === T.Comma) { expectName = stack[stack.length - 1] === T.OpenBrace; pending = undefined; candidate = undefined; continue; }
+    if (t === T.Colon) {
+      if (candidate !== undefined && !open) pending = kindOf(candidate);
+      candidate = undefined;
+      expectName = false;
+      continue;
+    }
+    // A scalar: a string, a number, a literal, or a word JSON does not know (a bare or single-quoted value).
+    let end = offset + scanner.getTokenLength();
+    let value: string | number | boolean | null = t === T.StringLiteral ? scanner.getTokenValue()
+      : t === T.NullKeyword ? null : t === T.TrueKeyword ? true : t === T.FalseKeyword ? false
+        : scanner.getTokenValue();
+    if (t === T.Unknown && typeof value === 'string' && value.startsWith("'")) {
+      // A single-quoted string spans tokens (the scanner splits it at spaces): on to its closing quote, or the line's end.
+      while (!(end - offset > 1 && text[end - 1] === "'")) {
+        const n = scanner.scan();
+        if (n === T.EOF || n === T.LineBreakTrivia) break;
+        end = scanner.getTokenOffset() + scanner.getTokenLength();
+      }
+      value = text.slice(offset + 1, text[end - 1] === "'" && end - offset > 1 ? end - 1 : end);
+    }
+    if (expectName) { candidate = typeof value === 'string' ? value : String(value); expectName = false; continue; }
+    const learned = typeof value === 'string' ? value : typeof value === 'number' || t === T.NumericLiteral ? text.slice(offset, end) : undefined;
+    if (open) { if (learned !== undefined) open.values.push(learned); }
+    else if (pending && value !== null) {
+      out.push({ start: offset, end, kind: pending, shape: t === T.NumericLiteral ? 0 : value, values: learned !== undefined ? [learned] : [], spelling: 'json' });
+    }
+    pending = undefined;
+  }
+  if (open) out.push({ start: open.offset, end: text.length, kind: open.kind, shape: open.shape, values: open.values, spelling: 'json' }); // cut off inside a hidden value
+  return out;
+}
+
+/** A text's JSON strings read as one value: the contents (escapes as written) of every string token
+ *  joined, and of the values only (names left out), each with the index in `text` of each character.
+ *  A value written in two strings ("abc" "def", a name and its value, two members' values) reads as
+ *  one in one of them. None when the text holds fewer than two strings. */
+export function joinedStrings(text: string): Array<{ readonly text: string; readonly at: Uint32Array }> {
+  if (text.indexOf('"') === text.lastIndexOf('"')) return [];
+  const scanner = createScanner(text, false);
+  const all = { text: '', at: [] as number[] };
+  const values = { text: '', at: [] as number[] };
+  let pending: [number, number] | undefined; // a string not yet known to be a value or a name
+  let strings = 0;
+  const append = (into: { text: string; at: number[] }, [start, end]: [number, number]) => {
+    into.text += text.slice(start, end);
+    for (let i = start; i < end; i++) into.at.push(i);
+  };
+  for (let t = scanner.scan(); ; t = scanner.scan()) {
+    if (isTrivia(t)) continue;
+    if (pending && t !== T.Colon) append(values, pending);
+    pending = undefined;
+    if (t === T.EOF) break;
+    if (t !== T.StringLiteral) continue;
+    const start = scanner.getTokenOffset() + 1;
+    const end = Math.max(start, scanner.getTokenOffset() + scanner.getTokenLength() - (scanner.getTokenError() === 2 /* UnexpectedEndOfString */ ? 0 : 1));
+    append(all, [start, end]);
+    pending = [start, end];
+    strings++;
+  }
+  if (strings < 2) return [];
+  return [all, values].map((v) => ({ text: v.text, at: Uint32Array.from(v.at) }));
+}
