@@ -20,8 +20,10 @@ export const REPORT_EVERY_MS = 10_000;
 /** Exchanges handed to the judge and not judged yet, at most; past this, forwarded but not judged. */
 const MAX_WAITING = 1000;
 /** Bodies copied for judging, across every exchange in flight and waiting for the judge, at most
- *  this many times the body cap; past it, an exchange streams through and is not judged. */
-export const ROOM_BODIES = 4;
+ *  this many times the body cap (one body at the cap and its request always fit); past it, an
+ *  exchange streams through and is not judged. Judging a body costs some times its size again on
+ *  the judge's thread: two, not more, keep 80 clients fetching 9.5 MiB each under 250 MB. */
+export const ROOM_BODIES = 2;
 /** Distinct finding lines printed; past this, findings only reach the reports. */
 const MAX_LINES = 10_000;
 /** On stop, exchanges in flight get this long to finish. */
