@@ -17,9 +17,6 @@ export type Failures = readonly (readonly [Check, readonly Finding[]])[];
 /** The lines of one judged exchange: "✗ ID [LEVEL] exchange METHOD /path: message at $.path" per
  *  finding, or one "✓ …: no finding" when `clean` lines are asked for and there is none. */
 export function findingLines(ex: Exchange, failures: Failures, redactor: Redactor, clean: boolean): string[] {
-  if (!failures.length && !clean) return [];
-  // What the exchange teaches is learned only for lines that will be shown (on a large body it is
-  // the costliest step of judging).
   const scope = redactor.scope();
   scope.learnExchange(ex);
   let path = ex.request.url;
