@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
-import { JudgeQueue } from '../lib/cli/proxy-run.js';
-import { startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
+import { judgeable, startProxy, type ForwardedExchange, type RunningProxy } from '../lib/traffic/proxy.js';
 import { launchChromium } from './helpers/browser.js';
 import { runCli, servingProgram } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
@@ -78,7 +77,7 @@ describe('forwarding: the same bytes as directly', () => {
     });
     await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
     oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
-    const options = { port: 0, maxBodyBytes: 10 * 1024 * 1024, timeoutMs: 30_000, onExchange: (ex: Exchange) => seen.push(ex) };
+    const options = { port: 0, maxBodyBytes: 10 * 1024 * 1024, timeoutMs: 30_000, onExchange: (ex: ForwardedExchange) => seen.push(judgeable(ex, 10 * 1024 * 1024)) };
     proxy = await startProxy({ ...options, target: ref.url });
     oddProxy = await startProxy({ ...options, target: oddUrl });
   });
@@ -158,7 +157,7 @@ describe('forwarding: the same bytes as directly', () => {
     const got: Exchange[] = [];
     // The limit is the subject (a target that never answers); 2 s so a loaded machine still gets the
     // other answers' headers through in time.
-    const p = await startProxy({ target: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1024, timeoutMs: 2000, onExchange: (ex) => got.push(ex) });
+    const p = await startProxy({ target: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1024, timeoutMs: 2000, onExchange: (ex) => got.push(judgeable(ex, 1024)) });
     try {
       // The streamed answer's headers are in; a slow upload has sent its first part.
       const streamed = await new Promise<{ whole: Promise<{ status: number; body: string }> }>((resolve, reject) => {
@@ -345,35 +344,5 @@ describe('npm run conformance -- --proxy', () => {
     const r = await runCli([...args, '--report-dir', dirOf('bad')]);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(message);
-  });
-});
-
-describe('the hand-over to the judge', () => {
-  const ex = (bytes: number): Exchange => ({
-    id: 'proxy.1', title: 't', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0,
-    request: { method: 'POST', url: 'http://x/supportstateuser', headers: {}, body: 'x'.repeat(bytes) },
-  });
-
-  it('holds at most so many exchanges and so many bytes; past either, an exchange is counted, not handed over', () => {
-    const sent: Exchange[] = [];
-    const q = new JudgeQueue(3, 100, (e) => sent.push(e));
-    expect([q.offer(ex(10)), q.offer(ex(10)), q.offer(ex(10)), q.offer(ex(1))]).toEqual([true, true, true, false]);
-    q.judged(); // 2 wait, 20 bytes
-    expect(q.offer(ex(81))).toBe(false); // within the count, past the bytes (101 > 100)
-    expect(q.offer(ex(80))).toBe(true); // exactly 100
-    expect(q.offer(ex(0))).toBe(false); // past the count again
-    expect([q.waiting, q.unjudged, sent.length]).toEqual([3, 3, 4]);
-  });
-
-  it('frees what the judge finished, oldest first, and always takes one exchange when none waits', () => {
-    const sent: Exchange[] = [];
-    const q = new JudgeQueue(10, 100, (e) => sent.push(e));
-    expect(q.offer(ex(500))).toBe(true); // alone: handed over whatever its size (the body cap bounds it)
-    expect(q.offer(ex(1))).toBe(false);
-    q.judged();
-    expect([q.offer(ex(60)), q.offer(ex(40)), q.offer(ex(1))]).toEqual([true, true, false]);
-    q.judged();
-    expect(q.offer(ex(60))).toBe(true);
-    expect([q.waiting, q.unjudged, sent.length]).toEqual([2, 2, 4]);
   });
 });

@@ -1,15 +1,18 @@
 // The validating proxy's judge: a worker thread of its own (started by lib/cli/proxy-run.ts through
 // bin/run.mjs, so it runs the compiled code or the sources exactly as the proxy does), at the lowest
 // CPU priority where the system allows it. The forwarding thread only copies each finished exchange
-// here; checking, redacting, printing's wording and report writing all happen on this thread, so a
-// judgement never takes a turn of the loop that forwards traffic, and on a busy machine the
-// forwarding (and the deployment behind it) get the CPU first.
+// here (raw headers and bytes, moved, not cloned); mapping, decoding, hashing, checking, redacting,
+// printing's wording and report writing all happen on this thread, so a judgement never takes a
+// turn of the loop that forwards traffic, and on a busy machine the forwarding (and the deployment
+// behind it) get the CPU first.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
 import type { Check } from '../checks/check.js';
-import type { Exchange } from '../http/exchange.js';
+import { judgeable, type ForwardedExchange } from '../traffic/proxy.js';
 import { findingLines, LiveJudging, type LiveOptions } from './live-judging.js';
 import type { Written } from './write-reports.js';
 
@@ -20,11 +23,13 @@ export interface JudgeSetup extends Omit<LiveOptions, 'checks'> {
   readonly reportEveryMs: number;
   /** Distinct finding lines sent to be printed; past this, findings only reach the reports. */
   readonly maxLines: number;
+  readonly maxBodyBytes: number;
 }
 
 /** Proxy → judge. */
 export type ToJudge =
-  | { readonly kind: 'exchange'; readonly exchange: Exchange }
+  /** Its bodies moved here, not copied; mapped, decoded and hashed here, off the forwarding thread. */
+  | { readonly kind: 'exchange'; readonly exchange: ForwardedExchange }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
   | { readonly kind: 'stop'; readonly notes: readonly string[] };
 
@@ -38,6 +43,21 @@ export type FromJudge =
   | { readonly kind: 'problems'; readonly problems: readonly string[] }
   | { readonly kind: 'final'; readonly written: Written };
 
+/** Judging a body of some megabytes leaves many times its size behind (its text, its tree, what
+ *  redaction learned from it); V8 collects it late, when a judge's heap is small, so a run of big
+ *  exchanges would pile it up. Past this size the judge collects at once after each. */
+const COLLECT_AFTER_BYTES = 1024 * 1024;
+
+/** V8's collector, where it can be had (a flag set at run time; a new context's `gc`). */
+function collector(): (() => void) | undefined {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
 /** "✗ ID [LEVEL] proxy.12 POST /x: message" without the exchange id or quoted values: the same
  *  finding on another exchange (hours of traffic repeat the same few). */
 export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
@@ -50,14 +70,8 @@ function lowestPriority(): void {
   } catch { /* not Linux, or not allowed: normal priority */ }
 }
 
-/** A copied exchange's bodies arrive as plain Uint8Arrays (structured clone keeps no Buffer). */
-function revived(ex: Exchange): Exchange {
-  if (!ex.response) return ex;
-  const b = ex.response.body as Uint8Array;
-  return { ...ex, response: { ...ex.response, body: Buffer.from(b.buffer, b.byteOffset, b.byteLength) } };
-}
-
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
+  const collect = collector();
   const checks = setup.checkIds.map((id) => checkById.get(id)).filter((c): c is Check => c !== undefined);
   const live = new LiveJudging({ ...setup, checks });
   live.baseUrl = setup.baseUrl;
@@ -74,7 +88,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
 
   port.on('message', (m: ToJudge) => {
     if (m.kind === 'exchange') {
-      const ex = revived(m.exchange);
+      const ex = judgeable(m.exchange, setup.maxBodyBytes);
       const lines: string[] = [];
       for (const line of findingLines(ex, live.judgeExchange(ex), live.redactor, false)) {
         const key = distinct(line);
@@ -83,6 +97,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
         lines.push(line);
       }
       post({ kind: 'judged', lines });
+      if (m.exchange.held >= COLLECT_AFTER_BYTES) collect?.();
       return;
     }
     clearInterval(timer);

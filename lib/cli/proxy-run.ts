@@ -8,10 +8,9 @@
 // run exits with the traffic's verdict.
 import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
-import type { Exchange } from '../http/exchange.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
-import { startProxy } from '../traffic/proxy.js';
+import { startProxy, type CopyRoom, type ForwardedExchange } from '../traffic/proxy.js';
 import { PERSONAL_DATA_SHOWN, type Config } from './config.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
 import { finish } from './write-reports.js';
@@ -20,39 +19,64 @@ import { finish } from './write-reports.js';
 export const REPORT_EVERY_MS = 10_000;
 /** Exchanges handed to the judge and not judged yet, at most; past this, forwarded but not judged. */
 const MAX_WAITING = 1000;
+/** Bodies copied for judging, across every exchange in flight and waiting for the judge, at most
+ *  this many times the body cap (one body at the cap and its request always fit); past it, an
+ *  exchange streams through and is not judged. Judging a body costs some times its size again on
+ *  the judge's thread: two, not more, keep 80 clients fetching 9.5 MiB each under 250 MB. */
+export const ROOM_BODIES = 2;
 /** Distinct finding lines printed; past this, findings only reach the reports. */
 const MAX_LINES = 10_000;
 /** On stop, exchanges in flight get this long to finish. */
 const GRACE_MS = 5000;
 
-/** The bytes an exchange holds (its copied bodies): what waiting for the judge costs in memory. */
-const bytesOf = (ex: Exchange) => (ex.request.body?.length ?? 0) + (ex.response?.body.length ?? 0);
-
-/** The hand-over to the judge, bounded: at most `maxCount` exchanges and `maxBytes` of bodies wait
- *  to be judged; one that would go past either is not handed over (and is counted). */
-export class JudgeQueue {
+/** The hand-over to the judge, bounded across every exchange at once: the bytes copied for judging
+ *  (while exchanges are forwarded, and while they wait for the judge) never pass `maxBytes`, and at
+ *  most `maxCount` exchanges wait. The proxy asks for room before it copies anything of an exchange
+ *  and as each chunk comes; one that finds none is forwarded whole, not judged, and counted. */
+export class JudgeQueue implements CopyRoom {
   private count = 0;
   private bytes = 0;
   private readonly sizes: number[] = [];
+  /** Exchanges handed to the judge. */
+  handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
-  constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: Exchange) => void) {}
-  offer(ex: Exchange): boolean {
-    const size = bytesOf(ex);
-    if (this.count >= this.maxCount || (this.count > 0 && this.bytes + size > this.maxBytes)) { this.unjudged++; return false; }
+  /** Set when the judge is gone: nothing more is copied. */
+  closed = false;
+  constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
+  open(): boolean { return !this.closed && this.count < this.maxCount && this.bytes < this.maxBytes; }
+  take(bytes: number): boolean {
+    if (this.bytes + bytes > this.maxBytes) return false;
+    this.bytes += bytes;
+    return true;
+  }
+  give(bytes: number): void { this.bytes -= bytes; }
+  /** An exchange copied whole: handed to the judge, its bytes held until judged; or, with no room
+   *  in the count (or no judge), given back and counted. */
+  offer(ex: ForwardedExchange): boolean {
+    if (this.closed || this.count >= this.maxCount) { this.give(ex.held); this.unjudged++; return false; }
     this.count++;
-    this.bytes += size;
-    this.sizes.push(size);
+    this.handed++;
+    this.sizes.push(ex.held);
     this.send(ex);
     return true;
   }
   /** The judge finished the oldest exchange handed over (it judges them in order). */
   judged(): void {
     this.count--;
-    this.bytes -= this.sizes.shift() ?? 0;
+    this.give(this.sizes.shift() ?? 0);
   }
   get waiting(): number { return this.count; }
+  /** Bytes of copies held now. */
+  get held(): number { return this.bytes; }
 }
+
+/** The bodies an exchange hands over, to be moved (not copied) to the judge's thread. */
+const transferable = (ex: ForwardedExchange): ArrayBuffer[] =>
+  [ex.requestBody?.buffer, ex.answer?.body?.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer && b.byteLength > 0);
+
+const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 100}%`;
 
 /** `checks`: the selection for traffic through a proxy (the answer checks and the request checks). */
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
@@ -63,14 +87,15 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     secrets: Object.values(config.headers), baseUrl: target, reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES,
     targetDescription: 'traffic through the validating proxy',
     configuration: { baseUrl: target, proxy: `${listen.host}:${listen.port}`, reportDir: dir, namespaces: config.namespaces, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs },
+    maxBodyBytes: config.maxBodyBytes,
     warnings: config.showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
     gate: config.failOn,
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });
   const toJudge = (m: ToJudge) => judge.postMessage(m);
-  // Four bodies at the cap may wait; one over it never reaches the judge as a body anyway.
-  const queue = new JudgeQueue(MAX_WAITING, 4 * config.maxBodyBytes, (exchange) => toJudge({ kind: 'exchange', exchange }));
+  const roomBytes = ROOM_BODIES * config.maxBodyBytes;
+  const queue = new JudgeQueue(MAX_WAITING, roomBytes, (exchange) => judge.postMessage({ kind: 'exchange', exchange } satisfies ToJudge, transferable(exchange)));
   let lost: string | undefined;
   type Final = Extract<FromJudge, { kind: 'final' }> | undefined;
   let final: ((m: Final) => void) | undefined;
@@ -88,6 +113,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const judgeLost = (why: string) => {
     if (lost) return;
     lost = why;
+    queue.closed = true;
     process.stderr.write(started
       ? `conformance: the judge stopped (${why}); traffic is still forwarded but no longer judged\n`
       : `conformance: the judge could not start (${why}); nothing was forwarded\n`);
@@ -101,7 +127,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   if (!(await judgeUp)) return 2;
   const proxy = await startProxy({
     target, port: listen.port, host: listen.host, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs,
-    onExchange: (ex) => { if (lost) queue.unjudged++; else queue.offer(ex); },
+    room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: () => { queue.unjudged++; },
   }).catch(async (e: NodeJS.ErrnoException) => {
     await judge.terminate();
     throw Object.assign(new Error(`cannot listen on ${listen.host}:${listen.port}: ${e.code ?? e.message}`), { code: 'LISTEN' });
@@ -115,9 +141,14 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
       void (async () => {
         await proxy.close(GRACE_MS);
         const notes: string[] = [];
+        const forwarded = queue.handed + queue.unjudged;
         if (queue.unjudged) {
-          notes.push(`${queue.unjudged} exchange(s) were forwarded but not judged: the judge could not keep up${lost ? ' (it stopped)' : ''}`);
+          notes.push(`${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${lost ? 'the judge stopped' : `past the bound of ${mib(roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`}; they streamed through unjudged`);
           say(`  ! ${notes[0]}`);
+        }
+        if (proxy.refused()) {
+          notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
+          say(`  ! ${notes.at(-1)}`);
         }
         if (!lost) toJudge({ kind: 'stop', notes });
         const m = await finalMessage;

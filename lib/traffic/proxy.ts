@@ -1,13 +1,52 @@
 // Live traffic: a reverse proxy that forwards every request to the target and every answer back as
 // it came (status and reason phrase, headers in their order and letter case, body bytes streamed),
 // and hands a copy of each finished exchange to whoever judges it, off the forwarding path. Only
-// hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target. The
-// copy of a body stops at the body cap; the bytes forwarded never do. Nothing here knows of checks.
+// hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target; every
+// request goes on framed as it came, or is refused with 400. The copy of a body stops at the body
+// cap, and all copies together at the room the caller gives; the bytes forwarded never do. An answer
+// Node will not write gets the client a 502 naming why. Nothing here knows of checks.
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
+
+/** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
+ *  for the judge, as its owner wishes): a bound on the bytes copied across all of them, not per
+ *  exchange. An exchange that finds no room is forwarded whole but not copied, and never judged. */
+export interface CopyRoom {
+  /** Whether a new exchange may be copied at all: asked before anything of it is copied or mapped. */
+  open(): boolean;
+  /** Takes `bytes` more for copies; false, taking nothing, when that would pass the bound. */
+  take(bytes: number): boolean;
+  /** Gives back bytes taken (a copy dropped, or judged). */
+  give(bytes: number): void;
+}
+
+/** An exchange as the forwarding thread hands it over: raw header lists and copied bytes, nothing
+ *  mapped, decoded or hashed (that is the judge's work, in `judgeable`, on the judge's thread). */
+export interface ForwardedExchange {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly method: string;
+  /** The URL at the target, as forwarded. */
+  readonly url: string;
+  /** The path the client asked for (the exchange's title names it). */
+  readonly path: string;
+  readonly requestHeaders: readonly string[];
+  /** Absent when the request had no body, or one over the body cap. */
+  readonly requestBody?: Uint8Array;
+  readonly answer?: {
+    readonly status: number;
+    readonly rawHeaders: readonly string[];
+    /** Absent when the body went past the body cap (it was forwarded whole all the same). */
+    readonly body?: Uint8Array;
+  };
+  readonly error?: TransportError;
+  /** Bytes of the copies it holds: taken from the room, given back once judged. */
+  readonly held: number;
+}
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -19,8 +58,12 @@ export interface ProxyOptions {
   /** No answer headers from the target within this time: 504 to the client (a body, once it
    *  streams, is not timed: the client decides how long it waits, as it would without the proxy). */
   readonly timeoutMs: number;
-  /** Called with each finished exchange, after its answer reached the client. */
-  readonly onExchange: (ex: Exchange) => void;
+  /** Where copies are made; without one, every exchange is copied (each up to `maxBodyBytes`). */
+  readonly room?: CopyRoom;
+  /** Called with each finished exchange that was copied whole, after its answer reached the client. */
+  readonly onExchange: (ex: ForwardedExchange) => void;
+  /** Called for each exchange forwarded but not copied (no room): it is never judged. */
+  readonly onUnjudged?: () => void;
 }
 
 export interface RunningProxy {
@@ -28,6 +71,8 @@ export interface RunningProxy {
   readonly port: number;
   /** Exchanges still being forwarded. */
   readonly inFlight: () => number;
+  /** Requests refused with 400 because they could not be forwarded framed as they came. */
+  readonly refused: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -39,12 +84,15 @@ const MAX_HEADER_BYTES = 256 * 1024;
 /** Hop-by-hop headers: they describe one connection, so each hop makes its own (RFC 9110 7.6.1). */
 // (Trailer is not one: RFC 9110 6.6.2 makes it end to end, and the trailers it announces are relayed.)
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade']);
+/** Never removed because `Connection` names them: a message is forwarded framed as it came (removing
+ *  Content-Length would send a body unframed, for the next hop to read as another request). */
+const FRAMING = new Set(['content-length', 'host']);
 
 /** Raw headers ([name, value, name, value, …], as received) without the hop-by-hop ones, in order and case. */
 function endToEnd(raw: readonly string[], replaceHost?: string): string[] {
   const named = new Set(HOP_BY_HOP);
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) named.add(n.trim().toLowerCase());
+    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) if (!FRAMING.has(n.trim().toLowerCase())) named.add(n.trim().toLowerCase());
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -55,20 +103,68 @@ function endToEnd(raw: readonly string[], replaceHost?: string): string[] {
   return out;
 }
 
+/** The request's target in origin form: an absolute-form request (`GET http://elsewhere/x`) goes
+ *  to the configured target like any other, under its path. */
+function originForm(url: string): string {
+  if (url.startsWith('/') || url === '*') return url;
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return `/${url}`;
+  }
+}
 
-/** Copies chunks up to a cap; past it, remembers only that there was more. */
+/** No room: what an exchange that is not copied uses. */
+const NO_ROOM: CopyRoom = { open: () => false, take: () => false, give: () => undefined };
+const ANY_ROOM: CopyRoom = { open: () => true, take: () => true, give: () => undefined };
+
+/** Copies a body up to a cap, each byte taken from the shared room first. Past the cap it remembers
+ *  only that there was more (`over`); with no room left it drops its copy (`dropped`). A body of
+ *  known length is copied into one buffer taken whole at the start. */
 class BodyCopy {
-  private readonly chunks: Buffer[] = [];
+  private chunks: Uint8Array[] = [];
+  private one: Uint8Array | undefined;
   private size = 0;
+  private taken = 0;
   over = false;
-  constructor(private readonly cap: number) {}
+  dropped = false;
+  constructor(private readonly cap: number, private readonly room: CopyRoom, length?: number) {
+    if (length === undefined || length === 0) return;
+    if (length > cap) { this.over = true; return; }
+    if (!room.take(length)) { this.dropped = true; return; }
+    this.taken = length;
+    this.one = new Uint8Array(length);
+  }
   add(chunk: Buffer): void {
-    if (this.over) return;
-    if (this.size + chunk.length > this.cap) { this.over = true; this.chunks.length = 0; return; }
-    this.chunks.push(chunk);
+    if (this.over || this.dropped) return;
+    if (this.size + chunk.length > this.cap) { this.over = true; this.release(); return; }
+    if (this.one && this.size + chunk.length <= this.one.length) { this.one.set(chunk, this.size); this.size += chunk.length; return; }
+    if (!this.room.take(chunk.length)) { this.dropped = true; this.release(); return; }
+    this.taken += chunk.length;
+    // A copy of its own: a chunk may be a view of a larger buffer, which it would keep alive.
+    this.chunks.push(new Uint8Array(chunk));
     this.size += chunk.length;
   }
-  get bytes(): Buffer { return Buffer.concat(this.chunks); }
+  /** The bytes copied, in one buffer of their own (transferable to the judge's thread). */
+  get bytes(): Uint8Array {
+    if (this.one && !this.chunks.length) return this.size === this.one.length ? this.one : this.one.slice(0, this.size);
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    if (this.one) { out.set(this.one.subarray(0, Math.min(this.size, this.one.length))); at = Math.min(this.size, this.one.length); }
+    for (const c of this.chunks) { out.set(c, at); at += c.length; }
+    this.one = out;
+    this.chunks = [];
+    return out;
+  }
+  /** Bytes taken from the room (given back by whoever judges, or by `release`). */
+  get held(): number { return this.taken; }
+  release(): void {
+    this.room.give(this.taken);
+    this.taken = 0;
+    this.chunks = [];
+    this.one = undefined;
+  }
 }
 
 /** The body as the judge reads it: decoded from its Content-Encoding within the cap (the client got
@@ -86,6 +182,26 @@ function decoded(body: Buffer, encoding: string | undefined, cap: number): Buffe
   return undefined;
 }
 
+/** The exchange a forwarded one is judged as: headers mapped, the body decoded from its
+ *  Content-Encoding within the cap, and hashed. Runs on the judge's thread, never the forwarding one. */
+export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange {
+  const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
+  const base = {
+    id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
+    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}) },
+    startedAt: fx.startedAt, durationMs: fx.durationMs,
+  };
+  if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
+  const { status, rawHeaders, body: copied } = fx.answer;
+  if (!copied) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } };
+  const headers = exchangeHeaders(rawPairs(rawHeaders));
+  const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
+  const body = decoded(bytes, headers['content-encoding'], maxBodyBytes);
+  if (body === undefined) return { ...base, error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } };
+  const { 'content-encoding': _ce, ...judged } = headers;
+  return { ...base, response: recordedResponse(status, body === bytes ? headers : judged, body) };
+}
+
 /** A failed forward as the exchange records it. */
 function transportError(e: NodeJS.ErrnoException, target: string): TransportError {
   const where = new URL(target).host;
@@ -94,8 +210,28 @@ function transportError(e: NodeJS.ErrnoException, target: string): TransportErro
     case 'ENOTFOUND': case 'EAI_AGAIN': return { kind: 'dns', message: `host not found: ${new URL(target).hostname}` };
     case 'ECONNRESET': return { kind: 'reset', message: `the connection to ${where} was reset` };
     case 'ETIMEDOUT': return { kind: 'headers-timeout', message: `no answer from ${where} in time` };
-    default: return e.code?.startsWith('ERR_TLS') || e.code?.includes('CERT') ? { kind: 'tls', message: `TLS failure with ${where}: ${e.code}` } : { kind: 'other', message: `cannot forward to ${where}: ${e.code ?? 'error'}` };
+    default:
+      if (e.code?.startsWith('HPE_')) return { kind: 'other', message: `the answer of ${where} is not HTTP/1.1 that can be read (${e.code})` };
+      return e.code?.startsWith('ERR_TLS') || e.code?.includes('CERT') ? { kind: 'tls', message: `TLS failure with ${where}: ${e.code}` } : { kind: 'other', message: `cannot forward to ${where}: ${e.code ?? 'error'}` };
   }
+}
+
+/** Why a request cannot be forwarded framed exactly as it came (then it is refused with 400), or
+ *  undefined. Node's parser has refused already what HTTP/1.1 forbids (Content-Length beside
+ *  Transfer-Encoding, two Content-Lengths); left is a coding the proxy would have to undo. */
+function unframeable(req: IncomingMessage): string | undefined {
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.trim().toLowerCase() !== 'chunked') return 'a request body in a Transfer-Encoding other than chunked alone cannot be forwarded as it came';
+  return undefined;
+}
+
+/** What a relay step that Node refused says, in one line without the target's words. */
+function relayCause(where: string, step: string, e: unknown, answer?: IncomingMessage): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+  if (code === 'ERR_HTTP_INVALID_STATUS_CODE' && answer) return `cannot relay the answer of ${where}: its status ${answer.statusCode} is not a three-digit code of 100-999`;
+  const odd = answer && /[^\t\x20-\x7e\x80-\xff]/.exec(answer.statusMessage ?? '');
+  if (code === 'ERR_INVALID_CHAR' && odd) return `cannot relay the answer of ${where}: its reason phrase holds the control character 0x${odd[0].charCodeAt(0).toString(16).padStart(2, '0')}`;
+  return `cannot relay the answer of ${where}: ${step} (${code})`;
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -104,36 +240,88 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // The target's address once, as options: no URL is parsed per request.
   const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined, setHost: false };
+  const room = options.room ?? ANY_ROOM;
   let n = 0;
   let active = 0;
+  let refused = 0;
+
+  // A connection that sent a request refused: whatever it sent after that (already parsed, as
+  // pipelined requests are) is never forwarded; the connection closes after the 400.
+  const closing = new WeakSet<Socket>();
+  const refuse = (req: IncomingMessage, res: ServerResponse, why: string) => {
+    refused++;
+    closing.add(req.socket);
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+    res.end(`conformance proxy: ${why}\n`);
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (closing.has(req.socket)) { res.destroy(); return; }
+    const bad = unframeable(req);
+    if (bad) { refuse(req, res, bad); return; }
+    const path = originForm(req.url ?? '/');
+    const method = req.method ?? 'GET';
+    // The room is asked first: an exchange it has none for is forwarded, and nothing of it is copied.
+    const copying = room.open();
+    const length = req.headers['transfer-encoding'] === undefined && req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+    const requestCopy = new BodyCopy(options.maxBodyBytes, copying ? room : NO_ROOM, copying ? length : undefined);
+    if (!copying) requestCopy.dropped = true;
+    // Framed as it came: a chunked body chunked again (the hop's own Transfer-Encoding was removed
+    // with the other hop-by-hop headers), a Content-Length kept; no body, no framing.
+    const headers = endToEnd(req.rawHeaders, target.host);
+    if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
+    let upstream: ReturnType<typeof send>;
+    try {
+      upstream = send({ ...to, method, path: `${prefix}${path}`, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+    } catch (e) {
+      // A head Node's parser took but its client will not write (a control character in a header).
+      requestCopy.release();
+      refuse(req, res, `the request cannot be forwarded as it came (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      return;
+    }
     active++;
     const id = `proxy.${++n}`;
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
-    const method = req.method ?? 'GET';
-    const url = `${target.origin}${prefix}${req.url ?? '/'}`;
-    const requestCopy = new BodyCopy(options.maxBodyBytes);
-    const requestHeaders = exchangeHeaders(rawPairs(req.rawHeaders));
     let finished = false;
-    const done = (ex: Omit<Exchange, 'id' | 'title' | 'origin' | 'request' | 'startedAt' | 'durationMs'>) => {
+    let answerCopy: BodyCopy | undefined;
+    const done = (outcome: Pick<ForwardedExchange, 'answer' | 'error'>) => {
       if (finished) return;
       finished = true;
       active--;
+      if (outcome.error) answerCopy?.release();
+      if (requestCopy.dropped || answerCopy?.dropped) {
+        requestCopy.release();
+        answerCopy?.release();
+        options.onUnjudged?.();
+        return;
+      }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id, title: `${method} ${(req.url ?? '/').split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false },
-        request: { method, url, headers: requestHeaders, ...(body && body.length ? requestBodyOf(body) : {}) },
-        startedAt, durationMs: Math.round(performance.now() - t0), ...ex,
+        id, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
+        requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
-
-    const upstream = send({
-      ...to, method, path: `${prefix}${req.url ?? '/'}`, maxHeaderSize: MAX_HEADER_BYTES,
-      // Order and case as the client sent them (an array of raw pairs); Host names the target.
-      headers: endToEnd(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
-    });
+    // A relay step Node refuses (a status, reason phrase, header or early hint the parser took but
+    // Node will not write): the client gets a 502 naming it, or a cut connection once the answer has
+    // begun; the exchange is judged as the target's fault; the proxy goes on serving.
+    let failed = false;
+    let answered = false;
+    const relayFailed = (cause: string) => {
+      if (failed || finished) return;
+      failed = true;
+      clearTimeout(noAnswer);
+      upstream.destroy();
+      try {
+        if (res.headersSent) throw new Error('the answer has begun');
+        // The reason phrase named: a refused writeHead() has left the target's on the response.
+        res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+        res.end(`conformance proxy: ${cause}\n`);
+      } catch {
+        res.destroy();
+      }
+      done({ error: { kind: 'other', message: cause } });
+    };
     // A limit on the answer's headers only, from when the request has been sent whole (a slow upload
     // is the client's pace): one timer, not a socket timeout re-armed on every chunk. Once the answer
     // streams, how long it may take is the client's to decide, as it would be without the proxy, and
@@ -142,6 +330,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('finish', () => { noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs); });
     upstream.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(noAnswer);
+      if (failed || finished) return;
       const error = transportError(e, options.target);
       if (!res.headersSent) {
         const status = error.kind === 'headers-timeout' ? 504 : 502;
@@ -154,47 +343,73 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     // Early hints (103) reach the client before the answer, as they would directly.
     upstream.on('information', (info) => {
-      if (info.statusCode !== 103 || res.headersSent) return;
-      const hints: Record<string, string[]> = {};
-      for (const [k, v] of rawPairs(info.rawHeaders)) (hints[k.toLowerCase()] ??= []).push(v);
-      res.writeEarlyHints(hints);
+      if (info.statusCode !== 103 || res.headersSent || failed) return;
+      try {
+        const hints: Record<string, string[]> = {};
+        for (const [k, v] of rawPairs(info.rawHeaders)) (hints[k.toLowerCase()] ??= []).push(v);
+        res.writeEarlyHints(hints);
+      } catch (e) {
+        relayFailed(relayCause(target.host, 'its early hints (103) are not ones Node can write', e));
+      }
     });
+    // A 101 no request asked for (Upgrade is hop-by-hop, never forwarded): Node's client gives it
+    // here, not as a response.
+    upstream.on('upgrade', (_answer, socket) => {
+      socket.destroy();
+      relayFailed(`cannot relay the answer of ${target.host}: its status 101 switches protocols the request never asked for`);
+    });
+    // Whatever else ends the target's side with no answer and no error: never a client left waiting.
+    upstream.on('close', () => { if (!answered) relayFailed(`the connection to ${target.host} closed with no answer`); });
     upstream.on('response', (answer) => {
+      answered = true;
       clearTimeout(noAnswer);
-      const copy = new BodyCopy(options.maxBodyBytes);
+      if (failed) { answer.resume(); return; }
+      const known = answer.headers['transfer-encoding'] === undefined && answer.headers['content-length'] !== undefined ? Number(answer.headers['content-length']) : undefined;
+      const copy = answerCopy = new BodyCopy(options.maxBodyBytes, requestCopy.dropped ? NO_ROOM : room, requestCopy.dropped ? undefined : known);
+      if (requestCopy.dropped) copy.dropped = true;
+      try {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
+      } catch (e) {
+        answer.resume();
+        relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
+        return;
+      }
       // One listener per chunk on the forwarding path: the copy for the judge, and how much came.
       let received = 0;
       answer.on('data', (chunk: Buffer) => { copy.add(chunk); received += chunk.length; });
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
       // The body, then the trailers the target sent after it (a checksum, a status), as they came.
       answer.pipe(res, { end: false });
       answer.on('end', () => {
-        if (answer.rawTrailers.length) res.addTrailers([...rawPairs(answer.rawTrailers)] as [string, string][]);
+        try {
+          if (answer.rawTrailers.length) res.addTrailers([...rawPairs(answer.rawTrailers)] as [string, string][]);
+        } catch (e) {
+          relayFailed(relayCause(target.host, 'its trailers are not ones Node can write', e));
+          return;
+        }
         res.end();
       });
       // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
       // client's connection is cut the same way, and the exchange is judged as the reset it was.
       answer.on('error', () => res.destroy());
       answer.on('close', () => {
-        if (answer.complete) return;
+        if (answer.complete || failed) return;
         res.destroy();
         done({ error: { kind: 'reset', message: `the answer from ${target.host} was cut after ${received} bytes of its body` } });
       });
-      // Judged once the client has the whole answer: a judgement never delays what it reads.
+      // Handed over once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
-        const headers = exchangeHeaders(rawPairs(answer.rawHeaders));
-        if (copy.over) { done({ error: { kind: 'too-large', message: `response exceeded the ${Math.round(options.maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } }); return; }
-        const body = decoded(copy.bytes, headers['content-encoding'], options.maxBodyBytes);
-        if (body === undefined) { done({ error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } }); return; }
-        const { 'content-encoding': _ce, ...judged } = headers;
-        done({ response: recordedResponse(answer.statusCode ?? 0, body === copy.bytes ? headers : judged, body) });
+        if (failed) return;
+        done({ answer: { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } });
       });
     });
     req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
     req.pipe(upstream);
-    // A client that hangs up: nothing to judge, and the target's side is closed too.
+    // A client that hangs up: forwarded, not judged, and the target's side is closed too.
     res.on('close', () => {
-      if (!res.writableFinished) { clearTimeout(noAnswer); upstream.destroy(); if (!finished) { finished = true; active--; } }
+      if (res.writableFinished) return;
+      clearTimeout(noAnswer);
+      upstream.destroy();
+      if (!finished) { requestCopy.dropped = true; done({}); }
     });
   };
 
@@ -209,6 +424,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
     port,
     inFlight: () => active,
+    refused: () => refused,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -1,0 +1,95 @@
+// A target on a raw socket (node:net), for the validating proxy's tests: it parses requests as an
+// HTTP/1.1 server does (a head, then a body framed by Content-Length or chunked, then the next
+// request on the same connection), logs the request line of every request it parses, and writes
+// whatever bytes `answer` gives, however malformed, with nothing of Node's HTTP in the way.
+import { createServer, Socket, type AddressInfo } from 'node:net';
+
+export interface ParsedRequest {
+  readonly line: string;
+  /** Header names lower-cased; repeats joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export interface RawTarget {
+  readonly url: string;
+  /** Every request parsed so far, in order. */
+  readonly requests: ParsedRequest[];
+  close(): Promise<void>;
+}
+
+/** One request from the start of `buf`, and how many bytes it took; undefined while incomplete. */
+function parseOne(buf: Buffer): { request: ParsedRequest; used: number } | undefined {
+  const end = buf.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [line = '', ...fields] = buf.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const f of fields) {
+    const colon = f.indexOf(':');
+    const name = f.slice(0, colon).trim().toLowerCase();
+    const value = f.slice(colon + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  let at = end + 4;
+  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const eol = buf.indexOf('\r\n', at);
+      if (eol < 0) return undefined;
+      const size = parseInt(buf.subarray(at, eol).toString('latin1'), 16);
+      at = eol + 2;
+      if (size === 0) { // trailers, then an empty line
+        const stop = buf.indexOf('\r\n\r\n', at - 2);
+        if (stop < 0) return undefined;
+        return { request: { line, headers, body: Buffer.concat(parts) }, used: stop + 4 };
+      }
+      if (buf.length < at + size + 2) return undefined;
+      parts.push(buf.subarray(at, at + size));
+      at += size + 2;
+    }
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  if (buf.length < at + length) return undefined;
+  return { request: { line, headers, body: Buffer.from(buf.subarray(at, at + length)) }, used: at + length };
+}
+
+export async function startRawTarget(answer: (request: ParsedRequest) => string | Buffer): Promise<RawTarget> {
+  const requests: ParsedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    let buf = Buffer.alloc(0);
+    socket.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      for (let one = parseOne(buf); one; one = parseOne(buf)) {
+        buf = buf.subarray(one.used);
+        requests.push(one.request);
+        socket.write(answer(one.request));
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: async () => { for (const s of sockets) s.destroy(); await new Promise<void>((r) => server.close(() => r())); },
+  };
+}
+
+/** A raw client: writes `bytes` on one connection and gives back everything read until the peer
+ *  closes it (the requests sent ask it to, with `Connection: close`; 30 s at most, never asserted on). */
+export function rawExchange(url: string, bytes: string | Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let got = '';
+    const socket = new Socket();
+    const finish = () => { clearTimeout(timer); socket.destroy(); resolve(got); };
+    const timer = setTimeout(finish, 30_000);
+    socket.connect(Number(port), hostname, () => socket.write(bytes));
+    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+    socket.on('close', finish);
+    socket.on('error', finish);
+  });
+}
