@@ -12,7 +12,7 @@ import type { ExchangeSpec } from '../http/exchange.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import type { Progress } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import { differentialSection } from '../reporting/differential.js';
+import { differentialSection, shownExampleValue } from '../reporting/differential.js';
 import { displayLine } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { buildReport } from '../reporting/report.js';
@@ -51,6 +51,8 @@ export async function differentialRun(
         ...shardOptions(config),
         useProxyEnv: !reference,
         observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+        // Examples kept as shown: redacted whole, then cut at the display bound.
+        show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
         ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
       });
     } catch (e) {
