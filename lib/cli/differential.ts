@@ -9,10 +9,10 @@ import type { Check } from '../checks/check.js';
 import { accountRequests } from '../engine/accounts.js';
 import { replayed, runDifferential, type DifferentialResult } from '../engine/differential.js';
 import type { ExchangeSpec } from '../http/exchange.js';
-import { HarProblem, harExchanges, harName } from '../traffic/har.js';
+import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import type { Progress } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import { differentialSection } from '../reporting/differential.js';
+import { differentialSection, shownExampleValue } from '../reporting/differential.js';
 import { displayLine } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { buildReport } from '../reporting/report.js';
@@ -37,9 +37,10 @@ export async function differentialRun(
     const { ca, generate: _g, ...settings } = config;
     const startupMs = Math.round(performance.now());
     const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(accounts !== undefined ? { cases: accounts } : {}) });
+    const left = new LeftOut();
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
-      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har'), config.headers);
+      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add), config.headers);
     }
     let result: DifferentialResult;
     try {
@@ -50,6 +51,8 @@ export async function differentialRun(
         ...shardOptions(config),
         useProxyEnv: !reference,
         observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+        // Examples kept as shown: redacted whole, then cut at the display bound.
+        show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
         ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
       });
     } catch (e) {
@@ -57,6 +60,7 @@ export async function differentialRun(
       throw e;
     }
     progress?.done();
+    for (const w of left.warnings()) { warnings.push(w); process.stdout.write(`  ! ${displayLine(w)}\n`); }
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);

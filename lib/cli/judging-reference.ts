@@ -2,7 +2,8 @@
 // as it always does, and every request a client sends is judged by the Requests checks, through the
 // same classifier, views and tallies as recorded traffic. Each finding is printed as one line as it
 // happens (redacted, display-safe); a refusal names the checks the request fails; the reports are
-// written on demand (GET /__conformance/report) and when the reference stops. Verdicts aggregate per
+// written on demand (GET /__conformance/report: coalesced, and only for a caller that addressed this
+// reference by its own address) and when the reference stops. Verdicts aggregate per
 // check across all requests, as for accounts.
 import { checksFor } from '../checks/catalogue.js';
 import { isSkip, type Check } from '../checks/check.js';
@@ -42,6 +43,60 @@ export interface JudgingReference {
 
 const pathOf = (url: string) => url.split('?')[0]!;
 
+/** Response header of GET /__conformance/report: the number of the write its summary comes from
+ *  (answers of one write share it). */
+export const WRITE_HEADER = 'x-conformance-report-write';
+
+/** The Host values that name the listening address: its host:port, and localhost:port when that is
+ *  loopback (a browser sends the page's own host name, never "localhost", for a rebound name). */
+function hostsOf(url: string): string[] {
+  const { host, hostname, port } = new URL(url);
+  const loopback = hostname === '127.0.0.1' || hostname === '[::1]';
+  return [host, ...(loopback ? [port ? `localhost:${port}` : 'localhost'] : [])];
+}
+
+/** Why GET /__conformance/report refuses a request, or undefined. It writes files and answers with
+ *  what clients sent, so only a caller that addressed this reference by its own address is served: a
+ *  Host naming anything else is DNS rebinding (a page's host name resolved to this address), and an
+ *  Origin header is a web page's request (a browser sends it on every cross-origin and no-cors fetch). */
+function refusal(headers: Readonly<Record<string, string>>, listening: readonly string[]): string | undefined {
+  if (headers.origin !== undefined) return `refused: ${REPORT_ROUTE} answers no request with an Origin header (a web page's request)`;
+  const host = headers.host?.toLowerCase();
+  if (host === undefined || !listening.includes(host)) return `refused: ${REPORT_ROUTE} answers only requests whose Host is ${listening[0]} (the address it listens on)`;
+  return undefined;
+}
+
+/** Writes of the reports on demand, coalesced: a call while a write runs shares it when nothing was
+ *  judged since it started, else shares the one write queued behind it; a call with nothing judged
+ *  since the last write answers from that write. A caller in a loop costs at most one write per new
+ *  exchange, never a queue of rewrites. */
+class ReportWrites {
+  private last: { readonly written: Written; readonly number: number; readonly judged: number } | undefined;
+  private running: { readonly done: Promise<Written & { number: number }>; readonly judged: number } | undefined;
+  private queued: Promise<Written & { number: number }> | undefined;
+  private count = 0;
+
+  constructor(private readonly live: LiveJudging) {}
+
+  request(): Promise<Written & { number: number }> {
+    const judged = this.live.exchanges;
+    if (this.queued) return this.queued;
+    if (this.running) {
+      if (this.running.judged === judged) return this.running.done;
+      const after = this.running.done.catch(() => undefined);
+      return (this.queued = after.then(() => { this.queued = undefined; return this.request(); }));
+    }
+    if (this.last && this.last.judged === judged) return Promise.resolve({ ...this.last.written, number: this.last.number });
+    const number = ++this.count;
+    const done = this.live.report().then((written) => {
+      this.last = { written, number, judged };
+      return { ...written, number };
+    }).finally(() => { this.running = undefined; });
+    this.running = { done, judged };
+    return done;
+  }
+}
+
 export async function startJudgingReference(options: JudgingOptions): Promise<JudgingReference> {
   const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, ...reference } = options;
   const namespaces: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...reference.namespaces };
@@ -53,6 +108,9 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   });
   let base = '';
   let n = 0;
+  // host:port as a client of the listening address names it; set once listening.
+  let listening: readonly string[] = [];
+  const writes = new ReportWrites(live);
 
   const exchangeOf = (r: ReceivedRequest, id: string, response?: Exchange['response'], at = '', durationMs = 0): Exchange => ({
     id, title: `${r.method} ${pathOf(r.url)} sent by a client`, origin: { source: 'client', vouched: false }, startedAt: at, durationMs,
@@ -80,15 +138,18 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
       },
       ownRoute: (r) => {
         if (pathOf(r.url) !== REPORT_ROUTE || r.method !== 'GET') return undefined;
-        return live.report().then(
-          (w) => ({ status: w.problems.length ? 500 : 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: `${JSON.stringify({ ...summaryOf(w.report), problems: w.problems }, null, 2)}\n` }),
-          (e: Error) => ({ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `cannot write the reports: ${e.message.split('\n')[0]}` }),
+        const refused = refusal(r.headers, listening);
+        if (refused) return Promise.resolve({ status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${refused}\n` });
+        return writes.request().then(
+          (w) => ({ status: w.problems.length ? 500 : 200, headers: { 'content-type': 'application/json; charset=utf-8', [WRITE_HEADER]: String(w.number) }, body: `${JSON.stringify({ ...summaryOf(w.report), problems: w.problems }, null, 2)}\n` }),
+          (e: Error) => ({ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `cannot write the reports: ${e.message.split('\n')[0]}\n` }),
         );
       },
     },
   });
   base = running.url;
   live.baseUrl = base;
+  listening = hostsOf(running.url);
   return {
     url: running.url,
     port: running.port,

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE, checkById, checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
-import { HarProblem, harExchanges, harName } from '../traffic/har.js';
+import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
@@ -87,9 +87,10 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   process.stdout.write(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
   const redactor = redactorOf(config);
   let outside = 0;
+  const left = new LeftOut();
   async function* recorded() {
     for (const [i, file] of files.entries()) {
-      for await (const ex of harExchanges(file, config.maxBodyBytes, files.length > 1 ? `har${i + 1}` : 'har')) {
+      for await (const ex of harExchanges(file, config.maxBodyBytes, files.length > 1 ? `har${i + 1}` : 'har', left.add)) {
         if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; continue; }
         yield ex;
       }
@@ -106,7 +107,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
     if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
     throw e;
   }
-  const warnings = outside ? [`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`] : [];
+  const warnings = [...(outside ? [`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`] : []), ...left.warnings()];
   for (const w of warnings) process.stdout.write(`  ! ${displayLine(w)}\n`);
   process.stdout.write(`  judged ${result.counts.exchanges} recorded exchanges\n`);
   const report = buildReport(result, {

@@ -34,10 +34,18 @@ export interface DiffExample {
   readonly candidate: string;
   readonly how: string;
   readonly sensitivity?: ValueDifference['sensitivity'];
-  /** The values as JSON values of their types, for markers (ValueDifference). */
-  readonly legacyTyped: unknown;
-  readonly candidateTyped: unknown;
+  /** The values as JSON values of their types, for markers (ValueDifference); left out when the
+   *  values were shown already (`shown`). */
+  readonly legacyTyped?: unknown;
+  readonly candidateTyped?: unknown;
+  /** Set when `legacy` and `candidate` are already as shown: redacted by the run's ExampleShow, then
+   *  cut at the display bound (only that much is kept of a value of megabytes). */
+  readonly shown?: true;
 }
+
+/** How the run shows one value of an example: its redactor's value layer (the field's sensitivity
+ *  makes a marker of the typed value), then the display bound (reporting/display.ts). */
+export type ExampleShow = (value: string, sensitivity: ValueDifference['sensitivity'], typed: unknown) => string;
 
 export interface PathDifferences {
   readonly path: string;
@@ -79,6 +87,8 @@ export interface DifferentialResult {
 export interface DifferentialOptions extends RunOptions {
   /** The legacy deployment; `baseUrl` is the candidate (the run's target). */
   readonly legacyUrl: string;
+  /** Examples are kept as shown (redacted, then cut at the display bound) rather than whole. */
+  readonly show?: ExampleShow;
 }
 
 /** Media types by meaning: the JSON aliases, the JavaScript types of JSONP, the XML types. */
@@ -167,6 +177,9 @@ export class DifferenceTally {
   private readonly byOperation = new Map<string, OperationDifferences>();
   private readonly volatile = new Map<Shape, string[]>();
 
+  /** `show`: keep each example's values as shown, never whole (a legacy's value may be megabytes). */
+  constructor(private readonly show?: ExampleShow) {}
+
   /** Compares one request's three answers (legacy, candidate, legacy again). */
   add(spec: ExchangeSpec, first: ExchangeView, candidate: ExchangeView, second: ExchangeView): void {
     const op = first.kind.operation;
@@ -197,9 +210,13 @@ export class DifferenceTally {
       if (!at) tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
       at.differing++;
       if (at.examples.length < MAX_DIFF_EXAMPLES) {
+        const show = this.show;
+        const values = show
+          ? { legacy: show(d.legacy, d.sensitivity, d.legacyTyped), candidate: show(d.candidate, d.sensitivity, d.candidateTyped), shown: true as const }
+          : { legacy: d.legacy, candidate: d.candidate, legacyTyped: d.legacyTyped, candidateTyped: d.candidateTyped };
         at.examples.push({
           request: spec.id, ...(spec.origin.case !== undefined ? { case: spec.origin.case } : {}),
-          legacy: d.legacy, candidate: d.candidate, how: d.how, legacyTyped: d.legacyTyped, candidateTyped: d.candidateTyped, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
+          ...values, how: d.how, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
         });
       }
     }
@@ -243,6 +260,23 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
   }
 }
 
+/** The large-body slot of one triple (legacy, candidate, legacy again): taken by the first of its
+ *  exchanges to read past the free bytes, shared by the others, given back when the triple ends. A
+ *  holder never waits for another's slot, so this cannot deadlock. */
+class TripleSlots extends BodySlots {
+  private held = false;
+  constructor(private readonly shared: BodySlots) { super(0); }
+  override async acquire(): Promise<void> {
+    if (this.held) return;
+    await this.shared.acquire();
+    this.held = true;
+  }
+  override release(): void { /* kept until end() */ }
+  end(): void {
+    if (this.held) { this.held = false; this.shared.release(); }
+  }
+}
+
 /** Runs the probes (and the cases) against both deployments, judges each, and compares. */
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
   const startedAt = new Date().toISOString();
@@ -254,18 +288,28 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const dispatcher = options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency });
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
-  const slots = new BodySlots();
-  const differences = new DifferenceTally();
-  const at = (spec: ExchangeSpec, url: string): Promise<Exchange> => send(spec, url, { dispatcher, options, budget, slots });
+  // One triple at a time holds large bodies (three of them: about what two exchanges hold in a run).
+  const slots = new BodySlots(1);
+  const differences = new DifferenceTally(options.show);
   const probes = options.probes === false ? [] : planProbes(options);
   const triple = async (spec: ExchangeSpec) => {
-    // In this order: the legacy, the candidate, the legacy again (what moves between the legacy's two is noise).
-    const first = await at(spec, options.legacyUrl);
-    const candidate = await at(spec, options.baseUrl);
-    const second = await at(spec, options.legacyUrl);
-    judges.legacy.judge(first);
-    judges.candidate.judge(candidate);
-    differences.add(spec, new ExchangeView(first, settings), new ExchangeView(candidate, settings), new ExchangeView(second, settings));
+    // A triple that reads a large body keeps its slot until its three answers are compared: it holds
+    // them all until then, so one triple at a time holds large bodies.
+    const held = new TripleSlots(slots);
+    const at = (url: string): Promise<Exchange> => send(spec, url, { dispatcher, options, budget, slots: held });
+    try {
+      // In this order: the legacy, the candidate, the legacy again (what moves between the legacy's two is noise).
+      const first = await at(options.legacyUrl);
+      const candidate = await at(options.baseUrl);
+      const second = await at(options.legacyUrl);
+      // One view of each answer, for its judge and the comparison: each body parsed once.
+      const views = [first, candidate, second].map((ex) => new ExchangeView(ex, settings)) as [ExchangeView, ExchangeView, ExchangeView];
+      judges.legacy.judge(first, views[0]);
+      judges.candidate.judge(candidate, views[1]);
+      differences.add(spec, ...views);
+    } finally {
+      held.end();
+    }
     options.onProgress?.({ exchanges: judges.candidate.exchanges, failedExchanges: judges.candidate.failedExchanges, sent: judges.candidate.sent, cases: judges.candidate.caseCount });
   };
   try {

@@ -182,9 +182,9 @@ export class Judge {
     this.tallies = checks.map((c) => new CheckTally(c));
   }
 
-  /** Judges one exchange; returns the checks that found something, with their findings. */
-  judge(ex: Exchange): (readonly [Check, readonly Finding[]])[] {
-    const view = new ExchangeView(ex, this.settings);
+  /** Judges one exchange; returns the checks that found something, with their findings. `view`: one
+   *  the caller made of `ex` with the same settings, so a body is parsed once for everything that reads it. */
+  judge(ex: Exchange, view = new ExchangeView(ex, this.settings)): (readonly [Check, readonly Finding[]])[] {
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
     if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);

@@ -5,6 +5,8 @@
 // and the display-safety function like every other part of the report.
 import { MAX_DIFF_EXAMPLES, type DifferentialResult } from '../engine/differential.js';
 import type { Verdict } from '../engine/run.js';
+import { shownValue } from './display.js';
+import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
 
 export interface ReportedDiffExample {
@@ -67,6 +69,22 @@ export const DIFFERENTIAL_INTERPRETATIONS: readonly string[] = [
   'A request the legacy answered two ways at the HTTP level (status, media type, a record or not) is not compared: it is counted as inconclusive. A noisy path absorbs a candidate\'s value only in a form the legacy showed there (absent, empty, or of a type): a token the candidate drops, empties or writes as another type is a difference.',
 ];
 
+/** Characters of a value the redactor reads to show an example: far more than the display bound, so
+ *  what is shown has been redacted with its context, and far less than a value of megabytes (the
+ *  redactor's walk costs tens of bytes per character). */
+export const SCANNED_VALUE_CHARS = 64 * 1024;
+
+/** One value of a difference as shown: redacted (a hidden field's value becomes its marker, made from
+ *  the whole typed value), then cut at the display bound. A value longer than SCANNED_VALUE_CHARS is
+ *  redacted on its head only; were more than half that head masked, the cut head's end (where a secret
+ *  could have been cut in two, unrecognised) could come into view, so the value is then not shown. */
+export function shownExampleValue(redactor: Redactor, value: string, sensitivity: Sensitivity | undefined, typed: unknown): string {
+  if (redactor.hides(sensitivity) || value.length <= SCANNED_VALUE_CHARS) return shownValue(redactor.value(value, sensitivity, typed));
+  const head = redactor.line(value.slice(0, SCANNED_VALUE_CHARS));
+  if (head.length < SCANNED_VALUE_CHARS / 2) return `«${value.length} characters, mostly masked: not shown»`;
+  return shownValue(head);
+}
+
 const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
 
 export function differentialSection(result: DifferentialResult, redactor: Redactor): ReportedDifferential {
@@ -84,10 +102,14 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
     paths: result.operations.flatMap((o) => [...o.paths.values()].map((p) => ({
       operation: o.operation, path: p.path, differing: p.differing, compared: o.compared, rate: percent(p.differing, o.compared),
       // Both values go through the redactor with the field's sensitivity: a credential or personal
-      // value becomes its marker («personal: string, 27 chars»), whatever else it is.
+      // value becomes its marker («personal: string, 27 chars»), whatever else it is; then they are
+      // cut at the display bound. Values the engine kept as shown (redacted and cut) are scanned again
+      // for what the run learned since.
       examples: p.examples.map((e) => ({
         request: e.request, ...(e.case !== undefined ? { case: e.case } : {}),
-        legacy: redactor.value(e.legacy, e.sensitivity, e.legacyTyped), candidate: redactor.value(e.candidate, e.sensitivity, e.candidateTyped), how: e.how,
+        legacy: shownValue(e.shown ? redactor.line(e.legacy) : redactor.value(e.legacy, e.sensitivity, e.legacyTyped)),
+        candidate: shownValue(e.shown ? redactor.line(e.candidate) : redactor.value(e.candidate, e.sensitivity, e.candidateTyped)),
+        how: shownValue(e.how),
       })),
     }))).sort((a, b) => b.differing - a.differing),
     noise: result.operations.flatMap((o) => [...o.noise.values()].map((n) => ({

@@ -44,3 +44,19 @@ export const markdownCell = (s: string): string => markdownCode(s).replace(/\|/g
  *  URL stays readable and is never one click away. */
 export const inertUrls = (s: string): string =>
   s.replace(/\b(https?|ftp):\/\//gi, '$1[:]//').replace(/\bmailto:/gi, 'mailto[:]').replace(/\bwww\./gi, 'www[.]');
+
+/** The display bound: characters of one value (a received value, a difference's legacy or candidate
+ *  value) any output shows. Cut after redaction, never before (a cut could split a secret the
+ *  redactor would otherwise recognise), and never inside a marker («…») or a surrogate pair. */
+export const MAX_SHOWN_VALUE = 200;
+
+/** `s` cut at `max` characters, ending in "…" when cut. */
+export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {
+  if (s.length <= max) return s;
+  let end = max - 1;
+  const open = s.lastIndexOf('«', end - 1);
+  if (open >= 0 && s.lastIndexOf('»', end - 1) < open) end = open; // a marker is shown whole or not at all
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--; // never half a surrogate pair
+  return `${s.slice(0, end)}…`;
+}

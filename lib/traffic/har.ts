@@ -6,7 +6,7 @@
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import chain, { none } from 'stream-chain';
+import chain, { chainUnchecked, many, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
@@ -81,54 +81,139 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
  *  entry whose body was that long is judged as too large (a HAR's strings are bodies, in practice). */
 const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
 
-/** A stage of the token stream that packs each string itself, keeping at most `cap` characters of it:
- *  one entry holding a body of hundreds of megabytes costs the cap, not the body (the parser streams
- *  strings in chunks; stream-json's own packing would assemble them whole). */
+/** A stage of the token stream that packs each string, member name and number itself, keeping at most
+ *  `cap` characters of it: one entry holding a body (or a name, or a number) of hundreds of megabytes
+ *  costs the cap, not its size (the parser streams them in chunks; stream-json's own packing would
+ *  assemble them whole). A name past the cap becomes TOO_LONG like a value; a number past it, a string. */
 function cappedStrings(cap: number): (token: parser.Token) => parser.Token | typeof none {
   let chunks: string[] = [];
   let size = 0;
   let over = false;
+  const start = (): typeof none => { chunks = []; size = 0; over = false; return none; };
+  const chunk = (token: parser.Token): typeof none => {
+    if (over) return none;
+    const text = String((token as { value?: unknown }).value);
+    if (size + text.length > cap) { over = true; chunks = []; return none; }
+    chunks.push(text);
+    size += text.length;
+    return none;
+  };
+  const end = () => { const value = over ? TOO_LONG : chunks.join(''); chunks = []; return value; };
   return (token) => {
     switch (token.name) {
-      case 'startString': chunks = []; size = 0; over = false; return none;
-      case 'stringChunk': {
-        if (over) return none;
-        const chunk = String(token.value);
-        if (size + chunk.length > cap) { over = true; chunks = []; return none; }
-        chunks.push(chunk);
-        size += chunk.length;
-        return none;
-      }
-      case 'endString': {
-        const value = over ? TOO_LONG : chunks.join('');
-        chunks = [];
-        return { name: 'stringValue', value };
-      }
+      case 'startString': case 'startKey': case 'startNumber': return start();
+      case 'stringChunk': case 'numberChunk': return chunk(token);
+      case 'endString': return { name: 'stringValue', value: end() };
+      case 'endKey': return { name: 'keyValue', value: end() };
+      case 'endNumber': { const value = end(); return value === TOO_LONG ? { name: 'stringValue', value } : { name: 'numberValue', value }; }
       default: return token;
     }
   };
+}
+
+/** Headers kept per message (an entry's request, and its response): as many and as long as a live
+ *  message may be. Node's HTTP parser keeps at most 2,000 headers of a message (maxHeadersCount), and
+ *  the proxy reads at most 256 KiB of them (undici, sending, stops at 16 KiB); a recording is read to
+ *  the larger of these, and what is past them is left out and named in a warning. */
+export const MAX_HAR_HEADERS = 2000;
+export const MAX_HAR_HEADER_BYTES = 256 * 1024;
+
+/** Headers of one entry left out by boundedHeaders, per message. */
+export interface DroppedHeaders { request: number; response: number }
+
+/** A stage after cappedStrings that keeps, of each log.entries[i].request.headers and
+ *  .response.headers array, the first MAX_HAR_HEADERS items within MAX_HAR_HEADER_BYTES of names
+ *  and values, and drops every later item before it is assembled (10^6 headers cost what 2,000 do).
+ *  What it dropped is noted per entry index in `dropped`. */
+function boundedHeaders(dropped: Map<number, DroppedHeaders>): (token: parser.Token) => parser.Token | typeof none | ReturnType<typeof many> {
+  interface Frame { array: boolean; key?: string; items: number; headers?: { side: 'request' | 'response'; entry: number; kept: number; bytes: number; full: boolean } }
+  const stack: Frame[] = [];
+  // The item of a headers array being read: its tokens held until it ends, or dropped.
+  let item: { frame: Frame; depth: number; tokens: parser.Token[]; bytes: number; keep: boolean } | undefined;
+  const note = (h: NonNullable<Frame['headers']>) => {
+    const d = dropped.get(h.entry) ?? { request: 0, response: 0 };
+    d[h.side]++;
+    dropped.set(h.entry, d);
+  };
+  const isHeaders = (): Frame['headers'] => {
+    const [root, log, entries, entry, message] = stack;
+    if (stack.length !== 5 || !root || root.array || root.key !== 'log' || !log || log.array || log.key !== 'entries' || !entries?.array) return undefined;
+    if (!entry || entry.array || !message || message.array || message.key !== 'headers' || (entry.key !== 'request' && entry.key !== 'response')) return undefined;
+    return { side: entry.key, entry: entries.items - 1, kept: 0, bytes: 0, full: false };
+  };
+  return (token) => {
+    const opens = token.name === 'startObject' || token.name === 'startArray';
+    const closes = token.name === 'endObject' || token.name === 'endArray';
+    const top = stack[stack.length - 1];
+    // A value starts inside an array: count it (an entry's index, a header's place).
+    if (top?.array && !closes && token.name !== 'keyValue') {
+      top.items++;
+      if (top.headers && !item) {
+        item = { frame: top, depth: stack.length, tokens: [], bytes: 0, keep: !top.headers.full && top.headers.kept < MAX_HAR_HEADERS };
+        if (!item.keep) { top.headers.full = true; note(top.headers); }
+      }
+    }
+    if (opens) stack.push({ array: token.name === 'startArray', items: 0, ...(token.name === 'startArray' ? { headers: isHeaders() } : {}) });
+    else if (closes) stack.pop();
+    else if (token.name === 'keyValue' && top) top.key = String(token.value);
+    if (!item) return token;
+    // Inside a header item: hold it, or drop it.
+    const held = item;
+    if (held.keep) {
+      if (token.name === 'keyValue' || token.name === 'stringValue') held.bytes += String(token.value).length;
+      const h = held.frame.headers!;
+      if (h.bytes + held.bytes > MAX_HAR_HEADER_BYTES) { held.keep = false; held.tokens = []; h.full = true; note(h); } else held.tokens.push(token);
+    }
+    if (stack.length > held.depth) return none; // the item goes on
+    item = undefined;
+    if (!held.keep) return none;
+    const h = held.frame.headers!;
+    h.kept++;
+    h.bytes += held.bytes;
+    return many(held.tokens);
+  };
+}
+
+const droppedWarning = (file: string, id: string, key: number, d: DroppedHeaders): string =>
+  `${file} entry ${key + 1} (${id}): ${[d.request ? `${d.request} request header${d.request === 1 ? '' : 's'}` : '', d.response ? `${d.response} response header${d.response === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')} left out `
+  + `(a message is read to ${MAX_HAR_HEADERS.toLocaleString('en')} headers and ${MAX_HAR_HEADER_BYTES / 1024} KiB of them, as a live one is bounded)`;
+
+/** The warnings of what was left out of a run's entries: the first few named, the rest counted. */
+export class LeftOut {
+  static readonly NAMED = 10;
+  private readonly named: string[] = [];
+  private more = 0;
+  readonly add = (message: string): void => { if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++; };
+  warnings(): string[] {
+    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out`] : [])];
+  }
 }
 
 /** How a file is named in a message: "-" is standard input. */
 export const harName = (file: string) => (file === '-' ? 'standard input' : file);
 
 /** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
- *  exchange are left out), their ids "<idPrefix>.<entry>". */
-export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har'): AsyncGenerator<Exchange> {
+ *  exchange are left out), their ids "<idPrefix>.<entry>". `warn` hears of what was left out of an
+ *  entry (headers past the bound), naming the entry. */
+export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined): AsyncGenerator<Exchange> {
   let index = -1;
+  const dropped = new Map<number, DroppedHeaders>();
   const source: Readable = file === '-' ? process.stdin : createReadStream(file);
-  // Keys and numbers packed; strings streamed and packed again by cappedStrings, at a cap above any
-  // body the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
+  // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
+  // the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
   const cap = Math.ceil((maxBodyBytes * 4) / 3) + 4;
   // Bytes handed to the parser, and where the chunk it is reading starts: a syntax error lies in it.
   let read = 0;
   let chunkStart = 0;
   const counted = (chunk: Buffer | string) => { chunkStart = read; read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length; return chunk; };
-  const pipeline = chain([source, counted, parser({ packKeys: true, packNumbers: true, packStrings: false, streamKeys: false, streamNumbers: false, streamStrings: true }), cappedStrings(cap), pick({ filter: 'log.entries' }), streamArray()]);
+  // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
+  const pipeline = chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap), boundedHeaders(dropped), pick({ filter: 'log.entries' }), streamArray()]);
   try {
     for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
       index = key;
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
+      const left = dropped.get(key);
+      if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
       const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
       if (ex) yield ex;
     }

@@ -1,0 +1,82 @@
+// A differential run (--legacy-url) against a legacy answering records of 9.5 MiB (under the 10 MiB
+// cap): every value shown in any output is cut at the display bound after redaction, every output
+// is written (report.html too), and the run's own peak RSS (summary.json peakRss.runBytes, measured
+// in the CLI child) stays under 300 MB. Time is never asserted.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SHOWN_VALUE } from '../lib/reporting/display.js';
+import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { runCli } from './helpers/cli.js';
+
+const MB = 1e6;
+/** 9 MiB of a record: one long string (not sensitive), a long list (within the 10,000 items a body may
+ *  hold), and a long personal string. */
+const LONG = 'L'.repeat(4 * 1024 * 1024);
+const ROLES = Array.from({ length: 9_000 }, (_, i) => `role-${i}-${'r'.repeat(320)}`);
+const PERSONAL = 'P'.repeat(2 * 1024 * 1024);
+
+let reference: RunningReference;
+let legacy: Server;
+let legacyUrl: string;
+beforeAll(async () => {
+  reference = await startReference();
+  // The reference, with every JSON record made long in three values.
+  legacy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const { host: _h, connection: _c, 'content-length': _l, ...headers } = req.headers as Record<string, string>;
+        const r = await fetch(reference.url + req.url, { method: req.method, headers, body: ['GET', 'HEAD', 'OPTIONS'].includes(req.method!) ? undefined : Buffer.concat(chunks) });
+        let body = Buffer.from(await r.arrayBuffer());
+        const type = r.headers.get('content-type') ?? '';
+        if (r.status === 200 && req.method === 'POST' && type.startsWith('application/json')) {
+          const record = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          if ('releaseMessage' in record) body = Buffer.from(JSON.stringify({ ...record, releaseMessage: LONG, roles: ROLES, searchValues: PERSONAL }));
+        }
+        const { 'content-length': _len, 'transfer-encoding': _te, ...out } = Object.fromEntries(r.headers);
+        res.writeHead(r.status, out);
+        res.end(body);
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', resolve));
+  legacyUrl = `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`;
+});
+afterAll(async () => { await reference.close(); await new Promise((resolve) => legacy.close(resolve)); });
+
+describe('a differential run against a legacy answering 9.5 MiB records', () => {
+  it('cuts every shown value at the display bound and writes every output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'differential-bounds-'));
+    const r = await runCli(['--legacy-url', legacyUrl, '--report-dir', dir, '--quiet', '--timeout', '60000']);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/^conformance: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/)]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      differential: { paths: { operation: string; path: string; examples: { legacy: string; candidate: string }[] }[] };
+    };
+    // The differences are found, and their examples shown cut: the long string ends in "…".
+    const at = (path: string) => summary.differential.paths.find((p) => p.path === path);
+    const release = at('releaseMessage')!;
+    expect(release.examples.length).toBeGreaterThan(0);
+    for (const e of release.examples) expect(e.legacy).toBe(`${'L'.repeat(MAX_SHOWN_VALUE - 1)}…`);
+    expect(at('roles')!.examples[0]!.legacy).toMatch(/^\[role-0-r+…$/);
+    // Redaction first: the personal value is its marker, with its whole length, never cut text.
+    expect(at('searchValues')!.examples[0]!.legacy).toBe(`«personal: string, ${PERSONAL.length} chars»`);
+    for (const p of summary.differential.paths) for (const e of p.examples) {
+      expect(e.legacy.length, `${p.path} legacy`).toBeLessThanOrEqual(MAX_SHOWN_VALUE);
+      expect(e.candidate.length, `${p.path} candidate`).toBeLessThanOrEqual(MAX_SHOWN_VALUE);
+    }
+    // No output line holds a long value: the console, and every file written.
+    const longest = (text: string) => Math.max(...text.split('\n').map((l) => l.length));
+    expect(longest(r.stdout), 'console').toBeLessThan(2000);
+    expect(existsSync(join(dir, 'report.html')), 'report.html').toBe(true);
+    // The examples are small; what the files hold besides is the kept exchanges' bodies (at most 256 KiB each).
+    for (const f of ['summary.json', 'junit.xml', 'traceability.md']) expect(statSync(join(dir, f)).size, f).toBeLessThan(2 * MB);
+    for (const f of ['report.html', 'exchanges.json']) expect(statSync(join(dir, f)).size, f).toBeLessThan(20 * MB);
+    for (const f of readdirSync(join(dir, 'allure-results'))) expect(statSync(join(dir, 'allure-results', f)).size, f).toBeLessThan(MB);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toContain('L'.repeat(MAX_SHOWN_VALUE));
+  }, 300_000);
+});
