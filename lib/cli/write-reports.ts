@@ -2,10 +2,11 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consoleSummary } from '../reporting/console.js';
 import { writeHtmlReport } from '../reporting/html.js';
+import { replaceFile } from '../reporting/replace-file.js';
 import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
 import { traceabilityMarkdown } from '../reporting/traceability.js';
 import { presentWithVitest } from './vitest-run.js';
@@ -14,7 +15,8 @@ import { presentWithVitest } from './vitest-run.js';
 export const EXCHANGES_FILE = 'exchanges.json';
 const ORDER = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE];
 
-const writeTo = (path: string, content: string): string => { writeFileSync(path, content); return path; };
+/** Never through what already stands at the path (a planted symlink): see replace-file.ts. */
+const writeTo = replaceFile;
 
 export interface Written {
   readonly report: Report;
