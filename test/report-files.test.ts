@@ -68,7 +68,7 @@ describe('report files are renamed into place, never written through a path alre
 
   it('a run writes every output (junit.xml, summary.json, exchanges.json, traceability.md, report.html, allure-results) past planted symlinks', async () => {
     const trap = trapped('run');
-    const r = await runCli(['--report-dir', trap.dir]);
+    const r = await runCli(['--report-dir', trap.dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expectUntouched(trap);
     expect(JSON.parse(readFileSync(join(trap.dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'conformant' });
@@ -76,7 +76,7 @@ describe('report files are renamed into place, never written through a path alre
 
   it('a rebuild (npm run report) and a merge (npm run report -- --merge) write past planted symlinks too', async () => {
     const source = join(work, 'source');
-    const made = await runCli(['--report-dir', source]);
+    const made = await runCli(['--report-dir', source, '--quiet']);
     expect(made.code).toBe(0);
     // The rebuild: the source's own summary.json and exchanges.json are read, every other output planted.
     const rebuild = trapped('rebuild');
@@ -88,7 +88,7 @@ describe('report files are renamed into place, never written through a path alre
     const shards = [1, 2].map((i) => join(work, `shard-${i}`));
     const accounts = join(work, 'accounts.jsonl');
     writeFileSync(accounts, ['ana', 'bo'].map((u) => JSON.stringify({ SupportStateUserLoginRequest: { userName: u } })).join('\n'));
-    for (const [i, d] of shards.entries()) expect((await runCli(['--base-url', reference.url, '--accounts', accounts, '--shard', `${i + 1}/2`, '--report-dir', d])).code).toBe(0);
+    for (const [i, d] of shards.entries()) expect((await runCli(['--base-url', reference.url, '--accounts', accounts, '--shard', `${i + 1}/2`, '--report-dir', d, '--quiet'])).code).toBe(0);
     const merged = trapped('merged');
     const m = await runProgram('cli/report', ['--merge', ...shards, '--report-dir', merged.dir]);
     expect([m.code, m.stderr]).toEqual([0, '']);
