@@ -31,7 +31,9 @@ export function statusAndType(ex: ExchangeView, expected: number | 'success', ty
     return { skip: `status ${status}: a client error; the success contract does not apply to this request` };
   }
   const out: Finding[] = [];
-  if (!success) out.push(finding(`status ${status}, expected ${expected === 'success' ? '2xx' : expected}`, { path: PATHS.status, actual: String(status) }));
+  // A 429 or 503 the transport stopped retrying says so: the status alone would hide the retries.
+  const got = ex.exchange.gaveUp ?? `status ${status}`;
+  if (!success) out.push(finding(`${got}, expected ${expected === 'success' ? '2xx' : expected}`, { path: PATHS.status, actual: String(status) }));
   if (types) {
     const type = mediaType(headers['content-type']);
     if (!type || !types.includes(type)) {

@@ -27,6 +27,7 @@ export const CONFORMANCE_OPTIONS = {
   har: { kind: 'repeatable', arg: 'FILE', env: 'HAR_FILE', help: 'judge the exchanges HAR recordings hold (browsers, proxies, HTTP clients write them), - for standard input; nothing is sent. With --base-url, only the entries recorded against it' },
   proxy: { kind: 'string', arg: '[HOST:]PORT', env: 'PROXY_LISTEN', help: 'listen here as a reverse proxy to --base-url: forward every request and answer unchanged, judge each exchange, print findings as they happen, rewrite the reports every few seconds and on Ctrl-C' },
   shard: { kind: 'string', arg: 'I/N', env: 'SHARD', help: `take every N-th account, starting with the I-th (CI matrices); merge with ${commandOf('report')} --merge` },
+  'run-id': { kind: 'string', arg: 'ID', env: 'RUN_ID', help: 'the run this report belongs to, so a merge takes only shards of one run (default: the CI run, e.g. GITHUB_RUN_ID; else derived from the configuration and inputs)' },
   generate: { kind: 'integer', arg: 'N', env: 'GENERATE', min: 1, max: 100_000, help: `also send N requests per operation generated from the contract, valid and invalid, and shrink every failure (${DEFAULT_GENERATED_CASES} is a good start)` },
   seed: { kind: 'integer', arg: 'S', env: 'SEED', min: 0, max: 2_147_483_647, help: 'the seed of --generate: the same seed sends the same requests again', defaultText: 'a random one, stated in every report' },
   only: { kind: 'list', arg: 'ID,…', help: 'run only these checks' },

@@ -17,7 +17,7 @@ import { displayLine } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { buildReport } from '../reporting/report.js';
 import { redactorOf, runWarnings, shardOptions, type Config } from './config.js';
-import { harnessIdentity } from './identity.js';
+import { harnessIdentity, runIdentity } from './identity.js';
 import { ProgressLine } from './progress.js';
 import { finish, writeReports } from './write-reports.js';
 
@@ -66,9 +66,11 @@ export async function differentialRun(
       process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);
       return 2;
     }
+    const configuration = shownConfig(redactor, baseUrl);
     const report = buildReport(result.candidate, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(redactor, baseUrl), warnings, startupMs, gate: config.failOn,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration, warnings, startupMs, gate: config.failOn,
       differential: differentialSection(result, redactor),
+      run: await runIdentity(configuration, config.given, process.env, config.accounts),
     });
     return finish(await writeReports(report, dir, config.reports), 'conformance');
   } finally {

@@ -1,9 +1,12 @@
-// The harness as the reports name it: package name, version, and the commit of its own checkout.
+// The harness as the reports name it (package name, version, the commit of its own checkout), and
+// the run a report belongs to: what a merge compares so that it takes the shards of one run only.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
-import type { Report } from '../reporting/report.js';
+import { CATALOGUE_HASH } from '../checks/catalogue.js';
+import type { Report, RunIdentity } from '../reporting/report.js';
 
 export function harnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -16,4 +19,55 @@ export function harnessIdentity(): Report['harness'] {
     commit = undefined; // not a git checkout
   }
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}) };
+}
+
+/** CI systems' ids of one pipeline run, the same in every job of its matrix (first found wins). */
+const CI_RUN_IDS = ['GITHUB_RUN_ID', 'CI_PIPELINE_ID', 'BUILD_BUILDID', 'CIRCLE_WORKFLOW_ID', 'BUILDKITE_BUILD_ID'] as const;
+
+/** What differs between the shards of one run and so stays out of the configuration's hash: where
+ *  each writes, which part it takes, what only shard 1 does (the generated requests' seed), the run
+ *  id itself (compared on its own), progress lines, and a merge's own sources. */
+const PER_SHARD = new Set(['reportDir', 'generate', 'mergedFrom']);
+const PER_SHARD_OPTIONS = new Set(['report-dir', 'shard', 'run-id', 'quiet']);
+
+/** The shown configuration as the shards of one run share it. */
+export function sharedConfiguration(configuration: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out = Object.fromEntries(Object.entries(configuration).filter(([k]) => !PER_SHARD.has(k)));
+  const options = configuration.options as Record<string, unknown> | undefined;
+  if (options) out.options = Object.fromEntries(Object.entries(options).filter(([k]) => !PER_SHARD_OPTIONS.has(k)));
+  return out;
+}
+
+/** JSON with every object's keys sorted: the same configuration always hashes the same. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
+    : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(v) ?? 'null';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The run a report belongs to. Its id: --run-id (RUN_ID) when given; else the CI run's id, which
+ * every job of one workflow run shares (GITHUB_RUN_ID, GitLab's CI_PIPELINE_ID, …); else derived
+ * from the configuration, catalogue, accounts and harness, so that shards run by hand with the same
+ * inputs agree (and two such runs at different times cannot be told apart: give them --run-id).
+ */
+export async function runIdentity(
+  configuration: Readonly<Record<string, unknown>>, given: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accounts?: string,
+): Promise<RunIdentity> {
+  const harness = harnessIdentity();
+  const configurationSha256 = sha256(canonical({ configuration: sharedConfiguration(configuration), harness: { version: harness.version, commit: harness.commit ?? null } }));
+  const accountsSha256 = accounts ? await fileSha256(accounts) : undefined;
+  const option = typeof given['run-id'] === 'string' && given['run-id'] ? given['run-id'] : undefined;
+  const ci = CI_RUN_IDS.find((name) => env[name]);
+  const [runId, runIdFrom] = option ? [option, '--run-id']
+    : ci ? [`${ci}=${env[ci]!}`, ci]
+      : [sha256(`${configurationSha256}\0${CATALOGUE_HASH}\0${accountsSha256 ?? ''}`).slice(0, 16), 'derived from the configuration and inputs'];
+  return { runId, runIdFrom, configurationSha256, catalogueHash: CATALOGUE_HASH, ...(accountsSha256 ? { accountsSha256 } : {}) };
 }

@@ -13,7 +13,7 @@ import { runConformance } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import type { Redactor } from '../reporting/redact.js';
 import { buildReport } from '../reporting/report.js';
-import { harnessIdentity } from './identity.js';
+import { harnessIdentity, runIdentity } from './identity.js';
 import { finish, writeReports } from './write-reports.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
@@ -110,8 +110,10 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   const warnings = [...(outside ? [`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`] : []), ...left.warnings()];
   for (const w of warnings) process.stdout.write(`  ! ${displayLine(w)}\n`);
   process.stdout.write(`  judged ${result.counts.exchanges} recorded exchanges\n`);
+  const configuration = shownConfig(config, redactor, target);
   const report = buildReport(result, {
-    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration: shownConfig(config, redactor, target), warnings, gate: config.failOn,
+    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration, warnings, gate: config.failOn,
+    run: await runIdentity(configuration, config.given, process.env),
   });
   return finish(await writeReports(report, dir, config.reports), 'conformance');
 }
@@ -183,8 +185,10 @@ async function run(argv: readonly string[]): Promise<number> {
     });
     progress?.done();
     process.stdout.write(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
+    const configuration = shownConfig(config, redactor, baseUrl, generate);
     const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration: shownConfig(config, redactor, baseUrl, generate), warnings, startupMs, gate: config.failOn,
+      redactor, harness: harnessIdentity(), targetDescription: description, configuration, warnings, startupMs, gate: config.failOn,
+      run: await runIdentity(configuration, config.given, process.env, accounts),
     });
 
     const written = await writeReports(report, dir, config.reports);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
-import { finish, readReport, writeReports } from './write-reports.js';
+import { finish, MANIFEST_FILE, readReport, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -19,8 +19,14 @@ const usage = () => `usage: ${commandOf('report')} [--report-dir DIR]
        ${commandOf('report')} --merge SHARD_DIR SHARD_DIR… [--report-dir OUT]
 ${usageOf(REPORT_OPTIONS)}`;
 
-function load(dir: string): Report | string {
+/** The directory's report; a merge (`verify`) first proves its files are those its run wrote. A rebuild
+ *  verifies them when the directory has a manifest (an older one has none). */
+async function load(dir: string, verify: boolean): Promise<Report | string> {
   if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance').replace(/ --$/, '')} first)`;
+  if (verify || existsSync(join(dir, MANIFEST_FILE))) {
+    const problem = await verifyManifest(dir);
+    if (problem) return problem;
+  }
   try {
     return readReport(dir);
   } catch (e) {
@@ -36,7 +42,7 @@ async function main(): Promise<number> {
   const dir = resolve(v['report-dir'] ?? 'reports');
   if (!v.merge) {
     if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
-    const report = load(dir);
+    const report = await load(dir, false);
     if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
     // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
     const written = await writeReports(report, dir);
@@ -49,7 +55,7 @@ async function main(): Promise<number> {
   if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
   const reports: Report[] = [];
   for (const d of shards) {
-    const r = load(d);
+    const r = await load(d, true);
     if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
     reports.push(r);
   }

@@ -12,6 +12,7 @@ import { PROJECT_ROOT as ROOT } from '../paths.js';
 
 /** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. */
 const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { replaceDirectory } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -42,29 +43,35 @@ export interface Presented {
 /**
  * Presents the report in a child process (`cli/present`): vitest and its reporters cost ~185 MB that
  * the run itself never needs, and in a process of their own they never add to the run's peak memory.
- * The report crosses as a JSON file in the report directory's temporary space, removed after.
+ * The report crosses as a JSON file in the temporary directory, removed after. Vitest's reporters
+ * write into a fresh directory made inside the report directory, and what they wrote is renamed into
+ * place: a path already in the report directory (a planted symlink) is replaced, never written through.
  */
 export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
+  const staging = mkdtempSync(join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
   try {
     writeFileSync(input, JSON.stringify(report));
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [PRESENTATION_YOUNG_GENERATION, join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, reportDir], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [PRESENTATION_YOUNG_GENERATION, join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, staging], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) reject(new Error((stderr.trim().split('\n').pop() || error.message).replace(/^present: /, '')));
         else resolve(stdout);
       });
     });
-    return JSON.parse(out) as Presented;
+    const presented = JSON.parse(out) as Presented;
+    const allureResults = replaceDirectory(presented.allureResults, join(reportDir, 'allure-results'));
+    return { ...presented, allureResults };
   } finally {
     rmSync(work, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
 /** The presentation itself, in this process (the child's work). */
 export async function presentInProcess(report: Report, reportDir: string): Promise<Presented> {
   const allureResults = join(reportDir, 'allure-results');
-  rmSync(allureResults, { recursive: true, force: true }); // results of one run only
+  rmSync(allureResults, { recursive: true, force: true }); // results of one run only (a fresh directory when run by presentWithVitest)
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
     config: false,

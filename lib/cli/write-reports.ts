@@ -2,22 +2,73 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { consoleSummary } from '../reporting/console.js';
 import { writeHtmlReport } from '../reporting/html.js';
+import { replaceFile } from '../reporting/replace-file.js';
 import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
 import { traceabilityMarkdown } from '../reporting/traceability.js';
 import { exitCodeOf } from '../reporting/verdict.js';
 import { junitXml } from '../reporting/junit.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
+import { fileSha256 } from './identity.js';
 import { presentWithVitest } from './vitest-run.js';
 
 /** The kept exchanges' redacted texts: summary.json leaves them out; a rebuild or a merge needs them. */
 export const EXCHANGES_FILE = 'exchanges.json';
-const ORDER = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE];
+/** The run's identity and the SHA-256 of every other file the directory's outputs hold: a merge
+ *  (or a rebuild) refuses a file changed since. Detects edits and mix-ups; anyone can recompute a
+ *  hash, so it is no signature. */
+export const MANIFEST_FILE = 'manifest.json';
+const ORDER = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE, MANIFEST_FILE];
 
-const writeTo = (path: string, content: string): string => { writeFileSync(path, content); return path; };
+/** Every file under `path` (a file, or a directory walked), relative to `dir` with / separators. */
+function filesUnder(dir: string, path: string): string[] {
+  if (!statSync(path).isDirectory()) return [relative(dir, path).split(sep).join('/')];
+  return readdirSync(path).sort().flatMap((name) => filesUnder(dir, join(path, name)));
+}
+
+interface Manifest {
+  readonly run?: Report['run'];
+  readonly files: Readonly<Record<string, string>>;
+}
+
+async function writeManifest(report: Report, dir: string, outputs: readonly string[]): Promise<string> {
+  const files: Record<string, string> = {};
+  for (const name of outputs.flatMap((o) => filesUnder(dir, o))) files[name] = await fileSha256(join(dir, name));
+  const manifest: Manifest = { ...(report.run ? { run: report.run } : {}), files };
+  return replaceFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Why a report directory's files are not the ones its run wrote, or undefined. The files a merge
+ *  reads (summary.json, exchanges.json) must be listed; every listed file present must match. */
+export async function verifyManifest(dir: string): Promise<string | undefined> {
+  const path = join(dir, MANIFEST_FILE);
+  if (!existsSync(path)) return `${dir} holds no ${MANIFEST_FILE} (written by every run of this harness): its files cannot be verified`;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+    if (!manifest.files || typeof manifest.files !== 'object') throw new Error('no "files" member');
+  } catch (e) {
+    return `${path} cannot be read: ${(e as Error).message.split('\n')[0]}`;
+  }
+  for (const name of ['summary.json', EXCHANGES_FILE]) if (!(name in manifest.files)) return `${path} lists no ${name}`;
+  for (const [name, sha] of Object.entries(manifest.files)) {
+    const file = join(dir, name);
+    if (name.split('/').includes('..') || !existsSync(file)) {
+      if (name === 'summary.json' || name === EXCHANGES_FILE) return `${file} is missing`;
+      continue; // an output not copied along (a merge reads only summary.json and exchanges.json)
+    }
+    if ((await fileSha256(file)) !== sha) return `${file} was changed after its run wrote it (its SHA-256 is not the one ${MANIFEST_FILE} gives)`;
+  }
+  const summaryRun = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { run?: unknown }).run;
+  if (JSON.stringify(summaryRun) !== JSON.stringify(manifest.run)) return `${path} names another run than ${join(dir, 'summary.json')}`;
+  return undefined;
+}
+
+/** Never through what already stands at the path (a planted symlink): see replace-file.ts. */
+const writeTo = replaceFile;
 
 /** The outputs --reports chooses from. allure-results come from the presentation child (the slow
  *  part of writing); report.html is built from them, so choosing html writes allure-results too. */
@@ -62,6 +113,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   if (chosen.has('traceability')) await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
   if (chosen.has('junit')) await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
   if (presented && chosen.has('html')) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
+  // Last: it hashes what the others wrote.
+  await attempt(MANIFEST_FILE, async () => [await writeManifest(done, dir, [...outputs])]);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
   return { report: done, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems };
 }

@@ -5,12 +5,16 @@
 // leaving the member out. The file is read twice, both times as a stream: first to validate every
 // line (a bad one stops the run before anything is sent, naming the line and the field, never the
 // value), then lazily, as the engine asks for the next case, so memory does not grow with the file.
+// Bytes that are not UTF-8 and keys given twice are refused like any bad line: decoding would send
+// U+FFFD in place of the account's own bytes, and a repeated key would silently pick one value.
+import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { operationNamed, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
-import { jsonSyntaxError } from '../json/parse.js';
+import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { jsonPost } from './probes.js';
 
@@ -47,12 +51,14 @@ function checkRecord(op: JsonOperation, record: JsonValue): string | undefined {
 
 function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   if (!text.trim()) return undefined; // blank lines separate nothing
-  let value: JsonValue;
-  try {
-    value = JSON.parse(text) as JsonValue;
-  } catch (e) {
-    return { line, error: `not valid JSON (${jsonSyntaxError(e, text).replace(/offset (\d+)$/, (_m, n: string) => `column ${Number(n) + 1}`)})` };
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const syntax = /^not valid JSON: (.*)$/s.exec(parsed.error);
+    return { line, error: syntax ? `not valid JSON (${syntax[1]!.replace(/offset (\d+)$/, (_m, n: string) => `column ${Number(n) + 1}`)})` : parsed.error };
   }
+  const twice = parsed.json.duplicateKeys[0];
+  if (twice !== undefined) return { line, error: `key ${twice.slice(0, 120)} appears twice (which would win?)` };
+  const { value } = parsed.json;
   if (!isJsonObject(value)) return { line, error: 'a line must be a JSON object keyed by request name' };
   const requests = new Map<JsonOperation, JsonObject>();
   for (const [name, record] of Object.entries(value)) {
@@ -66,16 +72,85 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   return { line, requests };
 }
 
+/** Bytes that are not UTF-8: the line (1-based) and the byte offset in that line (0-based) where the
+ *  first ill-formed sequence starts. */
+export class NotUtf8 extends Error {
+  constructor(readonly line: number, readonly offset: number) { super(`not valid UTF-8 at byte offset ${offset} of the line`); }
+}
+
+/** Where the first ill-formed UTF-8 sequence (RFC 3629: no overlong forms, surrogates or code points
+ *  past U+10FFFF) starts, whether it is one only because the bytes end inside it, or undefined. */
+function firstIllFormed(b: Buffer): { readonly at: number; readonly cut: boolean } | undefined {
+  for (let i = 0; i < b.length;) {
+    const c = b[i]!;
+    if (c < 0x80) { i++; continue; }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    if (!n) return { at: i, cut: false };
+    // The second byte's range narrows after E0, ED, F0 and F4 (Unicode table 3-7).
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined) return { at: i, cut: true };
+      if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return { at: i, cut: false };
+    }
+    i += n + 1;
+  }
+  return undefined;
+}
+
+/** How many bytes at the end of `b` start a character they do not finish (0 to 3). */
+function cutAtEnd(b: Buffer): number {
+  for (let k = 1; k <= Math.min(3, b.length); k++) {
+    const c = b[b.length - k]!;
+    if (c >= 0x80 && c <= 0xbf) continue; // a continuation byte: look further back
+    const needs = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    return needs > k ? k : 0;
+  }
+  return 0;
+}
+
+/** The file's bytes, in chunks that each end on a character boundary; throws NotUtf8 at the first
+ *  ill-formed sequence, naming its line and offset there. */
+async function* utf8Chunks(file: string): AsyncGenerator<Buffer> {
+  let line = 1;
+  let lineStart = 0; // the current line's first byte, counted from the file's start
+  let read = 0; // bytes before `pending`
+  let pending = Buffer.alloc(0);
+  const fail = (bytes: Buffer, at: number): never => {
+    for (let nl = bytes.indexOf(10); nl >= 0 && nl < at; nl = bytes.indexOf(10, nl + 1)) { line++; lineStart = read + nl + 1; }
+    throw new NotUtf8(line, read + at - lineStart);
+  };
+  const advance = (bytes: Buffer) => {
+    for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) { line++; lineStart = read + nl + 1; }
+    read += bytes.length;
+  };
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    const bytes = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    // Native checks first; the byte-by-byte scan only where the bytes are not UTF-8.
+    const cut = cutAtEnd(bytes);
+    const bad = isUtf8(bytes.subarray(0, bytes.length - cut)) ? { at: bytes.length - cut, cut: true } : firstIllFormed(bytes);
+    if (bad && !bad.cut) fail(bytes, bad.at);
+    const whole = bytes.subarray(0, bad?.at ?? bytes.length);
+    pending = Buffer.from(bytes.subarray(whole.length));
+    advance(whole);
+    if (whole.length) yield whole;
+  }
+  if (pending.length) fail(pending, 0);
+}
+
 /** The lines of a file as a stream, each at most MAX_LINE characters held: a longer line is reported
  *  as too long (and skipped) without ever being held whole, whatever it holds (readline would buffer
- *  a 1 GB line before anything could refuse it). A byte-order mark at the start is dropped. */
+ *  a 1 GB line before anything could refuse it). A byte-order mark at the start is dropped. Bytes
+ *  that are not UTF-8 throw NotUtf8. */
 export async function* boundedLines(file: string): AsyncGenerator<{ readonly line: number; readonly text: string } | { readonly line: number; readonly tooLong: true }> {
   let n = 1;
   let parts: string[] = [];
   let held = 0;
   let tooLong = false;
   let first = true;
-  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+  for await (const bytes of utf8Chunks(file)) {
+    const chunk = bytes.toString('utf8'); // whole characters: utf8Chunks cuts on their boundaries
     let text = first && chunk.startsWith('\ufeff') ? chunk.slice(1) : chunk;
     first = false;
     for (let nl = text.indexOf('\n'); nl >= 0 || text; nl = text.indexOf('\n')) {
@@ -95,9 +170,14 @@ export async function* boundedLines(file: string): AsyncGenerator<{ readonly lin
 }
 
 async function* jsonLines(file: string): AsyncGenerator<CaseOrError> {
-  for await (const l of boundedLines(file)) {
-    const c = 'tooLong' in l ? { line: l.line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` } : caseFromJsonLine(l.text, l.line);
-    if (c) yield c;
+  try {
+    for await (const l of boundedLines(file)) {
+      const c = 'tooLong' in l ? { line: l.line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` } : caseFromJsonLine(l.text, l.line);
+      if (c) yield c;
+    }
+  } catch (e) {
+    if (!(e instanceof NotUtf8)) throw e;
+    yield { line: e.line, error: e.message };
   }
 }
 
@@ -125,7 +205,10 @@ function columnOf(header: string): Column {
 }
 
 async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
-  const parser = createReadStream(file).pipe(parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE }));
+  const parser = parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE });
+  const source = Readable.from(utf8Chunks(file), { objectMode: false });
+  source.on('error', (e) => parser.destroy(e));
+  source.pipe(parser);
   let columns: Column[] | undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -154,6 +237,7 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
       else yield { line, requests };
     }
   } catch (e) {
+    if (e instanceof NotUtf8) { yield { line: e.line, error: e.message }; return; }
     // csv-parse's messages quote the offending value (a cell may be a secret): only its code is shown.
     const err = e as { lines?: number; code?: string; index?: number };
     const field = err.index !== undefined ? ` (field ${err.index + 1})` : '';

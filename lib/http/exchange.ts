@@ -121,4 +121,7 @@ export interface Exchange {
   readonly durationMs: number;
   /** Requests sent for it, when more than one (429/503 with Retry-After were retried). */
   readonly attempts?: number;
+  /** A 429 or 503 with Retry-After that was not retried further, and why:
+   *  "429 Too Many Requests (Retry-After: 0), gave up after 3 tries". */
+  readonly gaveUp?: string;
 }

@@ -1,7 +1,10 @@
 // Sends one exchange with undici and records it. Every phase is bounded (connect, response
 // headers, the whole body) and the body is capped while it streams, so a hostile or stalled
 // target costs at most a known time and memory. Redirects are recorded, never followed; 429 and 503
-// with Retry-After are retried when the wait fits in the exchange's time budget.
+// with Retry-After are retried, at most MAX_TRIES requests per exchange, never sooner than
+// RETRY_FLOOR_MS whatever Retry-After says, within the exchange's time limit and the run's retry
+// budget; past any of these the answer received is the record, and the exchange says it gave up.
+import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
 
@@ -19,6 +22,13 @@ export interface TransportOptions {
   /** Honour HTTP_PROXY / HTTPS_PROXY / NO_PROXY (off for the embedded reference). */
   readonly useProxyEnv?: boolean;
 }
+
+/** Requests per exchange at most, the first included: a target answering 429 to everything costs this many each. */
+export const MAX_TRIES = 3;
+/** The shortest wait before a retry, whatever Retry-After says (`Retry-After: 0` made a storm of requests). */
+export const RETRY_FLOOR_MS = 250;
+/** The run's retries: at most this many, or this share of its first tries when that is more. */
+export const RETRY_BUDGET = { min: 100, share: 0.1 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -67,17 +77,32 @@ export class BodySlots {
   }
 }
 
-/** Shared by every exchange of a run: the request cap and the request rate. */
+/** Shared by every exchange of a run: the request cap, the request rate and the retry budget. */
 export class RequestBudget {
   private sent = 0;
+  private firsts = 0;
+  private retried = 0;
   private nextSlot = 0;
 
-  constructor(private readonly maxRequests = Infinity, private readonly perSecond = Infinity) {}
+  constructor(private readonly maxRequests = Infinity, private readonly perSecond = Infinity, private readonly retries: { readonly min: number; readonly share: number } = RETRY_BUDGET) {}
 
-  /** Waits for the next slot under the rate; false when the cap is spent. */
-  async take(): Promise<boolean> {
+  /** Takes one of the run's retries: false once they reach the budget (a share of the first tries). */
+  takeRetry(): boolean {
+    if (this.retried >= Math.max(this.retries.min, Math.floor(this.retries.share * this.firsts))) return false;
+    this.retried++;
+    return true;
+  }
+
+  /** The run's retry budget as a phrase. */
+  get retryLimit(): string {
+    return `at most ${this.retries.min} or ${Math.round(this.retries.share * 100)}% of the requests`;
+  }
+
+  /** Waits for the next slot under the rate; false when the cap is spent. A retry's request says so. */
+  async take(retry = false): Promise<boolean> {
     if (this.sent >= this.maxRequests) return false;
     this.sent++;
+    if (!retry) this.firsts++;
     if (Number.isFinite(this.perSecond)) {
       const now = Date.now();
       const at = Math.max(now, this.nextSlot);
@@ -171,10 +196,14 @@ export interface SendContext {
   readonly options: TransportOptions;
   readonly budget: RequestBudget;
   readonly slots: BodySlots;
+  /** How a retry waits (a timer; a test records the waits instead of sitting through them). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
+const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
-  const { dispatcher, options, budget, slots } = ctx;
+  const { dispatcher, options, budget, slots, sleep = timer } = ctx;
   const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
   const request_ = { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
@@ -199,10 +228,19 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
     } catch (error) {
       return done({ error: describeError(error, url, options) }, attempt);
     }
-    const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
-    if (wait === undefined || Date.now() + wait >= deadline) return done({ response }, attempt);
-    await new Promise((r) => setTimeout(r, wait));
-    // Out of requests: what was received (the 429 or 503) is the record, not "not sent".
-    if (!(await budget.take())) return done({ response }, attempt);
+    const retryAfter = response.status === 429 || response.status === 503 ? response.headers['retry-after'] : undefined;
+    const asked = retryAfterMs(retryAfter);
+    if (asked === undefined) return done({ response }, attempt);
+    // What was received (the 429 or 503) is the record; the exchange says why no further request was sent.
+    const giveUp = (why?: string) => ({
+      ...done({ response }, attempt),
+      gaveUp: `${response.status} ${STATUS_CODES[response.status] ?? ''} (Retry-After: ${retryAfter!.trim().slice(0, 40)}), gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'}${why ? ` (${why})` : ''}`,
+    });
+    if (attempt >= MAX_TRIES) return giveUp();
+    const wait = Math.max(asked, RETRY_FLOOR_MS);
+    if (Date.now() + wait >= deadline) return giveUp(`a wait of ${seconds(wait)} would pass the exchange's limit of ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}`);
+    if (!budget.takeRetry()) return giveUp(`the run's retries are spent: ${budget.retryLimit}`);
+    await sleep(wait);
+    if (!(await budget.take(true))) return giveUp('the run\'s request cap (--max-requests) was reached');
   }
 }

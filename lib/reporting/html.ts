@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { replaceFile } from './replace-file.js';
 
 /** The allure package's own CLI script (its exports hide package.json, so walk up from its entry). */
 function allureCli(): string {
@@ -62,9 +63,7 @@ export async function writeHtmlReport(reportDir: string, title: string): Promise
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     await run(['generate', join(reportDir, 'allure-results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
     const html = selfContained(readFileSync(join(work, 'out', 'index.html'), 'utf8'));
-    const path = join(reportDir, 'report.html');
-    writeFileSync(path, html);
-    return path;
+    return replaceFile(join(reportDir, 'report.html'), html);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

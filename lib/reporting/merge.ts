@@ -8,7 +8,7 @@ import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
 import { gatedVerdict } from './verdict.js';
 import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { mergeDifferential } from './differential.js';
-import { tally, type ReportedCheck, type ReportedExchange, type Report } from './report.js';
+import { tally, type ReportedCheck, type ReportedExchange, type Report, type RunIdentity } from './report.js';
 
 /** A shard's warning that its verdict is its part's only (the merge leaves these out). */
 export const shardWarning = (index: number, count: number, mergeCommand: string): string =>
@@ -75,6 +75,53 @@ function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
   };
 }
 
+/** The members of the run identity a merge compares, with how each is named when shards disagree. */
+const IDENTITY: readonly [keyof RunIdentity, string][] = [
+  ['runId', 'run id'], ['configurationSha256', 'configuration (SHA-256)'], ['catalogueHash', 'catalogue'], ['accountsSha256', 'accounts file (SHA-256)'],
+];
+
+/** Why these reports are not of one run: each must carry its run's identity, and all must agree.
+ *  The odd one out is named against the identity most of them share (the first shard's on a tie). */
+function checkIdentity(reports: readonly Report[], dirs: readonly string[]): string | undefined {
+  const where = (i: number) => dirs[i] ?? `report ${i + 1}`;
+  const missing = reports.findIndex((r) => !r.run);
+  if (missing >= 0) return `${where(missing)} carries no run identity (made by an older harness): it cannot be told to belong to this run`;
+  const key = (r: Report) => JSON.stringify(IDENTITY.map(([k]) => r.run![k] ?? null));
+  const votes = new Map<string, number>();
+  for (const r of reports) votes.set(key(r), (votes.get(key(r)) ?? 0) + 1);
+  const most = Math.max(...votes.values());
+  const usual = reports.find((r) => votes.get(key(r)) === most)!;
+  const odd = reports.findIndex((r) => key(r) !== key(usual));
+  if (odd < 0) return undefined;
+  const other = reports.indexOf(usual);
+  const [k, what] = IDENTITY.find(([member]) => reports[odd]!.run![member] !== usual.run![member])!;
+  const shown = (r: Report) => JSON.stringify(String(r.run![k] ?? 'none').slice(0, 80));
+  const changed = k === 'configurationSha256' ? configurationDifference(reports[odd]!, usual) : undefined;
+  return `${where(odd)} is not a shard of the run ${where(other)} belongs to: another ${what}, ${shown(reports[odd]!)} not ${shown(usual)}${changed ? ` (${changed})` : ''}`;
+}
+
+/** The first setting two shards' configurations differ in, as "--timeout 5000, not 10000". */
+function configurationDifference(a: Report, b: Report): string | undefined {
+  const flat = (r: Report) => {
+    const out = new Map<string, string>();
+    const walk = (prefix: string, v: unknown) => {
+      if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) walk(prefix ? `${prefix}.${k}` : k, x);
+      else out.set(prefix, JSON.stringify(v));
+    };
+    walk('', r.configuration);
+    return out;
+  };
+  const [x, y] = [flat(a), flat(b)];
+  const skip = /^(reportDir|generate|mergedFrom)(\.|$)|^options\.(report-dir|shard|run-id|quiet)$/;
+  for (const name of [...new Set([...x.keys(), ...y.keys()])].sort()) {
+    if (skip.test(name) || x.get(name) === y.get(name)) continue;
+    const label = name.startsWith('options.') ? `--${name.slice('options.'.length)}` : name;
+    const [mine, theirs] = [x.get(name)?.slice(0, 80), y.get(name)?.slice(0, 80)];
+    return mine === undefined ? `${label} ${theirs!} not given to this shard` : theirs === undefined ? `${label} ${mine} given to this shard only` : `${label} ${mine}, not ${theirs}`;
+  }
+  return a.harness.commit !== b.harness.commit || a.harness.version !== b.harness.version ? 'another harness version or commit' : undefined;
+}
+
 /** Why these reports are not the shards of one run (each of 1..N once, of the same N and accounts), or undefined. */
 function checkShards(reports: readonly Report[], dirs: readonly string[]): string | undefined {
   const options = (r: Report) => ((r.configuration as { options?: Record<string, unknown> }).options ?? {});
@@ -116,6 +163,9 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
     if ((r.gate ?? 'must') !== (head.gate ?? 'must')) return { ok: false, error: `${where} was gated on ${r.gate ?? 'must'} checks, ${dirs[0] ?? 'the first report'} on ${head.gate ?? 'must'} (--fail-on differs)` };
     if (r.differential && r.differential.legacy.baseUrl !== head.differential!.legacy.baseUrl) return { ok: false, error: `${where} was compared with the legacy ${r.differential.legacy.baseUrl}, not ${head.differential!.legacy.baseUrl}` };
   }
+  // After the differences named above, which say more than "another configuration".
+  const identity = checkIdentity(reports, dirs);
+  if (identity) return { ok: false, error: identity };
   const checks = head.checks.map((c, i) => mergeCheck(reports.map((r) => r.checks[i]!), head.mode));
   const exchanges: ReportedExchange[] = [];
   const seen = new Set<string>();

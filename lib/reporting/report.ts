@@ -82,9 +82,22 @@ export interface ReportedExchange {
 
 export interface Tally { passed: number; failed: number; skipped: number }
 
+/** The run a report belongs to (cli/identity.ts): a merge takes only shards whose identities agree. */
+export interface RunIdentity {
+  readonly runId: string;
+  /** Where the id came from: --run-id, a CI variable (GITHUB_RUN_ID, …), or derived. */
+  readonly runIdFrom: string;
+  /** SHA-256 of the configuration the shards share (all but --shard, --report-dir and the like) and the harness. */
+  readonly configurationSha256: string;
+  readonly catalogueHash: string;
+  /** SHA-256 of the --accounts file's bytes. */
+  readonly accountsSha256?: string;
+}
+
 export interface Report {
   readonly harness: { readonly name: string; readonly version: string; readonly commit?: string };
   readonly catalogueHash: string;
+  readonly run?: RunIdentity;
   readonly target: { readonly baseUrl: string; readonly description: string };
   readonly mode: RunResult['mode'];
   /** The run's verdict, the gate applied (verdict.ts spells it, with the differences, for every output). */
@@ -143,6 +156,7 @@ export interface ReportContext {
   readonly differential?: ReportedDifferential;
   /** --fail-on should: a failed SHOULD check fails the run too. */
   readonly gate?: Gate;
+  readonly run?: RunIdentity;
 }
 
 export const describeCheck = ({ appliesTo: _a, judge: _j, ...description }: Check): CheckDescription => description;
@@ -210,6 +224,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   return published<Report>({
     harness: ctx.harness,
     catalogueHash: CATALOGUE_HASH,
+    ...(ctx.run ? { run: ctx.run } : {}),
     target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
     mode: run.mode,
     verdict: gatedVerdict(run.verdict, at('SHOULD').some((x) => x.status === 'fail'), ctx.gate ?? 'must'),
@@ -256,6 +271,7 @@ export const reportTitle = (r: Pick<Report, 'target' | 'verdict' | 'startedAt' |
 export const manifestOf = (report: Report) => ({
   harness: report.harness,
   catalogueHash: report.catalogueHash,
+  ...(report.run ? { run: report.run } : {}),
   target: report.target,
   mode: report.mode,
   verdict: report.verdict,
