@@ -3,6 +3,8 @@
 // user typed (npx when installed, npm run in a clone).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../lib/checks/catalogue.js';
@@ -53,6 +55,8 @@ describe('the CLI', () => {
     try {
       const r = await run('bin/run.mjs', ['cli/reference', '--port', String(port)]);
       expect(r).toMatchObject({ code: 2, stderr: `reference: cannot listen on 127.0.0.1:${port}: the address is in use by another process (EADDRINUSE)\n` });
+      const proxy = await run('bin/run.mjs', ['cli/main', '--proxy', String(port), '--base-url', 'http://127.0.0.1:9', '--report-dir', mkdtempSync(join(tmpdir(), 'cli-usage-'))]);
+      expect(proxy).toMatchObject({ code: 2, stderr: `conformance: cannot listen on 127.0.0.1:${port}: the address is in use by another process (EADDRINUSE)\n` });
     } finally {
       busy.close();
     }

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useReference } from './helpers/reference.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -24,7 +25,7 @@ function npmRun(args: string[]) {
     stream.setEncoding('utf8');
     stream.on('data', (d: string) => {
       output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
+      const m = /(?:listening on|proxying) (http:\/\/\S+)/.exec(output);
       if (m) announce(m[1]!);
     });
     // Node holds the pipe's write end (inherited through npm's sh): its end means node has exited.
@@ -41,6 +42,8 @@ const portFree = (url: string) => new Promise<boolean>((resolve) => {
 });
 
 describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pid', () => {
+  const target = useReference({});
+
   it('the judging reference says it is stopping, writes its reports, exits with its verdict and frees the port', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
     const run = npmRun(['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir]);
@@ -55,6 +58,27 @@ describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pi
       expect(printed).toMatch(/reference: stopping \(its parent process ended\): writing reports…/);
       expect(printed).toMatch(/Verdict: CONFORMANT/);
       expect(printed).toMatch(/reference: stopped in \d+\.\d s, exit 0\n/);
+      expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict).toBe('conformant');
+      expect(await portFree(url)).toBe(true);
+    } finally {
+      try { process.kill(-run.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    }
+  });
+
+  it('the validating proxy says it is stopping, writes its reports, exits with its verdict and frees the port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
+    const run = npmRun(['conformance', '--', '--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary']);
+    try {
+      const url = await run.url;
+      const answer = await fetch(`${url}/user/confirmemail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ownerId":7}' });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      process.kill(run.child.pid!, 'SIGTERM');
+      await run.done;
+      const printed = run.output();
+      expect(printed).toMatch(/conformance: stopping \(its parent process ended\): writing reports…/);
+      expect(printed).toMatch(/Verdict: CONFORMANT/);
+      expect(printed).toMatch(/conformance: stopped in \d+\.\d s, exit 0\n/);
       expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict).toBe('conformant');
       expect(await portFree(url)).toBe(true);
     } finally {

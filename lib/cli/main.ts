@@ -204,7 +204,7 @@ async function run(argv: readonly string[]): Promise<number> {
 run(process.argv.slice(2))
   .catch((e: unknown) => {
     const err = e as NodeJS.ErrnoException;
-    const what = err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
+    const what = err.code === 'LISTEN' ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
     process.stderr.write(`conformance: ${what.split('\n')[0]}\n`);
     return 2;
   })

@@ -6,6 +6,8 @@
 // counted in the reports. Findings are printed as they happen, each distinct one once; the reports
 // are rewritten every few seconds while something changed, and on SIGINT/SIGTERM, after which the
 // run exits with the traffic's verdict.
+import { stopOnSignals } from './stopping.js';
+import { listenProblem } from './listen-problem.js';
 import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
@@ -129,16 +131,15 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     target, port: listen.port, host: listen.host, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs,
     room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: () => { queue.unjudged++; },
   }).catch(async (e: NodeJS.ErrnoException) => {
+    judge.removeAllListeners('exit'); // stopped on purpose: not a judge that was lost
     await judge.terminate();
-    throw Object.assign(new Error(`cannot listen on ${listen.host}:${listen.port}: ${e.code ?? e.message}`), { code: 'LISTEN' });
+    throw Object.assign(new Error(listenProblem(e, listen.host, listen.port)), { code: 'LISTEN' });
   });
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) { process.stderr.write('conformance: stopped at once (second signal); the reports may be older\n'); process.exit(2); }
-      stopping = true;
-      void (async () => {
+    // Before the URL is announced: a caller may signal as soon as it reads it.
+    stopOnSignals({
+      name: 'conformance', exit: resolve, finish: async () => {
         await proxy.close(GRACE_MS);
         const notes: string[] = [];
         const forwarded = queue.handed + queue.unjudged;
@@ -154,13 +155,10 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         const m = await finalMessage;
         judge.removeAllListeners('exit');
         await judge.terminate();
-        if (!m) { process.stderr.write('conformance: the reports could not be written a last time: the judge had stopped\n'); resolve(2); return; }
-        resolve(finish(m.written, 'conformance'));
-      })();
-    };
-    // Before the URL is announced: a caller may signal as soon as it reads it.
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+        if (!m) { process.stderr.write('conformance: the reports could not be written a last time: the judge had stopped\n'); return 2; }
+        return finish(m.written, 'conformance');
+      },
+    });
     say(`conformance: proxying ${proxy.url} → ${displayLine(target)}, ${checks.length} checks; findings as they happen; reports in ${dir} every ${REPORT_EVERY_MS / 1000} s and on stop (Ctrl-C)`);
   });
 }
