@@ -82,6 +82,16 @@ export class ExchangeView {
     return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
   }
 
+  /** The body's bytes as the client reads them (a content coding the request asked for, undone). */
+  body(): Decoded<Buffer> {
+    return this.once('body', () => {
+      const r = this.response();
+      if (!r.ok) return r;
+      const encoded = contentCoding(r.value);
+      return encoded ? no(encoded) : ok(r.value.body);
+    });
+  }
+
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark
    *  is dropped, as WHATWG's UTF-8 decode (so every browser's fetch) drops it: tolerated, not judged. */
   text(): Decoded<string> {
