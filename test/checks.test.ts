@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkById } from '../lib/checks/catalogue.js';
 import { ANSWER_CHECKS } from './helpers/matrix.js';
 import { ARRAYS, SOAP11_ENVELOPE, SOAP12_ENVELOPE, DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { confirmEmail, login } from '../lib/contract/operations.js';
+import { confirmEmail, impersonateLogout, login } from '../lib/contract/operations.js';
 import { PROBE } from '../lib/engine/probes.js';
 import { changed, goodExchanges, judged, soapFault, type Change } from './helpers/exchanges.js';
 
@@ -59,6 +59,10 @@ const BREAKS: Record<string, Break[]> = {
   'FORMAT-SOAP11-EXTENSION': [
     [PROBE.soapExtension(login), { status: 404 }, 'suffix refused', 'status'],
     [PROBE.soapExtension(login), { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2', '/Envelope'],
+  ],
+  'CONTENT-CODING': [
+    [L, { headers: { 'content-encoding': 'gzip' } }, 'gzip, though the request sent no Accept-Encoding', 'headers.content-encoding'],
+    [PROBE.compressed(impersonateLogout), { headers: { 'content-encoding': 'zstd' } }, 'a coding the request did not offer', 'headers.content-encoding'],
   ],
   'SOAP-ENVELOPE-NS': [[S, { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2 envelope', '/Envelope']],
   'SOAP-BODY': [

@@ -4,6 +4,7 @@
 import { ARRAYS, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import type { RouteForm } from '../contract/classify.js';
 import { confirmEmail, impersonateLogout, login, SOAP_REQUEST_MEDIA_TYPE, type Operation } from '../contract/operations.js';
+import { offeredCodings } from '../http/content-coding.js';
 import { MAP_ENTRY, ordinalCompare, type Shape } from '../contract/types.js';
 import type { JsonNode } from '../json/write.js';
 import { el, isElement, text as textNode, type XmlElement } from '../xml/model.js';
@@ -85,6 +86,12 @@ export const FAULTS: readonly Fault[] = [
     (r, s) => (on(s, confirmEmail, 'custom', 'OPTIONS') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('soap-text-xml', 'SOAP answers are text/xml (what ServiceStack sends) instead of the spec\'s application/xml',
     ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, impersonateLogout, 'soap11') ? { ...r, headers: { ...r.headers, 'content-type': SOAP_REQUEST_MEDIA_TYPE } } : undefined)),
+  http('gzip-header-plain-body', 'answers to a request offering gzip say Content-Encoding: gzip but send the body uncompressed',
+    ['CONTENT-CODING', 'ROUTE-LOGIN-POST', 'ROUTE-CONFIRM-POST', 'ROUTE-SOAP-POST'],
+    (r, s) => {
+      const accept = s.headers['accept-encoding'];
+      return offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') ? { ...r, headers: { ...r.headers, 'content-encoding': 'gzip' } } : undefined;
+    }),
 
   // Format selection (4)
   { name: 'json-extension-ignored', description: '.json is ignored: Accept: application/xml wins and the answer is XML', breaks: ['FORMAT-JSON-EXTENSION'], behaviour: { honourJsonExtension: false } },

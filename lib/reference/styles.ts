@@ -1,7 +1,9 @@
 // Named styles: legitimate ways for a conforming implementation to write the same data. None may
 // make a check fail (test/sensitivity-matrix.test.ts runs the whole catalogue against each).
 import { SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
+import { gzipSync } from 'node:zlib';
 import { Confirmation, UserDetails } from '../contract/records.js';
+import { offeredCodings } from '../http/content-coding.js';
 import type { Shape } from '../contract/types.js';
 import { isJsonObject, type JsonObject } from '../json/value.js';
 import { el, text } from '../xml/model.js';
@@ -66,5 +68,11 @@ export const STYLES: readonly Variant[] = [
   { name: 'jsonp-comment-guard', description: 'JSONP written /**/name(json), the Rosetta-Flash guard', behaviour: { jsonp: (name, body) => `/**/${name}(${body})` } },
   { name: 'jsonp-typeof-guard', description: "JSONP written as Express does: /**/ typeof name === 'function' && name(json);", behaviour: { jsonp: (name, body) => `/**/ typeof ${name} === 'function' && ${name}(${body});` } },
   { name: 'jsonp-application-javascript', description: 'JSONP as application/javascript (ServiceStack v3)', behaviour: { jsonpMediaType: 'application/javascript' } },
+  { name: 'gzip', description: 'answers gzip-compressed (Content-Encoding: gzip, Vary: Accept-Encoding) when the request offers gzip',
+    editReply: (r, s) => {
+      const accept = s.headers['accept-encoding'];
+      if (!offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') || r.drop || !r.body.length) return r;
+      return { ...r, headers: { ...r.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' }, body: gzipSync(r.body) };
+    } },
   { name: 'options-204-allow', description: 'OPTIONS answers 204 with an Allow header', behaviour: { optionsStatus: 204, optionsHeaders: { allow: 'POST, OPTIONS' } } },
 ];
