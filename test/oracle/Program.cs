@@ -1,5 +1,6 @@
 // The .NET oracle's command line. test/dotnet-oracle.test.ts drives it; every command writes its
 // outputs or a JSON report, and any failure is one line on stderr (exit 2), never a stack trace.
+using System.Net;
 using System.Reflection;
 using System.Runtime.Serialization;
 using System.Text.Encodings.Web;
@@ -25,6 +26,10 @@ static class Program
                     the same for --dotnet DIR (what write wrote), as the platform's own baseline
           wcf       calls each reference URL in FILE ([{"id": …, "url": …/soap11}]) with a WCF client and
                     reports every value it reads that differs
+          compressed  calls each URL in FILE ([{"id": …, "url": …, "wire": "json"|"soap", "record": "userDetails"|"confirmation"}])
+                    offering gzip, deflate and br: records the Content-Encoding answered, then reads the
+                    answer as .NET clients do (HttpClient with automatic decompression and System.Text.Json;
+                    the WCF client) and reports every value that differs
         """;
 
     private static readonly Dictionary<string, (string[] Options, Action<Options> Run)> Commands = new()
@@ -32,6 +37,7 @@ static class Program
         ["write"] = (["seed", "count", "fixture", "confirmation", "out"], Write),
         ["readback"] = (["seed", "count", "fixture", "confirmation", "in", "dotnet", "out"], Readback),
         ["wcf"] = (["seed", "count", "fixture", "calls", "out"], CallWcf),
+        ["compressed"] = (["seed", "count", "fixture", "confirmation", "calls", "out"], CallCompressed),
     };
 
     public static int Main(string[] args)
@@ -149,6 +155,66 @@ static class Program
         }
         Reports.Write(o.Path("out"), new { stockBasicHttpBinding = stock, calls = calls.Count, valuesCompared = values, mismatches });
     }
+
+    /// <summary>The reference's compressed answers read as .NET clients read them. First a request
+    /// without decompression, offering what an automatically decompressing HttpClient offers, to see
+    /// the Content-Encoding; then the record through the client.</summary>
+    private static void CallCompressed(Options o)
+    {
+        var expected = Records(o).ToDictionary(r => r.Id, r => r.Record);
+        var confirmation = Wire.FromJson<ConfirmEmailResponse>(o.ReadText("confirmation"));
+        var calls = TextJson.Deserialize<List<CompressedCall>>(o.ReadText("calls"), Reports.Options)
+            ?? throw new UsageException("--calls holds no list of calls");
+        if (calls.Count == 0) throw new UsageException("--calls is empty");
+        using var raw = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.None });
+        using var decompressing = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.All });
+        var encodings = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        var values = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var mismatches = new List<Mismatch>();
+        foreach (var call in calls)
+        {
+            var key = $"{call.Id} {call.Wire} {call.Record}";
+            object want = call.Record == "confirmation" ? confirmation
+                : expected.TryGetValue(call.Id, out var w) ? w : throw new UsageException($"--calls names {call.Id}, which is neither fixture nor a generated record below --count");
+            using (var probe = Request(call))
+            {
+                probe.Headers.TryAddWithoutValidation("Accept-Encoding", "gzip, deflate, br");
+                using var answer = raw.Send(probe);
+                encodings[key] = answer.Content.Headers.ContentEncoding.Count == 0 ? "identity" : string.Join(", ", answer.Content.Headers.ContentEncoding);
+            }
+            object? got;
+            string reader;
+            if (call.Wire == "soap")
+            {
+                reader = "WCF client (decompressing)";
+                got = Wcf.Call(Wcf.AcceptingApplicationXml(), call.Url);
+            }
+            else
+            {
+                reader = "System.Text.Json (HttpClient, decompressing)";
+                using var request = Request(call);
+                using var answer = decompressing.Send(request);
+                var bytes = answer.Content.ReadAsByteArrayAsync().GetAwaiter().GetResult();
+                got = call.Record == "confirmation" ? Wire.FromJson<ConfirmEmailResponse>(bytes) : Wire.FromJson<UserDetailsResponse>(bytes);
+            }
+            var c = new Comparison(call.Id, reader);
+            c.Records(want, got, want.GetType().Name);
+            mismatches.AddRange(c.Mismatches);
+            values[reader] = values.GetValueOrDefault(reader) + c.Values;
+        }
+        Reports.Write(o.Path("out"), new { contentEncodings = encodings, calls = calls.Count, valuesCompared = values, mismatches });
+    }
+
+    private static HttpRequestMessage Request(CompressedCall call) => call.Wire == "soap"
+        ? new HttpRequestMessage(HttpMethod.Post, call.Url)
+        {
+            Content = new StringContent($"<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><ImpersonateLogoutRequest xmlns=\"{ContractNamespaces.Request}\"/></s:Body></s:Envelope>",
+                System.Text.Encoding.UTF8, "text/xml"),
+            Headers = { { "SOAPAction", "\"ImpersonateLogoutRequest\"" } },
+        }
+        : new HttpRequestMessage(HttpMethod.Post, call.Url) { Content = new StringContent("{}", System.Text.Encoding.UTF8, "application/json") };
+
+    private sealed record CompressedCall(string Id, string Url, string Wire, string Record);
 
     /// <summary>A file's bytes as sent: readers get bytes, as a client gets them off the wire.</summary>
     private static byte[] Read(string dir, string sub, string file)
