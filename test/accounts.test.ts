@@ -121,7 +121,7 @@ describe('accounts judged one by one', () => {
     expect(r.code).toBe(1);
     const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
     expect(guid.status).toBe('fail');
-    // Only login answers carry enrollmentInfo.siteId: 1200 of the 1617 exchanges judged.
+    // Only login answers carry enrollmentInfo.siteId: 1200 of the 1620 exchanges judged.
     const rate = guid.counts.failed / 1200;
     expect(rate).toBeGreaterThan(0.02);
     expect(rate).toBeLessThan(0.09);
