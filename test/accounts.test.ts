@@ -112,7 +112,7 @@ describe('accounts judged one by one', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 17, case: 4 } });
-    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 57 checks, 3 accounts/);
+    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 61 checks, 3 accounts/);
   });
 
   it('a fault 5% of accounts see: exit 1, about 5% of their exchanges failed, examples name their cases', async () => {

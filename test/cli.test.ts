@@ -34,7 +34,7 @@ describe.concurrent('conformance CLI', () => {
     expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.verdict).toBe('conformant');
-    expect(summary.checks).toHaveLength(57); // Robustness joins only with --generate
+    expect(summary.checks).toHaveLength(61); // Robustness joins only with --generate
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
     expect(existsSync(join(dir, 'allure-results'))).toBe(true);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
