@@ -111,7 +111,7 @@ describe('accounts judged one by one', () => {
     const r = await runCli(['--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
-    expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 17, case: 4 } });
+    expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 20, case: 4 } });
     expect(r.stdout).toMatch(/checking \S+ \(deployment\), 61 checks, 3 accounts/);
   });
 
@@ -147,7 +147,7 @@ describe('shards', () => {
     ]);
     expect(runs.map((r) => r.stderr)).toEqual(['', '', '']);
     // Only the first shard sends the probes.
-    expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([17, undefined]);
+    expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([20, undefined]);
     const merged = join(work, 'merged');
     const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
     const [a, b] = [summaryOf(whole), summaryOf(merged)];

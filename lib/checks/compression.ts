@@ -18,8 +18,9 @@ export const COMPRESSION_CHECKS: readonly Check[] = [
     interpretation: 'RFC 9110 12.5.3 lets a server pick any coding when the request names none, but a client that offered none (HttpClient without '
       + 'automatic decompression) reads the coded bytes as the record: refused. A Content-Encoding the body does not honour (gzip over plain text) '
       + 'fails here; the probes that send Accept-Encoding: gzip, deflate, br are judged by every other check on the decoded body.',
-    judges: 'every answer to a request of the interface',
-    appliesTo: (ex) => ex.kind.operation !== undefined,
+    judges: 'every answer to a request of the interface that offered a content coding (Accept-Encoding), or that came content-coded',
+    appliesTo: (ex) => ex.kind.operation !== undefined
+      && (header(ex.exchange.request.headers, 'accept-encoding') !== undefined || appliedCodings(ex.exchange.response?.headers['content-encoding']).length > 0),
     judge: (ex) => {
       const r = ex.response();
       if (!r.ok) return { skip: r.reason };
