@@ -111,8 +111,8 @@ describe('accounts judged one by one', () => {
     const r = await runCli(['--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
-    expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 17, case: 4 } });
-    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 57 checks, 3 accounts/);
+    expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 20, case: 4 } });
+    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 61 checks, 3 accounts/);
   });
 
   it('a fault 5% of accounts see: exit 1, exactly the 69 of 1200 logins the seeded 5% picks failed, examples name their cases', async () => {
@@ -121,7 +121,7 @@ describe('accounts judged one by one', () => {
     expect(r.code).toBe(1);
     const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
     expect(guid.status).toBe('fail');
-    // Only login answers carry enrollmentInfo.siteId: 1200 of the 1617 exchanges judged.
+    // Only login answers carry enrollmentInfo.siteId: 1200 of the 1620 exchanges judged.
     // Which accounts a fault hits is fixed per account (population.ts hitByFault): at 5%, 69 of these
     // 1200 (5.75%, within the binomial spread of 60 +- 7.5); a changed rate or draw changes the figure.
     expect(guid.counts.failed).toBe(69);
@@ -147,7 +147,7 @@ describe('shards', () => {
     ]);
     expect(runs.map((r) => r.stderr)).toEqual(['', '', '']);
     // Only the first shard sends the probes.
-    expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([17, undefined]);
+    expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([20, undefined]);
     const merged = join(work, 'merged');
     const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
     const [a, b] = [summaryOf(whole), summaryOf(merged)];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkById } from '../lib/checks/catalogue.js';
 import { ANSWER_CHECKS } from './helpers/matrix.js';
 import { ARRAYS, SOAP11_ENVELOPE, SOAP12_ENVELOPE, DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { confirmEmail, login } from '../lib/contract/operations.js';
+import { confirmEmail, impersonateLogout, login } from '../lib/contract/operations.js';
 import { PROBE } from '../lib/engine/probes.js';
 import { changed, goodExchanges, judged, soapFault, type Change } from './helpers/exchanges.js';
 
@@ -60,10 +60,18 @@ const BREAKS: Record<string, Break[]> = {
     [PROBE.soapExtension(login), { status: 404 }, 'suffix refused', 'status'],
     [PROBE.soapExtension(login), { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2', '/Envelope'],
   ],
+  'CONTENT-CODING': [
+    [L, { headers: { 'content-encoding': 'gzip' } }, 'gzip, though the request sent no Accept-Encoding', 'headers.content-encoding'],
+    [PROBE.compressed(impersonateLogout), { headers: { 'content-encoding': 'zstd' } }, 'a coding the request did not offer', 'headers.content-encoding'],
+  ],
   'SOAP-ENVELOPE-NS': [[S, { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2 envelope', '/Envelope']],
   'SOAP-BODY': [
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Body/></s:Envelope>') }, 'two Bodies', '/Envelope'],
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Header/></s:Envelope>') }, 'Header after Body', '/Envelope'],
+  ],
+  'SOAP-HEADER-MUST-UNDERSTAND': [
+    [S, { body: (b) => b.replace('<s:Body>', '<s:Header><Action s:mustUnderstand="1" xmlns="http://schemas.microsoft.com/ws/2005/05/addressing/none">ImpersonateLogoutRequest</Action></s:Header><s:Body>') }, 'WCF\'s Action block with mustUnderstand="1"', '/Envelope/Header/Action'],
+    [S, { body: (b) => b.replace('<s:Body>', '<s:Header><t:Trace xmlns:t="urn:example:trace" s:mustUnderstand=" true ">1</t:Trace></s:Header><s:Body>') }, 'mustUnderstand="true"', '/Envelope/Header/Trace'],
   ],
   'SOAP-BODY-SINGLE': [[S, { body: (b) => b.replace('</UserDetailsResponse></s:Body>', '</UserDetailsResponse><Extra/></s:Body>') }, 'two elements in Body', '/Envelope/Body']],
   'SOAP-RESPONSE-ELEMENT': [[S, { body: (b) => b.replace(`<UserDetailsResponse xmlns="${DEFAULT_NAMESPACES.login}"`, '<UserDetailsResponse xmlns="urn:wrong"') }, 'wrong namespace', '/Envelope/Body/UserDetailsResponse']],
@@ -139,6 +147,11 @@ const BREAKS: Record<string, Break[]> = {
   'JSON-ARRAY': [[L, { body: (b) => b.replace(/"roles":\[[^\]]*\]/, '"roles":"Administrator"') }, 'a string', '$.roles']],
   'JSON-OBJECT': [[L, { body: (b) => b.replace(/"enrollmentInfo":\{[^}]*\}/, '"enrollmentInfo":[]') }, 'an array', '$.enrollmentInfo']],
   'JSON-MAP': [[L, { body: (b) => b.replace(/"providerPaymentSettings":\{.*\}\}$/, '"providerPaymentSettings":[{"key":"1001"}]}') }, 'an array of pairs', '$.providerPaymentSettings']],
+  'JSON-NO-BOM': [
+    [L, { body: (b) => `\uFEFF${b}` }, 'a byte-order mark before the JSON', '$'],
+    [PROBE.callback(confirmEmail), { body: (b) => b.replace('conformanceCallback(', 'conformanceCallback(\uFEFF') }, 'a byte-order mark inside the JSONP call', '$'],
+  ],
+  'JSON-ENUM-CASE': [[L, { body: (b) => b.replace('"originalUserTypeCode":"Center"', '"originalUserTypeCode":"center"') }, 'a known name in camelCase', '$.originalUserTypeCode']],
   'JSON-ENUM-SEEN': [[L, { body: (b) => b.replace('"originalUserTypeCode":"Center"', '"originalUserTypeCode":"Provider"') }, 'an unseen value', '$.originalUserTypeCode']],
   'ROBUST-ANSWERED': [
     [G, { error: 'connection closed before the response was complete' }, 'a dropped connection', 'response'],
@@ -177,6 +190,8 @@ const KEEPS: Case[] = [
   [S, { body: (b) => `\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<!-- hello -->\n${b}` }, 'BOM, declaration, comment'],
   [S, { body: (b) => b.replaceAll('<s:', '<soap:').replaceAll('</s:', '</soap:').replace('xmlns:s=', 'xmlns:soap=') }, 'another envelope prefix'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header/><s:Body>') }, 'an empty Header'],
+  [S, { body: (b) => b.replace('<s:Body>', '<s:Header><t:Trace xmlns:t="urn:example:trace">1</t:Trace><t:Node xmlns:t="urn:example:trace" s:mustUnderstand="0">web-1</t:Node></s:Header><s:Body>') }, 'Header blocks without mustUnderstand, or with mustUnderstand="0"'],
+  [PROBE.callback(login), { body: (b) => `\uFEFF${b}` }, 'a byte-order mark before a JSONP call (JavaScript\'s encoding signature, not JSON)'],
   [S, { body: (b) => b.replace('<City>Zürich</City>', '<City><![CDATA[Zü]]>rich</City>').replace('<HadPinCode>true</HadPinCode>', '<HadPinCode>&#x74;rue</HadPinCode>') }, 'CDATA and a character reference'],
   [S, { body: (b) => b.replace('<HadPinCode>true</HadPinCode>', '<HadPinCode> 1 </HadPinCode>').replace('<ApiKeyStatus>1</ApiKeyStatus>', '<ApiKeyStatus>+01</ApiKeyStatus>') }, 'other xs:boolean and xs:int lexical forms'],
   [S, { body: (b) => b.replace('<Address2 i:nil="true"/>', '').replaceAll('i:nil', 'xsi:nil').replace('xmlns:i=', 'xmlns:xsi=') }, 'a null string omitted, xsi prefix'],

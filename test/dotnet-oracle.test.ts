@@ -1,9 +1,10 @@
-// The real platform as oracle. .NET's own writers (ServiceStack.Text, DataContractSerializer in a
+// The real platform as oracle. .NET's own writers (System.Text.Json, DataContractSerializer in a
 // WCF SOAP 1.1 message) wrote the fixture record and COUNT records generated from SEED; their
 // bytes are committed in fixtures/dotnet/golden/. Always: the harness's record checks must find no
 // false alarm in them, and the reference must write the same data as .NET does. Where dotnet is on
-// PATH, also: the oracle is built and rerun and its output must equal the goldens, ServiceStack.Text
-// and DataContractSerializer read the reference's bytes back, and a WCF client calls a live reference.
+// PATH, also: the oracle is built and rerun and its output must equal the goldens, System.Text.Json
+// and DataContractSerializer read the reference's bytes back, and a WCF client calls a live reference;
+// both read the reference's gzip-compressed answers back too.
 // UPDATE_DOTNET_GOLDEN=1 npx vitest run test/dotnet-oracle.test.ts rewrites the goldens (needs dotnet).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { recordedResponse } from '../lib/http/exchange.js';
 import type { JsonObject } from '../lib/json/value.js';
 import { referenceConfirmation, referenceUserDetails } from '../lib/reference/data.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { STYLES } from '../lib/reference/variants.js';
 import {
   buildOracle, compareJson, compareSoap, CONFIRMATION, DOCUMENTED, dotnetAbsence, FIXTURE, GOLDEN, goldenData, goldenIds,
   goldenJson, goldenSoap, referenceConfirmationJson, referenceJson, referenceSoap, runOracle, type Difference,
@@ -101,6 +103,8 @@ interface RoundTripSummary {
   referenceOutputs: string;
   valuesCompared: unknown;
   stockBasicHttpBinding?: string;
+  /** Compressed answers: the Content-Encoding each call received when it offered gzip, deflate, br. */
+  contentEncodings?: Record<string, string>;
   /** Values .NET's own outputs lose in the same readers (the baseline). */
   dotnetOwnMismatches?: number;
   documented: Record<string, number>;
@@ -113,10 +117,10 @@ const DATETIME_SHOWN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{7}) \((\w+)\
 /** A SOAP reader got the datetime without its fraction: the spec's SOAP form has none (2 Types). */
 function isDroppedFraction(m: OracleMismatch): boolean {
   const [e, a] = [DATETIME_SHOWN.exec(m.expected), DATETIME_SHOWN.exec(m.actual)];
-  return m.reader !== 'ServiceStack.Text' && !!e && !!a && e[1] === a[1] && e[3] === a[3] && a[2] === '0000000' && e[2] !== '0000000';
+  return !m.reader.startsWith('System.Text.Json') && !!e && !!a && e[1] === a[1] && e[3] === a[3] && a[2] === '0000000' && e[2] !== '0000000';
 }
 
-type OracleReport = { valuesCompared: unknown; mismatches: OracleMismatch[]; dotnetOwnMismatches?: OracleMismatch[]; stockBasicHttpBinding?: string };
+type OracleReport = { valuesCompared: unknown; mismatches: OracleMismatch[]; dotnetOwnMismatches?: OracleMismatch[]; stockBasicHttpBinding?: string; contentEncodings?: Record<string, string> };
 
 const key = (m: OracleMismatch) => [m.id, m.reader, m.path, m.expected, m.actual].join('\0');
 
@@ -129,10 +133,10 @@ function summarise(report: OracleReport, sha256: string): RoundTripSummary {
   const unexplained: OracleMismatch[] = [];
   for (const m of report.mismatches) {
     const why = isDroppedFraction(m) ? 'datetime read without its fraction (SOAP has none, 2 Types)'
-      : own.has(key(m)) ? (m.expected === 'null' && m.actual === 'no entry'
-        ? "null dictionary value, left out of the JSON (IncludeNullValuesInDictionaries = false): .NET's own output loses it too"
-        : ".NET's own output loses this value in the same reader too")
-        : undefined;
+      : own.has(key(m)) ? ".NET's own output loses this value in the same reader too"
+        : m.reader.startsWith('System.Text.Json') && m.expected === 'null' && m.actual === 'no entry'
+          ? 'null dictionary value: the reference leaves the entry out of its JSON, as ServiceStack does (servicestack-notes.md)'
+          : undefined;
     if (!why) { unexplained.push(m); continue; }
     const k = `${m.reader}: ${why}`;
     if (!documented[k]) examples.push(m);
@@ -141,6 +145,7 @@ function summarise(report: OracleReport, sha256: string): RoundTripSummary {
   return {
     referenceOutputs: sha256, valuesCompared: report.valuesCompared,
     ...(report.stockBasicHttpBinding ? { stockBasicHttpBinding: report.stockBasicHttpBinding } : {}),
+    ...(report.contentEncodings ? { contentEncodings: report.contentEncodings } : {}),
     ...(report.dotnetOwnMismatches ? { dotnetOwnMismatches: report.dotnetOwnMismatches.length } : {}),
     documented, examples, unexplained,
   };
@@ -150,7 +155,7 @@ const goldenSummary = (name: string): RoundTripSummary => JSON.parse(readFileSyn
 const writeSummary = (path: string, s: RoundTripSummary) => writeFileSync(path, `${JSON.stringify(s, null, 2)}\n`);
 
 /** What the oracle produced on this machine (dotnet present only). */
-interface Fresh { dir: string; readback: RoundTripSummary; wcf: RoundTripSummary }
+interface Fresh { dir: string; readback: RoundTripSummary; wcf: RoundTripSummary; compressed: RoundTripSummary }
 let fresh: Fresh | undefined;
 let scratch: string | undefined;
 
@@ -167,7 +172,7 @@ beforeAll(async () => {
     cpSync(written, GOLDEN, { recursive: true });
   }
 
-  // The reference's bytes for the same data, read back by ServiceStack.Text and DataContractSerializer.
+  // The reference's bytes for the same data, read back by System.Text.Json and DataContractSerializer.
   const outputs = referenceOutputs();
   const ref = join(scratch, 'reference');
   mkdirSync(join(ref, 'json'), { recursive: true });
@@ -189,11 +194,32 @@ beforeAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
   }
   const wcf = summarise(JSON.parse(readFileSync(join(scratch, 'wcf.json'), 'utf8')), outputs.sha256);
+
+  // The reference's compressed answers (the gzip style), read by .NET clients that decompress (WCF's
+  // HTTP transport offers gzip, deflate by default: DecompressionEnabled):
+  // the boundary records (fixture, all nulls, extremes, specials) by JSON and SOAP, and the confirmation.
+  const gzip = STYLES.filter((v) => v.name === 'gzip');
+  const zipped: RunningReference[] = [];
+  try {
+    const ids = ['fixture', 'g000', 'g001', 'g002'];
+    for (const id of ids) zipped.push(await startReference({ port: 0, userDetails: dataOf().get(id)!, confirmation: referenceConfirmation(), variants: gzip }));
+    const calls = ids.flatMap((id, i) => [
+      { id, url: `${zipped[i]!.url}${login.route}`, wire: 'json', record: 'userDetails' },
+      { id, url: `${zipped[i]!.url}${impersonateLogout.route}`, wire: 'soap', record: 'userDetails' },
+    ]);
+    calls.push({ id: 'fixture', url: `${zipped[0]!.url}${confirmEmail.route}`, wire: 'json', record: 'confirmation' });
+    writeFileSync(join(scratch, 'compressed-calls.json'), JSON.stringify(calls));
+    await runOracle(['compressed', ...common, '--confirmation', CONFIRMATION, '--calls', join(scratch, 'compressed-calls.json'), '--out', join(scratch, 'compressed.json')]);
+  } finally {
+    await Promise.all(zipped.map((s) => s.close()));
+  }
+  const compressed = summarise(JSON.parse(readFileSync(join(scratch, 'compressed.json'), 'utf8')), outputs.sha256);
   if (UPDATE) {
     writeSummary(join(GOLDEN, 'roundtrip.json'), readback);
     writeSummary(join(GOLDEN, 'wcf.json'), wcf);
+    writeSummary(join(GOLDEN, 'compressed.json'), compressed);
   }
-  fresh = { dir: written, readback, wcf };
+  fresh = { dir: written, readback, wcf, compressed };
 }, 900_000);
 
 afterAll(() => {
@@ -225,7 +251,7 @@ describe('.NET-written records, judged by the harness (no false alarms)', () => 
     console.log(`.NET records judged: ${goldenIds().length}; false alarms: 0; SOAP-DATETIME findings on .NET's fractional seconds (spec departure, documented): ${departures.length}`);
   });
 
-  it('the derived JSON Schemas accept every record ServiceStack.Text wrote', () => {
+  it('the derived JSON Schemas accept every record System.Text.Json wrote', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     for (const schema of Object.values(allJsonSchemas())) ajv.addSchema(schema);
     const rejected = goldenIds().flatMap((id) => {
@@ -245,7 +271,7 @@ describe('the reference writes the same data as .NET does', () => {
     return { undocumented: diffs.filter((d) => !DOCUMENTED[d.kind]), documented: kinds.join(', ') || 'none' };
   };
 
-  it('JSON: member names, order, presence and every lexeme as ServiceStack.Text writes them', () => {
+  it('JSON: member names, order, presence and every lexeme as System.Text.Json writes them', () => {
     const diffs = [...dataOf()].flatMap(([id, data]) => compareJson(id, referenceJson(data), goldenJson(id)));
     diffs.push(...compareJson('confirmation', referenceConfirmationJson(referenceConfirmation()), goldenJson('confirmation')));
     const { undocumented, documented } = report(diffs);
@@ -271,29 +297,39 @@ describe('the reference writes the same data as .NET does', () => {
 
 if (ABSENT) {
   describe('.NET round trips', () => {
-    it(`ServiceStack.Text, DataContractSerializer and WCF read the reference back (dotnet absent: compared against committed goldens only)`, () => {
+    it(`System.Text.Json, DataContractSerializer and WCF read the reference back, gzip-compressed too (dotnet absent: the reference's bytes hash-match the ones the committed round-trip goldens judged)`, () => {
       console.warn(`dotnet-oracle: ${ABSENT}; the oracle was not built or run. The reference's outputs are held to the ones the committed round-trip results judged, and those results are checked.`);
       const { sha256 } = referenceOutputs();
-      for (const name of ['roundtrip.json', 'wcf.json']) {
+      for (const name of ['roundtrip.json', 'wcf.json', 'compressed.json']) {
         const s = goldenSummary(name);
         expect(s.referenceOutputs, `${name} judged other reference outputs: rerun this test where dotnet is present`).toBe(sha256);
         expect(s.unexplained).toEqual([]);
       }
+      expect(new Set(Object.values(goldenSummary('compressed.json').contentEncodings ?? {}))).toEqual(new Set(['gzip']));
     });
   });
 } else {
   describe('.NET round trips (dotnet present: the oracle was built and run)', () => {
     it('the oracle reproduces the committed goldens exactly (no drift)', () => {
-      const files = (dir: string) => ['data.jsonl', 'platform.json', ...['json', 'soap'].flatMap((d) => readdirSync(join(dir, d)).map((f) => `${d}/${f}`))].sort();
+      const files = (dir: string) => ['platform.json', ...['json', 'soap'].flatMap((d) => readdirSync(join(dir, d)).map((f) => `${d}/${f}`))].sort();
       const drifted = files(fresh!.dir).filter((f) => !existsSync(join(GOLDEN, f)) || readFileSync(join(GOLDEN, f), 'utf8') !== readFileSync(join(fresh!.dir, f), 'utf8'));
       expect(files(GOLDEN).filter((f) => !files(fresh!.dir).includes(f)), 'goldens .NET no longer writes').toEqual([]);
       expect(drifted.slice(0, 10), 'drifted: rerun with UPDATE_DOTNET_GOLDEN=1 and read the diff').toEqual([]);
     });
 
-    it('ServiceStack.Text and DataContractSerializer read every value of the reference\'s JSON and SOAP back', () => {
+    it('System.Text.Json and DataContractSerializer read every value of the reference\'s JSON and SOAP back', () => {
       expect(fresh!.readback.unexplained.slice(0, 10)).toEqual([]);
       expect(fresh!.readback).toEqual(goldenSummary('roundtrip.json'));
       console.log(`read back: ${JSON.stringify(fresh!.readback.valuesCompared)} values; documented: ${JSON.stringify(fresh!.readback.documented)}`);
+    });
+
+    it('the WCF client and System.Text.Json (HttpClient decompressing) read the reference\'s gzip answers back unchanged', () => {
+      const encodings = Object.values(fresh!.compressed.contentEncodings ?? {});
+      expect(encodings.length).toBe(9);
+      expect(new Set(encodings)).toEqual(new Set(['gzip'])); // the answers did arrive compressed
+      expect(fresh!.compressed.unexplained.slice(0, 10)).toEqual([]);
+      expect(fresh!.compressed).toEqual(goldenSummary('compressed.json'));
+      console.log(`compressed: ${JSON.stringify(fresh!.compressed.valuesCompared)} values; documented: ${JSON.stringify(fresh!.compressed.documented)}`);
     });
 
     it('a WCF client (BasicHttpBinding, SOAP 1.1) reads every value from a live reference', () => {

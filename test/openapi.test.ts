@@ -176,6 +176,7 @@ async function serve(api: OpenAPIBackend, variants: readonly Variant[]): Promise
 const BEYOND_OPENAPI: Readonly<Record<string, string>> = {
   'json-integer-fraction': "JSON Schema's data model: 1048576.0 is the integer 1048576 once parsed (the harness reads the lexeme)",
   'json-pascal-case-name': 'userName may be omitted (null) and unknown members are allowed, so UserName reads as an extra member',
+  'json-enum-camel-case': 'the open enums\' value sets are not given (2.4), so the schema allows any name: it cannot tell "center" from a new value',
   'callback-ignored': 'OpenAPI cannot tie the JSONP media type to the presence of ?callback: plain JSON is a described 200',
 };
 // (callback-renamed is caught, though no schema can name the function: the JSONP is run, and it

@@ -64,9 +64,9 @@ describe('installed from its tarball', () => {
     const dir = join(home, 'reports-embedded');
     const r = await npx(['--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 43 passed, 0 failed/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
     for (const f of ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'exchanges.json', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="57" failures="0"/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="61" failures="0"/);
   });
 
   it('checks a given base URL: exit 1 on a MUST failure, with the same reports', async () => {

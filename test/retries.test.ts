@@ -34,15 +34,15 @@ const context = (dispatcher: Dispatcher) => ({ dispatcher, options: { timeoutMs:
 const spec = (i: number) => ({ id: `x${i}`, title: 'x', method: 'GET', path: `/x${i}`, headers: {}, origin: { source: 'probe' as const, vouched: true } });
 
 describe('429 with Retry-After: 0', () => {
-  it('the CLI: 17 probes x 3 tries = 51 requests, exit 1, findings say "429 Too Many Requests (Retry-After: 0), gave up after 3 tries"', async () => {
+  it('the CLI: 20 probes x 3 tries = 60 requests, exit 1, findings say "429 Too Many Requests (Retry-After: 0), gave up after 3 tries"', async () => {
     const dir = join(work, 'cli');
     const r = await runCli(['--base-url', url, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
-    expect(requests).toBe(17 * 3);
+    expect(requests).toBe(20 * 3);
     expect(r.stdout).toContain('login.post: 429 Too Many Requests (Retry-After: 0), gave up after 3 tries, expected 200');
     expect(r.stdout).not.toContain('no complete response');
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { exchanges: { attempts?: number; status?: number }[] };
-    expect(summary.exchanges.map((e) => [e.status, e.attempts])).toEqual(Array.from({ length: 17 }, () => [429, 3]));
+    expect(summary.exchanges.map((e) => [e.status, e.attempts])).toEqual(Array.from({ length: 20 }, () => [429, 3]));
   }, 120_000);
 
   it('the floor: each retry waits 250 ms however soon Retry-After asks (the waits recorded, not sat through)', async () => {

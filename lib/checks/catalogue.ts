@@ -2,6 +2,7 @@
 // sensitivity matrix refer to them.
 import { createHash } from 'node:crypto';
 import type { Check, EvidenceSource } from './check.js';
+import { COMPRESSION_CHECKS } from './compression.js';
 import { FORMAT_CHECKS } from './format.js';
 import { JSON_RECORD_CHECKS } from './json-record.js';
 import { JSON_TYPE_CHECKS } from './json-types.js';
@@ -15,6 +16,7 @@ import { SOAP_TYPE_CHECKS } from './soap-types.js';
 export const CATALOGUE: readonly Check[] = [
   ...ROUTE_CHECKS,
   ...FORMAT_CHECKS,
+  ...COMPRESSION_CHECKS,
   ...SOAP_ENVELOPE_CHECKS,
   ...SOAP_RECORD_CHECKS,
   ...SOAP_TYPE_CHECKS,

@@ -36,9 +36,11 @@ export interface SoapParts {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The harness never sends Accept-Encoding, so any content coding was not asked for: say which one
- *  rather than report its bytes as broken text. Undefined when the body is not encoded. */
+/** Why the body cannot be read as the record, for its content coding: a coding the request offered
+ *  was undone when it arrived (lib/http/send.ts), or did not decode; any other was not asked for, and
+ *  is named rather than its bytes reported as broken text. Undefined when the body is readable. */
 function contentCoding(r: RecordedResponse): string | undefined {
+  if (r.contentCoding) return r.contentCoding.error ? `the body does not decode as ${r.contentCoding.codings.join(', ')}: ${r.contentCoding.error}` : undefined;
   const coding = r.headers['content-encoding']?.trim().toLowerCase();
   if (!coding || coding === 'identity') return undefined;
   return `the body is encoded (Content-Encoding: ${coding}), which the request did not ask for; not decoded`;
@@ -80,6 +82,16 @@ export class ExchangeView {
   unjudgeableBy(check: { readonly side?: 'request' }): string | undefined {
     const e = this.exchange.error;
     return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
+  }
+
+  /** The body's bytes as the client reads them (a content coding the request offered, undone). */
+  body(): Decoded<Buffer> {
+    return this.once('body', () => {
+      const r = this.response();
+      if (!r.ok) return r;
+      const encoded = contentCoding(r.value);
+      return encoded ? no(encoded) : ok(r.value.body);
+    });
   }
 
   /** The body as UTF-8 text (JSON and JSONP must be UTF-8: RFC 8259 8.1). A leading byte-order mark

@@ -8,6 +8,7 @@ import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import type { JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
 import type { ParsedJson } from '../json/parse.js';
+import { splitJsonp } from '../json/jsonp.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { jsonRecordKind } from './kinds.js';
@@ -36,6 +37,8 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   });
   return look(view);
 };
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
 
@@ -78,6 +81,31 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
       return Object.keys(root).filter((k) => soapOnly.includes(k.toLowerCase()))
         .map((k) => finding(`${k} is present (${show(root[k])}); it exists in SOAP only`, { path: member(ROOT, k) }));
     }),
+  },
+  {
+    ...json, level: 'MUST', clause: '4.1, 4.3',
+    id: 'JSON-NO-BOM',
+    title: 'The JSON text does not start with a byte-order mark',
+    requirement: 'A JSON body, and the JSON inside a JSONP call, does not start with U+FEFF (RFC 8259 section 8.1: implementations MUST NOT add a byte-order mark).',
+    interpretation: 'RFC 8259 8.1 forbids it to senders. .NET\'s JsonSerializer.Deserialize of bytes and JsonDocument.Parse reject it '
+      + '(fixtures/dotnet/golden/platform.json, probes.bomBeforeJson), though browsers drop it; the other checks judge the text after it. '
+      + 'JSONP is JavaScript, where a byte-order mark before the callback is an encoding signature: only the JSON inside the call is judged. '
+      + 'A byte-order mark before XML stays legitimate (XML 1.0 4.3.3).',
+    judge: (ex) => {
+      const r = ex.response();
+      if (!r.ok) return { skip: r.reason };
+      if (r.value.status !== 200) return { skip: `status ${r.value.status}, not a record` };
+      if (!ex.kind.jsonp) {
+        const body = ex.body();
+        if (!body.ok) return { skip: body.reason };
+        return body.value.subarray(0, 3).equals(UTF8_BOM) ? [finding('the body starts with the UTF-8 byte-order mark EF BB BF', { path: ROOT, actual: 'EF BB BF' })] : [];
+      }
+      const t = ex.text();
+      if (!t.ok) return { skip: t.reason };
+      const parts = splitJsonp(t.value);
+      if (!parts.ok) return { skip: parts.error };
+      return /^[ \t\r\n]*\uFEFF/.test(parts.json) ? [finding(`the JSON inside ${parts.callback}(…) starts with U+FEFF`, { path: ROOT, actual: 'U+FEFF' })] : [];
+    },
   },
   {
     ...json, level: 'SHOULD',

@@ -99,10 +99,23 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
     applies: kind('map'),
   }),
   typeCheck({
+    id: 'JSON-ENUM-CASE', title: 'Enum names are written exactly', clause: '2.1',
+    requirement: 'No enum member holds a name the spec shows in another letter case (Unspecified, not unspecified).',
+    interpretation: 'Enums are written by name, exactly, as member names are (JSON-MEMBER-NAMES): a camelCase enum converter writes '
+      + '"unspecified" (fixtures/dotnet/golden/platform.json, probes.camelCaseEnumConverterWrites), which System.Text.Json reads ignoring case '
+      + 'but an exact reader (DataContractSerializer, a TypeScript union) does not. Names the spec does not show stay advisory (JSON-ENUM-SEEN).',
+    applies: (t) => t.kind === 'enum' && !t.closed,
+    judge: (v, _l, t) => {
+      const known = t.kind === 'enum' && isString(v) && !t.values.includes(v) ? t.values.find((n) => n.toLowerCase() === v.toLowerCase()) : undefined;
+      return known ? `differs from ${known} only by letter case` : undefined;
+    },
+  }),
+  typeCheck({
     id: 'JSON-ENUM-SEEN', title: 'Enum values are those the spec shows', clause: '2.1, 2.4', level: 'SHOULD',
     requirement: 'Enum members hold the values seen in the spec (Unspecified, Center, Unknown).',
-    interpretation: 'Advisory: the full value sets are not given (2.4).',
+    interpretation: 'Advisory: the full value sets are not given (2.4). A value that differs from one of them only by case is JSON-ENUM-CASE\'s.',
     applies: (t) => t.kind === 'enum' && !t.closed,
-    judge: (v, _l, t) => (t.kind === 'enum' && isString(v) && !t.values.includes(v) ? `not a value the spec shows (${t.values.join(', ')})` : undefined),
+    judge: (v, _l, t) => (t.kind === 'enum' && isString(v) && !t.values.some((n) => n.toLowerCase() === v.toLowerCase())
+      ? `not a value the spec shows (${t.values.join(', ')})` : undefined),
   }),
 ];

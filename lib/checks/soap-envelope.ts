@@ -4,7 +4,7 @@
 import { namespaceOf, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
-import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
+import { attribute, elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView, SoapParts } from './exchange-view.js';
 import { soapRecordKind } from './kinds.js';
@@ -55,6 +55,25 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const out: Finding[] = ok ? [] : [finding(`the Envelope holds ${names.join(', ') || 'nothing'}, expected [Header,] Body`, { path: `/${env.name}` })];
       if (hasText(env)) out.push(finding('the Envelope holds text outside its elements', { path: `/${env.name}` }));
       return out;
+    }),
+  },
+  {
+    ...envelope, level: 'MUST',
+    id: 'SOAP-HEADER-MUST-UNDERSTAND',
+    title: 'No Header block demands to be understood',
+    requirement: 'No child of the SOAP Header carries mustUnderstand="1" (or "true"): the interface defines no header block, so no client understands one (SOAP 1.1 section 4.2.3).',
+    interpretation: 'SOAP 1.1 4.2.3: a recipient MUST fault on a mustUnderstand="1" block it does not understand, and 4.2 defines no header. '
+      + 'A WCF BasicHttpBinding client throws on the Action block that Message.CreateMessage with an action writes (fixtures/dotnet/golden/platform.json, probes.soapWithAction). '
+      + '"true" is counted too, as xs:boolean spells it. A Header without such blocks, or with mustUnderstand="0", stays legitimate.',
+    judge: overSoap(({ envelope: env }) => {
+      const header = elementChildren(env).find((e) => e.name === SOAP.header && e.ns === env.ns);
+      if (!header) return [];
+      return elementChildren(header).flatMap((block) => {
+        const value = attribute(block, env.ns, SOAP.mustUnderstand)?.trim();
+        return value === '1' || value === 'true'
+          ? [finding(`the Header block ${qname(block)} has mustUnderstand="${value}"; no client of this interface understands it`, { path: `/${env.name}/${header.name}/${block.name}`, actual: value })]
+          : [];
+      });
     }),
   },
   {

@@ -1,6 +1,6 @@
 // C# data contracts for the records of interface.md section 2, derived from the contract
 // (fixtures/dotnet/Contract.cs, written by `npm run contract:export`). Implementers can compile
-// them; the .NET oracle (test/oracle/) serialises them with ServiceStack.Text and
+// them; the .NET oracle (test/oracle/) serialises them with System.Text.Json and
 // DataContractSerializer, so the file is proven to compile and to write the spec's wire forms.
 import { serviceStackCamelCase } from './data-contract.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from './namespaces.js';
@@ -59,8 +59,11 @@ function member(f: Field): string[] {
     throw new Error(`ServiceStack would write ${f.soap} as ${serviceStackCamelCase(f.soap)}, not ${f.json}: no C# property name gives both`);
   }
   const nullable = f.nullable ? '?' : '';
-  const doc = f.only === 'soap' ? ['    /// <summary>SOAP only (always nil there): left null, so ServiceStack.Text, which omits nulls, never writes it.</summary>'] : [];
-  return [...doc, `    [DataMember] public ${csType(f)}${nullable} ${f.soap} { get; set; }`];
+  // SOAP only (always nil there): [JsonIgnore] keeps it off the JSON wire, as a .NET service would.
+  const soapOnly = f.only === 'soap';
+  const doc = soapOnly ? ['    /// <summary>SOAP only (always nil there): [JsonIgnore], so System.Text.Json never writes it.</summary>'] : [];
+  const attributes = soapOnly ? 'DataMember, global::System.Text.Json.Serialization.JsonIgnore' : 'DataMember';
+  return [...doc, `    [${attributes}] public ${csType(f)}${nullable} ${f.soap} { get; set; }`];
 }
 
 function contract(s: Shape): string[] {
@@ -87,9 +90,9 @@ export function csharpContract(ns: ServiceNamespaces = DEFAULT_NAMESPACES): stri
     '// </auto-generated>',
     '// The records of interface.md section 2 as .NET data contracts.',
     '// - Properties are named as the SOAP elements (DataContractSerializer writes them in ordinal',
-    '//   order); ServiceStack.Text with TextCase.CamelCase writes them in declaration order as the',
-    '//   spec\'s JSON names (HXUserTypeCode -> hxUserTypeCode). No [DataMember(Name = ...)]: ServiceStack',
-    '//   would write such a Name verbatim, in PascalCase.',
+    '//   order); a JSON serialiser with a camelCase naming policy (System.Text.Json\'s',
+    '//   JsonNamingPolicy.CamelCase) writes them as the spec\'s JSON names (HXUserTypeCode -> hxUserTypeCode).',
+    '//   No [DataMember(Name = ...)]: ServiceStack\'s serialiser would write such a Name verbatim, in PascalCase.',
     '// - Reference types are nullable; value types never are.',
     '// - Open enums list only the values the spec shows (2.4: the full sets are not given).',
     '#nullable enable',

@@ -27,7 +27,9 @@ function typeSchema(type: FieldType, defs: Defs): Schema {
       : { type: 'string', minLength: 1, examples: [...type.values], description: 'Values seen in the spec; the full set is not given.' };
     case 'array': return { type: 'array', items: typeSchema(type.item, defs) }; // items are never null
     case 'object': return shapeRef(type.shape, defs);
-    case 'map': return { type: 'object', additionalProperties: shapeRef(type.value, defs) };
+    // A dictionary value may be null (the C# export's Dictionary<string, T?>): System.Text.Json writes
+    // null, DataContractSerializer a nil Value, and the record checks accept it (test/dotnet-oracle).
+    case 'map': return { type: 'object', additionalProperties: nullable(shapeRef(type.value, defs)) };
   }
 }
 

@@ -4,9 +4,10 @@
 import { SOAP, SOAP11_ENVELOPE, type ServiceNamespaces } from '../contract/namespaces.js';
 import {
   FORMATS, impersonateLogout, JSON_MEDIA_TYPE, JSON_OPERATIONS, login, replyRoute, SOAP_REQUEST_MEDIA_TYPE,
-  type JsonOperation,
+  type JsonOperation, type Operation,
 } from '../contract/operations.js';
 import type { JsonObject } from '../json/value.js';
+import { ACCEPT_ENCODING } from '../http/content-coding.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
 import { el } from '../xml/model.js';
 import { writeXml } from '../xml/write.js';
@@ -27,6 +28,8 @@ export const PROBE = {
   unsafeCallback: (op: JsonOperation) => `${op.key}.callback-unsafe`,
   acceptXml: (op: JsonOperation) => `${op.key}.accept-xml`,
   soapExtension: (op: JsonOperation) => `${op.key}.soap-extension`,
+  /** The operation asked for with Accept-Encoding, as a client with automatic decompression asks. */
+  compressed: (op: Operation) => `${op.key}.compressed`,
   soap: `${impersonateLogout.key}.soap`,
   soapFormatQuery: `${impersonateLogout.key}.format-soap11`,
 } as const;
@@ -66,6 +69,7 @@ export function planProbes(settings: RequestSettings): readonly ExchangeSpec[] {
       post(PROBE.jsonExtension(op), `POST ${op.route}${FORMATS.jsonSuffix} with Accept: ${XML_ACCEPT} (4)`, op.route + FORMATS.jsonSuffix, { accept: XML_ACCEPT }),
       post(PROBE.formatJson(op), `POST ${op.route}?${FORMATS.jsonQuery} with Accept: ${XML_ACCEPT} (4)`, `${op.route}?${FORMATS.jsonQuery}`, { accept: XML_ACCEPT }),
       post(PROBE.callback(op), `POST ${op.route}?${FORMATS.callbackParam}=${CALLBACK_NAME} (4)`, `${op.route}?${FORMATS.callbackParam}=${CALLBACK_NAME}`),
+      post(PROBE.compressed(op), `POST ${op.route} with Accept-Encoding: ${ACCEPT_ENCODING} (${op.clause})`, op.route, { 'accept-encoding': ACCEPT_ENCODING }),
     );
     // The advisory probes ask the same question of either operation: one operation answers it.
     if (op === login) {
@@ -80,6 +84,7 @@ export function planProbes(settings: RequestSettings): readonly ExchangeSpec[] {
   const soapBody = soapRequestBody(settings.namespaces);
   specs.push(
     { id: PROBE.soap, title: `POST ${impersonateLogout.route} ImpersonateLogoutRequest (4.2)`, origin: PROBE_ORIGIN, method: 'POST', path: impersonateLogout.route, headers: soapHeaders, body: soapBody },
+    { id: PROBE.compressed(impersonateLogout), title: `POST ${impersonateLogout.route} with Accept-Encoding: ${ACCEPT_ENCODING} (4.2)`, origin: PROBE_ORIGIN, method: 'POST', path: impersonateLogout.route, headers: { ...soapHeaders, 'accept-encoding': ACCEPT_ENCODING }, body: soapBody },
     { id: PROBE.soapFormatQuery, title: `POST ${impersonateLogout.route}?${FORMATS.soapQuery} (4)`, origin: PROBE_ORIGIN, method: 'POST', path: `${impersonateLogout.route}?${FORMATS.soapQuery}`, headers: soapHeaders, body: soapBody },
   );
   return specs;

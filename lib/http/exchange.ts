@@ -48,6 +48,10 @@ export interface RecordedResponse {
   readonly size: number;
   /** SHA-256 of the body as received: a replay that reproduces it has the same. */
   readonly sha256: string;
+  /** The body came in these content codings, which the request offered: `body` holds it decoded
+   *  (`size` and `sha256` still describe the bytes received), or as received with `error` when it
+   *  does not decode. */
+  readonly contentCoding?: { readonly codings: readonly string[]; readonly error?: string };
 }
 
 /** Headers as an exchange keeps them (lower-case names, repeats joined with ", "), from name-value

@@ -6,6 +6,7 @@
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
 import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { decodeContent } from './content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
 
 export interface TransportOptions {
@@ -125,7 +126,7 @@ class BodyTooSlow extends Error {}
 
 /** Undici and Node error codes -> one line an operator can act on. */
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
-  if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap` };
+  if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap${error.message}` };
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? '';
@@ -183,6 +184,17 @@ async function readCapped(body: Dispatcher.ResponseData['body'], options: Transp
   return Buffer.concat(chunks);
 }
 
+/** The response as recorded: its body decoded from the content codings the request offered, within
+ *  the cap counted after decoding; size and hash stay those of the bytes received. */
+function decodedResponse(status: number, headers: Readonly<Record<string, string>>, raw: Buffer, sent: Readonly<Record<string, string>>, options: TransportOptions) {
+  const accept = Object.entries(sent).find(([k]) => k.toLowerCase() === 'accept-encoding')?.[1];
+  const d = decodeContent(raw, headers['content-encoding'], accept, options.maxBodyBytes);
+  if (!d.codings.length) return recordedResponse(status, headers, raw);
+  if (!d.ok && d.tooLarge) throw new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`);
+  const received = recordedResponse(status, headers, raw);
+  return { ...received, ...(d.ok ? { body: d.body } : {}), contentCoding: { codings: d.codings, ...(d.ok ? {} : { error: d.error }) } };
+}
+
 /** Retry-After as a delay in ms (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
@@ -224,7 +236,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
         method: spec.method as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body, dispatcher,
         signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       });
-      response = recordedResponse(res.statusCode, exchangeHeaders(Object.entries(res.headers)), await readCapped(res.body, options, slots));
+      response = decodedResponse(res.statusCode, exchangeHeaders(Object.entries(res.headers)), await readCapped(res.body, options, slots), spec.headers, options);
     } catch (error) {
       return done({ error: describeError(error, url, options) }, attempt);
     }

@@ -44,3 +44,13 @@ export const mapDeep = (e: XmlElement, f: (x: XmlElement) => XmlElement): XmlEle
   f({ ...e, children: e.children.map((c) => (isElement(c) ? mapDeep(c, f) : c)) });
 
 export const children = elementChildren;
+
+/** Adds header blocks to the envelope's Header, making one before the Body when there is none. */
+export function withHeaderBlocks(env: XmlElement, blocks: readonly XmlElement[]): XmlElement {
+  const at = env.children.findIndex((c) => isElement(c) && c.name === SOAP.header);
+  if (at >= 0) {
+    const header = env.children[at] as XmlElement;
+    return { ...env, children: env.children.map((c, i) => (i === at ? { ...header, children: [...header.children, ...blocks] } : c)) };
+  }
+  return { ...env, children: [el(env.ns, SOAP.header, blocks), ...env.children] };
+}

@@ -4,6 +4,7 @@
 import { ARRAYS, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import type { RouteForm } from '../contract/classify.js';
 import { confirmEmail, impersonateLogout, login, SOAP_REQUEST_MEDIA_TYPE, type Operation } from '../contract/operations.js';
+import { offeredCodings } from '../http/content-coding.js';
 import { MAP_ENTRY, ordinalCompare, type Shape } from '../contract/types.js';
 import type { JsonNode } from '../json/write.js';
 import { el, isElement, text as textNode, type XmlElement } from '../xml/model.js';
@@ -11,7 +12,7 @@ import { exampleRecord } from '../contract/examples.js';
 import { ProviderPaymentSettings, UserDetails } from '../contract/records.js';
 import { toNode } from '../json/write.js';
 import { num, renameMember, setMember, str, text, type Fill } from './edit-json.js';
-import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withText } from './edit-xml.js';
+import { children, editAt, editRecord, isNil, mapDeep, setChild, textOf, withChildren, withHeaderBlocks, withText } from './edit-xml.js';
 import type { Profile, Served } from './profile.js';
 import { serviceStackError } from './error-replies.js';
 import { reply, type Reply } from './reply.js';
@@ -47,6 +48,11 @@ const retext = (name: string, f: (t: string) => string) => (rec: XmlElement) => 
 const envelopeFault = (name: string, description: string, breaks: string[], edit: (env: XmlElement) => XmlElement): Fault =>
   ({ name, description, breaks, editSoap: edit });
 
+/** The Action header block WCF's Message.CreateMessage(MessageVersion.Soap11, action, …) writes
+ *  (fixtures/dotnet/golden/platform.json, probes.soapWithAction). */
+const WCF_ADDRESSING_NONE = 'http://schemas.microsoft.com/ws/2005/05/addressing/none';
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 const bodyOf = (env: XmlElement) => children(env).find((c) => c.name === SOAP.body);
 
 /** Every string of a JSON node, rewritten where `f` returns a new one. */
@@ -80,6 +86,12 @@ export const FAULTS: readonly Fault[] = [
     (r, s) => (on(s, confirmEmail, 'custom', 'OPTIONS') ? reply(404, 'text/plain', 'Not Found') : undefined)),
   http('soap-text-xml', 'SOAP answers are text/xml (what ServiceStack sends) instead of the spec\'s application/xml',
     ['ROUTE-SOAP-POST', 'FORMAT-SOAP11-QUERY'], (r, s) => (on(s, impersonateLogout, 'soap11') ? { ...r, headers: { ...r.headers, 'content-type': SOAP_REQUEST_MEDIA_TYPE } } : undefined)),
+  http('gzip-header-plain-body', 'answers to a request offering gzip say Content-Encoding: gzip but send the body uncompressed',
+    ['CONTENT-CODING', 'ROUTE-LOGIN-POST', 'ROUTE-CONFIRM-POST', 'ROUTE-SOAP-POST'],
+    (r, s) => {
+      const accept = s.headers['accept-encoding'];
+      return offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') ? { ...r, headers: { ...r.headers, 'content-encoding': 'gzip' } } : undefined;
+    }),
 
   // Format selection (4)
   { name: 'json-extension-ignored', description: '.json is ignored: Accept: application/xml wins and the answer is XML', breaks: ['FORMAT-JSON-EXTENSION'], behaviour: { honourJsonExtension: false } },
@@ -97,6 +109,9 @@ export const FAULTS: readonly Fault[] = [
     (env) => setChild(env, SOAP.body, (b) => b && { ...b, children: [...b.children, el(children(b)[0]?.ns ?? null, 'ServerInfo', [textNode('reference')])] })),
   envelopeFault('record-wrong-namespace', 'UserDetailsResponse and its members are in another namespace', ['SOAP-RESPONSE-ELEMENT'],
     (env) => { const login = children(bodyOf(env)!)[0]!.ns; return mapDeep(env, (e) => (e.ns === login ? { ...e, ns: 'urn:example:not-the-login-namespace' } : e)); }),
+  envelopeFault('soap-header-must-understand', 'a Header holds WCF\'s Action block with mustUnderstand="1", as Message.CreateMessage with an action writes',
+    ['SOAP-HEADER-MUST-UNDERSTAND'],
+    (env) => withHeaderBlocks(env, [el(WCF_ADDRESSING_NONE, 'Action', [textNode(impersonateLogout.soapAction)], [{ ns: SOAP11_ENVELOPE, name: SOAP.mustUnderstand, value: '1' }])])),
   soap('members-unqualified', 'the record\'s members (and their members) are in no namespace', ['SOAP-MEMBER-NS'],
     (rec) => ({ ...rec, children: rec.children.map((c) => (isElement(c) ? mapDeep(c, (e) => (e.ns === rec.ns ? { ...e, ns: null } : e)) : c)) })),
 
@@ -160,6 +175,11 @@ export const FAULTS: readonly Fault[] = [
   json('json-nested-member-null', 'enrollmentInfo.ownerId is null', ['JSON-VALUE-MEMBERS'], set(['enrollmentInfo', 'ownerId'], () => ({ t: 'null' }))),
   json('json-pascal-case-name', 'userName is written UserName', ['JSON-MEMBER-NAMES'], (r) => renameMember(r, 'userName', 'UserName', str('x'))),
   json('json-settings-present', 'settings is written (as null)', ['JSON-SETTINGS-ABSENT'], set(['settings'], () => ({ t: 'null' }))),
+  http('json-bom', 'JSON answers start with a UTF-8 byte-order mark, as new StreamWriter(stream, Encoding.UTF8) writes', ['JSON-NO-BOM'],
+    (r, s) => (r.status === 200 && !s.jsonp && s.kind.operation?.wire === 'json' && s.kind.format === 'json'
+      ? { ...r, body: Buffer.concat([UTF8_BOM, Buffer.from(r.body)]) } : undefined)),
+  json('json-enum-camel-case', 'originalUserTypeCode is "center", as a camelCase enum converter writes Center', ['JSON-ENUM-CASE'],
+    set(['originalUserTypeCode'], () => str('center'))),
   json('json-string-as-number', 'postalCode is the number 70801', ['JSON-STRING'], set(['postalCode'], () => num('70801'))),
   { name: 'confirm-name-not-string', description: 'the confirmation\'s lastName is a number', breaks: ['JSON-STRING'], editJson: onConfirm(set(['lastName'], () => num('42'))) },
   json('json-integer-as-string', 'userId is a string', ['JSON-INTEGER'], set(['userId'], (v) => str(text(v) ?? '1'))),

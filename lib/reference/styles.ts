@@ -1,8 +1,13 @@
 // Named styles: legitimate ways for a conforming implementation to write the same data. None may
 // make a check fail (test/sensitivity-matrix.test.ts runs the whole catalogue against each).
+import { SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
+import { gzipSync } from 'node:zlib';
 import { Confirmation, UserDetails } from '../contract/records.js';
+import { offeredCodings } from '../http/content-coding.js';
 import type { Shape } from '../contract/types.js';
 import { isJsonObject, type JsonObject } from '../json/value.js';
+import { el, text } from '../xml/model.js';
+import { withHeaderBlocks } from './edit-xml.js';
 import type { Variant } from './profile.js';
 
 const shapeOf = (record: 'userDetails' | 'confirmation'): Shape => (record === 'userDetails' ? UserDetails : Confirmation);
@@ -35,6 +40,11 @@ export const STYLES: readonly Variant[] = [
   { name: 'utf8-bom', description: 'a UTF-8 byte-order mark and an XML declaration', xmlStyle: { bom: true, declaration: true } },
   { name: 'indented-xml', description: 'indentation and line breaks between elements', xmlStyle: { indent: 2, declaration: true } },
   { name: 'soap-header', description: 'an empty SOAP Header before the Body', behaviour: { soapHeader: true } },
+  { name: 'soap-header-blocks', description: 'a Header with blocks no client must understand: one without mustUnderstand, one with mustUnderstand="0"',
+    editSoap: (env) => withHeaderBlocks(env, [
+      el('urn:example:trace', 'TraceId', [text('4bf92f3577b34da6')]),
+      el('urn:example:trace', 'Node', [text('web-1')], [{ ns: SOAP11_ENVELOPE, name: SOAP.mustUnderstand, value: '0' }]),
+    ]) },
   { name: 'cdata-text', description: 'character data written as CDATA sections', xmlStyle: { cdata: true } },
   { name: 'character-references', description: 'every non-ASCII character as a numeric character reference', xmlStyle: { charRefs: true } },
   { name: 'explicit-end-tags', description: 'empty elements as <a></a> instead of <a/>', xmlStyle: { selfClose: false } },
@@ -58,5 +68,11 @@ export const STYLES: readonly Variant[] = [
   { name: 'jsonp-comment-guard', description: 'JSONP written /**/name(json), the Rosetta-Flash guard', behaviour: { jsonp: (name, body) => `/**/${name}(${body})` } },
   { name: 'jsonp-typeof-guard', description: "JSONP written as Express does: /**/ typeof name === 'function' && name(json);", behaviour: { jsonp: (name, body) => `/**/ typeof ${name} === 'function' && ${name}(${body});` } },
   { name: 'jsonp-application-javascript', description: 'JSONP as application/javascript (ServiceStack v3)', behaviour: { jsonpMediaType: 'application/javascript' } },
+  { name: 'gzip', description: 'answers gzip-compressed (Content-Encoding: gzip, Vary: Accept-Encoding) when the request offers gzip',
+    editReply: (r, s) => {
+      const accept = s.headers['accept-encoding'];
+      if (!offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') || r.drop || !r.body.length) return r;
+      return { ...r, headers: { ...r.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' }, body: gzipSync(r.body) };
+    } },
   { name: 'options-204-allow', description: 'OPTIONS answers 204 with an Allow header', behaviour: { optionsStatus: 204, optionsHeaders: { allow: 'POST, OPTIONS' } } },
 ];

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Check } from '../../lib/checks/check.js';
 import { CATALOGUE } from '../../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../lib/contract/namespaces.js';
-import { JSON_OPERATIONS, login } from '../../lib/contract/operations.js';
+import { impersonateLogout, JSON_OPERATIONS, login } from '../../lib/contract/operations.js';
 import { exampleRecord } from '../../lib/contract/examples.js';
 import { CALLBACK_NAME, PROBE, planProbes } from '../../lib/engine/probes.js';
 import { Judge, resultOf, type CheckResult } from '../../lib/engine/run.js';
@@ -55,12 +55,15 @@ export function goodExchanges(): Map<string, Exchange> {
     const jsonp = golden(`${op.key}.jsonp`);
     for (const id of [PROBE.post(op), PROBE.reply(op), PROBE.jsonExtension(op), PROBE.formatJson(op)]) put(id, answer(200, json.type, json.body));
     put(PROBE.callback(op), answer(200, jsonp.type, `${CALLBACK_NAME}(${json.body})`));
+    // Offered gzip, answered plain: a server may always answer in identity.
+    put(PROBE.compressed(op), answer(200, json.type, json.body));
     put(PROBE.options(op), answer(200, undefined, '', { 'access-control-allow-methods': 'GET, POST, OPTIONS' }));
   }
   put(PROBE.acceptXml(login), answer(200, 'application/xml', golden('login.xml').body));
   put(PROBE.soapExtension(login), answer(200, soap.type, soap.body));
   put(PROBE.unsafeCallback(login), answer(200, golden('login.jsonp').type, `alert_document.domain___(${golden('login.json').body})`));
   put(PROBE.soap, answer(200, soap.type, soap.body));
+  put(PROBE.compressed(impersonateLogout), answer(200, soap.type, soap.body));
   put(PROBE.soapFormatQuery, answer(200, soap.type, soap.body));
   const json = golden('login.json');
   const gen = (ex: Exchange) => out.set(ex.id, ex);

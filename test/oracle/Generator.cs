@@ -36,7 +36,7 @@ enum Mode { AllNull, Extremes, Specials, Random }
 static class Generator
 {
     /// <summary>Strings that trouble serialisers: XML markup and entities, CDATA's end, every kind of
-    /// line break, JSON escapes, C1 controls (legal XML, escaped by ServiceStack), a BOM character,
+    /// line break, JSON escapes, C1 controls (legal XML, escaped by System.Text.Json), a BOM character,
     /// combining and astral characters. Characters XML 1.0 cannot carry (most C0 controls, U+FFFE,
     /// U+FFFF, lone surrogates) are left out: DataContractSerializer would write an ill-formed document.</summary>
     public static readonly string[] Specials =
@@ -166,7 +166,7 @@ static class Generator
         {
             var key = mode == Mode.Specials ? Specials[(i * 7) % Specials.Length] : Text(rng, mode, i);
             if (map.Contains(key)) continue;
-            // A null value: DataContractSerializer writes a nil Value, ServiceStack leaves the entry out.
+            // A null value: DataContractSerializer writes a nil Value, System.Text.Json writes null.
             var nullValue = mode == Mode.Specials ? i == count - 1 : rng.OneIn(6);
             map[key] = nullValue ? null : Fill(valueType, rng, mode, depth + 1);
         }

@@ -1,13 +1,13 @@
 // The .NET oracle's command line. test/dotnet-oracle.test.ts drives it; every command writes its
 // outputs or a JSON report, and any failure is one line on stderr (exit 2), never a stack trace.
+using System.Net;
 using System.Reflection;
 using System.Runtime.Serialization;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using ServiceStack.Text;
+using System.Text.Json.Serialization;
 using TextJson = System.Text.Json.JsonSerializer;
-using ServiceStackJson = ServiceStack.Text.JsonSerializer;
 using SupportState.Contract;
 
 namespace Oracle;
@@ -19,13 +19,17 @@ static class Program
                oracle readback --seed N --count N --fixture FILE --confirmation FILE --in DIR --dotnet DIR --out FILE
                oracle wcf      --seed N --count N --fixture FILE --calls FILE --out FILE
 
-          write     .NET's JSON (ServiceStack.Text) and SOAP (DataContractSerializer in a SOAP 1.1 message)
+          write     .NET's JSON (System.Text.Json) and SOAP (DataContractSerializer in a SOAP 1.1 message)
                     of the fixture record and of COUNT records generated from SEED, into DIR
-          readback  reads --in DIR/json/{id}.json with ServiceStack.Text and --in DIR/soap/{id}.xml with
+          readback  reads --in DIR/json/{id}.json with System.Text.Json and --in DIR/soap/{id}.xml with
                     DataContractSerializer, and reports every value that differs from what was written;
                     the same for --dotnet DIR (what write wrote), as the platform's own baseline
           wcf       calls each reference URL in FILE ([{"id": …, "url": …/soap11}]) with a WCF client and
                     reports every value it reads that differs
+          compressed  calls each URL in FILE ([{"id": …, "url": …, "wire": "json"|"soap", "record": "userDetails"|"confirmation"}])
+                    offering gzip, deflate and br: records the Content-Encoding answered, then reads the
+                    answer as .NET clients do (HttpClient with automatic decompression and System.Text.Json;
+                    the WCF client) and reports every value that differs
         """;
 
     private static readonly Dictionary<string, (string[] Options, Action<Options> Run)> Commands = new()
@@ -33,6 +37,7 @@ static class Program
         ["write"] = (["seed", "count", "fixture", "confirmation", "out"], Write),
         ["readback"] = (["seed", "count", "fixture", "confirmation", "in", "dotnet", "out"], Readback),
         ["wcf"] = (["seed", "count", "fixture", "calls", "out"], CallWcf),
+        ["compressed"] = (["seed", "count", "fixture", "confirmation", "calls", "out"], CallCompressed),
     };
 
     public static int Main(string[] args)
@@ -58,7 +63,7 @@ static class Program
         return Regex.Replace(message, @"\s+", " ").Trim();
     }
 
-    /// <summary>Record id -> the record as .NET holds it: the fixture read by ServiceStack.Text from
+    /// <summary>Record id -> the record as .NET holds it: the fixture read by System.Text.Json from
     /// the reference's data, or a record generated from the seed.</summary>
     private static List<(string Id, UserDetailsResponse Record)> Records(Options o)
     {
@@ -77,18 +82,14 @@ static class Program
         var dir = o.Path("out");
         Directory.CreateDirectory(System.IO.Path.Combine(dir, "json"));
         Directory.CreateDirectory(System.IO.Path.Combine(dir, "soap"));
-        var carriers = new List<string>();
+        // The JSON is the data itself for the TypeScript side: System.Text.Json keeps a null
+        // dictionary value (DefaultIgnoreCondition applies to members only).
         foreach (var (id, record) in records)
         {
-            Reports.WriteText(System.IO.Path.Combine(dir, "json", $"{id}.json"), Wire.Json(record, Wire.SpecConfig()));
+            Reports.WriteText(System.IO.Path.Combine(dir, "json", $"{id}.json"), Wire.Json(record));
             Reports.WriteText(System.IO.Path.Combine(dir, "soap", $"{id}.xml"), Wire.SoapEnvelope(record));
-            // The JSON above is the data itself, except where ServiceStack left a null dictionary
-            // value out: for those records the carrier keeps everything, for the TypeScript side.
-            if (record.ProviderPaymentSettings?.ContainsValue(null) == true)
-                carriers.Add($"{{\"id\":\"{id}\",\"data\":{Wire.Json(record, Wire.CarrierConfig())}}}");
         }
-        Reports.WriteText(System.IO.Path.Combine(dir, "json", "confirmation.json"), Wire.Json(confirmation, Wire.SpecConfig()));
-        Reports.WriteText(System.IO.Path.Combine(dir, "data.jsonl"), string.Join("\n", carriers) + "\n");
+        Reports.WriteText(System.IO.Path.Combine(dir, "json", "confirmation.json"), Wire.Json(confirmation));
         Reports.Write(System.IO.Path.Combine(dir, "platform.json"), Platform.Facts(records));
     }
 
@@ -109,12 +110,12 @@ static class Program
         });
     }
 
-    /// <summary>Reads DIR/json/{id}.json with ServiceStack.Text and DIR/soap/{id}.xml with
+    /// <summary>Reads DIR/json/{id}.json with System.Text.Json and DIR/soap/{id}.xml with
     /// DataContractSerializer and compares every value with the record meant.</summary>
     private static (Dictionary<string, int> Values, List<Mismatch> Mismatches) ReadBack(
         string dir, List<(string Id, UserDetailsResponse Record)> records, ConfirmEmailResponse confirmation)
     {
-        var values = new Dictionary<string, int> { ["ServiceStack.Text"] = 0, ["DataContractSerializer"] = 0 };
+        var values = new Dictionary<string, int> { ["System.Text.Json"] = 0, ["DataContractSerializer"] = 0 };
         var mismatches = new List<Mismatch>();
         void Judge(Comparison c, object expected, object actual, string root)
         {
@@ -124,10 +125,10 @@ static class Program
         }
         foreach (var (id, expected) in records)
         {
-            Judge(new Comparison(id, "ServiceStack.Text"), expected, Wire.FromJson<UserDetailsResponse>(Read(dir, "json", $"{id}.json")), "UserDetailsResponse");
+            Judge(new Comparison(id, "System.Text.Json"), expected, Wire.FromJson<UserDetailsResponse>(Read(dir, "json", $"{id}.json")), "UserDetailsResponse");
             Judge(new Comparison(id, "DataContractSerializer"), expected, Wire.FromSoapEnvelope<UserDetailsResponse>(Read(dir, "soap", $"{id}.xml")), "UserDetailsResponse");
         }
-        Judge(new Comparison("confirmation", "ServiceStack.Text"), confirmation, Wire.FromJson<ConfirmEmailResponse>(Read(dir, "json", "confirmation.json")), "ConfirmEmailResponse");
+        Judge(new Comparison("confirmation", "System.Text.Json"), confirmation, Wire.FromJson<ConfirmEmailResponse>(Read(dir, "json", "confirmation.json")), "ConfirmEmailResponse");
         return (values, mismatches);
     }
 
@@ -155,11 +156,72 @@ static class Program
         Reports.Write(o.Path("out"), new { stockBasicHttpBinding = stock, calls = calls.Count, valuesCompared = values, mismatches });
     }
 
-    private static string Read(string dir, string sub, string file)
+    /// <summary>The reference's compressed answers read as .NET clients read them. First a request
+    /// without decompression, offering what an automatically decompressing HttpClient offers, to see
+    /// the Content-Encoding; then the record through the client.</summary>
+    private static void CallCompressed(Options o)
+    {
+        var expected = Records(o).ToDictionary(r => r.Id, r => r.Record);
+        var confirmation = Wire.FromJson<ConfirmEmailResponse>(o.ReadText("confirmation"));
+        var calls = TextJson.Deserialize<List<CompressedCall>>(o.ReadText("calls"), Reports.Options)
+            ?? throw new UsageException("--calls holds no list of calls");
+        if (calls.Count == 0) throw new UsageException("--calls is empty");
+        using var raw = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.None });
+        using var decompressing = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.All });
+        var encodings = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        var values = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var mismatches = new List<Mismatch>();
+        foreach (var call in calls)
+        {
+            var key = $"{call.Id} {call.Wire} {call.Record}";
+            object want = call.Record == "confirmation" ? confirmation
+                : expected.TryGetValue(call.Id, out var w) ? w : throw new UsageException($"--calls names {call.Id}, which is neither fixture nor a generated record below --count");
+            using (var probe = Request(call))
+            {
+                probe.Headers.TryAddWithoutValidation("Accept-Encoding", "gzip, deflate, br");
+                using var answer = raw.Send(probe);
+                encodings[key] = answer.Content.Headers.ContentEncoding.Count == 0 ? "identity" : string.Join(", ", answer.Content.Headers.ContentEncoding);
+            }
+            object? got;
+            string reader;
+            if (call.Wire == "soap")
+            {
+                reader = "WCF client (decompressing)";
+                got = Wcf.Call(Wcf.AcceptingApplicationXml(), call.Url);
+            }
+            else
+            {
+                reader = "System.Text.Json (HttpClient, decompressing)";
+                using var request = Request(call);
+                using var answer = decompressing.Send(request);
+                var bytes = answer.Content.ReadAsByteArrayAsync().GetAwaiter().GetResult();
+                got = call.Record == "confirmation" ? Wire.FromJson<ConfirmEmailResponse>(bytes) : Wire.FromJson<UserDetailsResponse>(bytes);
+            }
+            var c = new Comparison(call.Id, reader);
+            c.Records(want, got, want.GetType().Name);
+            mismatches.AddRange(c.Mismatches);
+            values[reader] = values.GetValueOrDefault(reader) + c.Values;
+        }
+        Reports.Write(o.Path("out"), new { contentEncodings = encodings, calls = calls.Count, valuesCompared = values, mismatches });
+    }
+
+    private static HttpRequestMessage Request(CompressedCall call) => call.Wire == "soap"
+        ? new HttpRequestMessage(HttpMethod.Post, call.Url)
+        {
+            Content = new StringContent($"<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><ImpersonateLogoutRequest xmlns=\"{ContractNamespaces.Request}\"/></s:Body></s:Envelope>",
+                System.Text.Encoding.UTF8, "text/xml"),
+            Headers = { { "SOAPAction", "\"ImpersonateLogoutRequest\"" } },
+        }
+        : new HttpRequestMessage(HttpMethod.Post, call.Url) { Content = new StringContent("{}", System.Text.Encoding.UTF8, "application/json") };
+
+    private sealed record CompressedCall(string Id, string Url, string Wire, string Record);
+
+    /// <summary>A file's bytes as sent: readers get bytes, as a client gets them off the wire.</summary>
+    private static byte[] Read(string dir, string sub, string file)
     {
         var path = System.IO.Path.Combine(dir, sub, file);
         if (!File.Exists(path)) throw new UsageException($"{path} does not exist");
-        return File.ReadAllText(path);
+        return File.ReadAllBytes(path);
     }
 
     private sealed record Call(string Id, string Url);
@@ -220,7 +282,7 @@ static class Reports
     }
 }
 
-/// <summary>What the platform did on small probes, recorded as evidence for the notes.</summary>
+/// <summary>What the platform did on small probes, recorded as evidence for the notes and the checks.</summary>
 static class Platform
 {
     [DataContract(Namespace = ContractNamespaces.Login)]
@@ -229,52 +291,65 @@ static class Platform
     [DataContract(Namespace = ContractNamespaces.Login)]
     public sealed class PlainMember { [DataMember] public int HXUserTypeCode { get; set; } = 7; }
 
-    [DataContract(Namespace = ContractNamespaces.Login)]
-    public sealed class When { [DataMember] public DateTime Value { get; set; } }
+    public sealed class When { public DateTime Value { get; set; } public Guid Id { get; set; } }
+
+    public sealed class Code { public SystemCodeEnum SystemCode { get; set; } }
 
     public static object Facts(List<(string Id, UserDetailsResponse Record)> records)
     {
-        var settings = Wire.SpecConfig();
+        var spec = Wire.SpecOptions();
+        var camelEnums = new JsonSerializerOptions { Converters = { new JsonStringEnumConverter(JsonNamingPolicy.CamelCase) } };
+        var defaults = new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
+        var when = new When { Value = new DateTime(2024, 2, 29, 12, 0, 0), Id = new Guid("0f8fad5b-d9cb-469f-a165-70867728950e") };
         return new
         {
             packages = new Dictionary<string, string?>
             {
-                ["ServiceStack.Text"] = Version(typeof(ServiceStackJson)),
+                ["System.Text.Json"] = Version(typeof(TextJson)),
                 ["System.ServiceModel.Primitives"] = Version(typeof(System.ServiceModel.ChannelFactory)),
                 ["System.Private.DataContractSerialization"] = $"net{Environment.Version.Major}",
             },
-            serviceStackSettings = new
+            systemTextJsonSettings = new
             {
-                textCase = settings.TextCase.ToString(),
-                dateHandler = settings.DateHandler.ToString(),
-                settings.IncludeNullValues,
-                settings.IncludeNullValuesInDictionaries,
-                settings.ExcludeDefaultValues,
-                settings.SkipDateTimeConversion,
+                propertyNamingPolicy = "CamelCase",
+                defaultIgnoreCondition = spec.DefaultIgnoreCondition.ToString(),
+                unmappedMemberHandling = spec.UnmappedMemberHandling.ToString(),
+                converters = spec.Converters.Select(c => c.GetType().Name).ToArray(),
+                requiredMembers = "every value-type member of a contract record",
             },
             probes = new
             {
-                dataMemberWithName = Wire.Json(new NamedMember(), settings),
-                dataMemberWithoutName = Wire.Json(new PlainMember(), settings),
-                unzonedDatetimeWithoutSkipDateTimeConversion = DatetimeRoundTrip(skipConversion: false),
-                unzonedDatetimeWithSkipDateTimeConversion = DatetimeRoundTrip(skipConversion: true),
+                dataMemberWithName = Wire.Json(new NamedMember()),
+                dataMemberWithoutName = Wire.Json(new PlainMember()),
+                defaultDatetimeAndGuid = TextJson.Serialize(when, defaults),
+                specDatetimeAndGuid = TextJson.Serialize(when, spec),
+                camelCaseEnumConverterWrites = TextJson.Serialize(new Code(), camelEnums),
+                enumNameReadIgnoringCase = Outcome(() => TextJson.Deserialize<Code>("{\"systemCode\":\"unspecified\"}", spec)!.SystemCode.ToString()),
+                bomBeforeJson = new
+                {
+                    deserializeBytes = Outcome(() => Wire.FromJson<Code>(Bom("{\"systemCode\":\"Unspecified\"}")).SystemCode.ToString()),
+                    jsonDocumentParse = Outcome(() => { using var d = JsonDocument.Parse(Bom("{}").AsMemory()); return d.RootElement.ValueKind.ToString(); }),
+                    deserializeStream = Outcome(() => TextJson.Deserialize<Code>(new MemoryStream(Bom("{\"systemCode\":\"Unspecified\"}")), spec)!.SystemCode.ToString()),
+                },
+                soapWithAction = new
+                {
+                    header = Regex.Match(Wire.SoapEnvelope(new PlainMember(), "ImpersonateLogoutRequest"), "<s:Header>.*</s:Header>").Value,
+                },
                 dictionary = DictionaryProbe(records),
             },
         };
     }
 
-    private static string? Version(Type t) => t.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0];
+    private static byte[] Bom(string json) => [0xEF, 0xBB, 0xBF, .. System.Text.Encoding.UTF8.GetBytes(json)];
 
-    /// <summary>Reads an unzoned datetime and writes it back: the Kind read, and whether the text survived.</summary>
-    private static object DatetimeRoundTrip(bool skipConversion)
+    /// <summary>What a call returned, or the exception type it threw.</summary>
+    private static string Outcome(Func<string> f)
     {
-        const string text = "{\"value\":\"2024-02-29T12:00:00.0000001\"}";
-        var config = Wire.SpecConfig();
-        config.SkipDateTimeConversion = skipConversion;
-        using var scope = JsConfig.With(config);
-        var read = ServiceStackJson.DeserializeFromString<When>(text);
-        return new { read = text, kindRead = read.Value.Kind.ToString(), writtenBackUnchanged = ServiceStackJson.SerializeToString(read) == text };
+        try { return $"read: {f()}"; }
+        catch (Exception e) { return $"throws {e.GetType().Name}"; }
     }
+
+    private static string? Version(Type t) => t.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0];
 
     /// <summary>The entry name DataContractSerializer writes for the payment settings, and how many
     /// entries it reads back when they carry the name the contract used to hard-code.</summary>

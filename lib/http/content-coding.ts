@@ -1,0 +1,64 @@
+// Content codings (RFC 9110 8.4, 12.5.3): what a request offers in Accept-Encoding, and an answer's
+// body decoded as a client that offered them decodes it (.NET's HttpClient with automatic
+// decompression, a browser). Decoding is bounded by the body cap, counted after decoding, so a
+// small body that inflates without end (a "zip bomb") costs no more than the cap.
+import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
+
+/** The codings the harness can decode, by the names Content-Encoding uses. */
+const DECODERS: Readonly<Record<string, (body: Buffer, options: ZlibOptions) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/** What a compressing client sends: every coding the harness decodes. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** The codings an Accept-Encoding value offers (q > 0), lower-cased; `*` stands for any. Empty
+ *  when the header is absent or offers nothing. */
+export function offeredCodings(acceptEncoding: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [coding, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (!coding) continue;
+    const q = params.find((p) => /^q\s*=/.test(p));
+    if (q !== undefined && !(Number(q.replace(/^q\s*=\s*/, '')) > 0)) continue;
+    out.add(coding);
+  }
+  return out;
+}
+
+/** The codings a Content-Encoding value lists, in the order they were applied; identity left out. */
+export const appliedCodings = (contentEncoding: string | undefined): string[] =>
+  (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+
+export const isOffered = (coding: string, offered: ReadonlySet<string>): boolean =>
+  offered.has(coding) || offered.has('*') || (coding === 'x-gzip' && offered.has('gzip'));
+
+export type Decoding =
+  | { readonly ok: true; readonly body: Buffer; readonly codings: readonly string[] }
+  | { readonly ok: false; readonly tooLarge: boolean; readonly error: string; readonly codings: readonly string[] };
+
+/**
+ * The body with its content codings undone, last applied first, when the request offered every one
+ * of them and the harness can decode it; `codings` empty when nothing was done (no coding, or one the
+ * request did not offer: that body is left as received, for the checks to refuse). Never more than
+ * `cap` bytes out.
+ */
+export function decodeContent(body: Buffer, contentEncoding: string | undefined, acceptEncoding: string | undefined, cap: number): Decoding {
+  const codings = appliedCodings(contentEncoding);
+  const offered = offeredCodings(acceptEncoding);
+  if (!codings.length || !codings.every((c) => isOffered(c, offered) && DECODERS[c])) return { ok: true, body, codings: [] };
+  let out = body;
+  for (const coding of [...codings].reverse()) {
+    try {
+      out = DECODERS[coding]!(out, { maxOutputLength: cap });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const tooLarge = err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
+      return { ok: false, tooLarge, codings, error: tooLarge ? `more than the cap once decoded from ${coding}` : `not ${coding} data (${err.message.split('\n')[0]})` };
+    }
+  }
+  return { ok: true, body: out, codings };
+}
