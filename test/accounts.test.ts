@@ -127,7 +127,7 @@ describe('accounts judged one by one', () => {
     expect(guid.counts.failed).toBe(69);
     expect(guid.message).toMatch(/^failed on \d+ of \d+ exchanges \([\d.]+%\); first: case-\d+\.login \(case \d+\): "[0-9a-f-]{36}" \(a string\): expected 32 hex digits without dashes at \$\.enrollmentInfo\.siteId/);
     expect(guid.evidence.every((e: { case?: number; path: string }) => e.case! > 0 && e.path === '$.enrollmentInfo.siteId')).toBe(true);
-    expect(guid.groups).toEqual([{ path: '$.enrollmentInfo.siteId', message: '"…" (a string): expected 32 hex digits without dashes', count: guid.counts.failed }]);
+    expect(guid.groups).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{12}$/), path: '$.enrollmentInfo.siteId', message: '"…" (a string): expected 32 hex digits without dashes', count: guid.counts.failed }]);
   });
 
   it('the same accounts without the fault: exit 0', async () => {

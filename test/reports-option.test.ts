@@ -14,7 +14,7 @@ describe('--reports', () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir, '--reports', 'summary']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'summary.json']);
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'summary.json']); // the manifest hashes what was written
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
   });
 
@@ -22,7 +22,7 @@ describe('--reports', () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir], { REPORTS: 'traceability' });
     expect(r.code).toBe(0);
-    expect(readdirSync(dir)).toEqual(['traceability.md']);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'traceability.md']);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 
@@ -30,7 +30,7 @@ describe('--reports', () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir, '--reports', 'junit']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(dir)).toEqual(['junit.xml']);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'manifest.json']);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT" tests="61" failures="0"/);
   });
 
