@@ -3,7 +3,7 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-// Not mergeConfig: it concatenates arrays, so the base's include (every test) would stay.
+// Not mergeConfig: it would add these to the base's include (every test) instead of replacing it.
 export default defineConfig({
   test: {
     ...base.test,

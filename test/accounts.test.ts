@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
-import { runCli, runProgram } from './helpers/cli.js';
+import { validateAccounts } from '../lib/engine/accounts.js';
+import { LEAN, runCli, runProgram } from './helpers/cli.js';
 import { startHostile, type Hostile } from './helpers/hostile.js';
 
 const work = mkdtempSync(join(tmpdir(), 'accounts-'));
@@ -52,40 +53,46 @@ describe('a bad accounts file stops the run before anything is sent', () => {
     ['a null value type', [`{"ConfirmEmailRequest":{"isForMM":null}}`], /line 1: ConfirmEmailRequest\.isForMM: expected a value, not null/],
     ['no request', [good, '{}'], /line 2: the line holds no request/],
   ];
+  // What each bad file is refused with is read in-process (validateAccounts, what the CLI runs
+  // before sending anything); that the CLI then exits 2 with it, sending nothing, once below.
+  const refusal = async (name: string, lines: readonly string[]) => {
+    const valid = await validateAccounts(file(name, lines));
+    return 'error' in valid ? valid.error : `accepted: ${valid.cases} accounts`;
+  };
   for (const [why, lines, message] of cases) {
-    it(`${why}: exit 2, one line naming the line and field, never the value`, async () => {
-      const before = counting.requests();
-      const r = await runCli(['--base-url', counting.url, '--accounts', file(`bad-${why.replace(/\W/g, '-')}.jsonl`, lines), '--report-dir', reports()]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^conformance: \\S+ ${message.source}\\n$`));
-      expect(r.stdout + r.stderr).not.toContain(SECRET);
-      expect(counting.requests()).toBe(before); // nothing was sent
+    it(`${why}: one line naming the line and field, never the value`, async () => {
+      const error = await refusal(`bad-${why.replace(/\W/g, '-')}.jsonl`, lines);
+      expect(error).toMatch(new RegExp(`^\\S+ ${message.source}$`));
+      expect(error).not.toContain(SECRET);
     });
   }
 
+  it('the CLI: exit 2 with the reason in one line, and nothing sent', async () => {
+    const [why, lines, message] = cases[4]!;
+    const r = await runCli([...LEAN, '--base-url', counting.url, '--accounts', file(`cli-${why.replace(/\W/g, '-')}.jsonl`, lines), '--report-dir', reports()]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^conformance: \\S+ ${message.source}\\n$`));
+    expect(r.stderr).not.toContain(SECRET);
+    expect(counting.requests()).toBe(0); // nothing was sent, by any test of this file
+  });
+
   it('CSV: a header that is not Request.field, and a bad cell, each in one line', async () => {
-    const header = await runCli(['--base-url', counting.url, '--accounts', file('bad-header.csv', ['SupportStateUserLoginRequest.userName,nickname', 'a,b']), '--report-dir', reports()]);
-    expect([header.code, header.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 1: column "nickname" is not Request\.field\n$/)]);
-    const cell = await runCli(['--base-url', counting.url, '--accounts', file('bad-cell.csv', ['ConfirmEmailRequest.ownerId,ConfirmEmailRequest.isForMM', '1,true', '2,maybe']), '--report-dir', reports()]);
-    expect([cell.code, cell.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 3: ConfirmEmailRequest\.isForMM must be true or false\n$/)]);
-    expect(counting.requests()).toBe(0);
+    expect(await refusal('bad-header.csv', ['SupportStateUserLoginRequest.userName,nickname', 'a,b'])).toMatch(/^\S+ line 1: column "nickname" is not Request\.field$/);
+    expect(await refusal('bad-cell.csv', ['ConfirmEmailRequest.ownerId,ConfirmEmailRequest.isForMM', '1,true', '2,maybe'])).toMatch(/^\S+ line 3: ConfirmEmailRequest\.isForMM must be true or false$/);
   });
 
   it('CSV: a quote in a cell holding a secret, and a column given twice, each in one line that quotes nothing', async () => {
-    const quote = await runCli(['--base-url', counting.url, '--accounts', file('bad-quote.csv', ['ConfirmEmailRequest.recoveryToken,SupportStateUserLoginRequest.userName', `${SECRET}"z,bob`]), '--report-dir', reports()]);
-    expect([quote.code, quote.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 2: not valid CSV: a quote inside a field that is not quoted \(field 1\)\n$/)]);
-    expect(quote.stdout + quote.stderr).not.toContain(SECRET.slice(0, 10));
-    const twice = await runCli(['--base-url', counting.url, '--accounts', file('twice.csv', ['SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.userName', 'a,b']), '--report-dir', reports()]);
-    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ line 1: column "SupportStateUserLoginRequest\.userName" appears twice/)]);
-    expect(counting.requests()).toBe(0);
+    const quote = await refusal('bad-quote.csv', ['ConfirmEmailRequest.recoveryToken,SupportStateUserLoginRequest.userName', `${SECRET}"z,bob`]);
+    expect(quote).toMatch(/^\S+ line 2: not valid CSV: a quote inside a field that is not quoted \(field 1\)$/);
+    expect(quote).not.toContain(SECRET.slice(0, 10));
+    expect(await refusal('twice.csv', ['SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.userName', 'a,b'])).toMatch(/^\S+ line 1: column "SupportStateUserLoginRequest\.userName" appears twice/);
   });
 
   it('a pipe is refused in one line: the accounts are read twice', async () => {
     const fifo = join(mkdtempSync(join(tmpdir(), 'accounts-fifo-')), 'accounts.jsonl');
     execFileSync('mkfifo', [fifo]);
-    const r = await runCli(['--base-url', counting.url, '--accounts', fifo, '--report-dir', reports()]);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^conformance: \S+ is not a regular file: the accounts are read twice/)]);
-    expect(counting.requests()).toBe(0);
+    const valid = await validateAccounts(fifo);
+    expect(valid).toEqual({ error: expect.stringMatching(/^\S+ is not a regular file: the accounts are read twice/) });
   });
 });
 
@@ -93,7 +100,7 @@ describe('JSON Lines as editors write them', () => {
   it('a byte-order mark and CRLF line ends are read as any other file', async () => {
     const bom = file('bom.jsonl', []);
     writeFileSync(bom, `\ufeff${account(1)}\r\n${account(2)}\r\n`);
-    const r = await runCli(['--base-url', plain.url, '--accounts', bom, '--report-dir', reports(), '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', bom, '--report-dir', reports(), '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/, 2 accounts/);
   });
@@ -108,7 +115,7 @@ describe('accounts judged one by one', () => {
       '"carol ""the"" third",z,,',
     ]);
     const dir = reports();
-    const r = await runCli(['--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 20, case: 4 } });
@@ -117,7 +124,7 @@ describe('accounts judged one by one', () => {
 
   it('a fault 5% of accounts see: exit 1, exactly the 69 of 1200 logins the seeded 5% picks failed, examples name their cases', async () => {
     const dir = reports();
-    const r = await runCli(['--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
     expect(guid.status).toBe('fail');
@@ -131,7 +138,7 @@ describe('accounts judged one by one', () => {
   });
 
   it('the same accounts without the fault: exit 0', async () => {
-    const r = await runCli(['--base-url', plain.url, '--accounts', accounts(1200), '--report-dir', reports(), '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', accounts(1200), '--report-dir', reports(), '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
   });
 });
@@ -141,9 +148,9 @@ describe('shards', () => {
     const file400 = accounts(400);
     const [whole, one, two] = [reports(), reports(), reports()];
     const runs = await Promise.all([
-      runCli(['--base-url', faulty.url, '--accounts', file400, '--report-dir', whole, '--quiet']),
-      runCli(['--base-url', faulty.url, '--accounts', file400, '--shard', '1/2', '--report-dir', one, '--quiet']),
-      runCli(['--base-url', faulty.url, '--accounts', file400, '--shard', '2/2', '--report-dir', two, '--quiet']),
+      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--report-dir', whole, '--quiet']),
+      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--shard', '1/2', '--report-dir', one, '--quiet']),
+      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--shard', '2/2', '--report-dir', two, '--quiet']),
     ]);
     expect(runs.map((r) => r.stderr)).toEqual(['', '', '']);
     // Only the first shard sends the probes.
@@ -167,7 +174,7 @@ describe('shards', () => {
 
   it('a shard without probes, of a conformant target, exits 0: its checks left without evidence await the merge', async () => {
     const dir = reports();
-    const r = await runCli(['--base-url', plain.url, '--accounts', accounts(20), '--shard', '2/2', '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', accounts(20), '--shard', '2/2', '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/! shard 2\/2: one part of a run/);
     const route = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'ROUTE-LOGIN-REPLY');
@@ -175,9 +182,9 @@ describe('shards', () => {
   });
 
   it('a shard without --accounts, or not I/N, is refused in one line', async () => {
-    const r = await runCli(['--shard', '3/2']);
+    const r = await runCli([...LEAN, '--shard', '3/2']);
     expect([r.code, r.stderr]).toEqual([2, 'conformance: --shard must be I/N with 1 <= I <= N, not "3/2"\n']);
-    const s = await runCli(['--shard', '1/2']);
+    const s = await runCli([...LEAN, '--shard', '1/2']);
     expect([s.code, s.stderr]).toEqual([2, 'conformance: --shard divides the accounts of --accounts; there are none\n']);
   });
 });

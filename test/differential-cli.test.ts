@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceUserDetails } from '../lib/reference/data.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
-import { runCli, runProgram } from './helpers/cli.js';
+import { LEAN, runCli, runProgram } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { SOAP_REQUEST, useReference } from './helpers/reference.js';
 
@@ -89,7 +89,7 @@ describe('conformance --legacy-url', () => {
       entry('POST', 'https://legacy.example/api/soap11', { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'ImpersonateLogoutRequest' }, SOAP_REQUEST),
       entry('GET', 'https://legacy.example/favicon.ico', {}),
     ] } }));
-    const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--har', har, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--base-url', shifted.url, '--legacy-url', legacy.url, '--har', har, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     const s = summary(dir);
     expect(s.counts.exchanges.bySource).toEqual({ probe: 17, har: 2 });
@@ -101,7 +101,7 @@ describe('conformance --legacy-url', () => {
     const accounts = join(reports(), 'accounts.jsonl');
     writeFileSync(accounts, `${Array.from({ length: 12 }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i}` } })).join('\n')}\n`);
     const [whole, one, two, merged] = [reports(), reports(), reports(), reports()];
-    const args = ['--base-url', shifted.url, '--legacy-url', legacy.url, '--accounts', accounts, '--quiet'];
+    const args = [...LEAN, '--base-url', shifted.url, '--legacy-url', legacy.url, '--accounts', accounts, '--quiet'];
     const runs = await Promise.all([
       runCli([...args, '--report-dir', whole]),
       runCli([...args, '--shard', '1/2', '--report-dir', one]),
@@ -123,16 +123,16 @@ describe('conformance --legacy-url', () => {
     expect(m.stderr).toMatch(/^report: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/);
     // A shard of a run without --legacy-url is no part of this one.
     const plainTwo = reports();
-    await runCli(['--base-url', shifted.url, '--accounts', accounts, '--quiet', '--shard', '2/2', '--report-dir', plainTwo]);
+    await runCli([...LEAN, '--base-url', shifted.url, '--accounts', accounts, '--quiet', '--shard', '2/2', '--report-dir', plainTwo]);
     const mixed = await runProgram('cli/report', ['--merge', one, plainTwo, '--report-dir', reports()]);
     expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringMatching(/^report: cannot merge: .* is not a differential run \(--legacy-url\) and .* is\n$/)]);
   });
 
   it('exits 2 with one line when --legacy-url is not a URL, or the legacy cannot be reached', async () => {
-    const bad = await runCli(['--legacy-url', 'not a url', '--report-dir', reports()]);
+    const bad = await runCli([...LEAN, '--legacy-url', 'not a url', '--report-dir', reports()]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('conformance: --legacy-url: the legacy URL "not a url" is not a URL\n');
-    const gone = await runCli(['--legacy-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--quiet', '--timeout', '30000']); // refused at once: the limit never decides
+    const gone = await runCli([...LEAN, '--legacy-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--quiet', '--timeout', '30000']); // refused at once: the limit never decides
     expect(gone.code).toBe(2);
     expect(gone.stderr).toMatch(/^conformance: cannot reach the legacy http:\/\/127\.0\.0\.1:9: [^\n]+\n$/);
     expect(gone.stderr).not.toMatch(/\n\s+at /);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
-import { childEnv, runCli } from './helpers/cli.js';
+import { childEnv, LEAN, runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -66,14 +66,14 @@ describe('--har: a Chromium recording judged offline', () => {
 
   it('of a faulty reference: exit 1, the fault\'s check failing on the recorded exchange', async () => {
     const dir = reports();
-    const r = await runCli(['--har', hars.broken!, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', hars.broken!, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ JSON-DATETIME \[MUST, 2 Types\] .*har\.\d+: "2019-03-01T08:15:30.500"/);
   });
 
   it('--base-url keeps only the entries recorded against it', async () => {
     const dir = reports();
-    const r = await runCli(['--har', hars.plain!, '--base-url', 'http://127.0.0.1:1', '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', hars.plain!, '--base-url', 'http://127.0.0.1:1', '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(2); // nothing of the interface left: nothing observed
     expect(r.stdout).toMatch(/! 9 entries recorded against other hosts or paths than http:\/\/127\.0\.0\.1:1 were left out/);
   });
@@ -90,7 +90,7 @@ describe('--har: what a recording may lack', () => {
   it('an answer recorded without its body, or no answer at all: the checks that need it skip, none fails', async () => {
     const dir = reports();
     const file = har('nobody.har', JSON.stringify({ log: { version: '1.2', entries: [entry(200, { size: 4581, mimeType: 'application/json' }), entry(0, {})] } }));
-    const r = await runCli(['--har', file, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', file, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(0);
     const s = summaryOf(dir);
     expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
@@ -102,7 +102,7 @@ describe('--har: what a recording may lack', () => {
     const [head, tail] = JSON.stringify({ log: { entries: [entry(200, { text: '@', mimeType: 'application/json' })] } }).split('"@"');
     writeFileSync(file, `${head}"${'a'.repeat(150 * 1024 * 1024)}"${tail}`);
     const dir = reports();
-    const r = await runCli(['--har', file, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', file, '--report-dir', dir, '--quiet']);
     const s = summaryOf(dir);
     expect([r.code, r.stderr]).toEqual([1, '']); // a body too large to judge fails the checks that need it
     expect(s.exchanges[0].error).toMatch(/response exceeded the 10 MiB cap/);
@@ -113,7 +113,7 @@ describe('--har: what a recording may lack', () => {
     const form = { ...entry(200, { text: '{}', mimeType: 'application/json' }) };
     form.request = { ...form.request, headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }], postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'userName', value: 'a b' }] } as never };
     const dir = reports();
-    const r = await runCli(['--har', har('params.har', JSON.stringify({ log: { entries: [form] } })), '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', har('params.har', JSON.stringify({ log: { entries: [form] } })), '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     const failed = summaryOf(dir).checks.filter((c: { status: string }) => c.status === 'fail').map((c: { id: string }) => c.id);
     expect(failed).toEqual(expect.arrayContaining(['REQ-JSON-CONTENT-TYPE', 'REQ-JSON-BODY']));
@@ -124,7 +124,7 @@ describe('--har: what a recording may lack', () => {
     // request has no body).
     const get = { ...entry(405, { text: '', mimeType: 'text/plain' }), request: { method: 'GET', url: 'http://svc.test/supportstateuser', headers: [] } };
     const dir = reports();
-    const r = await runCli(['--har', har('get.har', JSON.stringify({ log: { entries: [get] } })), '--skip', 'REQ-METHOD', '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', har('get.har', JSON.stringify({ log: { entries: [get] } })), '--skip', 'REQ-METHOD', '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([2, 'conformance: nothing of this interface could be judged: its 1 exchange(s) gave no MUST check anything to judge (0 exchange(s) of other services)\n']);
     expect(summaryOf(dir).verdict).toBe('nothing-observed');
   });
@@ -166,7 +166,7 @@ describe('--har: what a recording may lack', () => {
       [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
       [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: entry 1: response\.content\.text is marked base64 and is not$/],
     ] as const) {
-      const r = await runCli(['--har', file, '--report-dir', reports(), '--quiet']);
+      const r = await runCli([...LEAN, '--har', file, '--report-dir', reports(), '--quiet']);
       expect([r.code, r.stderr.split('\n').length], file).toEqual([2, 2]);
       expect(r.stderr.trimEnd(), file).toMatch(new RegExp(`^conformance: .*${message.source}`));
       expect(r.stderr).not.toMatch(/CANARY|at .*\(/);
@@ -176,7 +176,7 @@ describe('--har: what a recording may lack', () => {
   it('judges several recordings in one run, one of them read from standard input', async () => {
     const dir = reports();
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', '--har', hars.plain!, '--har', '-', '--report-dir', dir, '--quiet'], { cwd: ROOT, env: childEnv() });
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', ...LEAN, '--har', hars.plain!, '--har', '-', '--report-dir', dir, '--quiet'], { cwd: ROOT, env: childEnv() });
       let [stdout, stderr] = ['', ''];
       child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
       child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
@@ -189,12 +189,12 @@ describe('--har: what a recording may lack', () => {
     expect(s.counts.exchanges.bySource).toEqual({ har: 18 });
     // The fault is on the second recording's exchange, named by its file's place in the run.
     expect(s.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME').evidence[0].exchange).toMatch(/^har2\.\d+$/);
-    const twice = await runCli(['--har', '-', '--har', '-']);
+    const twice = await runCli([...LEAN, '--har', '-', '--har', '-']);
     expect([twice.code, twice.stderr]).toEqual([2, 'conformance: --har - (standard input) can be given once\n']);
   });
 
   it('does not combine with --accounts or --generate', async () => {
-    const r = await runCli(['--har', 'x.har', '--generate', '5']);
+    const r = await runCli([...LEAN, '--har', 'x.har', '--generate', '5']);
     expect([r.code, r.stderr]).toEqual([2, 'conformance: --har judges a recording and sends nothing; it does not combine with --accounts or --generate\n']);
   });
 });
