@@ -46,7 +46,7 @@ describe('conformance --legacy-url', () => {
     const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('differs from the legacy beyond noise');
-    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest birthDate: 8 of 9 pairs/);
+    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest birthDate: 9 of 10 pairs/);
     expect(r.stdout).toContain('"«personal: string, 27 chars»" → "«personal: string, 27 chars»" (+1 day)');
     const d = summary(dir).differential;
     expect(d.paths.map((p: { operation: string; path: string }) => `${p.operation} ${p.path}`).sort())
@@ -68,7 +68,7 @@ describe('conformance --legacy-url', () => {
     const dir = reports();
     const r = await runCli(['--base-url', hostile.url, '--legacy-url', plain.url, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest company: 8 of 9 pairs/);
+    expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest company: 9 of 10 pairs/);
     expect(r.stdout).not.toMatch(/record: /);
     expect(r.stdout).toContain('\\x9b2J \\u202e');
     for (const text of [r.stdout, r.stderr, ...files(dir).map((f) => readFileSync(f, 'utf8'))]) {
@@ -92,9 +92,9 @@ describe('conformance --legacy-url', () => {
     const r = await runCli([...LEAN, '--base-url', shifted.url, '--legacy-url', legacy.url, '--har', har, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     const s = summary(dir);
-    expect(s.counts.exchanges.bySource).toEqual({ probe: 17, har: 2 });
-    expect(s.differential.comparedByOperation).toEqual({ SupportStateUserLoginRequest: 10, ConfirmEmailRequest: 6, ImpersonateLogoutRequest: 3 });
-    expect(s.differential.paths.map((p: { differing: number }) => p.differing).sort()).toEqual([3, 9]);
+    expect(s.counts.exchanges.bySource).toEqual({ probe: 20, har: 2 });
+    expect(s.differential.comparedByOperation).toEqual({ SupportStateUserLoginRequest: 11, ConfirmEmailRequest: 7, ImpersonateLogoutRequest: 4 });
+    expect(s.differential.paths.map((p: { differing: number }) => p.differing).sort((a: number, b: number) => a - b)).toEqual([4, 10]);
   });
 
   it('sharded over accounts, its shards merge to the differences and verdict of one whole run', async () => {
@@ -111,7 +111,7 @@ describe('conformance --legacy-url', () => {
     expect(runs.map((r) => r.stderr)).toEqual(Array(3).fill(expect.stringMatching(/^conformance: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/)));
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
     // Only the first shard sends the probes; the accounts are split between the two.
-    expect([summary(one).counts.exchanges.bySource, summary(two).counts.exchanges.bySource]).toEqual([{ probe: 17, case: 6 }, { case: 6 }]);
+    expect([summary(one).counts.exchanges.bySource, summary(two).counts.exchanges.bySource]).toEqual([{ probe: 20, case: 6 }, { case: 6 }]);
     const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
     expect(m.code).toBe(1);
     const [a, b] = [summary(whole), summary(merged)];

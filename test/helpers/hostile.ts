@@ -71,7 +71,9 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
   const forward = async (req: IncomingMessage, res: ServerResponse, body: Buffer, edit: (h: Record<string, string>) => Record<string, string> = (h) => h) => {
     const { host: _h, connection: _c, 'content-length': _l, 'transfer-encoding': _t, ...headers } = req.headers as Record<string, string>;
     const r = await fetch(reference!.url + req.url, { method: req.method, headers, body: ['GET', 'HEAD', 'OPTIONS'].includes(req.method!) ? undefined : body });
-    res.writeHead(r.status, edit(Object.fromEntries(r.headers)));
+    // fetch decodes a compressed answer: what is relayed is the decoded body, so not its coding or length.
+    const { 'content-encoding': _e, 'content-length': _n, ...answer } = Object.fromEntries(r.headers);
+    res.writeHead(r.status, edit(answer));
     res.end(Buffer.from(await r.arrayBuffer()));
   };
 
@@ -114,7 +116,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
         }
         case 'wrong-media-type': void forward(req, res, Buffer.concat(chunks), (h) => ({ ...h, 'content-type': 'text/html' })); return;
         case 'retry-after': {
-          const key = `${req.method} ${req.url} ${req.headers.accept ?? ""}`;
+          const key = `${req.method} ${req.url} ${req.headers.accept ?? ''} ${req.headers['accept-encoding'] ?? ''}`;
           if (!seen.has(key)) { seen.add(key); res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }); res.end('slow down'); return; }
           void forward(req, res, Buffer.concat(chunks));
           return;
