@@ -48,5 +48,5 @@ describe('a header name holding the client\'s X-Api-Key value', () => {
     } finally {
       s.child.kill('SIGKILL');
     }
-  }, 120_000);
+  }, 300_000);
 });

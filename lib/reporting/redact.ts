@@ -157,7 +157,7 @@ export class Redactor {
   /** Said in the report once the set of learned values is full. */
   get boundWarning(): string | undefined {
     const f = this.shared.fingerprints;
-    return f.full ? `the set of learned secrets reached its bound (${f.max.toLocaleString('en-US')} fingerprints, ${(f.maxBytes / 1048576).toFixed(0)} MiB): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
+    return f.full ? `the set of learned secrets reached its bound (${f.max.toLocaleString('en-US')} fingerprints, ${f.maxBytes >= 1048576 ? `${f.maxBytes / 1048576} MiB` : `${f.maxBytes / 1024} KiB`}): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
   }
 
   private isOwn(value: string): boolean {
