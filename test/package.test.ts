@@ -35,8 +35,8 @@ const npx = (args: string[]) => sh(join(home, 'node_modules', '.bin', 'soap-json
 
 beforeAll(async () => {
   const packed = mkdtempSync(join(tmpdir(), 'packed-'));
-  // No scripts run at pack or install time (there are none): npm test built dist/.
-  const pack = await sh('npm', ['pack', '--pack-destination', packed], ROOT);
+  // --ignore-scripts: `prepack` would rebuild dist/ while other tests run from it; npm test built it.
+  const pack = await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], ROOT);
   expect(pack.code, pack.stderr).toBe(0);
   const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
   home = mkdtempSync(join(tmpdir(), 'installed-'));
