@@ -1,9 +1,10 @@
 // The tool as its users get it: `npm pack`, then in an empty directory `npm install ./that.tgz` and
 // `npx soap-json-conformance …`. The package ships compiled JavaScript and runs without tsx or
 // TypeScript; it checks the embedded reference and a given base URL, exits 0/1/2 as documented, and
-// writes every report.
+// writes every report. It carries every path the README lists for installed users, and exports the
+// contract's types to a consumer's compiler.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,12 @@ import { FAULTS } from '../lib/reference/variants.js';
 import { useReference } from './helpers/reference.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The paths in the first column of README's "What the installed package carries" table. */
+const INSTALLED_PATHS = (() => {
+  const section = /^### What the installed package carries\n([\s\S]*?)^#/m.exec(README)?.[1] ?? '';
+  return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+})();
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Ran { code: number; stdout: string; stderr: string }
@@ -28,7 +35,7 @@ const npx = (args: string[]) => sh(join(home, 'node_modules', '.bin', 'soap-json
 
 beforeAll(async () => {
   const packed = mkdtempSync(join(tmpdir(), 'packed-'));
-  // --ignore-scripts: `prepare` would rebuild dist/ while other tests run from it; npm test built it.
+  // --ignore-scripts: `prepack` would rebuild dist/ while other tests run from it; npm test built it.
   const pack = await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], ROOT);
   expect(pack.code, pack.stderr).toBe(0);
   const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
@@ -48,6 +55,42 @@ describe('installed from its tarball', () => {
     expect(existsSync(join(home, 'node_modules', 'typescript'))).toBe(false);
   });
 
+  it('carries every path the README names under "What the installed package carries", and no install script', () => {
+    const pkg = join(home, 'node_modules', 'soap-json-conformance');
+    expect(INSTALLED_PATHS.length).toBeGreaterThanOrEqual(17);
+    // A directory counts only with files in it.
+    expect(INSTALLED_PATHS.filter((p) => !existsSync(join(pkg, p)) || (p.endsWith('/') && readdirSync(join(pkg, p)).length === 0))).toEqual([]);
+    expect(existsSync(join(pkg, 'fixtures', 'dotnet', 'golden'))).toBe(false);
+    const scripts = (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts).filter((s) => /^(pre|post)?(install|prepare)$/.test(s))).toEqual([]);
+  });
+
+  it('exports the contract types: a consumer project type-checks against them, and a wrong type fails', async () => {
+    const consumer = join(home, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] }));
+    // Were the import unresolved or `any`, the expect-error line would be an error of its own.
+    writeFileSync(join(consumer, 'use.ts'), [
+      "import type { UserDetailsResponse } from 'soap-json-conformance';",
+      'export const nameOf = (r: UserDetailsResponse): string | null | undefined => r.userName;',
+      '// @ts-expect-error userName is a string',
+      "export const wrong: UserDetailsResponse['userName'] = 42;",
+      '',
+    ].join('\n'));
+    const tsc = await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
+    expect([tsc.code, tsc.stdout]).toEqual([0, '']);
+  });
+
+  it('the installed tree is the size and package count the README states', async () => {
+    const stated = /\*\*(\d+) packages\s+and (\d+) MB of `node_modules`\*\*/.exec(README);
+    expect(stated).not.toBeNull();
+    const ls = await sh('npm', ['ls', '--all', '--parseable'], home);
+    expect(ls.stdout.trim().split('\n').length - 1).toBe(Number(stated![1])); // less the project itself
+    const du = await sh('du', ['-sm', join(home, 'node_modules')], home);
+    // Block sizes differ between file systems: within a tenth.
+    expect(Math.abs(Number.parseInt(du.stdout, 10) - Number(stated![2]))).toBeLessThanOrEqual(Number(stated![2]) / 10);
+  });
+
   it('--version and --help, through npx as a user would', async () => {
     const viaNpx = await sh('npx', ['--no-install', 'soap-json-conformance', '--version'], home);
     expect([viaNpx.code, viaNpx.stdout]).toEqual([0, `${VERSION}\n`]);
@@ -57,7 +100,11 @@ describe('installed from its tarball', () => {
     expect(help.stdout).toMatch(/^usage: soap-json-conformance \[check\] \[options\]/);
     expect(help.stdout).toMatch(/--base-url URL/);
     expect(help.stdout).toMatch(/exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed/);
-    expect((await npx(['reference', '--help'])).stdout).toMatch(/--fault-rate R/);
+    const reference = await npx(['reference', '--help']);
+    expect(reference.stdout).toMatch(/--fault-rate R/);
+    const report = await npx(['report', '--help']);
+    expect(report.code).toBe(0);
+    for (const h of [help, reference, report]) expect(h.stdout + h.stderr).not.toMatch(/npm run/);
   });
 
   it('checks the embedded reference: exit 0, every report written', async () => {
