@@ -18,11 +18,11 @@ describe('--reports', () => {
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
   });
 
-  it('REPORTS=traceability from the environment writes traceability.md alone', async () => {
+  it('REPORTS=traceability from the environment writes traceability.md alone, with the spec it links to', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir], { REPORTS: 'traceability' });
     expect(r.code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'traceability.md']);
+    expect(readdirSync(dir).sort()).toEqual(['interface.md', 'manifest.json', 'traceability.md']);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 
