@@ -10,11 +10,11 @@ import { runCli } from './helpers/cli.js';
 const reports = () => mkdtempSync(join(tmpdir(), 'reports-option-'));
 
 describe('--reports', () => {
-  it('summary alone: summary.json and exchanges.json, nothing else; the verdict and exit code unchanged', async () => {
+  it('summary alone: summary.json, exchanges.json and replay.sh, nothing else; the verdict and exit code unchanged', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir, '--reports', 'summary']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'summary.json']); // the manifest hashes what was written
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'replay.sh', 'summary.json']); // the manifest hashes what was written
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
   });
 

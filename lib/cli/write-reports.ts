@@ -9,6 +9,7 @@ import { writeHtmlReport } from '../reporting/html.js';
 import { replaceFile } from '../reporting/replace-file.js';
 import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY, traceabilityMarkdown } from '../reporting/traceability.js';
+import { REPLAY_FILE, replayScript } from '../reporting/replay-script.js';
 import { specText } from '../contract/clauses.js';
 import { exitCodeOf } from '../reporting/verdict.js';
 import { junitXml } from '../reporting/junit.js';
@@ -22,7 +23,7 @@ export const EXCHANGES_FILE = 'exchanges.json';
  *  (or a rebuild) refuses a file changed since. Detects edits and mix-ups; anyone can recompute a
  *  hash, so it is no signature. */
 export const MANIFEST_FILE = 'manifest.json';
-const ORDER = ['report.html', 'traceability.md', SPEC_COPY, 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE, MANIFEST_FILE];
+const ORDER = ['report.html', 'traceability.md', SPEC_COPY, 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE, REPLAY_FILE, MANIFEST_FILE];
 
 /** Every file under `path` (a file, or a directory walked), relative to `dir` with / separators. */
 function filesUnder(dir: string, path: string): string[] {
@@ -110,6 +111,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   if (chosen.has('summary')) {
     await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
     await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
+    // 0600: it names the target and the requests sent, and is run with secrets set beside it.
+    await attempt(REPLAY_FILE, () => [writeTo(join(dir, REPLAY_FILE), replayScript(done), 0o600)]);
   }
   if (chosen.has('traceability')) await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
   // What traceability.md's and report.html's clause links point at, beside them.
