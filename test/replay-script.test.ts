@@ -13,9 +13,10 @@ import { useReference } from './helpers/reference.js';
 const FAULTY = ['json-guid-dashed-at-depth', 'two-members-swapped', 'callback-renamed', 'soap-format-query-refused', 'record-wrong-namespace'];
 const faulty = useReference({ variants: FAULTS.filter((f) => FAULTY.includes(f.name)) });
 const SECRET = 'k3y-0f-the-us3r-9f8e7d';
+const generating = useReference({ variants: FAULTS.filter((f) => f.name === 'apostrophe-500') });
 
 interface Summary {
-  checks: { id: string; level: string; status: string; evidence: { exchange: string }[] }[];
+  checks: { id: string; level: string; status: string; evidence: { exchange: string }[]; shrunk?: { exchange: string } }[];
   exchanges: { id: string; status?: number; responseSha256?: string }[];
 }
 
@@ -65,4 +66,19 @@ describe('replay.sh', () => {
     expect(r.stderr).toMatch(/X_API_KEY: set X_API_KEY to the value of the --header x-api-key/);
     expect(r.stdout).toBe('');
   });
+});
+
+describe('replay.sh of a generated failure', () => {
+  it('re-sends the smallest failing request (control characters and all are shown escaped in the first one) and gets its 500 again', async () => {
+    const gen = mkdtempSync(join(tmpdir(), 'replay-script-gen-'));
+    const r = await runCli(['--base-url', generating.url, '--report-dir', gen, '--reports', 'summary', '--generate', '30', '--seed', '1', '--header', `X-Api-Key: ${SECRET}`]);
+    expect(r.code).toBe(0); // a SHOULD failure only
+    const s = JSON.parse(readFileSync(join(gen, 'summary.json'), 'utf8')) as Summary;
+    const failed = s.checks.filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.id)).toEqual(['ROBUST-NO-5XX']);
+    const ex = s.exchanges.find((e) => e.id === failed[0]!.shrunk!.exchange)!;
+    expect(ex.status).toBe(500);
+    const out = await sh(join(gen, 'replay.sh'), { X_API_KEY: SECRET });
+    expect([out.code, out.stderr, out.stdout]).toEqual([0, '', `ROBUST-NO-5XX (SHOULD) ${ex.id}: 500 sha256 ${ex.responseSha256} (as in the run)\n`]);
+  }, 200_000);
 });

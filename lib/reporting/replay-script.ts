@@ -23,8 +23,10 @@ export function replayScript(report: Report): string {
   const variables = new Map<string, string>();
   const steps: string[] = [];
   for (const c of report.checks.filter((x) => x.status === 'fail' && x.replay)) {
-    const ex = byId.get(c.evidence[0]?.exchange ?? '');
-    const curl = c.replay!.replace(SECRET_HEADER, (_m, name: string) => {
+    // A shrunk failure replays its smallest failing request: a generated one is shown with its
+    // control characters escaped for display, so only its plain shrunk form is sent as it was.
+    const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
+    const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
       variables.set(variableOf(name), name);
       return `-H "${name}: $${variableOf(name)}"`;
     });
