@@ -103,7 +103,7 @@ describe('a run\'s report directory', () => {
       const cited = CLAUSES.filter((x) => citedClauses(c.clause).includes(x.id));
       expect(cited.length, c.id).toBeGreaterThan(0);
       for (const x of cited) {
-        expect(t.description, `${c.id} ${x.id}`).toContain(markdownBlock(clauseText(x.id)));
+        expect(t.description, `${c.id} ${x.id}`).toContain(`**interface.md ${x.id} ${x.title}** ([the spec](interface.md#${x.anchor})), in the spec's words:\n\n${markdownBlock(clauseText(x.id))}`);
         expect(t.links.map((l) => l.url), c.id).toContain(`interface.md#${x.anchor}`);
       }
     }

@@ -64,7 +64,9 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     `\n**Result:** ${c.status}: ${markdownCode(c.message)}`,
     `\n**Exchanges:** ${c.counts.judged} judged, ${c.counts.failed} with findings, ${c.counts.skipped} not judgeable.`,
     c.shrunk ? `\n**Smallest failing request:** ${markdownCode(c.shrunk.exchange)}, shrunk from ${markdownCode(c.shrunk.from)} in ${c.shrunk.steps} step(s) and re-judged on its own answer (seed ${c.shrunk.seed}; see its attachments).` : '',
-    ...clauses.map((clause) => `\n**interface.md ${clause.id} ${clause.title}**, in the spec's words:\n\n${quotedClause(clause)}`),
+    // Allure shows a link without an http(s) URL as plain text; the description's Markdown link is
+    // an anchor, relative to report.html, so it reaches the spec's copy beside it.
+    ...clauses.map((clause) => `\n**interface.md ${clause.id} ${clause.title}** ([the spec](${clauseLink(clause)})), in the spec's words:\n\n${quotedClause(clause)}`),
   ].join('\n'));
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   for (const id of c.exchanges) {
