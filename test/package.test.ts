@@ -112,7 +112,10 @@ describe('installed from its tarball', () => {
     const r = await npx(['--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
-    for (const f of ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'exchanges.json', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['report.html', 'traceability.md', 'interface.md', 'summary.json', 'junit.xml', 'exchanges.json', 'replay.sh', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
+    // The clauses are quoted from the spec the package ships, and its copy is what the links reach.
+    expect(readFileSync(join(dir, 'interface.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'docs', 'spec', 'interface.md'), 'utf8'));
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain('A JSON route for this operation: not shown.');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="61" failures="0"/);
   });
 

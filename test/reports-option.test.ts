@@ -10,19 +10,19 @@ import { runCli } from './helpers/cli.js';
 const reports = () => mkdtempSync(join(tmpdir(), 'reports-option-'));
 
 describe('--reports', () => {
-  it('summary alone: summary.json and exchanges.json, nothing else; the verdict and exit code unchanged', async () => {
+  it('summary alone: summary.json, exchanges.json and replay.sh, nothing else; the verdict and exit code unchanged', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir, '--reports', 'summary']);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'summary.json']); // the manifest hashes what was written
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'replay.sh', 'summary.json']); // the manifest hashes what was written
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
   });
 
-  it('REPORTS=traceability from the environment writes traceability.md alone', async () => {
+  it('REPORTS=traceability from the environment writes traceability.md alone, with the spec it links to', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir], { REPORTS: 'traceability' });
     expect(r.code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'traceability.md']);
+    expect(readdirSync(dir).sort()).toEqual(['interface.md', 'manifest.json', 'traceability.md']);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 

@@ -8,7 +8,9 @@ import { consoleSummary } from '../reporting/console.js';
 import { writeHtmlReport } from '../reporting/html.js';
 import { replaceFile } from '../reporting/replace-file.js';
 import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
-import { traceabilityMarkdown } from '../reporting/traceability.js';
+import { SPEC_COPY, traceabilityMarkdown } from '../reporting/traceability.js';
+import { REPLAY_FILE, replayScript } from '../reporting/replay-script.js';
+import { specText } from '../contract/clauses.js';
 import { exitCodeOf } from '../reporting/verdict.js';
 import { junitXml } from '../reporting/junit.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
@@ -21,7 +23,7 @@ export const EXCHANGES_FILE = 'exchanges.json';
  *  (or a rebuild) refuses a file changed since. Detects edits and mix-ups; anyone can recompute a
  *  hash, so it is no signature. */
 export const MANIFEST_FILE = 'manifest.json';
-const ORDER = ['report.html', 'traceability.md', 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE, MANIFEST_FILE];
+const ORDER = ['report.html', 'traceability.md', SPEC_COPY, 'summary.json', 'junit.xml', 'allure-results', EXCHANGES_FILE, REPLAY_FILE, MANIFEST_FILE];
 
 /** Every file under `path` (a file, or a directory walked), relative to `dir` with / separators. */
 function filesUnder(dir: string, path: string): string[] {
@@ -109,8 +111,12 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   if (chosen.has('summary')) {
     await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
     await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
+    // 0600: it names the target and the requests sent, and is run with secrets set beside it.
+    await attempt(REPLAY_FILE, () => [writeTo(join(dir, REPLAY_FILE), replayScript(done), 0o600)]);
   }
   if (chosen.has('traceability')) await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
+  // What traceability.md's and report.html's clause links point at, beside them.
+  if (chosen.has('traceability') || presented) await attempt(SPEC_COPY, () => [writeTo(join(dir, SPEC_COPY), specText())]);
   if (chosen.has('junit')) await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
   if (presented && chosen.has('html')) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
   // Last: it hashes what the others wrote.

@@ -35,6 +35,14 @@ export function markdownCode(s: string): string {
   return `${fence} ${s} ${fence}`;
 }
 
+/** Text as a fenced Markdown code block: inert however it is written (the fence is longer than any
+ *  run of backticks in it, so nothing inside closes it); controls escaped as displayBlock does. */
+export function markdownBlock(s: string): string {
+  const longest = Math.max(2, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${displayBlock(s)}\n${fence}`;
+}
+
 /** A code span inside a Markdown table cell: a pipe would end the cell (and the span with it), so
  *  it is escaped as GFM tables want, and the cell shows it as a pipe. */
 export const markdownCell = (s: string): string => markdownCode(s).replace(/\|/g, '\\|');

@@ -68,10 +68,13 @@ function bodyWriter(body: string): string | undefined {
   return `{ ${parts.join('; ')}; }`;
 }
 
+/** How every replay command starts (replay.sh swaps it for its own output options). */
+export const CURL_PREFIX = 'curl -sS -i';
+
 /** A curl command that sends the same request (secret values replaced by markers to fill in). */
 export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const parts = ['curl', '-sS', '-i', '-X', r.method];
+  const parts = [CURL_PREFIX, '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
   const body = r.body === undefined ? undefined : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);

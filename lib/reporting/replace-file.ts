@@ -8,11 +8,12 @@ import { basename, dirname, join } from 'node:path';
 /** A name beside `path` that nothing holds yet (random; the caller creates it exclusively). */
 const besideOf = (path: string, what: string) => join(dirname(path), `.${basename(path)}.${what}-${randomBytes(6).toString('hex')}`);
 
-/** Writes `content` to `path` by rename; returns `path`. */
-export function replaceFile(path: string, content: string | Uint8Array): string {
+/** Writes `content` to `path` by rename; returns `path`. `mode`: the new file's permissions (it is
+ *  created with them, so it is never readable more widely, not even for a moment). */
+export function replaceFile(path: string, content: string | Uint8Array, mode = 0o666): string {
   const temp = besideOf(path, 'new');
   try {
-    writeFileSync(temp, content, { flag: 'wx' }); // O_CREAT | O_EXCL: fails on any existing path, a symlink included
+    writeFileSync(temp, content, { flag: 'wx', mode }); // O_CREAT | O_EXCL: fails on any existing path, a symlink included
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });

@@ -3,10 +3,10 @@
 // JUnit) do the rest. Grouping: area -> operation (describe) -> check (test).
 import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
-import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import { CLAUSES, citedClauses } from '../contract/clauses.js';
 import { inertUrls, markdownCode } from './display.js';
 import { manifestOf, type Report, type ReportedCheck } from './report.js';
-import { traceabilityMarkdown } from './traceability.js';
+import { clauseLink, quotedClause, traceabilityMarkdown } from './traceability.js';
 import type { ReportedDifferential, ReportedPathDifferences } from './differential.js';
 
 declare module 'vitest' {
@@ -52,10 +52,9 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.tags(c.id, c.level);
   await allure.label('checkId', c.id);
   await allure.label('level', c.level);
-  for (const id of citedClauses(c.clause)) {
-    const clause = CLAUSES.find((x) => x.id === id)!;
-    await allure.link(`${SPEC_PATH}#${clause.anchor}`, `interface.md ${id} ${clause.title}`);
-  }
+  const clauses = citedClauses(c.clause).map((id) => CLAUSES.find((x) => x.id === id)!);
+  // Relative to report.html: the report directory holds its own copy of the spec.
+  for (const clause of clauses) await allure.link(clauseLink(clause), `interface.md ${clause.id} ${clause.title}`);
   await allure.parameter('base URL', report.target.baseUrl);
   await allure.description([
     `**${c.level}** (interface.md ${c.clause}): ${c.requirement}`,
@@ -65,6 +64,9 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     `\n**Result:** ${c.status}: ${markdownCode(c.message)}`,
     `\n**Exchanges:** ${c.counts.judged} judged, ${c.counts.failed} with findings, ${c.counts.skipped} not judgeable.`,
     c.shrunk ? `\n**Smallest failing request:** ${markdownCode(c.shrunk.exchange)}, shrunk from ${markdownCode(c.shrunk.from)} in ${c.shrunk.steps} step(s) and re-judged on its own answer (seed ${c.shrunk.seed}; see its attachments).` : '',
+    // Allure shows a link without an http(s) URL as plain text; the description's Markdown link is
+    // an anchor, relative to report.html, so it reaches the spec's copy beside it.
+    ...clauses.map((clause) => `\n**interface.md ${clause.id} ${clause.title}** ([the spec](${clauseLink(clause)})), in the spec's words:\n\n${quotedClause(clause)}`),
   ].join('\n'));
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   for (const id of c.exchanges) {

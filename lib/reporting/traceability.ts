@@ -2,11 +2,23 @@
 // run. Clauses the spec leaves "not shown" are listed as not testable, so coverage is visibly
 // complete rather than assumed.
 import { CATALOGUE } from '../checks/catalogue.js';
-import { CLAUSES, citedClauses, SPEC_PATH } from '../contract/clauses.js';
+import { CLAUSES, citedClauses, clauseText, type Clause } from '../contract/clauses.js';
 import { coverageMarkdown, coverageOf } from './coverage.js';
-import { markdownCell, markdownCode } from './display.js';
+import { markdownBlock, markdownCell, markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
 import { verdictWords } from './verdict.js';
+
+/** The copy of interface.md every report directory holds, under this name: the links of
+ *  traceability.md and report.html point at it, so they resolve wherever the directory is moved
+ *  (a CI artefact, an archive), with no checkout of the harness beside it. */
+export const SPEC_COPY = 'interface.md';
+
+/** Where a clause's heading is, from a file in the report directory. */
+export const clauseLink = (c: Clause): string => `${SPEC_COPY}#${c.anchor}`;
+
+/** A clause's own words, quoted as inert Markdown (a code block: the spec's tables, backticks and
+ *  placeholders stay text). */
+export const quotedClause = (c: Clause): string => markdownBlock(clauseText(c.id));
 
 /** What a clause with no check of its own is, and why. */
 const WITHOUT_CHECKS: Readonly<Record<string, string>> = {
@@ -33,7 +45,8 @@ export function traceabilityMarkdown(report: Report): string {
     '',
     `Verdict **${verdictWords(report)}**, run ${report.startedAt} to ${report.finishedAt}, harness ${report.harness.version}` +
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
-    `Every clause of [interface.md](${SPEC_PATH}), the checks that prove it, and their status in this run.`,
+    `Every clause of [interface.md](${SPEC_COPY}) (the spec, copied beside this file), the checks that prove it, and their status in this run.`,
+    'Each clause\'s own words are quoted below the table.',
     'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
     ...(report.generation
       ? ['', `**Generated requests:** ${report.generation.count} per operation from seed ${report.generation.seed} (\`--generate ${report.generation.count} --seed ${report.generation.seed}\` sends them again).`]
@@ -60,5 +73,7 @@ export function traceabilityMarkdown(report: Report): string {
   const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);
   lines.push('', uncited.length ? `Checks citing no clause: ${uncited.join(', ')}.` : 'Every check cites at least one clause.', '');
   if (report.mode === 'traffic') lines.push(...coverageMarkdown(coverageOf(report), markdownCell));
+  lines.push('## The clauses in the spec\'s words', '');
+  for (const clause of CLAUSES) lines.push(`### ${clause.id} ${clause.title}`, '', `[interface.md ${clause.id}](${clauseLink(clause)})`, '', quotedClause(clause), '');
   return lines.join('\n');
 }

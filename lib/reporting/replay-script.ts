@@ -1,0 +1,60 @@
+// replay.sh, written beside the reports: re-sends the request of each failed check (its curl
+// command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
+// run's. A value the user gave as secret (--header) is not in the file: it is a shell variable the
+// script asks for at its top. Any other masked value would make the request differ from the one
+// sent, so such a check is listed as not replayable rather than replayed wrong.
+import { CURL_PREFIX } from './exchange-text.js';
+import type { Report } from './report.js';
+
+export const REPLAY_FILE = 'replay.sh';
+
+const SECRET_HEADER = /-H '([A-Za-z0-9_-]+): «secret header: [^»']*»'/g;
+
+/** The shell variable that stands for a secret header's value: X-Api-Key -> X_API_KEY. */
+export const variableOf = (header: string): string => {
+  const v = header.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+  return /^[0-9]/.test(v) ? `H_${v}` : v;
+};
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function replayScript(report: Report): string {
+  const byId = new Map(report.exchanges.map((e) => [e.id, e]));
+  const variables = new Map<string, string>();
+  const steps: string[] = [];
+  for (const c of report.checks.filter((x) => x.status === 'fail' && x.replay)) {
+    // A shrunk failure replays its smallest failing request: a generated one is shown with its
+    // control characters escaped for display, so only its plain shrunk form is sent as it was.
+    const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
+    const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
+      variables.set(variableOf(name), name);
+      return `-H "${name}: $${variableOf(name)}"`;
+    });
+    const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
+    if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {
+      steps.push(`echo ${label}': not replayed: its request holds a masked value other than a --header secret'`);
+      continue;
+    }
+    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS -o "$body" -w "%{http_code}"')}) || status="no answer"`,
+      `shown ${label} ${shellQuote(String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+  }
+  return [
+    '#!/bin/sh',
+    `# Re-sends the request of each failed check of the run against ${report.target.baseUrl.replace(/[\r\n]/g, ' ')}`,
+    '# as the harness sent it, and prints the status and the SHA-256 of the body answered beside the run\'s.',
+    '# Values given to --header are not written here: set them in the environment first.',
+    'set -u',
+    ...[...variables].map(([v, name]) => `: "\${${v}:?set ${v} to the value of the --header ${name}}"`),
+    'body=$(mktemp) || exit 2',
+    'trap \'rm -f "$body"\' EXIT',
+    'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
+    '# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got.',
+    'shown() {',
+    '  got=$(sha "$body")',
+    '  if [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
+    '  printf \'%s: %s sha256 %s (%s)\\n\' "$1" "$status" "$got" "$same"',
+    '}',
+    ...(steps.length ? steps : ['echo "no failed check to replay"']),
+    '',
+  ].join('\n');
+}
