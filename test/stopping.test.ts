@@ -44,30 +44,11 @@ const portFree = (url: string) => new Promise<boolean>((resolve) => {
 describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pid', () => {
   const target = useReference({});
 
-  it('the judging reference says it is stopping, writes its reports, exits with its verdict and frees the port', async () => {
+  /** Started through npm run, sent one conformant client request (so the verdict is a real one, 0,
+   *  not "nothing observed", 2), then SIGTERM on npm's pid. */
+  async function stopsCleanly(program: string, args: (dir: string) => string[]) {
     const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
-    const run = npmRun(['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir]);
-    try {
-      const url = await run.url;
-      // One conformant client request, so the verdict is a real one (0), not "nothing observed" (2).
-      const answer = await fetch(`${url}/user/confirmemail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ownerId":7}' });
-      await answer.arrayBuffer();
-      process.kill(run.child.pid!, 'SIGTERM');
-      await run.done;
-      const printed = run.output();
-      expect(printed).toMatch(/reference: stopping \(its parent process ended\): writing reports…/);
-      expect(printed).toMatch(/Verdict: CONFORMANT/);
-      expect(printed).toMatch(/reference: stopped in \d+\.\d s, exit 0\n/);
-      expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict).toBe('conformant');
-      expect(await portFree(url)).toBe(true);
-    } finally {
-      try { process.kill(-run.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-    }
-  });
-
-  it('the validating proxy says it is stopping, writes its reports, exits with its verdict and frees the port', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
-    const run = npmRun(['conformance', '--', '--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary']);
+    const run = npmRun(args(dir));
     try {
       const url = await run.url;
       const answer = await fetch(`${url}/user/confirmemail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ownerId":7}' });
@@ -76,15 +57,21 @@ describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pi
       process.kill(run.child.pid!, 'SIGTERM');
       await run.done;
       const printed = run.output();
-      expect(printed).toMatch(/conformance: stopping \(its parent process ended\): writing reports…/);
+      expect(printed).toContain(`${program}: stopping (its parent process ended): writing reports…`);
       expect(printed).toMatch(/Verdict: CONFORMANT/);
-      expect(printed).toMatch(/conformance: stopped in \d+\.\d s, exit 0\n/);
+      expect(printed).toMatch(new RegExp(`${program}: stopped in \\d+\\.\\d s, exit 0\\n`));
       expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict).toBe('conformant');
       expect(await portFree(url)).toBe(true);
     } finally {
       try { process.kill(-run.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
     }
-  });
+  }
+
+  it('the judging reference says it is stopping, writes its reports, exits with its verdict and frees the port', () =>
+    stopsCleanly('reference', (dir) => ['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir]));
+
+  it('the validating proxy says it is stopping, writes its reports, exits with its verdict and frees the port', () =>
+    stopsCleanly('conformance', (dir) => ['conformance', '--', '--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary']));
 
   it('the reference stops when npm is sent SIGTERM, and frees the port', async () => {
     const run = npmRun(['reference', '--', '--port', '0']);

@@ -51,6 +51,8 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     const r = await run(['--base-url', failing.url]);
     expect(r.verdicts).toEqual(everywhere('NOT CONFORMANT', 1));
     expect(r.code).toBe(1);
+    // Each failed check carries the command that replays it, in the console too.
+    expect(r.stdout).toMatch(/^ {2}✗ ROUTE-LOGIN-REPLY .*\n(?: {6}.*\n)*? {6}replay: curl -sS -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/json\/reply\/SupportStateUserLoginRequest'$/m);
     expect(r.junit).toMatch(/<testcase classname="Routes" name="ROUTE-LOGIN-REPLY [^"]+" time="0">\s*<properties>.*?<property name="level" value="MUST"\/>.*?<\/properties>\s*<failure message="[^"]+" type="MUST">/);
   });
 

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from 
 import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
 import { Redactor } from '../reporting/redact.js';
 import { shardWarning } from '../reporting/merge.js';
-import type { Gate } from '../reporting/verdict.js';
+import type { Gate, JudgedSides } from '../reporting/verdict.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
 /** Every option of `npm run conformance`, once. */
@@ -41,6 +41,7 @@ export const CONFORMANCE_OPTIONS = {
   ca: { kind: 'string', arg: 'FILE', env: 'CA_FILE', help: 'trust this PEM CA certificate too (private PKI)' },
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
+  judge: { kind: 'string', arg: 'server|client|both', env: 'JUDGE_SIDES', defaultText: 'both', help: 'with --har or --proxy: judge the server\'s answers, the clients\' requests, or both' },
   'fail-on': { kind: 'string', arg: 'must|should', env: 'FAIL_ON', defaultText: 'must', help: 'what fails the run (exit 1): a failed MUST check or a difference from the legacy, or a failed SHOULD check too' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
   'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },
@@ -78,6 +79,8 @@ export interface Config {
   readonly quiet: boolean;
   /** --fail-on: what fails the run. */
   readonly failOn: Gate;
+  /** --judge: the sides of recorded or proxied traffic judged. */
+  readonly judge: JudgedSides;
   /** --reports: the outputs to write (all when not given). */
   readonly reports: ReadonlySet<ReportName>;
   /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
@@ -187,6 +190,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (v.har && v.har.filter((f) => f === '-').length > 1) return { ok: false, error: '--har - (standard input) can be given once' };
   if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
   if (proxy && (v.har || v.accounts || v.generate !== undefined || shard || v['legacy-url'] !== undefined)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate, --shard or --legacy-url' };
+  if (v.judge !== undefined && !['server', 'client', 'both'].includes(v.judge)) return { ok: false, error: `--judge must be server, client or both, not ${JSON.stringify(v.judge.slice(0, 40))}` };
+  if (v.judge !== undefined && !v.har && !proxy) return { ok: false, error: '--judge chooses the sides of recorded (--har) or proxied (--proxy) traffic; a probe run judges the server only' };
   if (v['fail-on'] !== undefined && v['fail-on'] !== 'must' && v['fail-on'] !== 'should') return { ok: false, error: `--fail-on must be must or should, not ${JSON.stringify(v['fail-on'].slice(0, 40))}` };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
   let ca: Config['ca'];
@@ -239,6 +244,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       ...(shard ? { shard } : {}),
       quiet: v.quiet ?? false,
       failOn: v['fail-on'] === 'should' ? 'should' : 'must',
+      judge: (v.judge ?? 'both') as JudgedSides,
       reports: new Set((v.reports ?? REPORT_NAMES) as readonly ReportName[]),
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,

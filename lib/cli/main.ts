@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE, checkById, checksFor } from '../checks/catalogue.js';
+import { judgesSide } from '../reporting/verdict.js';
 import type { EvidenceSource } from '../checks/check.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { marker } from '../contract/sensitivity.js';
@@ -32,7 +33,7 @@ const sourcesOf = (config: Config): Set<EvidenceSource> =>
     : new Set<EvidenceSource>(['probe', ...(config.accounts ? ['case' as const] : []), ...(config.generate ? ['generated' as const] : [])]);
 
 const selected = (config: Config) =>
-  checksFor(sourcesOf(config)).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id));
+  checksFor(sourcesOf(config)).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id) && judgesSide(c, config.judge));
 
 /** Why --only named checks this run cannot feed (the sources each needs), or undefined. */
 function unfed(config: Config): string | undefined {

@@ -3,10 +3,13 @@
 import { AREAS } from '../checks/check.js';
 import { coverageLines, coverageOf } from './coverage.js';
 import type { Report, ReportedCheck } from './report.js';
-import { verdictWords } from './verdict.js';
+import { sidesWords, verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
 
 const sourceWords: Record<string, string> = { probe: 'probes', case: 'account requests', har: 'recorded exchanges', proxy: 'proxied exchanges', generated: 'generated requests', client: 'client requests' };
+
+/** A replay command longer than this is not printed (one finding's line stays readable). */
+const MAX_REPLAY = 600;
 
 function failure(c: ReportedCheck): string[] {
   const lines = [`  ✗ ${c.id} [${c.level}, ${c.clause}] ${c.message}`];
@@ -16,6 +19,8 @@ function failure(c: ReportedCheck): string[] {
   // Already display-safe (report boundary): quoted, not re-escaped.
   if (ev?.actual !== undefined) lines.push(`      got "${ev.actual}"${ev.path ? ` at ${ev.path}` : ''}`);
   if (c.shrunk) lines.push(...shrunkLines(c.shrunk));
+  // The command that sends its first finding's request again (a cut command would send other bytes).
+  else if (c.replay) lines.push(`      replay: ${c.replay.length <= MAX_REPLAY ? c.replay : `a ${c.replay.length}-character command, whole in replay.sh and summary.json (checks[].replay)`}`);
   return lines;
 }
 
@@ -55,7 +60,7 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks)}; ` : ''}${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
   for (const w of report.warnings) lines.push(`Warning: ${w}`);
   return `${lines.join('\n')}\n`;

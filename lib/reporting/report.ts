@@ -14,7 +14,7 @@ import { published } from './boundary.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
-import { exitCodeOf, gatedVerdict, verdictWords, type Gate } from './verdict.js';
+import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './github.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
@@ -293,6 +293,8 @@ export const summaryOf = (report: Report) => ({
   // Each distinct finding with its stable id, for CI and ticket systems to follow across runs.
   checks: report.checks.map((c) => ({ ...c, groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
+  // Over traffic, each side's verdict (the server's answers, the clients' requests).
+  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks) } : {}),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

@@ -41,3 +41,30 @@ export function exitCodeOf(r: Judged): 0 | 1 | 2 {
   if (nothingCompared(r)) return 2;
   return r.differential?.differences ? 1 : 0;
 }
+
+/** The sides of recorded or proxied traffic a run judges (--judge): the server's answers, the
+ *  clients' requests (the request checks), or both. */
+export type JudgedSides = 'server' | 'client' | 'both';
+type Sided = { readonly side?: 'request' };
+
+export const judgesSide = (check: Sided, sides: JudgedSides): boolean =>
+  sides === 'both' || (sides === 'client') === (check.side === 'request');
+
+type SidedResult = Sided & { readonly level: string; readonly status: 'pass' | 'fail' | 'skip' };
+
+/** Over traffic, each side's own verdict from its MUST checks (a side with no check run is left out):
+ *  a failed one makes it not conformant, a passed one conformant, none judged nothing observed. */
+export function sideVerdicts(checks: readonly SidedResult[]): Partial<Record<'server' | 'client', Verdict>> {
+  const out: Partial<Record<'server' | 'client', Verdict>> = {};
+  for (const side of ['server', 'client'] as const) {
+    const mine = checks.filter((c) => (side === 'client') === (c.side === 'request'));
+    if (!mine.length) continue;
+    const must = mine.filter((c) => c.level === 'MUST');
+    out[side] = must.some((c) => c.status === 'fail') ? 'non-conformant' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
+  }
+  return out;
+}
+
+/** "server CONFORMANT, client NOT CONFORMANT", for the verdict line of a traffic run. */
+export const sidesWords = (checks: readonly SidedResult[]): string =>
+  Object.entries(sideVerdicts(checks)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
