@@ -8,6 +8,7 @@ import type { Verdict } from '../engine/run.js';
 import { shownValue } from './display.js';
 import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
+import { exampleLine } from './difference-texts.js';
 
 export interface ReportedDiffExample {
   readonly request: string;
@@ -165,7 +166,7 @@ export function differentialLines(d: ReportedDifferential): string[] {
   if (!d.paths.length) lines.push('  no difference beyond noise');
   for (const p of d.paths) {
     lines.push(`  ≠ ${p.operation} ${p.path}: ${p.differing} of ${p.compared} pairs (${p.rate})`);
-    for (const e of p.examples) lines.push(`      ${e.request}${e.case !== undefined ? ` (case ${e.case})` : ''}: "${e.legacy}" → "${e.candidate}" (${e.how})`);
+    for (const e of p.examples) lines.push(`      ${exampleLine(e)}`);
   }
   if (d.noise.length) lines.push(`  noise (the legacy's own answers differ; not counted):`);
   for (const n of d.noise) lines.push(`  ~ ${n.operation} ${n.path}: legacy varied on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); candidate differed ${n.candidateDiffered} time(s)`);

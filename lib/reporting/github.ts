@@ -1,18 +1,13 @@
 // GitHub Actions: when GITHUB_ACTIONS is set, one ::error (MUST, or SHOULD under --fail-on should)
 // or ::warning (advisory SHOULD) workflow command per distinct finding, and a Markdown job summary
 // with the verdict and the failing checks. Built from the redacted report only.
-import { createHash } from 'node:crypto';
 import { markdownCell, markdownCode } from './display.js';
 import type { Report, ReportedCheck } from './report.js';
 import { verdictWords } from './verdict.js';
+import { findingId } from './finding-id.js';
 
 /** GitHub shows at most 10 annotations of a kind per step and 50 per job; past that, one notice. */
 export const MAX_ANNOTATIONS = 50;
-
-/** A distinct finding's stable id: its check, path and (redacted) message, hashed, so a CI or ticket
- *  system can follow it from run to run. */
-export const findingId = (check: string, group: { readonly path?: string; readonly message: string }): string =>
-  createHash('sha256').update(`${check}\u0000${group.path ?? ''}\u0000${group.message}`).digest('hex').slice(0, 12);
 
 // Workflow-command escaping (actions/toolkit's command.ts): data escapes %, CR, LF; properties also : and ,.
 const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

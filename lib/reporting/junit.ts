@@ -5,10 +5,11 @@
 // Values are the report's own (already redacted and display-safe); URLs stay plain: a JUnit view is
 // text, and the console shows them the same way.
 import { escapeText } from '../xml/write.js';
-import type { Report, ReportedCheck } from './report.js';
+import { findingLines, type Report, type ReportedCheck } from './report.js';
 import type { ReportedDifferential } from './differential.js';
+import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from './difference-texts.js';
 import { verdictWords } from './verdict.js';
-import { findingId } from './github.js';
+import { findingId } from './finding-id.js';
 
 /** Characters XML 1.0 cannot hold, written as \u escapes (the report has made controls visible
  *  already; this keeps the file well-formed whatever a value holds). */
@@ -35,8 +36,7 @@ function findingText(c: ReportedCheck): string {
   const s = c.shrunk;
   return [
     `${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`,
-    ...c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.case !== undefined ? ` (case ${e.case})` : ''}${e.path ? ` ${e.path}` : ''}: ${e.message}${e.actual !== undefined ? ` (got "${e.actual}")` : ''}`),
-    ...(c.groups.length > 1 ? ['distinct findings:', ...c.groups.slice(0, 10).map((g) => `  ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`)] : []),
+    ...findingLines(c, true),
     ...(c.replay ? [`replay: ${c.replay}`] : []),
     ...(s ? [`smallest failing request: ${s.exchange} (${s.steps ? `shrunk from ${s.from} in ${s.steps} step(s)` : 'no smaller request failed'}; seed ${s.seed}), re-judged: ${s.findings[0]?.message ?? ''}`, `replay it: ${s.curl}`] : []),
   ].join('\n');
@@ -63,15 +63,14 @@ function differentialCases(d: ReportedDifferential): Case[] {
     ...d.paths.map((p): Case => ({
       classname, name: `${p.operation} ${p.path} differs from the legacy`, properties: [['differing', String(p.differing)], ['compared', String(p.compared)]],
       outcome: {
-        kind: 'failed', type: 'difference', message: `the candidate differs from the legacy on ${p.differing} of ${p.compared} pairs (${p.rate})`,
-        body: p.examples.map((e) => `${e.request}${e.case !== undefined ? ` (case ${e.case})` : ''}: "${e.legacy}" → "${e.candidate}" (${e.how})`).join('\n'),
+        kind: 'failed', type: 'difference', message: differsText(p), body: p.examples.map(exampleLine).join('\n'),
       },
     })),
     ...d.noise.map((n): Case => ({
       classname, name: `${n.operation} ${n.path} is noise`, properties: [],
-      outcome: { kind: 'skipped', message: `noise: the legacy's own two answers differed here on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); the candidate differed ${n.candidateDiffered} time(s), not counted` },
+      outcome: { kind: 'skipped', message: noiseText(n) },
     })),
-    ...(d.inconclusive ? [{ classname, name: `${d.inconclusive} request(s) not compared`, properties: [], outcome: { kind: 'skipped', message: 'the legacy answered each of them two ways (status, media type or record), so nothing says what is volatile in them' } } satisfies Case] : []),
+    ...(d.inconclusive ? [{ classname, name: `${d.inconclusive} request(s) not compared`, properties: [], outcome: { kind: 'skipped', message: NOT_COMPARED_TEXT } } satisfies Case] : []),
     ...(d.paths.length ? [] : [{ classname, name: `no difference from the legacy beyond noise (${d.compared} requests compared)`, properties: [], outcome: { kind: 'passed' } } satisfies Case]),
   ];
 }

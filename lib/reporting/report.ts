@@ -15,7 +15,7 @@ import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
 import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
-import { findingId } from './github.js';
+import { findingId } from './finding-id.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -262,6 +262,15 @@ function harnessTexts(run: RunResult): Set<string> {
   }
   return texts;
 }
+
+/** A failed check's findings as lines (JUnit and the vitest presentation): its first ten, with the
+ *  exchange, case and path of each (and the value received, when `values`), and its distinct
+ *  findings when there are several. The presentation leaves the values out: they are in its
+ *  evidence attachment. */
+export const findingLines = (c: ReportedCheck, values: boolean): string[] => [
+  ...c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.case !== undefined ? ` (case ${e.case})` : ''}${e.path ? ` ${e.path}` : ''}: ${e.message}${values && e.actual !== undefined ? ` (got "${e.actual}")` : ''}`),
+  ...(c.groups.length > 1 ? ['distinct findings:', ...c.groups.slice(0, 10).map((g) => `  ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`)] : []),
+];
 
 /** The HTML report's title: target, verdict, date. */
 export const reportTitle = (r: Pick<Report, 'target' | 'verdict' | 'startedAt' | 'differential'>): string =>

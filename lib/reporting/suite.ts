@@ -5,9 +5,10 @@ import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
 import { CLAUSES, citedClauses } from '../contract/clauses.js';
 import { inertUrls, markdownCode } from './display.js';
-import { manifestOf, type Report, type ReportedCheck } from './report.js';
+import { findingLines, manifestOf, type Report, type ReportedCheck } from './report.js';
 import { clauseLink, quotedClause, traceabilityMarkdown } from './traceability.js';
 import type { ReportedDifferential, ReportedPathDifferences } from './differential.js';
+import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from './difference-texts.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,14 +20,12 @@ declare module 'vitest' {
  *  not Broken). Shown without a stack: the evidence and the replay are the point, not our call site. */
 class CheckAssertionError extends Error {
   constructor(c: ReportedCheck) {
-    const evidence = c.evidence.slice(0, 10).map((e) => `  ${e.exchange}${e.case !== undefined ? ` (case ${e.case})` : ''}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
-    const groups = c.groups.length > 1 ? ['distinct findings:', ...c.groups.slice(0, 10).map((g) => `  ${g.count} × ${g.path ? `${g.path}: ` : ''}${g.message}`)] : [];
     // The curl command names the target's URL: it lives in its attachment, where nothing is a link.
     const replay = c.replay ? [`replay: the attachment "${c.evidence[0]?.exchange} replay (curl)"`] : [];
     const s = c.shrunk;
     const shrunk = s ? [`smallest failing request: ${s.exchange} (${s.steps ? `shrunk from ${s.from} in ${s.steps} step(s)` : 'no smaller request failed'}; seed ${s.seed}), re-judged: ${s.findings[0]?.message ?? ''}`,
       `replay: the attachment "smallest failing request (curl)"`] : [];
-    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...evidence, ...groups, ...replay, ...shrunk].join('\n')));
+    super(inertUrls([`${c.id} (${c.level}, interface.md ${c.clause}): ${c.message}`, ...findingLines(c, false), ...replay, ...shrunk].join('\n')));
     this.name = 'CheckAssertionError';
     this.stack = this.message;
   }
@@ -119,8 +118,7 @@ export function presentAll(): void {
 /** A contract path at which the candidate's answers differ from the legacy's beyond noise. */
 class DifferenceAssertionError extends Error {
   constructor(p: ReportedPathDifferences) {
-    const examples = p.examples.map((e) => `  ${e.request}${e.case !== undefined ? ` (case ${e.case})` : ''}: "${e.legacy}" → "${e.candidate}" (${e.how})`);
-    super(inertUrls([`${p.operation} ${p.path}: the candidate differs from the legacy on ${p.differing} of ${p.compared} pairs (${p.rate})`, ...examples].join('\n')));
+    super(inertUrls([`${p.operation} ${p.path}: ${differsText(p)}`, ...p.examples.map((e) => `  ${exampleLine(e)}`)].join('\n')));
     this.name = 'DifferenceAssertionError';
     this.stack = this.message;
   }
@@ -146,13 +144,13 @@ function presentDifferential(d: ReportedDifferential): void {
     for (const n of d.noise) {
       test(`${n.operation} ${n.path} is noise`, async (ctx) => {
         await label(n.operation, n.path);
-        ctx.skip(`noise: the legacy's own two answers differed here on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); the candidate differed ${n.candidateDiffered} time(s), not counted`);
+        ctx.skip(noiseText(n));
       });
     }
     if (d.inconclusive) {
       test(`${d.inconclusive} request(s) not compared`, async (ctx) => {
         await allure.epic('Differential');
-        ctx.skip('the legacy answered each of them two ways (status, media type or record), so nothing says what is volatile in them');
+        ctx.skip(NOT_COMPARED_TEXT);
       });
     }
     if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => { await allure.epic('Differential'); });
