@@ -13,7 +13,6 @@ import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
-import { Redactor } from '../reporting/redact.js';
 import { shardWarning } from '../reporting/merge.js';
 import type { Gate, JudgedSides } from '../reporting/verdict.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
@@ -268,12 +267,4 @@ export function runWarnings(config: Config): string[] {
  *  run), and a check left without evidence in this part is the merge's to judge. */
 export function shardOptions(config: Config): { probes: boolean; part?: string } {
   return config.shard ? { probes: config.shard.index === 1, part: `shard ${config.shard.index}/${config.shard.count}` } : { probes: true };
-}
-
-/** The run's redactor: the policy, the values of --header known secret before any traffic, and
- *  their names marked as secret headers wherever they appear. */
-export function redactorOf(config: Config): Redactor {
-  const redactor = new Redactor({ showPersonalData: config.showPersonalData, secrets: Object.values(config.headers) });
-  for (const name of Object.keys(config.headers)) redactor.secretHeader(name);
-  return redactor;
 }

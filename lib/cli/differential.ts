@@ -10,33 +10,22 @@ import { accountRequests } from '../engine/accounts.js';
 import { replayed, runDifferential, type DifferentialResult } from '../engine/differential.js';
 import type { ExchangeSpec } from '../http/exchange.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
-import type { Progress } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { differentialSection, shownExampleValue } from '../reporting/differential.js';
 import { displayLine } from '../reporting/display.js';
-import type { Redactor } from '../reporting/redact.js';
-import { buildReport } from '../reporting/report.js';
-import { redactorOf, runWarnings, shardOptions, type Config } from './config.js';
-import { harnessIdentity, runIdentity } from './identity.js';
-import { ProgressLine } from './progress.js';
-import { finish, writeReports } from './write-reports.js';
+import { shardOptions, type Config } from './config.js';
+import { openSession, setupOf } from './session.js';
 
-export async function differentialRun(
-  config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined,
-  shownConfig: (redactor: Redactor, baseUrl: string) => Readonly<Record<string, unknown>>,
-): Promise<number> {
+export async function differentialRun(config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined): Promise<number> {
   let reference: RunningReference | undefined;
   try {
     if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
     const baseUrl = config.baseUrl ?? reference!.url;
-    const description = reference ? 'embedded reference implementation (candidate)' : 'candidate deployment';
-    const redactor = redactorOf(config);
-    const warnings = runWarnings(config);
-    for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
-    process.stdout.write(`conformance: comparing ${displayLine(baseUrl)} (${description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}\n`);
+    const session = openSession(setupOf(config, dir, { baseUrl, description: reference ? 'embedded reference implementation (candidate)' : 'candidate deployment' }, accounts));
+    const redactor = session.redactor;
+    session.announce();
+    session.say(`conformance: comparing ${displayLine(baseUrl)} (${session.target.description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}`);
     const { ca, generate: _g, ...settings } = config;
-    const startupMs = Math.round(performance.now());
-    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(accounts !== undefined ? { cases: accounts } : {}) });
     const left = new LeftOut();
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
@@ -50,29 +39,21 @@ export async function differentialRun(
         ...(config.accounts || config.har ? { cases: cases() } : {}),
         ...shardOptions(config),
         useProxyEnv: !reference,
-        observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+        ...session.engine(),
         // Examples kept as shown: redacted whole, then cut at the display bound.
         show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
-        ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
       });
     } catch (e) {
       if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
       throw e;
     }
-    progress?.done();
-    for (const w of left.warnings()) { warnings.push(w); process.stdout.write(`  ! ${displayLine(w)}\n`); }
+    for (const w of left.warnings()) session.warn(w);
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);
       return 2;
     }
-    const configuration = shownConfig(redactor, baseUrl);
-    const report = buildReport(result.candidate, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration, warnings, startupMs, gate: config.failOn,
-      differential: differentialSection(result, redactor),
-      run: await runIdentity(configuration, config.given, process.env, config.accounts),
-    });
-    return finish(await writeReports(report, dir, config.reports), 'conformance');
+    return await session.finish(result.candidate, { differential: differentialSection(result, redactor) });
   } finally {
     await reference?.close();
   }

@@ -14,6 +14,7 @@ import { startReference, type ReceivedRequest, type ReferenceOptions } from '../
 import { summaryOf } from '../reporting/report.js';
 import { PERSONAL_DATA_SHOWN } from './config.js';
 import { findingLines, LiveJudging } from './live-judging.js';
+import { openSession } from './session.js';
 import type { Written } from './write-reports.js';
 
 /** Writes every report now and answers with summary.json (redacted like the file). */
@@ -28,6 +29,8 @@ export interface JudgingOptions extends Omit<ReferenceOptions, 'observer'> {
   /** Where each finding's line goes (default: stdout). */
   readonly print?: (line: string) => void;
   readonly showPersonalData?: boolean;
+  /** The options as given (the reports show them). */
+  readonly given?: Readonly<Record<string, unknown>>;
 }
 
 export interface JudgingReference {
@@ -98,14 +101,15 @@ class ReportWrites {
 }
 
 export async function startJudgingReference(options: JudgingOptions): Promise<JudgingReference> {
-  const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, ...reference } = options;
+  const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, given = {}, ...reference } = options;
   const namespaces: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...reference.namespaces };
   const settings = { namespaces };
-  const live = new LiveJudging({
-    checks: CLIENT_CHECKS, namespaces, reportDir, showPersonalData, targetDescription: 'clients of the judging reference',
-    configuration: { reportDir, namespaces, checks: CLIENT_CHECKS.length },
-    warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
+  const session = openSession({
+    program: 'reference', reportDir, target: { baseUrl: '', description: 'clients of the judging reference' },
+    options: given, effective: { reportDir, namespaces, checks: CLIENT_CHECKS.length }, given, headers: {}, showPersonalData,
+    warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [], gate: 'must', quiet: true,
   });
+  const live = new LiveJudging(session, CLIENT_CHECKS, namespaces);
   let base = '';
   let n = 0;
   // host:port as a client of the listening address names it; set once listening.
@@ -148,7 +152,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     },
   });
   base = running.url;
-  live.baseUrl = base;
+  session.retarget(base);
   listening = hostsOf(running.url);
   return {
     url: running.url,

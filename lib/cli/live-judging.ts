@@ -2,16 +2,14 @@
 // exchange judged as it finishes, its findings printed as they happen (one line each, redacted with
 // what the exchange taught its own scope, made safe for a terminal), and the reports written on
 // demand, one writer at a time, from what was judged so far.
-import type { Gate } from '../reporting/verdict.js';
 import type { Check, Finding } from '../checks/check.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
 import { displayLine } from '../reporting/display.js';
-import { Redactor } from '../reporting/redact.js';
-import { buildReport } from '../reporting/report.js';
-import { harnessIdentity } from './identity.js';
-import { writeReports, type Written } from './write-reports.js';
+import type { Redactor } from '../reporting/redact.js';
+import type { Session } from './session.js';
+import type { Written } from './write-reports.js';
 
 export type Failures = readonly (readonly [Check, readonly Finding[]])[];
 
@@ -29,37 +27,22 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
     line(`✗ ${check.id} [${check.level}] ${what}: ${f.message}${f.path && /^[$/]/.test(f.path) ? ` at ${f.path}` : ''}`)));
 }
 
-export interface LiveOptions {
-  readonly checks: readonly Check[];
-  readonly namespaces: ServiceNamespaces;
-  readonly reportDir: string;
-  readonly targetDescription: string;
-  readonly configuration: Readonly<Record<string, unknown>>;
-  readonly warnings?: readonly string[];
-  readonly showPersonalData?: boolean;
-  /** Values known to be secret before any traffic (configured header values). */
-  readonly secrets?: readonly string[];
-  /** --fail-on: what fails the run. */
-  readonly gate?: Gate;
-}
-
 export class LiveJudging {
-  readonly redactor: Redactor;
   private readonly judge: Judge;
   private readonly startedAt = new Date().toISOString();
   private readonly t0 = performance.now();
   private writing: Promise<unknown> = Promise.resolve();
   /** Exchanges judged since the reports were last written. */
   private unreported = 0;
-  baseUrl = '';
-  /** Stated in every report written from now on. */
-  readonly warnings: string[];
 
-  constructor(private readonly options: LiveOptions) {
-    this.warnings = [...(options.warnings ?? [])];
-    this.redactor = new Redactor({ showPersonalData: options.showPersonalData ?? false, secrets: options.secrets ?? [] });
-    this.judge = new Judge(options.checks, { namespaces: options.namespaces }, (ex, parsed) => this.redactor.learnFingerprints(ex, parsed));
+  /** The session's redactor learns every exchange the judge judges. */
+  constructor(readonly session: Session, checks: readonly Check[], namespaces: ServiceNamespaces) {
+    this.judge = new Judge(checks, { namespaces }, session.learn);
   }
+
+  get redactor(): Redactor { return this.session.redactor; }
+  /** Stated in every report written from now on. */
+  get warnings(): string[] { return this.session.warnings; }
 
   /** Judges one finished exchange; the checks that found something, with their findings. */
   judgeExchange(ex: Exchange): Failures {
@@ -73,14 +56,9 @@ export class LiveJudging {
 
   /** Writes every report of what was judged so far; one writer at a time (two in one directory would interleave). */
   report(): Promise<Written> {
-    const next = this.writing.then(async () => {
+    const next = this.writing.then(() => {
       this.unreported = 0;
-      const result = runResultOf(this.judge, { baseUrl: this.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() });
-      const built = buildReport(result, {
-        redactor: this.redactor, harness: harnessIdentity(), targetDescription: this.options.targetDescription,
-        configuration: this.options.configuration, warnings: this.warnings, ...(this.options.gate ? { gate: this.options.gate } : {}),
-      });
-      return writeReports(built, this.options.reportDir);
+      return this.session.write(runResultOf(this.judge, { baseUrl: this.session.target.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() }));
     });
     this.writing = next.catch(() => undefined);
     return next;

@@ -5,58 +5,18 @@ import { randomInt } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { CATALOGUE, checkById, checksFor } from '../checks/catalogue.js';
-import { judgesSide } from '../reporting/verdict.js';
-import type { EvidenceSource } from '../checks/check.js';
+import { CATALOGUE } from '../checks/catalogue.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
-import { marker } from '../contract/sensitivity.js';
 import { runConformance } from '../engine/run.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import type { Redactor } from '../reporting/redact.js';
-import { buildReport } from '../reporting/report.js';
-import { harnessIdentity, runIdentity } from './identity.js';
-import { finish, writeReports } from './write-reports.js';
+import { harnessIdentity } from './identity.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import type { GenerateOptions } from '../engine/generation.js';
-import type { Progress } from '../engine/run.js';
 import { displayLine } from '../reporting/display.js';
-import { CONFORMANCE_OPTIONS, parseConfig, redactorOf, runWarnings, shardOptions, usage, type Config } from './config.js';
-import { shownOptions } from '../options.js';
-import { ProgressLine } from './progress.js';
+import { parseConfig, shardOptions, usage, type Config } from './config.js';
 import { runProxy } from './proxy-run.js';
 import { differentialRun } from './differential.js';
-
-/** The sources of evidence a run of this configuration has (they decide which checks can judge):
- *  a recording or a proxy holds only what clients sent; otherwise the harness sends the requests. */
-const sourcesOf = (config: Config): Set<EvidenceSource> =>
-  config.har ? new Set<EvidenceSource>(['har']) : config.proxy ? new Set<EvidenceSource>(['proxy'])
-    : new Set<EvidenceSource>(['probe', ...(config.accounts ? ['case' as const] : []), ...(config.generate ? ['generated' as const] : [])]);
-
-const selected = (config: Config) =>
-  checksFor(sourcesOf(config)).filter((c) => (!config.only || config.only.includes(c.id)) && !config.skip?.includes(c.id) && judgesSide(c, config.judge));
-
-/** Why --only named checks this run cannot feed (the sources each needs), or undefined. */
-function unfed(config: Config): string | undefined {
-  const sources = sourcesOf(config);
-  const missing = (config.only ?? []).map((id) => checkById.get(id)).filter((c) => c?.sources && !c.sources.some((s) => sources.has(s)));
-  return missing.length ? `${missing.map((c) => `${c!.id} needs ${c!.probe ?? c!.sources!.join(' or ')}`).join('; ')}` : undefined;
-}
-
-/** The configuration as reports show it: the options as given (from the option table), the
- *  effective values they stand for, header values and request secrets replaced by markers. */
-const shownConfig = (config: Config, redactor: Redactor, baseUrl: string, generate?: GenerateOptions) => ({
-  options: shownOptions(CONFORMANCE_OPTIONS, config.given),
-  baseUrl,
-  reportDir: config.reportDir,
-  namespaces: config.namespaces,
-  timeoutMs: config.timeoutMs,
-  maxBodyBytes: config.maxBodyBytes,
-  concurrency: config.concurrency,
-  headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, marker('secret header', v)])),
-  requestValues: JSON.parse(redactor.text(JSON.stringify(config.values))) as unknown,
-  // The seed is stated even when the run picked it: --generate N --seed S replays the run.
-  ...(generate ? { generate } : {}),
-});
+import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
 function catalogueListing(json: boolean): string {
@@ -82,11 +42,11 @@ const underBase = (url: string, base: string): boolean => {
  *  reference is started). With several files, an exchange's id names its file: har2.17. */
 async function judgeRecording(config: Config, files: readonly string[], dir: string): Promise<number> {
   // The checks any recorded exchange can feed, request checks included.
-  const checks = selected(config);
+  const checks = selectedChecks(config);
   const named = files.map(harName).join(', ');
-  const target = config.baseUrl ?? `recording ${named}`;
-  process.stdout.write(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent\n`);
-  const redactor = redactorOf(config);
+  const session = openSession(setupOf(config, dir, { baseUrl: config.baseUrl ?? `recording ${named}`, description: 'recorded traffic (HAR)' }));
+  session.announce();
+  session.say(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent`);
   let outside = 0;
   const left = new LeftOut();
   async function* recorded() {
@@ -101,22 +61,16 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   let result;
   try {
     result = await runConformance({
-      ...settings, baseUrl: target, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(),
-      observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
+      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(),
     });
   } catch (e) {
     if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
     throw e;
   }
-  const warnings = [...(outside ? [`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`] : []), ...left.warnings()];
-  for (const w of warnings) process.stdout.write(`  ! ${displayLine(w)}\n`);
-  process.stdout.write(`  judged ${result.counts.exchanges} recorded exchanges\n`);
-  const configuration = shownConfig(config, redactor, target);
-  const report = buildReport(result, {
-    redactor, harness: harnessIdentity(), targetDescription: 'recorded traffic (HAR)', configuration, warnings, gate: config.failOn,
-    run: await runIdentity(configuration, config.given, process.env),
-  });
-  return finish(await writeReports(report, dir, config.reports), 'conformance');
+  if (outside) session.warn(`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`);
+  for (const w of left.warnings()) session.warn(w);
+  session.say(`  judged ${result.counts.exchanges} recorded exchanges`);
+  return session.finish(result);
 }
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -127,7 +81,7 @@ async function run(argv: readonly string[]): Promise<number> {
   if (parsed.ok === 'list-checks') { process.stdout.write(catalogueListing(parsed.json)); return 0; }
   if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
   const config = parsed.config;
-  const checks = selected(config);
+  const checks = selectedChecks(config);
   const why = unfed(config);
   if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
@@ -150,7 +104,7 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
-  if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases, (redactor, url) => shownConfig(config, redactor, url));
+  if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases);
   if (config.har) return judgeRecording(config, config.har, dir);
   if (config.proxy) return runProxy(config, dir, checks);
 
@@ -159,20 +113,16 @@ async function run(argv: readonly string[]): Promise<number> {
     if (!config.baseUrl) reference = await startReference({ namespaces: config.namespaces });
     const accounts = config.accounts;
     const baseUrl = config.baseUrl ?? reference!.url;
-    const description = reference ? 'embedded reference implementation' : 'deployment';
-    const redactor = redactorOf(config);
-    const warnings = runWarnings(config);
-    for (const w of warnings) process.stdout.write(`  ! ${w}\n`);
+    const session = openSession(setupOf(config, dir, { baseUrl, description: reference ? 'embedded reference implementation' : 'deployment' }, cases));
+    session.announce();
     const shardText = config.shard ? `, shard ${config.shard.index}/${config.shard.count}` : '';
-    process.stdout.write(`conformance: checking ${displayLine(baseUrl)} (${description}), ${checks.length} checks${cases !== undefined ? `, ${cases} accounts${shardText}` : ''}\n`);
+    session.say(`conformance: checking ${displayLine(baseUrl)} (${session.target.description}), ${checks.length} checks${cases !== undefined ? `, ${cases} accounts${shardText}` : ''}`);
 
     // Generated requests, like the probes, are sent by the first shard only: merged, the shards are one run.
     const generate: GenerateOptions | undefined = config.generate && (!config.shard || config.shard.index === 1)
       ? { count: config.generate.count, seed: config.generate.seed ?? randomInt(0, 2_147_483_647) } : undefined;
-    if (generate) process.stdout.write(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}\n`);
+    if (generate) session.say(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}`);
     const { ca, generate: _g, ...settings } = config;
-    const startupMs = Math.round(performance.now());
-    const progress = config.quiet ? undefined : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(cases !== undefined ? { cases } : {}) });
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
@@ -180,23 +130,13 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(generate ? { generate } : {}),
       ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
-      // Every exchange teaches the redactor its secrets (as fingerprints) before it is dropped.
-      observe: (ex, parsed) => redactor.learnFingerprints(ex, parsed),
-      ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
+      ...session.engine(),
     });
-    progress?.done();
-    process.stdout.write(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s\n`);
-    const configuration = shownConfig(config, redactor, baseUrl, generate);
-    const report = buildReport(result, {
-      redactor, harness: harnessIdentity(), targetDescription: description, configuration, warnings, startupMs, gate: config.failOn,
-      run: await runIdentity(configuration, config.given, process.env, accounts),
-    });
-
-    const written = await writeReports(report, dir, config.reports);
+    session.say(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s`);
     // Every account checked must have been judged: fewer means the file changed under the run.
     const lost = cases !== undefined && result.counts.cases !== cases
       ? [`${config.accounts!} gave ${result.counts.cases} of the ${cases} accounts it held when it was checked (was it changed during the run?)`] : [];
-    return finish({ ...written, problems: [...written.problems, ...lost] }, 'conformance');
+    return await session.finish(result, { ...(generate ? { generate } : {}), problems: lost });
   } finally {
     await reference?.close();
   }

@@ -13,13 +13,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
 import type { Check } from '../checks/check.js';
 import { judgeable, type ForwardedExchange } from '../traffic/proxy.js';
-import { findingLines, LiveJudging, type LiveOptions } from './live-judging.js';
+import type { ServiceNamespaces } from '../contract/namespaces.js';
+import { findingLines, LiveJudging } from './live-judging.js';
+import { openSession, type SessionSetup } from './session.js';
 import type { Written } from './write-reports.js';
 
-/** What the proxy gives its judge when it starts it. */
-export interface JudgeSetup extends Omit<LiveOptions, 'checks'> {
+/** What the proxy gives its judge when it starts it: the run's session opens here, from the same setup. */
+export interface JudgeSetup {
+  readonly session: SessionSetup;
   readonly checkIds: readonly string[];
-  readonly baseUrl: string;
+  readonly namespaces: ServiceNamespaces;
   readonly reportEveryMs: number;
   /** Distinct finding lines sent to be printed; past this, findings only reach the reports. */
   readonly maxLines: number;
@@ -73,8 +76,7 @@ function lowestPriority(): void {
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const collect = collector();
   const checks = setup.checkIds.map((id) => checkById.get(id)).filter((c): c is Check => c !== undefined);
-  const live = new LiveJudging({ ...setup, checks });
-  live.baseUrl = setup.baseUrl;
+  const live = new LiveJudging(openSession(setup.session), checks, setup.namespaces);
   const printed = new Set<string>();
   const post = (m: FromJudge) => port.postMessage(m);
 

@@ -13,7 +13,8 @@ import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
 import { startProxy, type CopyRoom, type ForwardedExchange } from '../traffic/proxy.js';
-import { PERSONAL_DATA_SHOWN, type Config } from './config.js';
+import type { Config } from './config.js';
+import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
 import { finish } from './write-reports.js';
 
@@ -84,14 +85,11 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
   const target = config.baseUrl!;
   const listen = config.proxy!;
+  // Quiet: the proxy prints findings as they happen, not a progress line.
+  const session = { ...setupOf(config, dir, { baseUrl: target, description: 'traffic through the validating proxy' }), quiet: true };
   const setup: JudgeSetup = {
-    checkIds: checks.map((c) => c.id), namespaces: config.namespaces, reportDir: dir, showPersonalData: config.showPersonalData,
-    secrets: Object.values(config.headers), baseUrl: target, reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES,
-    targetDescription: 'traffic through the validating proxy',
-    configuration: { baseUrl: target, proxy: `${listen.host}:${listen.port}`, reportDir: dir, namespaces: config.namespaces, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs },
-    maxBodyBytes: config.maxBodyBytes,
-    warnings: config.showPersonalData ? [PERSONAL_DATA_SHOWN] : [],
-    gate: config.failOn,
+    session, checkIds: checks.map((c) => c.id), namespaces: config.namespaces,
+    reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES, maxBodyBytes: config.maxBodyBytes,
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });

@@ -3,7 +3,7 @@
 // Options are declared once (the table below). Bad arguments: one line on stderr, exit 2.
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
+import { commandOf, parseOptions, shownOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { finish } from './write-reports.js';
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v['random-tokens'] ? ['random tokens'] : []),
     ...[...(v.fault ?? []), ...(v['value-fault'] ?? [])].map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
   if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
-  if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied);
+  if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied, shownOptions(REFERENCE_OPTIONS, v));
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => reference.close().then(() => 0) });
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
 /** --judge-clients: serve and judge until stopped, then write the reports and exit with the clients'
  *  verdict (0 conformant, 1 a MUST request check failed, 2 no request of the interface came). */
-async function judgeClients(options: ReferenceOptions, reportDir: string, applied: readonly string[]): Promise<void> {
+async function judgeClients(options: ReferenceOptions, reportDir: string, applied: readonly string[], given: Readonly<Record<string, unknown>>): Promise<void> {
   // The report directory is proved writable before the first client is served.
   try {
     mkdirSync(reportDir, { recursive: true });
@@ -98,7 +98,7 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, applie
   } catch (e) {
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const judging = await startJudgingReference({ ...options, reportDir }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
+  const judging = await startJudgingReference({ ...options, reportDir, given }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => judging.stop().then((written) => finish(written, 'reference')) });
   const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
   process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);

@@ -4,21 +4,29 @@
 // is named on stderr and the run exits 2.
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { consoleSummary } from '../reporting/console.js';
-import { writeHtmlReport } from '../reporting/html.js';
+import { closingLines, consoleSummary } from '../reporting/console.js';
 import { replaceFile } from '../reporting/replace-file.js';
-import { reportTitle, summaryOf, type Report, type ReportedExchange } from '../reporting/report.js';
-import { SPEC_COPY, traceabilityMarkdown } from '../reporting/traceability.js';
-import { REPLAY_FILE, replayScript } from '../reporting/replay-script.js';
-import { specText } from '../contract/clauses.js';
+import type { Report, ReportedExchange } from '../reporting/report.js';
+import { SPEC_COPY } from '../reporting/traceability.js';
+import { REPLAY_FILE } from '../reporting/replay-script.js';
 import { exitCodeOf } from '../reporting/verdict.js';
-import { junitXml } from '../reporting/junit.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { fileSha256 } from './identity.js';
-import { presentWithVitest } from './vitest-run.js';
+import type { ReportWriter } from './writers/report-writer.js';
+import { summaryWriter } from './writers/summary-json.js';
+import { EXCHANGES_FILE, exchangesWriter } from './writers/exchanges-json.js';
+import { replayWriter } from './writers/replay-sh.js';
+import { traceabilityWriter } from './writers/traceability-md.js';
+import { junitWriter } from './writers/junit-xml.js';
+import { allureWriter } from './writers/allure-results.js';
+import { htmlWriter } from './writers/report-html.js';
 
-/** The kept exchanges' redacted texts: summary.json leaves them out; a rebuild or a merge needs them. */
-export const EXCHANGES_FILE = 'exchanges.json';
+export { EXCHANGES_FILE };
+
+/** Every report writer, in the order they write (the slow ones after the verdict is printed).
+ *  Adding a report format: one file in writers/ and one entry here. */
+export const WRITERS: readonly ReportWriter[] = [summaryWriter, exchangesWriter, replayWriter, traceabilityWriter, junitWriter, allureWriter, htmlWriter];
+
 /** The run's identity and the SHA-256 of every other file the directory's outputs hold: a merge
  *  (or a rebuild) refuses a file changed since. Detects edits and mix-ups; anyone can recompute a
  *  hash, so it is no signature. */
@@ -69,60 +77,61 @@ export async function verifyManifest(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Never through what already stands at the path (a planted symlink): see replace-file.ts. */
-const writeTo = replaceFile;
-
-/** The outputs --reports chooses from. allure-results come from the presentation child (the slow
- *  part of writing); report.html is built from them, so choosing html writes allure-results too. */
-export const REPORT_NAMES = ['summary', 'traceability', 'junit', 'allure', 'html'] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];
+/** The outputs --reports chooses from: each writer's name, or the choice it is part of. */
+export const REPORT_NAMES: readonly string[] = [...new Set(WRITERS.map((w) => w.partOf ?? w.name))];
+export type ReportName = string;
 const EVERY_REPORT: ReadonlySet<ReportName> = new Set(REPORT_NAMES);
 
 export interface Written {
   readonly report: Report;
   readonly outputs: readonly string[];
   readonly problems: readonly string[];
+  /** Set when the verdict was printed as soon as the fast writers were done. */
+  readonly verdictPrinted?: boolean;
 }
 
-export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT): Promise<Written> {
+/** The writers a choice of --reports runs: those chosen, and those a chosen one is made from. */
+export const chosenWriters = (chosen: ReadonlySet<ReportName>): ReportWriter[] => {
+  const picked = (w: ReportWriter) => chosen.has(w.partOf ?? w.name);
+  return WRITERS.filter((w) => picked(w) || WRITERS.some((o) => o.needs === w.name && picked(o)));
+};
+
+/** Writes the chosen reports: the fast writers, then `onVerdict` (the console's verdict), then the
+ *  slow ones (the presentation and the HTML), then the manifest, which hashes what the others wrote.
+ *  Every output that can be written is; one that fails is a problem named, not a stop. */
+export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void): Promise<Written> {
   const outputs: string[] = [];
   const problems: string[] = [];
-  const attempt = async (what: string, make: () => Promise<string[]> | string[]) => {
+  const wrote = new Set<string>();
+  let current: Report = { ...report, peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
+  const write = async (w: ReportWriter) => {
+    if (w.needs && !wrote.has(w.needs)) return;
     try {
-      outputs.push(...(await make()));
+      const out = await w.write(current, dir);
+      for (const f of out.files) if (!outputs.includes(f)) outputs.push(f);
+      wrote.add(w.name);
+      if (out.report) current = out.report;
     } catch (e) {
-      problems.push(`cannot write ${what}: ${(e as Error).message.split('\n')[0]}`);
+      problems.push(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
     }
   };
-  const t = performance.now();
-  let presented = false;
-  let presentationBytes: number | undefined;
-  if (chosen.has('allure') || chosen.has('html')) await attempt('the Allure results', async () => {
-    const { allureResults, peakRssBytes } = await presentWithVitest(report, dir);
-    presented = true;
-    presentationBytes = peakRssBytes;
-    return [allureResults];
-  });
-  const done: Report = {
-    ...report,
-    timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
-    peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024), ...(presentationBytes ? { presentationBytes } : {}) },
-  };
-  if (chosen.has('summary')) {
-    await attempt('summary.json', () => [writeTo(join(dir, 'summary.json'), `${JSON.stringify(summaryOf(done), null, 2)}\n`)]);
-    await attempt(EXCHANGES_FILE, () => [writeTo(join(dir, EXCHANGES_FILE), `${JSON.stringify(done.exchanges)}\n`)]);
-    // 0600: it names the target and the requests sent, and is run with secrets set beside it.
-    await attempt(REPLAY_FILE, () => [writeTo(join(dir, REPLAY_FILE), replayScript(done), 0o600)]);
+  const writers = chosenWriters(chosen);
+  for (const w of writers.filter((x) => !x.slow)) await write(w);
+  onVerdict?.(current);
+  const before = current;
+  for (const w of writers.filter((x) => x.slow)) await write(w);
+  // What the slow writers taught the report (the presentation's time and memory) reaches summary.json.
+  if (current !== before && wrote.has(summaryWriter.name)) {
+    current = { ...current, peakRss: { ...current.peakRss, runBytes: Math.max(current.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
+    await write(summaryWriter);
   }
-  if (chosen.has('traceability')) await attempt('traceability.md', () => [writeTo(join(dir, 'traceability.md'), traceabilityMarkdown(done))]);
-  // What traceability.md's and report.html's clause links point at, beside them.
-  if (chosen.has('traceability') || presented) await attempt(SPEC_COPY, () => [writeTo(join(dir, SPEC_COPY), specText())]);
-  if (chosen.has('junit')) await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
-  if (presented && chosen.has('html')) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
-  // Last: it hashes what the others wrote.
-  await attempt(MANIFEST_FILE, async () => [await writeManifest(done, dir, [...outputs])]);
+  try {
+    outputs.push(await writeManifest(current, dir, [...outputs]));
+  } catch (e) {
+    problems.push(`cannot write ${MANIFEST_FILE}: ${(e as Error).message.split('\n')[0]}`);
+  }
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
-  return { report: done, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems };
+  return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true } : {}) };
 }
 
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back). */
@@ -141,7 +150,7 @@ export function readReport(dir: string): Report {
 /** Prints the console summary and problems; the exit code the verdict calls for. */
 export function finish(written: Written, program: string): number {
   const { report, outputs, problems } = written;
-  process.stdout.write(consoleSummary(report, outputs));
+  process.stdout.write(written.verdictPrinted ? closingLines(report, outputs) : consoleSummary(report, outputs));
   if (process.env.GITHUB_ACTIONS === 'true') {
     const annotations = githubAnnotations(report);
     if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);

@@ -302,19 +302,28 @@ export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'pr
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
 
-/** The sources of evidence a run has; recorded traffic may hold any exchange a client sent. */
-const sourcesOf = (options: RunOptions): Set<EvidenceSource> => new Set<EvidenceSource>([
-  ...(options.probes !== false ? ['probe' as const] : []),
-  ...(options.cases ? ['case' as const] : []),
-  ...(options.generate ? ['generated' as const] : []),
-  ...(options.recorded ? ['har' as const, 'proxy' as const, 'client' as const] : []),
+/** What feeds a run: the probes, cases, generated requests, and exchanges recorded elsewhere (from
+ *  which sources; any a client could send, unless named). */
+export interface EvidencePlan {
+  readonly probes?: boolean;
+  readonly cases?: boolean;
+  readonly generate?: boolean;
+  readonly recorded?: boolean | readonly EvidenceSource[];
+}
+
+/** The sources of evidence a run has (the CLI's and the engine's one rule). */
+export const sourcesOf = (plan: EvidencePlan): Set<EvidenceSource> => new Set<EvidenceSource>([
+  ...(plan.probes !== false ? ['probe' as const] : []),
+  ...(plan.cases ? ['case' as const] : []),
+  ...(plan.generate ? ['generated' as const] : []),
+  ...(plan.recorded === true ? ['har' as const, 'proxy' as const, 'client' as const] : plan.recorded || []),
 ]);
 
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const mode = options.mode ?? 'probe';
-  const checks = options.checks ?? checksFor(sourcesOf(options));
+  const checks = options.checks ?? checksFor(sourcesOf({ probes: options.probes !== false, cases: !!options.cases, generate: !!options.generate, recorded: !!options.recorded }));
   const settings: CheckSettings = { namespaces: options.namespaces };
   const judge = new Judge(checks, settings, options.observe);
   const progress = () => options.onProgress?.({ exchanges: judge.exchanges, failedExchanges: judge.failedExchanges, sent: judge.sent, cases: judge.caseCount });

@@ -39,7 +39,8 @@ function shrunkLines(s: NonNullable<ReportedCheck['shrunk']>): string[] {
   ];
 }
 
-export function consoleSummary(report: Report, outputs: readonly string[]): string {
+/** Everything up to the verdict line: printed as soon as the fast reports are written. */
+export function verdictSummary(report: Report): string {
   const lines: string[] = report.warnings.map((w) => `  ! ${w}`);
   for (const area of AREAS) {
     const t = report.counts.byArea[area];
@@ -61,7 +62,13 @@ export function consoleSummary(report: Report, outputs: readonly string[]): stri
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
   lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks)}; ` : ''}${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
-  if (outputs.length) lines.push(`Reports: ${outputs.join(', ')}`);
-  for (const w of report.warnings) lines.push(`Warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** What follows the verdict once every report is written: where they are, and the warnings again. */
+export function closingLines(report: Report, outputs: readonly string[]): string {
+  const lines = [...(outputs.length ? [`Reports: ${outputs.join(', ')}`] : []), ...report.warnings.map((w) => `Warning: ${w}`)];
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+export const consoleSummary = (report: Report, outputs: readonly string[]): string => verdictSummary(report) + closingLines(report, outputs);

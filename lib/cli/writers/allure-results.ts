@@ -1,0 +1,25 @@
+// allure-results/: the vitest + allure-vitest presentation, in a child process (the slow writer). The
+// report learns its time and peak memory. Its clause links point at the spec, written beside it.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { specText } from '../../contract/clauses.js';
+import { replaceFile } from '../../reporting/replace-file.js';
+import { SPEC_COPY } from '../../reporting/traceability.js';
+import { presentWithVitest } from '../vitest-run.js';
+import type { ReportWriter } from './report-writer.js';
+
+export const allureWriter: ReportWriter = {
+  name: 'allure', what: 'the Allure results', slow: true,
+  async write(report, dir) {
+    const t = performance.now();
+    const { allureResults, peakRssBytes } = await presentWithVitest(report, dir);
+    return {
+      files: [allureResults, replaceFile(join(dir, SPEC_COPY), specText())],
+      report: {
+        ...report,
+        timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },
+        peakRss: { ...report.peakRss, ...(peakRssBytes ? { presentationBytes: peakRssBytes } : {}) },
+      },
+    };
+  },
+};

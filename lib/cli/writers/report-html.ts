@@ -1,0 +1,10 @@
+// report.html: Allure's single file, built from the allure-results just presented (whose writer put
+// the spec its clause links point at beside it).
+import { writeHtmlReport } from '../../reporting/html.js';
+import { reportTitle } from '../../reporting/report.js';
+import type { ReportWriter } from './report-writer.js';
+
+export const htmlWriter: ReportWriter = {
+  name: 'html', what: 'report.html', slow: true, needs: 'allure',
+  write: async (report, dir) => ({ files: [await writeHtmlReport(dir, reportTitle(report))] }),
+};

@@ -1,0 +1,23 @@
+// What every report writer is: a name (the one --reports picks it by, unless it is part of another
+// choice), and a function from the finished report to the files it wrote in the report directory.
+import type { Report } from '../../reporting/report.js';
+
+export interface WriterOutput {
+  /** Paths written (a directory counts as one). */
+  readonly files: readonly string[];
+  /** The report as writing it left it (the presentation's time and memory), when that changed it. */
+  readonly report?: Report;
+}
+
+export interface ReportWriter {
+  readonly name: string;
+  /** What it writes, as a problem names it ("cannot write junit.xml"). */
+  readonly what: string;
+  /** The --reports name that picks it, when it goes with another (exchanges.json with the summary). */
+  readonly partOf?: string;
+  /** Written after the verdict is printed (the presentation child and Allure take seconds). */
+  readonly slow?: boolean;
+  /** A writer it is made from: it is not written when that one was not (report.html from allure-results). */
+  readonly needs?: string;
+  write(report: Report, dir: string): Promise<WriterOutput> | WriterOutput;
+}
