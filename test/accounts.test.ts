@@ -127,7 +127,7 @@ describe('accounts judged one by one', () => {
     const r = await runCli([...LEAN, '--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
     const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
-    expect(guid.status).toBe('fail');
+    expect(guid.status).toBe('failed');
     // Only login answers carry enrollmentInfo.siteId: 1200 of the 1620 exchanges judged.
     // Which accounts a fault hits is fixed per account (population.ts hitByFault): at 5%, 69 of these
     // 1200 (5.75%, within the binomial spread of 60 +- 7.5); a changed rate or draw changes the figure.
@@ -178,7 +178,7 @@ describe('shards', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/! shard 2\/2: one part of a run/);
     const route = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'ROUTE-LOGIN-REPLY');
-    expect(route).toMatchObject({ status: 'skip', message: 'no exchange of its kind in shard 2/2 (the merged report judges it)' });
+    expect(route).toMatchObject({ status: 'skipped', message: 'no exchange of its kind in shard 2/2 (the merged report judges it)' });
   });
 
   it('a shard without --accounts, or not I/N, is refused in one line', async () => {

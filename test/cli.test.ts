@@ -61,7 +61,7 @@ describe.concurrent('conformance CLI', () => {
     expect(r.stdout).toMatch(/✗ JSON-DATETIME \[MUST, 2 Types\] login\.post: "2019-03-01T08:15:30.500" \(a string\): expected YYYY-MM-DDThh:mm:ss.fffffff .* at \$\.createdDate/);
     expect(r.stdout).toMatch(/Verdict: NOT CONFORMANT \(MUST 46 passed, 1 failed/);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    expect(summary.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME')).toMatchObject({ status: 'fail', clause: '2 Types', level: 'MUST' });
+    expect(summary.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME')).toMatchObject({ status: 'failed', clause: '2 Types', level: 'MUST' });
     noStack(r.stdout + r.stderr);
   });
 

@@ -25,7 +25,7 @@ describe.concurrent('GitHub Actions', () => {
   it('one ::error per distinct MUST finding and one ::warning per advisory one, each naming its finding id; a job summary with the verdict', async () => {
     const r = await run(failing.url, true);
     expect(r.code).toBe(1);
-    const failed = r.summary.checks.filter((c) => c.status === 'fail');
+    const failed = r.summary.checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id).sort()).toEqual(['OPTIONS-ALLOWS-POST', 'ROUTE-LOGIN-OPTIONS']);
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::'));
     const expected = failed.flatMap((c) => c.groups.map((g) => [c.id === 'ROUTE-LOGIN-OPTIONS' ? 'error' : 'warning', c.id, g.id]));

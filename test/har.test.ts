@@ -48,9 +48,9 @@ describe('--har: a Chromium recording judged offline', () => {
     expect(s.mode).toBe('traffic');
     expect(s.counts.exchanges.bySource).toEqual({ har: 9 });
     expect(s.counts.exchanges.notInterfaceTotal).toBe(1); // the page itself (GET /) is no route of the interface
-    const passed = s.checks.filter((c: { status: string }) => c.status === 'pass').map((c: { id: string }) => c.id);
+    const passed = s.checks.filter((c: { status: string }) => c.status === 'passed').map((c: { id: string }) => c.id);
     expect(passed).toEqual(expect.arrayContaining(['ROUTE-LOGIN-POST', 'ROUTE-LOGIN-REPLY', 'ROUTE-CONFIRM-POST', 'ROUTE-LOGIN-OPTIONS', 'ROUTE-SOAP-POST', 'FORMAT-JSON-EXTENSION', 'FORMAT-JSON-QUERY', 'JSONP-CALLBACK', 'JSON-DATETIME', 'SOAP-ORDER']));
-    expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    expect(s.checks.filter((c: { status: string }) => c.status === 'failed')).toEqual([]);
     // What the traffic proves: kinds seen, checks with and without evidence, what each of the latter needs.
     expect(s.coverage.kinds).toEqual(s.counts.exchanges.kinds);
     expect(s.coverage.notInterface).toBe(1);
@@ -93,7 +93,7 @@ describe('--har: what a recording may lack', () => {
     const r = await runCli([...LEAN, '--har', file, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(0);
     const s = summaryOf(dir);
-    expect(s.checks.filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    expect(s.checks.filter((c: { status: string }) => c.status === 'failed')).toEqual([]);
     expect(s.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME').message).toMatch(/no response body recorded in the HAR|no response recorded in the HAR/);
   });
 
@@ -115,7 +115,7 @@ describe('--har: what a recording may lack', () => {
     const dir = reports();
     const r = await runCli([...LEAN, '--har', har('params.har', JSON.stringify({ log: { entries: [form] } })), '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
-    const failed = summaryOf(dir).checks.filter((c: { status: string }) => c.status === 'fail').map((c: { id: string }) => c.id);
+    const failed = summaryOf(dir).checks.filter((c: { status: string }) => c.status === 'failed').map((c: { id: string }) => c.id);
     expect(failed).toEqual(expect.arrayContaining(['REQ-JSON-CONTENT-TYPE', 'REQ-JSON-BODY']));
   });
 

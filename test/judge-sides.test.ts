@@ -41,7 +41,7 @@ describe.concurrent('--judge', () => {
     expect(r.code).toBe(1);
     expect(r.summary.sides).toEqual({ server: 'conformant', client: 'non-conformant' });
     expect(r.verdictLine).toMatch(/^Verdict: NOT CONFORMANT \(judged: server CONFORMANT, client NOT CONFORMANT; MUST /);
-    expect(r.summary.checks.find((c) => c.id === 'REQ-JSON-MEMBER-NAMES')?.status).toBe('fail');
+    expect(r.summary.checks.find((c) => c.id === 'REQ-JSON-MEMBER-NAMES')?.status).toBe('failed');
   });
 
   it('server: only the answers are judged, and the same recording is conformant', async () => {

@@ -82,7 +82,7 @@ describe('real clients against the judging reference', () => {
     expect(summary.mode).toBe('traffic');
     expect(summary.verdict).toBe('conformant');
     expect(summary.checks.map((c) => c.id).sort()).toEqual(CLIENT_CHECKS.map((c) => c.id).sort());
-    expect(summary.checks.filter((c) => c.status !== 'pass')).toEqual([]);
+    expect(summary.checks.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(summary.counts.exchanges.bySource.client).toBe(9);
     for (const f of ['summary.json', 'junit.xml', 'report.html', 'traceability.md']) expect(existsSync(join(dir, f)), f).toBe(true);
   });

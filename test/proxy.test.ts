@@ -272,7 +272,7 @@ describe('npm run conformance -- --proxy', () => {
       expect(p.counts.exchanges.kinds).toEqual(r.counts.exchanges.kinds);
       const statuses = (x: typeof p) => Object.fromEntries(x.checks.map((c) => [c.id, c.status]));
       expect(statuses(p)).toEqual(statuses(r));
-      expect(p.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(20);
+      expect(p.checks.filter((c) => c.status === 'passed').length).toBeGreaterThan(20);
       const outputs = [s.output(), ...files(dir).map(readable)].join('\n');
       expect(outputs).not.toContain(TOKEN.slice(0, 14));
     } finally {
@@ -292,7 +292,7 @@ describe('npm run conformance -- --proxy', () => {
       expect(s.output().match(/✗ JSONP-CALLBACK \[MUST\] proxy\.\d+ POST \/supportstateuser: /g)).toHaveLength(1);
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(1);
-      expect(summaryOf(dir).checks.find((c) => c.id === 'JSONP-CALLBACK')!.status).toBe('fail');
+      expect(summaryOf(dir).checks.find((c) => c.id === 'JSONP-CALLBACK')!.status).toBe('failed');
     } finally {
       s.child.kill('SIGKILL');
     }

@@ -48,7 +48,7 @@ describe('replay.sh', () => {
   });
 
   it('re-sends every failed check\'s request and gets the run\'s status and body SHA-256 again', async () => {
-    const failed = summary.checks.filter((c) => c.status === 'fail');
+    const failed = summary.checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id)).toEqual(expect.arrayContaining(['FORMAT-SOAP11-QUERY', 'JSON-GUID', 'JSONP-CALLBACK', 'SOAP-ORDER']));
     const r = await sh(script, { X_API_KEY: SECRET });
     expect([r.code, r.stderr]).toEqual([0, '']);
@@ -74,7 +74,7 @@ describe('replay.sh of a generated failure', () => {
     const r = await runCli(['--base-url', generating.url, '--report-dir', gen, '--reports', 'summary', '--generate', '30', '--seed', '1', '--header', `X-Api-Key: ${SECRET}`]);
     expect(r.code).toBe(0); // a SHOULD failure only
     const s = JSON.parse(readFileSync(join(gen, 'summary.json'), 'utf8')) as Summary;
-    const failed = s.checks.filter((c) => c.status === 'fail');
+    const failed = s.checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id)).toEqual(['ROBUST-NO-5XX']);
     const ex = s.exchanges.find((e) => e.id === failed[0]!.shrunk!.exchange)!;
     expect(ex.status).toBe(500);

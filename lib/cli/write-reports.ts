@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 
 import { join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
 import { replaceFile } from '../reporting/replace-file.js';
-import type { Report, ReportedExchange } from '../reporting/report.js';
+import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
 import { exitCodeOf } from '../reporting/verdict.js';
@@ -136,7 +136,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
 
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back). */
 export function readReport(dir: string): Report {
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+  const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+  const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
   let texts: ReportedExchange[] = [];
   try {
     texts = JSON.parse(readFileSync(join(dir, EXCHANGES_FILE), 'utf8')) as ReportedExchange[];

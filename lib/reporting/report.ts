@@ -293,14 +293,23 @@ export const manifestOf = (report: Report) => ({
   warnings: report.warnings,
 });
 
-/** summary.json: the report without the exchange texts (those live in the Allure attachments). */
+/** summary.json's one vocabulary for a status, as its counts, the console and JUnit say it. */
+export const STATUS_WORDS = { pass: 'passed', fail: 'failed', skip: 'skipped' } as const satisfies Record<CheckResult['status'], string>;
+
+/** A check's status read back from summary.json (one written before the change says pass, fail, skip). */
+export const statusOfWord = (word: string): CheckResult['status'] =>
+  (Object.entries(STATUS_WORDS).find(([, w]) => w === word)?.[0] ?? word) as CheckResult['status'];
+
+/** summary.json: the report without the exchange texts (those live in the Allure attachments). Every
+ *  status is passed, failed or skipped; the verdict is spelled as the console spells it
+ *  (`verdictWords`), beside its enum (`verdict`, one word per enum value: verdict.ts VERDICT_WORDS). */
 export const summaryOf = (report: Report) => ({
   // The verdict as the console spells it, and the exit code it calls for, beside the enum.
   verdictWords: verdictWords(report),
   exitCode: exitCodeOf(report),
   ...report,
   // Each distinct finding with its stable id, for CI and ticket systems to follow across runs.
-  checks: report.checks.map((c) => ({ ...c, groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
+  checks: report.checks.map((c) => ({ ...c, status: STATUS_WORDS[c.status], groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
   // Over traffic, each side's verdict (the server's answers, the clients' requests).
   ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks) } : {}),
