@@ -1,0 +1,169 @@
+// Every mode ends the same way (issue 26): one session builds the report, and the verdict word is the
+// same in the console, summary.json, junit.xml, traceability.md and report.html's title, and means
+// what the exit code means (0 CONFORMANT, 1 NOT CONFORMANT or a difference from the legacy). For each
+// mode, a conformant target and a failing one. report.html (the presentation child and Allure, most
+// of a run's time) is read for the failing target of every mode and both targets of the merge and
+// the judging reference; the other conformant runs leave it out. The traffic modes (proxy, judging
+// reference) also state the options they were given, as every other mode's reports do.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../lib/reference/variants.js';
+import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { runCli, runProgram, servingProgram } from './helpers/cli.js';
+import { call, useReference } from './helpers/reference.js';
+
+const fault = (name: string) => [...FAULTS, ...VALUE_FAULTS].find((f) => f.name === name)!;
+const conformant = useReference({});
+const failing = useReference({ variants: [fault('login-reply-missing')] });
+const legacy = useReference({ variants: [RANDOM_TOKENS] });
+const same = useReference({ variants: [RANDOM_TOKENS] });
+const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted-day')] });
+
+const work = mkdtempSync(join(tmpdir(), 'verdict-modes-'));
+const dirOf = () => mkdtempSync(join(work, 'reports-'));
+
+/** A login a client sends: its member named as the contract names it, or in PascalCase (which
+ *  REQ-JSON-MEMBER-NAMES fails). */
+const LOGIN = { good: '{"userName":"a"}', bad: '{"UserName":"a"}' } as const;
+
+/** The verdict as each output states it, and what summary.json says the exit code is. */
+function verdictsIn(dir: string, printed: string, html: boolean) {
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
+  return {
+    console: /^Verdict: (.+?) \((?:MUST|no MUST|judged)/m.exec(printed)?.[1],
+    summary: summary.verdictWords,
+    junit: /<testsuites name="conformance: ([^"]+)"/.exec(readFileSync(join(dir, 'junit.xml'), 'utf8'))?.[1],
+    traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
+    // The target may hold spaces ("recording x.har"); the words are capitals, commas and a count.
+    ...(html ? { html: /<title>\s*Conformance of .*: ([A-Z][A-Z ,]+(?: \(\d+ values?\))?) \(\d{4}-/.exec(readFileSync(join(dir, 'report.html'), 'utf8'))?.[1] } : {}),
+    exitCode: summary.exitCode,
+  };
+}
+
+/** The exit code a verdict's words mean. */
+const meaning = (words: string): number => (words === 'CONFORMANT' ? 0 : words === 'NOT CONFORMANT' || /^CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/.test(words) ? 1 : 2);
+
+/** Asserts the one verdict everywhere, its meaning the exit code, and the word expected. `html`:
+ *  report.html was written too (LIGHT runs leave it out). */
+function expectOneVerdict(dir: string, printed: string, code: number, words: string, html = true) {
+  expect(verdictsIn(dir, printed, html)).toEqual({ console: words, summary: words, junit: words, traceability: words, ...(html ? { html: words } : {}), exitCode: code });
+  expect(meaning(words)).toBe(code);
+}
+
+/** Every report but the presentation's (allure-results, report.html). */
+const LIGHT = ['--reports', 'summary,traceability,junit'];
+
+const cli = async (args: readonly string[]) => {
+  const dir = dirOf();
+  const r = await runCli([...args, '--report-dir', dir, '--quiet']);
+  return { ...r, dir };
+};
+
+const accountsFile = (n: number) => {
+  const file = join(work, `accounts-${n}.jsonl`);
+  writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` } })).join('\n'));
+  return file;
+};
+
+/** A HAR of one login: the client's request and the reference's real answer to it. */
+async function recording(body: string): Promise<string> {
+  const got = await call(`${conformant.url}/supportstateuser`, { body, headers: { 'content-type': 'application/json' } });
+  const h = (name: string, value: string) => ({ name, value });
+  const entry = {
+    startedDateTime: '2026-11-25T00:00:00.000Z', time: 1,
+    request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: [h('Content-Type', 'application/json')], postData: { mimeType: 'application/json', text: body } },
+    response: { status: got.status, headers: [h('Content-Type', got.type ?? 'application/json')], content: { mimeType: got.type ?? 'application/json', text: got.body } },
+  };
+  const file = join(work, `login-${Math.random().toString(36).slice(2)}.har`);
+  writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+  return file;
+}
+
+/** A program that serves until stopped: one login sent through it, then SIGTERM; its exit and output. */
+async function served(program: string, args: readonly string[], path: string, body: string) {
+  const s = servingProgram(program, args);
+  try {
+    const url = await s.url;
+    await call(`${url}${path}`, { body, headers: { 'content-type': 'application/json' } });
+    s.child.kill('SIGTERM');
+    return { code: await s.exit, printed: s.output() };
+  } finally {
+    s.child.kill('SIGKILL');
+  }
+}
+
+const given = (dir: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { configuration: { options?: Record<string, unknown> } }).configuration.options;
+
+// Generous: each test runs two to six CLI runs with the presentation child, all at once on a shared machine.
+describe.concurrent('every mode: one verdict in every output, meaning the exit code', { timeout: 600_000 }, () => {
+  it('probes: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+    const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', conformant.url]), cli(['--base-url', failing.url])]);
+    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
+    expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+  });
+
+  it('accounts: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+    const accounts = accountsFile(3);
+    const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', conformant.url, '--accounts', accounts]), cli(['--base-url', failing.url, '--accounts', accounts])]);
+    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
+    expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+  });
+
+  it('shards merged: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+    const accounts = accountsFile(4);
+    // The shards write only what a merge reads; the merged report writes every output.
+    await Promise.all(([[conformant, 'CONFORMANT', 0], [failing, 'NOT CONFORMANT', 1]] as const).map(async ([target, words, code]) => {
+      const shards = await Promise.all(['1/2', '2/2'].map((shard) => cli(['--base-url', target.url, '--accounts', accounts, '--shard', shard, '--reports', 'summary'])));
+      const out = dirOf();
+      const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out]);
+      expect(merged.stderr).toBe('');
+      expectOneVerdict(out, merged.stdout, merged.code, words);
+      expect(merged.code).toBe(code);
+    }));
+  });
+
+  it('a recording (--har): CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+    const [ok, bad] = await Promise.all([cli([...LIGHT, '--har', await recording(LOGIN.good)]), cli(['--har', await recording(LOGIN.bad)])]);
+    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
+    expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+  });
+
+  it('the proxy: CONFORMANT (exit 0), NOT CONFORMANT (exit 1), its reports stating the options given', async () => {
+    const [okDir, badDir] = [dirOf(), dirOf()];
+    const [ok, bad] = await Promise.all([
+      served('cli/main', [...LIGHT, '--proxy', '0', '--base-url', conformant.url, '--report-dir', okDir], '/supportstateuser', LOGIN.good),
+      served('cli/main', ['--proxy', '0', '--base-url', conformant.url, '--report-dir', badDir], '/supportstateuser', LOGIN.bad),
+    ]);
+    expectOneVerdict(okDir, ok.printed, ok.code, 'CONFORMANT', false);
+    expectOneVerdict(badDir, bad.printed, bad.code, 'NOT CONFORMANT');
+    expect(given(okDir)).toMatchObject({ 'base-url': conformant.url, proxy: '0', 'report-dir': okDir });
+  });
+
+  it('the judging reference: CONFORMANT (exit 0), NOT CONFORMANT (exit 1), its reports stating the options given', async () => {
+    const [okDir, badDir] = [dirOf(), dirOf()];
+    const args = (dir: string) => ['--port', '0', '--judge-clients', '--report-dir', dir];
+    const [ok, bad] = await Promise.all([
+      served('cli/reference', args(okDir), '/supportstateuser', LOGIN.good),
+      served('cli/reference', args(badDir), '/supportstateuser', LOGIN.bad),
+    ]);
+    expectOneVerdict(okDir, ok.printed, ok.code, 'CONFORMANT');
+    expectOneVerdict(badDir, bad.printed, bad.code, 'NOT CONFORMANT');
+    expect(given(okDir)).toEqual({ port: 0, 'judge-clients': true, 'report-dir': okDir });
+  });
+
+  it('differential (--legacy-url): CONFORMANT (exit 0), CONFORMANT, DIFFERS FROM LEGACY (exit 1)', async () => {
+    const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', same.url, '--legacy-url', legacy.url]), cli(['--base-url', shifted.url, '--legacy-url', legacy.url])]);
+    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
+    const differences = (JSON.parse(readFileSync(join(bad.dir, 'summary.json'), 'utf8')) as { differential: { differences: number } }).differential.differences;
+    expect(differences).toBeGreaterThan(1);
+    expectOneVerdict(bad.dir, bad.stdout, bad.code, `CONFORMANT, DIFFERS FROM LEGACY (${differences} values)`);
+  });
+
+  it('generated requests (--generate): CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+    const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', conformant.url, '--generate', '10', '--seed', '3']), cli(['--base-url', failing.url, '--generate', '10', '--seed', '3'])]);
+    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
+    expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+  });
+});
