@@ -4,6 +4,7 @@
 // into shards (--shard i/n) into one report with one verdict, and exits as that run would (0/1/2).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
@@ -63,7 +64,8 @@ async function main(): Promise<number> {
   if (!merged.ok) { process.stderr.write(`report: cannot merge: ${merged.error}\n`); return 2; }
   mkdirSync(dir, { recursive: true });
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
-  return finish(await writeReports(merged.report, dir), 'report');
+  // The merged verdict is printed as soon as summary.json and the fast reports are written.
+  return finish(await writeReports(merged.report, dir, undefined, (r) => process.stdout.write(verdictSummary(r))), 'report');
 }
 
 main()
