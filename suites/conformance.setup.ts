@@ -15,12 +15,12 @@ import type { Report } from '../lib/reporting/report.js';
 import type { NotRun } from './check-tests.js';
 
 /** The catalogue's checks the run did not run: a check bound to sources the run lacked, or left out
- *  by --only/--skip (ONLY, SKIP). */
+ *  by the run's options (JUDGE_SIDES). */
 export const notRunOf = (report: Report): NotRun[] => {
   const ran = new Set(report.checks.map((c) => c.id));
   return CATALOGUE.filter((c) => !ran.has(c.id)).map(({ id, title, area, operation, level, clause, sources, probe }) => ({
     id, title, area, operation, level, clause,
-    why: sources ? `not run: needs ${probe ?? sources.join(' or ')}` : 'not run: left out by --only or --skip',
+    why: sources ? `not run: needs ${probe ?? sources.join(' or ')}` : 'not run: left out by the run options (--judge, --only, --skip)',
   }));
 };
 
@@ -48,7 +48,12 @@ export default async function setup(project: TestProject): Promise<void> {
   // one is not the user's, who then means ./.env's or the embedded reference.
   const env = { ...process.env };
   if (env.BASE_URL === (project.vite.config.env as { BASE_URL?: string }).BASE_URL) delete env.BASE_URL;
-  const report = await conformanceReport(process.cwd(), env);
-  project.provide('conformance', report);
-  project.provide('conformanceNotRun', notRunOf(report));
+  const check = async () => {
+    const report = await conformanceReport(process.cwd(), env);
+    project.provide('conformance', report);
+    project.provide('conformanceNotRun', notRunOf(report));
+  };
+  await check();
+  // Watch mode: a rerun checks the target again (a test only presents what the run found).
+  project.onTestsRerun(check);
 }
