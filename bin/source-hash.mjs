@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A hash of the TypeScript sources under lib/ and presentation/. `npm run build` records it next to the compiled code
+// A hash of the TypeScript sources under lib/ and suites/. `npm run build` records it next to the compiled code
 // (--write); bin/run.mjs compares it, so "up to date" means the same content, whatever the mtimes say.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ const sources = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) =
 
 export function sourceHash() {
   const hash = createHash('sha256');
-  for (const file of [...sources(join(ROOT, 'lib')), ...sources(join(ROOT, 'presentation'))].sort()) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of [...sources(join(ROOT, 'lib')), ...sources(join(ROOT, 'suites'))].sort()) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 

@@ -95,7 +95,7 @@ describe('a run\'s report directory', () => {
 
     const results = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'))
       .map((f) => JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { labels: { name: string; value: string }[]; description?: string; links: { url: string }[] });
-    const byCheck = new Map(results.map((t) => [t.labels.find((l) => l.name === 'checkId')?.value, t]));
+    const byCheck = new Map(results.map((t) => [t.labels.find((l) => l.name === 'check')?.value, t]));
     expect(byCheck.size).toBeGreaterThanOrEqual(CATALOGUE.filter((c) => !c.sources).length);
     for (const c of CATALOGUE) {
       const t = byCheck.get(c.id);

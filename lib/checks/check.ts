@@ -13,6 +13,8 @@ export type { EvidenceSource };
 export type Level = 'MUST' | 'SHOULD';
 
 export const AREAS = ['Routes', 'Format selection', 'SOAP envelope', 'SOAP record', 'JSON record', 'Robustness', 'Requests'] as const;
+/** The file of suites/ that holds an area's tests: `suites/<this>.suite.ts`. */
+export const areaFile = (area: string): string => area.toLowerCase().replace(/\s+/g, '-');
 export type Area = (typeof AREAS)[number];
 
 export interface Finding {

@@ -1,7 +1,7 @@
-// Presents a finished run through vitest: presentation/checks.present.ts registers one test per check from
-// the injected report, and allure-vitest writes allure-results/ (junit.xml is written from the report
-// itself: lib/reporting/junit.ts). Vitest's own
-// console output is discarded; the CLI prints its summary.
+// Presents a finished run through vitest: the suites of suites/ (one file per area, the same files
+// `npx vitest run suites` runs) register one test per check from the injected report, and
+// allure-vitest writes allure-results/ (junit.xml is written from the report itself:
+// lib/reporting/junit.ts). Vitest's own console output is discarded; the CLI prints its summary.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +10,14 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 
-/** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. */
+/** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. suites/ lies beneath it: TypeScript in a
+ *  checkout run from source (vitest reads it itself), JavaScript compiled beside dist/lib. */
 const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUITES_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
 import { replaceDirectory } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
+import { areaFile } from '../checks/check.js';
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
@@ -75,14 +79,14 @@ export async function presentInProcess(report: Report, reportDir: string): Promi
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], {
     config: false,
-    // The presentation file beside this module's tree: presentation/ in a checkout (TypeScript, which
-    // vitest reads itself), dist/presentation/ when compiled (an installed package ships only that).
     root: PRESENTATION_ROOT,
-    include: ['presentation/*.present.{ts,js}'],
+    // The files of the areas this run has checks in (a file with no test fails), and the differential's.
+    include: [...new Set(report.checks.map((c) => suiteFile(areaFile(c.area)))), ...(report.differential ? [suiteFile('differential')] : [])],
     watch: false,
     provide: { conformance: report },
-    // Passing reporters replaces vitest's defaults: Allure only, nothing on the console.
-    reporters: [['allure-vitest/reporter', { resultsDir: allureResults, environmentInfo: environmentOf(report) }]],
+    // Passing reporters replaces vitest's defaults: Allure only (without host, thread, framework or
+    // file labels), nothing on the console.
+    reporters: [[join(PRESENTATION_ROOT, 'suites', `auditor-reporter.${SUITES_EXT}`), { resultsDir: allureResults, environmentInfo: environmentOf(report) }]],
     setupFiles: ['allure-vitest/setup'],
     // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
     pool: 'threads',

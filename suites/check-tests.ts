@@ -1,18 +1,34 @@
-// Registers one vitest test per check, from the run's redacted report (injected by the CLI's
-// presentation child). The tests present verdicts the engine reached; vitest's reporters (Allure,
-// JUnit) do the rest. Grouping: area -> operation (describe) -> check (test).
+// How a check becomes a vitest test, shared by the area files of suites/ (one file per area, one test
+// per check). The tests present verdicts the engine reached, injected as the run's redacted report:
+// by the CLI's presentation child (lib/cli/vitest-run.ts, a finished run), or by conformance.setup.ts
+// (`npx vitest run suites`, a user's `conformance` project: it runs the CLI's engine once). Imports stay
+// light (no engine): the presentation child loads this, and the engine cost it 15-28 MB.
 import * as allure from 'allure-js-commons';
 import { describe, inject, test } from 'vitest';
-import { CLAUSES, citedClauses } from '../contract/clauses.js';
-import { inertUrls, markdownCode } from './display.js';
-import { findingLines, manifestOf, type Report, type ReportedCheck } from './report.js';
-import { clauseLink, quotedClause, traceabilityMarkdown } from './traceability.js';
-import type { ReportedDifferential, ReportedPathDifferences } from './differential.js';
-import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from './difference-texts.js';
+import { CLAUSES, citedClauses } from '../lib/contract/clauses.js';
+import { inertUrls, markdownCode } from '../lib/reporting/display.js';
+import { findingLines, manifestOf, type Report, type ReportedCheck } from '../lib/reporting/report.js';
+import { clauseLink, quotedClause, traceabilityMarkdown } from '../lib/reporting/traceability.js';
+import type { ReportedDifferential, ReportedPathDifferences } from '../lib/reporting/differential.js';
+import { SHOULD_NOT_MET } from './labels.js';
+import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from '../lib/reporting/difference-texts.js';
+
+/** A catalogue check this run did not run, and why (given by conformance.setup.ts only). */
+export interface NotRun {
+  readonly id: string;
+  readonly title: string;
+  readonly area: string;
+  readonly operation: string;
+  readonly level: string;
+  readonly clause: string;
+  readonly why: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
     conformance: Report;
+    /** Standalone runs only: the catalogue's checks the run could not feed, shown as skipped. */
+    conformanceNotRun?: readonly NotRun[];
   }
 }
 
@@ -48,9 +64,7 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.feature(c.operation);
   await allure.story(c.title);
   await allure.severity(c.level === 'MUST' ? 'critical' : 'minor');
-  await allure.tags(c.id, c.level);
-  await allure.label('checkId', c.id);
-  await allure.label('level', c.level);
+  await labelCheck(c);
   const clauses = citedClauses(c.clause).map((id) => CLAUSES.find((x) => x.id === id)!);
   // Relative to report.html: the report directory holds its own copy of the spec.
   for (const clause of clauses) await allure.link(clauseLink(clause), `interface.md ${clause.id} ${clause.title}`);
@@ -89,30 +103,57 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   if (c.groups.length) await allure.attachment('distinct findings', JSON.stringify(c.groups, null, 2), 'application/json');
 }
 
-/** Every check of the run, area by area (in the catalogue's order), operation by operation. */
-export function presentAll(): void {
+/** What an auditor files a check under (no host, thread, framework or file: auditor-reporter.ts drops
+ *  those). The test case id is the check's id, so Allure tracks a check across runs whatever file holds it. */
+async function labelCheck(c: { id: string; area: string; level: string; clause: string }): Promise<void> {
+  await allure.testCaseId(c.id);
+  await allure.label('area', c.area);
+  await allure.label('check', c.id);
+  await allure.label('level', c.level);
+  await allure.label('clause', c.clause);
+}
+
+/** A test's title: the check's id and title (the level is a label; -t filters on either word). */
+const titleOf = (c: { id: string; title: string }): string => `${c.id} ${c.title}`;
+
+/** One area's checks as tests, operation by operation (in the catalogue's order). A failed MUST check
+ *  fails its test; a failed SHOULD check fails it only when the run gates on SHOULD (--fail-on should),
+ *  otherwise the test passes with a warning annotation, as the exit code does (its Allure result still
+ *  says failed); a skipped check is skipped.
+ *  A standalone run also lists the catalogue's checks it could not feed, skipped with the reason. */
+export function presentArea(area: string): void {
   const report = inject('conformance');
-  // The run's documents ride on the first test presented.
+  const notRun = (inject('conformanceNotRun') ?? []).filter((c) => c.area === area);
+  // The run's documents ride on the first check of the run.
   const first = report.checks[0];
-  const areas = [...new Set(report.checks.map((c) => c.area))];
-  for (const area of areas) {
-    describe(area, () => {
-      const checks = report.checks.filter((c) => c.area === area);
-      for (const operation of [...new Set(checks.map((c) => c.operation))]) {
-        describe(operation, () => {
-          for (const c of checks.filter((x) => x.operation === operation)) {
-            test(`${c.id} [${c.level}] ${c.title}`, async (ctx) => {
-              if (c === first) await attachRunDocuments(report);
-              await annotate(c, report);
-              if (c.status === 'skip') ctx.skip(c.message);
-              if (c.status === 'fail') throw new CheckAssertionError(c);
-            });
-          }
-        });
-      }
-    });
-  }
-  if (report.differential) presentDifferential(report.differential);
+  const checks = report.checks.filter((c) => c.area === area);
+  describe(area, () => {
+    for (const operation of [...new Set([...checks, ...notRun].map((c) => c.operation))]) {
+      describe(operation, () => {
+        for (const c of checks.filter((x) => x.operation === operation)) {
+          test(titleOf(c), async (ctx) => {
+            if (c === first) await attachRunDocuments(report);
+            await annotate(c, report);
+            if (c.status === 'skip') ctx.skip(c.message);
+            if (c.status !== 'fail') return;
+            if (c.level === 'MUST' || report.gate === 'should') throw new CheckAssertionError(c);
+            // The test passes, as the exit code does; Allure still shows the check as failed
+            // (auditor-reporter.ts), with this message: an auditor sees every check that failed.
+            const message = `SHOULD not met (the run gates on MUST only): ${new CheckAssertionError(c).message}`;
+            await allure.label('result', 'SHOULD not met');
+            await allure.label(SHOULD_NOT_MET, message);
+            await ctx.annotate(message, 'warning');
+          });
+        }
+        for (const c of notRun.filter((x) => x.operation === operation)) {
+          test(titleOf(c), async (ctx) => {
+            await labelCheck(c);
+            ctx.skip(c.why);
+          });
+        }
+      });
+    }
+  });
 }
 
 /** A contract path at which the candidate's answers differ from the legacy's beyond noise. */
@@ -126,9 +167,16 @@ class DifferenceAssertionError extends Error {
 
 /** A differential run: one failing test per differing path, a skipped one per noise path, and one
  *  passing test when nothing differs beyond noise (so the section is never silently empty). */
-function presentDifferential(d: ReportedDifferential): void {
+export function presentDifferential(): void {
+  const d: ReportedDifferential | undefined = inject('conformance').differential;
+  if (!d) {
+    test.skip('Differential: no legacy service was compared (set LEGACY_URL)');
+    return;
+  }
   describe('Differential', () => {
     const label = async (operation: string, path: string) => {
+      await allure.testCaseId(`Differential ${operation} ${path}`);
+      await allure.label('area', 'Differential');
       await allure.epic('Differential');
       await allure.feature(operation);
       await allure.story(path);
@@ -149,11 +197,12 @@ function presentDifferential(d: ReportedDifferential): void {
     }
     if (d.inconclusive) {
       test(`${d.inconclusive} request(s) not compared`, async (ctx) => {
+        await allure.label('area', 'Differential');
         await allure.epic('Differential');
         ctx.skip(NOT_COMPARED_TEXT);
       });
     }
-    if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => { await allure.epic('Differential'); });
+    if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => { await allure.label('area', 'Differential'); await allure.epic('Differential'); });
   });
 }
 

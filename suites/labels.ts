@@ -1,0 +1,4 @@
+// The label that carries a failed SHOULD check's message from its test (check-tests.ts), which passed
+// under the MUST gate, to the reporter (auditor-reporter.ts), which files the result as failed and
+// drops the label. A module of its own: each side loads only this of the other.
+export const SHOULD_NOT_MET = 'shouldNotMet';
