@@ -118,7 +118,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   // What traceability.md's and report.html's clause links point at, beside them.
   if (chosen.has('traceability') || presented) await attempt(SPEC_COPY, () => [writeTo(join(dir, SPEC_COPY), specText())]);
   if (chosen.has('junit')) await attempt('junit.xml', () => [writeTo(join(dir, 'junit.xml'), junitXml(done))]);
-  if (presented && chosen.has('html')) await attempt('report.html', async () => [await writeHtmlReport(dir, reportTitle(done))]);
+  if (presented && chosen.has('html')) await attempt('report.html', () => writeHtmlReport(dir, reportTitle(done), done));
   // Last: it hashes what the others wrote.
   await attempt(MANIFEST_FILE, async () => [await writeManifest(done, dir, [...outputs])]);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
