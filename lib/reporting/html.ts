@@ -96,8 +96,12 @@ function prettyAttachments(results: string): void {
     return changed;
   };
   for (const file of readdirSync(results).filter((f) => f.endsWith('-result.json'))) {
-    const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as Step;
-    if (walk(result)) writeFileSync(join(results, file), JSON.stringify(result));
+    try {
+      const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as Step;
+      if (walk(result)) writeFileSync(join(results, file), JSON.stringify(result));
+    } catch {
+      // A result this cannot read keeps its attachments as they are: the indented copy is a convenience.
+    }
   }
 }
 

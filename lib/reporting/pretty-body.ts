@@ -5,6 +5,9 @@
 import { applyEdits, format, parse, type ParseError } from 'jsonc-parser';
 
 const INDENT = '  ';
+/** Longer bodies are shown as received only: indenting holds every token at once, and the HTML
+ *  writer runs in the harness's own process, whose memory is bounded (a flood of tiny elements). */
+export const MAX_PRETTY_CHARS = 256 * 1024;
 
 function prettyJson(body: string): string | undefined {
   const errors: ParseError[] = [];
@@ -45,7 +48,7 @@ function prettyXml(body: string): string | undefined {
     // An element holding only text (or nothing) stays on one line, its text untouched.
     const next = tokens[i + 1];
     const after = tokens[i + 2];
-    const closes = (s: string | undefined) => s === `</${start[1]}>` || (s !== undefined && new RegExp(`^</${start[1]!.replace(/[.]/g, '\\.')}\\s*>$`).test(s));
+    const closes = (s: string | undefined) => s !== undefined && s.startsWith(`</${start[1]}`) && /^\s*>$/.test(s.slice(start[1]!.length + 2));
     if (next !== undefined && closes(next)) { out.push(`${pad}${t}${next}`); i += 1; continue; }
     if (next !== undefined && (!next.startsWith('<') || next.startsWith('<![CDATA[')) && closes(after)) { out.push(`${pad}${t}${next}${after!}`); i += 2; continue; }
     out.push(`${pad}${t}`);
@@ -57,6 +60,7 @@ function prettyXml(body: string): string | undefined {
 /** The body re-indented, or undefined when it is not JSON or XML this reads whole, or is already
  *  laid out so. */
 export function prettyBody(body: string): string | undefined {
+  if (body.length > MAX_PRETTY_CHARS) return undefined;
   const lead = body.trimStart()[0];
   const pretty = lead === '{' || lead === '[' ? prettyJson(body) : lead === '<' ? prettyXml(body.trim()) : undefined;
   return pretty !== undefined && pretty !== body ? pretty : undefined;
