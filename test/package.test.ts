@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
+import { ALLURE_MISSING, ALLURE_VERSION } from '../lib/reporting/html.js';
 import { useReference } from './helpers/reference.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -53,6 +54,8 @@ describe('installed from its tarball', () => {
     expect(existsSync(join(pkg, 'lib'))).toBe(false);
     expect(existsSync(join(home, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(join(home, 'node_modules', 'typescript'))).toBe(false);
+    // The Allure 3 CLI is an optional peer: not installed unless the user adds it.
+    expect(existsSync(join(home, 'node_modules', 'allure'))).toBe(false);
   });
 
   it('carries every path the README names under "What the installed package carries", and no install script', () => {
@@ -107,12 +110,13 @@ describe('installed from its tarball', () => {
     for (const h of [help, reference, report]) expect(h.stdout + h.stderr).not.toMatch(/npm run/);
   });
 
-  it('checks the embedded reference: exit 0, every report written', async () => {
+  it('checks the embedded reference: exit 0, every report but report.html written, and one line says why not that one', async () => {
     const dir = join(home, 'reports-embedded');
     const r = await npx(['--report-dir', dir, '--quiet']);
-    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect([r.code, r.stderr]).toEqual([0, `note: ${ALLURE_MISSING}\n`]);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
-    for (const f of ['report.html', 'traceability.md', 'interface.md', 'summary.json', 'junit.xml', 'exchanges.json', 'replay.sh', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(existsSync(join(dir, 'report.html'))).toBe(false);
+    for (const f of ['traceability.md', 'interface.md', 'summary.json', 'junit.xml', 'exchanges.json', 'replay.sh', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
     // The clauses are quoted from the spec the package ships, and its copy is what the links reach.
     expect(readFileSync(join(dir, 'interface.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'docs', 'spec', 'interface.md'), 'utf8'));
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain('A JSON route for this operation: not shown.');
@@ -132,4 +136,16 @@ describe('installed from its tarball', () => {
     const unknown = await npx(['verify']);
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'soap-json-conformance: unknown command "verify"']);
   });
+
+  // Last: it adds packages, which the size test above must not count.
+  it('with the optional Allure CLI added to the project, report.html is written too', async () => {
+    const peers = (JSON.parse(readFileSync(join(home, 'node_modules', 'soap-json-conformance', 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies;
+    expect(peers).toEqual({ allure: ALLURE_VERSION }); // the version the one-line note names
+    const add = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `allure@${ALLURE_VERSION}`], home);
+    expect(add.code, add.stderr).toBe(0);
+    const dir = join(home, 'reports-html');
+    const r = await npx(['--reports', 'html', '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<h1[^>]*>CONFORMANT<\/h1>/);
+  }, 300_000);
 });

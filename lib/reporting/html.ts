@@ -1,16 +1,34 @@
 // The auditor's HTML report: Allure 3 (the `allure` CLI, pure JavaScript) turns allure-results/ into
 // one self-contained file. Allure's "awesome" page always embeds a Google Analytics loader; it is
 // cut out here, and a file that would still reach outside itself is refused rather than written.
+// The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
+// report.html is left out, said in one line, and every other report is written.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { displayLine, inertUrls } from './display.js';
+import { prettyMessage } from './pretty-body.js';
 import { replaceFile } from './replace-file.js';
+import type { Report } from './report.js';
+import { exitCodeOf, verdictWords } from './verdict.js';
 
-/** The allure package's own CLI script (its exports hide package.json, so walk up from its entry). */
-function allureCli(): string {
-  for (let dir = dirname(createRequire(import.meta.url).resolve('allure')); dir !== dirname(dir); dir = dirname(dir)) {
+/** The version of the Allure CLI this report was made with (package.json pins it as a dev and optional peer dependency). */
+export const ALLURE_VERSION = '3.18.0';
+/** Said on stderr when the Allure CLI is not installed. */
+export const ALLURE_MISSING = `report.html not written: it is made by the Allure 3 CLI, an optional dependency not installed here (npm install --save-dev allure@${ALLURE_VERSION} adds it); every other report is written`;
+
+/** The allure package's own CLI script (its exports hide package.json, so walk up from its entry),
+ *  or undefined when the package is not installed. */
+function allureCli(): string | undefined {
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve('allure');
+  } catch {
+    return undefined;
+  }
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
     if (existsSync(join(dir, 'cli.js')) && existsSync(join(dir, 'package.json'))) return join(dir, 'cli.js');
   }
   throw new Error('the allure package has no cli.js');
@@ -47,23 +65,113 @@ export function selfContained(html: string): string {
   return out;
 }
 
-function run(args: string[], cwd: string): Promise<void> {
+function run(cli: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [allureCli(), ...args], { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, _out, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, _out, stderr) => {
       if (error) reject(new Error(`allure generate failed: ${(stderr || error.message).trim().split('\n').pop()}`));
       else resolve();
     });
   });
 }
 
-/** Writes `<reportDir>/report.html` from `<reportDir>/allure-results`; returns its path. */
-export async function writeHtmlReport(reportDir: string, title: string): Promise<string> {
+/** A shown message attachment (`<exchange> request`, `<exchange> response`): its body re-indented
+ *  is put before it, and it keeps the bytes as received. Only the copy the HTML is built from changes. */
+function prettyAttachments(results: string): void {
+  type Attachment = { name: string; source: string; type?: string };
+  type Step = { attachments?: Attachment[]; steps?: Step[] };
+  const walk = (s: Step): boolean => {
+    let changed = false;
+    const out: Attachment[] = [];
+    for (const a of s.attachments ?? []) {
+      const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? prettyMessage(readFileSync(join(results, a.source), 'utf8')) : undefined;
+      if (pretty !== undefined) {
+        const source = a.source.replace(/-attachment(\.\w+)?$/, '-pretty-attachment.txt');
+        writeFileSync(join(results, source), pretty);
+        out.push({ name: `${a.name}, body indented`, source, type: 'text/plain' }, { ...a, name: `${a.name}, exact bytes` });
+        changed = true;
+      } else out.push(a);
+    }
+    if (changed) s.attachments = out;
+    for (const child of s.steps ?? []) changed = walk(child) || changed;
+    return changed;
+  };
+  for (const file of readdirSync(results).filter((f) => f.endsWith('-result.json'))) {
+    try {
+      const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as Step;
+      if (walk(result)) writeFileSync(join(results, file), JSON.stringify(result));
+    } catch {
+      // A result this cannot read keeps its attachments as they are: the indented copy is a convenience.
+    }
+  }
+}
+
+/** Text the banner shows: escaped for HTML, controls shown escaped, URLs inert, and no `=` (so no
+ *  text can read as an attribute to the self-containment check). */
+const text = (s: string): string => inertUrls(displayLine(s))
+  .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/=/g, '&#61;');
+
+const COLOURS = { 0: ['#e8f6ec', '#1a7f37'], 1: ['#fdecea', '#b42318'], 2: ['#fff4e0', '#9a5b00'] } as const;
+
+/** Above Allure's page, in the file itself (seen on first paint, before the page's script runs): the
+ *  verdict in words, coloured by it; MUST failures, then SHOULD failures, then the differences from
+ *  the legacy, then what passed; and for a merge, its shards once. */
+export function verdictBanner(report: Report): string {
+  const [background, ink] = COLOURS[exitCodeOf(report)];
+  const failed = (level: string) => report.checks.filter((c) => c.level === level && c.status === 'fail');
+  const item = (c: Report['checks'][number]) => `<li><b>${text(c.id)}</b> ${text(c.title)}: ${text(c.message)}</li>`;
+  const section = (title: string, items: string[]) => (items.length ? `<h3>${title}</h3><ul>${items.join('')}</ul>` : '');
+  const d = report.differential;
+  const merged = report.configuration.mergedFrom;
+  const shards = Array.isArray(merged) ? merged.map(String) : [];
+  const passed = report.checks.filter((c) => c.status === 'pass');
+  const skipped = report.checks.filter((c) => c.status === 'skip');
+  return [
+    `<header id="conformance-verdict" data-exit-code="${exitCodeOf(report)}" style="position:relative;z-index:2147483647;margin:0;padding:16px 24px;background:${background};border-bottom:4px solid ${ink};font:14px/1.45 system-ui,sans-serif;color:#1d2939">`,
+    `<h1 style="margin:0 0 4px;font-size:28px;color:${ink}">${text(verdictWords(report))}</h1>`,
+    `<p style="margin:0">${text(report.target.baseUrl)}, ${text(report.startedAt.slice(0, 16).replace('T', ' '))} UTC. MUST ${report.counts.MUST.passed} passed, ${report.counts.MUST.failed} failed, ${report.counts.MUST.skipped} not evaluated; SHOULD ${report.counts.SHOULD.passed} passed, ${report.counts.SHOULD.failed} failed${report.gate === 'should' ? ' (the run gates on SHOULD)' : ' (advisory)'}.</p>`,
+    shards.length ? `<p style="margin:4px 0 0">Merged from ${shards.length} shards: ${shards.map(text).join(', ')}.</p>` : '',
+    section(`MUST checks failed (${failed('MUST').length})`, failed('MUST').map(item)),
+    section(`SHOULD checks failed (${failed('SHOULD').length})`, failed('SHOULD').map(item)),
+    d && d.differences ? section(`Differences from the legacy ${text(d.legacy.baseUrl)} (${d.differences} values)`, d.paths.map((p) => `<li><b>${text(p.operation)}</b> ${text(p.path)}: ${p.differing} of ${p.compared} compared</li>`)) : '',
+    skipped.length ? `<p style="margin:4px 0 0">Not evaluated (${skipped.length}): ${skipped.map((c) => text(c.id)).join(', ')}</p>` : '',
+    `<details style="margin:4px 0 0"><summary>Passed (${passed.length})</summary>${passed.map((c) => text(c.id)).join(', ')}</details>`,
+    '</header>',
+  ].join('');
+}
+
+/** Allure's controls that mean nothing for one run of checks (each check runs once: no retries,
+ *  flakiness, transitions or history), and its pass-rate donut, which is not the verdict. */
+const HIDDEN = ['retry-filter', 'flaky-filter', 'transition-filter', 'test-result-tab-history', 'test-result-tab-retries']
+  .map((id) => `[data-testid="${id}"]`).concat('article:has([aria-label^="Success rate"])').join(',');
+// Allure's loader covers the whole window until its script has drawn the page: in the flow below
+// the verdict instead, so the verdict is what the first paint shows.
+const STYLE = `<style id="conformance-style">${HIDDEN}{display:none!important}.allure-app-loader{position:static!important;min-height:40vh}#conformance-verdict h3{margin:10px 0 2px;font-size:15px}#conformance-verdict ul{margin:0;padding-left:20px}</style>`;
+
+/** The page with the verdict banner first in its body and Allure's meaningless controls hidden. */
+export function withVerdict(html: string, report: Report): string {
+  const head = html.indexOf('</head>');
+  const body = /<body[^>]*>/.exec(html);
+  if (head < 0 || !body) throw new Error('the generated report has no <head> or <body>');
+  const at = body.index + body[0].length;
+  return `${html.slice(0, head)}${STYLE}${html.slice(head, at)}${verdictBanner(report)}${html.slice(at)}`;
+}
+
+/** Writes `<reportDir>/report.html` from `<reportDir>/allure-results`; its path, or nothing (said on
+ *  stderr) when the Allure CLI is not installed. */
+export async function writeHtmlReport(reportDir: string, title: string, report: Report): Promise<string[]> {
+  const cli = allureCli();
+  if (!cli) {
+    process.stderr.write(`note: ${ALLURE_MISSING}\n`);
+    return [];
+  }
   const work = mkdtempSync(join(tmpdir(), 'conformance-html-'));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
-    await run(['generate', join(reportDir, 'allure-results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
-    const html = selfContained(readFileSync(join(work, 'out', 'index.html'), 'utf8'));
-    return replaceFile(join(reportDir, 'report.html'), html);
+    cpSync(join(reportDir, 'allure-results'), join(work, 'results'), { recursive: true });
+    prettyAttachments(join(work, 'results'));
+    await run(cli, ['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
+    const html = withVerdict(selfContained(readFileSync(join(work, 'out', 'index.html'), 'utf8')), report);
+    return [replaceFile(join(reportDir, 'report.html'), html)];
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -6,5 +6,5 @@ import type { ReportWriter } from './report-writer.js';
 
 export const htmlWriter: ReportWriter = {
   name: 'html', what: 'report.html', slow: true, needs: 'allure',
-  write: async (report, dir) => ({ files: [await writeHtmlReport(dir, reportTitle(report))] }),
+  write: async (report, dir) => ({ files: await writeHtmlReport(dir, reportTitle(report), report) }),
 };
