@@ -122,3 +122,16 @@ describe('a variant that edits every reply, behind the cache', () => {
     expect({ ...a, ...Object.fromEntries(credentials.map((k) => [k, 0])) }).toEqual({ ...b, ...Object.fromEntries(credentials.map((k) => [k, 0])) });
   }, 60_000);
 });
+
+describe('a variant that throws, on the fast path', () => {
+  let ref: RunningReference;
+  beforeAll(async () => { ref = await startReference({ variants: [{ name: 'throws', description: 'every reply edit throws', editReply: () => { throw new Error('boom'); } }] }); });
+  afterAll(async () => { await ref.close(); });
+
+  it('a reply edit that throws after the body is read is answered 500, and the reference keeps serving', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await call(`${ref.url}/supportstateuser`, { json: { userName: 'jdoe.support' } });
+      expect([r.status, (JSON.parse(r.body) as { responseStatus: { errorCode: string } }).responseStatus.errorCode]).toEqual([500, 'InternalServerError']);
+    }
+  }, 60_000);
+});

@@ -237,7 +237,13 @@ class Reference {
       const edits = a.answering.profile.editReply;
       if (!edits.length) { done(a.reply); return; }
       const served: Served = { method, kind, headers: req.headers, ...(a.jsonp ? { jsonp: a.jsonp } : {}), ...(a.dto ? { dto: a.dto } : {}) };
-      done(edits.reduce((acc, edit) => edit(acc, served), a.reply));
+      let edited: Reply;
+      try {
+        edited = edits.reduce((acc, edit) => edit(acc, served), a.reply);
+      } catch {
+        edited = internalError(); // a variant that throws still gets an answer, as before from the promise's catch
+      }
+      done(edited);
     });
   }
 
