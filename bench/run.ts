@@ -1,207 +1,273 @@
-// `npm run bench`: figures printed as a table and written to bench/results.json.
-//   1. effective serial round trips per run: (T with 1000 ms added to every response − T with 0) / 1 s
-//   2. requests sent per run
-//   3. wall time of a cold `npm run conformance` against the embedded reference
-//   4. reference throughput relative to bare node:http answering the same bytes (autocannon)
-//   5. peak memory (RSS) of a run
-//   6. accounts: exchanges judged per second over 10 000 accounts against the reference, as a ratio
-//      to autocannon's requests per second on the same route of the same reference, in the same run
-//   7. peak memory (RSS) of runs over 10 000 and 100 000 accounts (--skip-100k leaves the latter out)
-//   8. HAR: MB/s, entries/s and peak RSS judging a generated recording of --har-mib MiB (1024 by default)
-//   9. proxy: autocannon's requests per second through --proxy as a ratio to direct, in the same run,
-//      beside the same ratio for a bare forwarder (what forwarding alone costs here), the share of
-//      that load the judge judged, and the p99 latency the proxy adds
-// --only run,accounts,har,proxy measures those groups alone; the other figures of bench/results.json
-// are kept, each with the date it was measured. Benchmarks measure; they never fail. Timings are
-// medians of several rounds.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run bench`: every figure as min / median / max over interleaved rounds (the things compared
+// run one after another inside each round, so that load on the machine falls on both), with CPU
+// time per unit beside wall-clock rates: on shared cores a rate swings with the load, CPU per unit
+// holds. Writes bench/results.json and prints a Markdown block for the README's Speed section, with
+// the load average at start and end.
+//   run        serial round trips per run, requests per run, cold `npm run conformance`, peak RSS
+//   reference  CPU per request of the reference against bare node:http answering the same bytes
+//              (bench/bare-server.mjs): the sample account, a population account answered from the
+//              cache, and a population account asked for the first time (generated)
+//   accounts   --accounts N (and 100 000 unless --skip-100k) against a reference in its own process,
+//              beside autocannon replaying the same accounts' requests, 32 connections like the harness
+//   har        a generated recording judged with --har, beside stream-json alone reading it
+//   proxy      autocannon through --proxy, through a bare forwarder (bench/bare-proxy.mjs), and direct
+// Options: --rounds N (3), --seconds S per load sample (5), --only group,group, --accounts N (10 000),
+// --skip-100k, --har-mib N (256), --quick (3 rounds of 2 s, 2 000 accounts, no 100k, 16 MiB HAR;
+// a few minutes), --no-build, --out FILE. A full run writes bench/results.json; --quick or --only
+// writes to a temporary file unless --out says where, so a partial run never replaces the figures.
+// Benchmarks measure; they never fail.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { PROJECT_ROOT } from '../lib/paths.js';
-import { startReference } from '../lib/reference/server.js';
 import { generatedHar } from './generated-har.js';
+import { endedChildrenCpuSeconds, load, loadAverage, serve, shown, spread, stop, cpuSecondsOf, type Load, type Request, type Spread } from './measure.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, 'skip-100k': { type: 'boolean' }, only: { type: 'string' }, 'har-mib': { type: 'string' } } });
-const GROUPS = ['run', 'accounts', 'har', 'proxy'] as const;
-const only = values.only?.split(',') ?? [...GROUPS];
-const want = (g: (typeof GROUPS)[number]) => only.includes(g);
-const ROUNDS = Number(values.rounds ?? 3);
-const SECONDS = Number(values.seconds ?? 5);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string' }, seconds: { type: 'string' }, only: { type: 'string' }, accounts: { type: 'string' },
+    'skip-100k': { type: 'boolean' }, 'har-mib': { type: 'string' }, quick: { type: 'boolean' }, 'no-build': { type: 'boolean' }, out: { type: 'string' },
+  },
+});
+const GROUPS = ['run', 'reference', 'accounts', 'har', 'proxy'] as const;
+type Group = (typeof GROUPS)[number];
+const only = (values.only?.split(',') ?? [...GROUPS]) as Group[];
+for (const g of only) if (!GROUPS.includes(g)) { process.stderr.write(`bench: unknown group ${JSON.stringify(g)}; groups: ${GROUPS.join(', ')}\n`); process.exit(2); }
+const want = (g: Group) => only.includes(g);
+const quick = values.quick ?? false;
+const ROUNDS = Math.max(1, Number(values.rounds ?? 3));
+const SECONDS = Number(values.seconds ?? (quick ? 2 : 5));
+const ACCOUNTS = Number(values.accounts ?? (quick ? 2000 : 10_000));
+const SKIP_100K = values['skip-100k'] ?? quick;
+const HAR_MIB = Number(values['har-mib'] ?? (quick ? 16 : 256));
+const partial = quick || values.only !== undefined || ROUNDS < 3;
+const OUT = values.out ?? (partial ? join(mkdtempSync(join(tmpdir(), 'bench-results-')), 'results.json') : join(PROJECT_ROOT, 'bench', 'results.json'));
 
-function timed(cmd: string, args: string[]): Promise<{ ms: number; code: number }> {
+const run = (cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ ms: number; code: number; cpu?: number; stdout: string }> => {
+  const cpu0 = endedChildrenCpuSeconds();
   const t = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: PROJECT_ROOT, stdio: 'ignore', env: { ...process.env, BASE_URL: '' } });
-    child.on('exit', (code) => resolve({ ms: performance.now() - t, code: code ?? -1 }));
+    const child = spawn(cmd, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BASE_URL: '', ...env } });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.on('exit', (code) => {
+      const cpu1 = endedChildrenCpuSeconds();
+      resolve({ ms: performance.now() - t, code: code ?? -1, stdout, ...(cpu0 !== undefined && cpu1 !== undefined ? { cpu: cpu1 - cpu0 } : {}) });
+    });
   });
-}
+};
+const node = (args: string[]) => run(process.execPath, args);
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function serve(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BASE_URL: '' } });
-  return new Promise((resolve) => child.stdout!.on('data', (d: Buffer) => {
-    const url = /(?:listening on|proxying) (\S+)/.exec(d.toString())?.[1];
-    if (url) resolve({ url, child });
-  }));
-}
-
-async function cliRun(baseUrl?: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  const r = await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--report-dir', dir, ...(baseUrl ? ['--base-url', baseUrl] : [])]);
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { exchanges: { attempts?: number; error?: string }[]; peakRss: { runBytes: number } };
-  const requests = summary.exchanges.reduce((n, e) => n + (e.error?.startsWith('not sent') ? 0 : e.attempts ?? 1), 0);
-  return { ms: r.ms, requests, peakRss: summary.peakRss.runBytes };
-}
-
-async function load(url: string, body = '{"userName":"jdoe.support"}', connections = 50): Promise<{ rps: number; p99: number; total: number }> {
-  const r = await autocannon({ url: `${url}/supportstateuser`, method: 'POST', connections, duration: SECONDS, headers: { 'content-type': 'application/json' }, body });
-  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total };
-}
-const throughput = async (url: string, body?: string, connections?: number) => (await load(url, body, connections)).rps;
-
-/** An accounts file of `n` cases (one login each, a confirm every third), written as a stream. */
-function accountsFile(n: number): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'bench-accounts-')), `accounts-${n}.jsonl`);
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    lines.push(JSON.stringify({
-      SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` },
-      ...(i % 3 === 0 ? { ConfirmEmailRequest: { recoveryToken: `rt${i}`, verifyEmail: `u${i}@example.org`, ownerId: i, isForMM: false, systemCode: 'Unspecified' } } : {}),
-    }));
-  }
-  writeFileSync(path, `${lines.join('\n')}\n`);
-  return path;
-}
-
-interface AccountsRun { exchangesPerSecond: number; casesPerSecond: number; checkingRss: number; runRss: number; presentationRss: number; exchanges: number }
-
-async function accountsRun(baseUrl: string, file: string): Promise<AccountsRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--base-url', baseUrl, '--accounts', file, '--report-dir', dir, '--quiet']);
-  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
-    timings: { sendingMs: number }; peakRss: { checkingBytes: number; runBytes: number; presentationBytes: number };
-    counts: { exchanges: { exchanges: number; cases: number } };
-  };
-  const seconds = s.timings.sendingMs / 1000;
-  return {
-    exchangesPerSecond: s.counts.exchanges.exchanges / seconds, casesPerSecond: s.counts.exchanges.cases / seconds, exchanges: s.counts.exchanges.exchanges,
-    checkingRss: s.peakRss.checkingBytes, runRss: s.peakRss.runBytes, presentationRss: s.peakRss.presentationBytes,
-  };
-}
-
-process.stdout.write(`bench: ${ROUNDS} rounds, ${SECONDS} s throughput samples\n`);
-
-const mb = (b: number) => Math.round(b / 1e6);
-type Figure = { value: number; goal: string; detail?: string };
+type Figure = { value: Spread; unit: string; goal: string; detail: string };
 const figures: Record<string, Figure> = {};
+const figure = (name: string, xs: number[], unit: string, goal: string, detail: string) => { figures[name] = { value: spread(xs), unit, goal, detail }; };
+const mb = (b: number) => b / 1e6;
+const r0 = (x: number) => Math.round(x).toLocaleString('en-US');
+
+const loadAtStart = loadAverage();
+say(`bench: ${ROUNDS} rounds, ${SECONDS} s load samples; groups ${only.join(', ')}; load average ${loadAtStart}`);
+if (!values['no-build']) {
+  // The harness and the reference run compiled, as users run them (bin/run.mjs starts dist/ when current).
+  const built = await run('npm', ['run', 'build', '--silent']);
+  if (built.code !== 0) { process.stderr.write('bench: npm run build failed\n'); process.exit(2); }
+}
+
+interface Summary {
+  timings: { sendingMs: number };
+  peakRss: { checkingBytes: number; runBytes: number; presentationBytes: number };
+  counts: { exchanges: { exchanges: number; cases: number } };
+  exchanges: { attempts?: number; error?: string }[];
+}
+const summaryIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+const reportDir = () => mkdtempSync(join(tmpdir(), 'bench-'));
 
 if (want('run')) {
-  // 1 and 2: the same full run against a near and a far-looking reference.
-  const near = await startReference();
-  const far = await startReference({ latencyMs: 1000 });
-  const nearRuns = [], farRuns = [];
-  for (let i = 0; i < ROUNDS; i++) { nearRuns.push(await cliRun(near.url)); farRuns.push(await cliRun(far.url)); }
-  await Promise.all([near.close(), far.close()]);
-  const serialRoundTrips = (median(farRuns.map((r) => r.ms)) - median(nearRuns.map((r) => r.ms))) / 1000;
+  say(`run: … (load average ${loadAverage()})`);
+  // The same full run against a near and a far-looking reference, then cold `npm run conformance`.
+  const near = await serve(['bench/serve-reference.mjs']);
+  const far = await serve(['bin/run.mjs', 'cli/reference', '--port', '0', '--latency', '1000']);
+  const cliRun = async (url?: string) => {
+    const dir = reportDir();
+    const r = await node(['bin/run.mjs', 'cli/main', '--report-dir', dir, ...(url ? ['--base-url', url] : [])]);
+    const s = summaryIn(dir);
+    return { ms: r.ms, requests: s.exchanges.reduce((n, e) => n + (e.error?.startsWith('not sent') ? 0 : e.attempts ?? 1), 0), peakRss: s.peakRss.runBytes };
+  };
+  const serial: number[] = [], requests: number[] = [], cold: number[] = [], rss: number[] = [], nearMs: number[] = [];
+  const codes = new Set<number>();
+  for (let i = 0; i < ROUNDS; i++) {
+    const a = await cliRun(near.url);
+    const b = await cliRun(far.url);
+    serial.push((b.ms - a.ms) / 1000);
+    nearMs.push(a.ms);
+    requests.push(a.requests);
+    const c = await run('npm', ['run', 'conformance', '--silent']);
+    cold.push(c.ms / 1000);
+    codes.add(c.code);
+    rss.push(mb((await cliRun()).peakRss));
+  }
+  await Promise.all([stop(near.child), stop(far.child)]);
+  figure('serialRoundTripsPerRun', serial, 'round trips', '≤ 2 (limit 1)', `(T with 1000 ms added to every response − T with 0) / 1 s; a run at 0 ms took ${shown(spread(nearMs.map((x) => x / 1000)), 1)} s`);
+  figure('requestsPerRun', requests, 'requests', 'one per distinct exchange', 'requests sent by a full run');
+  figure('coldConformanceSeconds', cold, 's', '≤ 3 s', `npm run conformance against the embedded reference, the HTML report included; exit codes ${[...codes].join(',')}`);
+  figure('peakRssMegabytes', rss, 'MB', 'reported', 'the run\'s process over a whole run, embedded reference');
+}
 
-  // 3 and 5: cold `npm run conformance`, embedded reference.
-  const cold = [];
-  for (let i = 0; i < ROUNDS; i++) cold.push(await timed('npm', ['run', 'conformance', '--silent']));
-  const coldRuns = [];
-  for (let i = 0; i < ROUNDS; i++) coldRuns.push(await cliRun());
-
-  // 4: the reference against bare node:http, alternating, in separate processes from autocannon.
-  const reference = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
+if (want('reference')) {
+  say(`reference: … (load average ${loadAverage()})`);
+  // One reference and one bare server, each in its own process; CPU read from /proc per load sample.
   const bare = await serve(['bench/bare-server.mjs']);
-  const refRps = [], bareRps = [];
-  for (let i = 0; i < ROUNDS; i++) { refRps.push(await throughput(reference.url)); bareRps.push(await throughput(bare.url)); }
-  reference.child.kill();
-  bare.child.kill();
-  Object.assign(figures, {
-    serialRoundTripsPerRun: { value: +serialRoundTrips.toFixed(2), goal: '<= 2 (limit 1)', detail: `median run ${Math.round(median(nearRuns.map((r) => r.ms)))} ms at 0 ms latency, ${Math.round(median(farRuns.map((r) => r.ms)))} ms at 1000 ms` },
-    requestsPerRun: { value: median(nearRuns.map((r) => r.requests)), goal: 'one per distinct exchange' },
-    coldConformanceSeconds: { value: +(median(cold.map((c) => c.ms)) / 1000).toFixed(2), goal: '<= 3 s on the 2-core machine', detail: `npm run conformance, exit codes ${[...new Set(cold.map((c) => c.code))].join(',')}` },
-    referenceThroughputRatio: { value: +(median(refRps) / median(bareRps)).toFixed(2), goal: '>= 0.8', detail: `median ${Math.round(median(refRps))} req/s against ${Math.round(median(bareRps))} req/s for bare node:http` },
-    peakRssMegabytes: { value: Math.round(median(coldRuns.map((r) => r.peakRss)) / 1e6), goal: 'reported', detail: 'the run\'s process, embedded reference; vitest presents in a child of its own' },
-  });
+  const ref = await serve(['bench/serve-reference.mjs']);
+  // Without a cache every population answer is generated: what an account asked for the first time costs.
+  const uncached = await serve(['bench/serve-reference.mjs', '--cache-mib', '0']);
+  const sample: Request[] = [{ path: '/supportstateuser', body: '{"userName":"jdoe.support"}' }];
+  const population: Request[] = Array.from({ length: 1000 }, (_, i) => ({ path: '/supportstateuser', body: JSON.stringify({ userName: `user${i}`, searchValues: `s${i}` }) }));
+  const opts = { seconds: SECONDS, connections: 32 };
+  await load(ref.url, population, { ...opts, amount: population.length }); // the cache holds them from here on
+  const rows: { bare: Load; sample: Load; cached: Load; generated: Load }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    rows.push({
+      bare: await load(bare.url, sample, { ...opts, watch: bare.child.pid }),
+      sample: await load(ref.url, sample, { ...opts, watch: ref.child.pid }),
+      cached: await load(ref.url, population, { ...opts, watch: ref.child.pid }),
+      generated: await load(uncached.url, population, { ...opts, watch: uncached.child.pid }),
+    });
+  }
+  await Promise.all([stop(bare.child), stop(ref.child), stop(uncached.child)]);
+  const cpu = (k: 'sample' | 'cached' | 'generated') => rows.map((r) => r.bare.serverCpuUs! / r[k].serverCpuUs!);
+  const wall = (k: 'sample' | 'cached' | 'generated') => rows.map((r) => r[k].rps / r.bare.rps);
+  const us = (k: keyof (typeof rows)[number]) => shown(spread(rows.map((r) => r[k].serverCpuUs!)), 1);
+  const rps = (k: keyof (typeof rows)[number]) => shown(spread(rows.map((r) => r[k].rps)), 0);
+  figure('referenceCpuRatioSample', cpu('sample'), '× bare', '≥ 0.8', `bare node:http's CPU per request ÷ the reference's, the sample account: ${us('sample')} µs against ${us('bare')} µs; wall clock ${shown(spread(wall('sample')))} × bare (${rps('sample')} against ${rps('bare')} req/s), 32 connections`);
+  figure('referenceCpuRatioPopulation', cpu('cached'), '× bare', '≥ 0.4', `the same for 1 000 accounts of the population cycled, answered from the reference's cache: ${us('cached')} µs per request; wall clock ${shown(spread(wall('cached')))} × bare (${rps('cached')} req/s)`);
+  figure('referenceCpuRatioGenerated', cpu('generated'), '× bare', 'reported', `the same accounts from a reference with no cache (each record generated and written, as for an account asked the first time): ${us('generated')} µs per request; wall clock ${shown(spread(wall('generated')))} × bare (${rps('generated')} req/s)`);
+}
+
+/** An accounts file of `n` cases (one login each, a confirm every third), and the same requests for autocannon. */
+function accountsFile(n: number): { path: string; requests: Request[] } {
+  const path = join(mkdtempSync(join(tmpdir(), 'bench-accounts-')), `accounts-${n}.jsonl`);
+  const lines: string[] = [];
+  const requests: Request[] = [];
+  for (let i = 0; i < n; i++) {
+    const login = { userName: `user${i}`, searchValues: `s${i}` };
+    const confirm = i % 3 === 0 ? { recoveryToken: `rt${i}`, verifyEmail: `u${i}@example.org`, ownerId: i, isForMM: false, systemCode: 'Unspecified' } : undefined;
+    lines.push(JSON.stringify({ SupportStateUserLoginRequest: login, ...(confirm ? { ConfirmEmailRequest: confirm } : {}) }));
+    requests.push({ path: '/supportstateuser', body: JSON.stringify(login) });
+    if (confirm) requests.push({ path: '/user/confirmemail', body: JSON.stringify(confirm) });
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return { path, requests };
 }
 
 if (want('accounts')) {
-  // 6 and 7: accounts against a reference in its own process (each account answered with its own
-  // record); autocannon asks the same reference for one non-sample account, 32 connections like the harness.
-  const population = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
-  const tenK = await accountsRun(population.url, accountsFile(10_000));
-  const loadRps = await throughput(population.url, '{"userName":"user7","searchValues":"s7"}', 32);
-  const hundredK = values['skip-100k'] ? undefined : await accountsRun(population.url, accountsFile(100_000));
-  population.child.kill();
-  Object.assign(figures, {
-    accountsThroughputRatio: { value: +(tenK.exchangesPerSecond / loadRps).toFixed(2), goal: '>= 0.5', detail: `${Math.round(tenK.exchangesPerSecond)} exchanges/s (${Math.round(tenK.casesPerSecond)} accounts/s) judged over 10 000 accounts against ${Math.round(loadRps)} req/s from autocannon on the same reference` },
-    accountsPeakRssMegabytes10k: { value: mb(tenK.runRss), goal: '<= 300 MB', detail: `${tenK.exchanges} exchanges; judging ${mb(tenK.checkingRss)} MB, presentation child ${mb(tenK.presentationRss)} MB` },
-    ...(hundredK ? { accountsPeakRssMegabytes100k: { value: mb(hundredK.runRss), goal: '<= 300 MB, flat', detail: `${hundredK.exchanges} exchanges at ${Math.round(hundredK.exchangesPerSecond)}/s; judging ${mb(hundredK.checkingRss)} MB, presentation child ${mb(hundredK.presentationRss)} MB` } } : {}),
-  });
+  say(`accounts: … (load average ${loadAverage()})`);
+  const sizes = SKIP_100K ? [ACCOUNTS] : [ACCOUNTS, 100_000];
+  for (const n of sizes) {
+    const file = accountsFile(n);
+    // A cache that holds every answer (about 4.2 kB each), filled before the rounds: both sides
+    // then meet the same warm reference, and the harness is measured, not the generator.
+    const cacheMib = Math.max(32, Math.ceil((file.requests.length * 5000) / 1024 / 1024));
+    const ref = await serve(['bench/serve-reference.mjs', '--cache-mib', String(cacheMib)]);
+    await load(ref.url, file.requests, { seconds: 600, connections: 32, amount: file.requests.length });
+    const harness: { perSecond: number; cpuUs: number; refCpuUs: number; rss: number; checking: number; presentation: number; exchanges: number }[] = [];
+    const replay: Load[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const dir = reportDir();
+      const refCpu0 = cpuSecondsOf(ref.child.pid!);
+      const r = await node(['bin/run.mjs', 'cli/main', '--base-url', ref.url, '--accounts', file.path, '--report-dir', dir, '--quiet']);
+      const refCpu1 = cpuSecondsOf(ref.child.pid!);
+      const s = summaryIn(dir);
+      const exchanges = s.counts.exchanges.exchanges;
+      harness.push({
+        perSecond: exchanges / (s.timings.sendingMs / 1000), cpuUs: ((r.cpu ?? NaN) * 1e6) / exchanges,
+        refCpuUs: refCpu0 !== undefined && refCpu1 !== undefined ? ((refCpu1 - refCpu0) * 1e6) / exchanges : NaN,
+        rss: mb(s.peakRss.runBytes), checking: mb(s.peakRss.checkingBytes), presentation: mb(s.peakRss.presentationBytes), exchanges,
+      });
+      replay.push(await load(ref.url, file.requests, { seconds: SECONDS, connections: 32, watch: ref.child.pid! }));
+    }
+    await stop(ref.child);
+    const label = n === 100_000 ? '100k' : n === 10_000 ? '10k' : String(n);
+    const h = (k: keyof (typeof harness)[number], d = 0) => shown(spread(harness.map((x) => x[k])), d);
+    figure(`accountsThroughputRatio${label}`, harness.map((x, i) => x.perSecond / replay[i]!.rps), '× autocannon', '≥ 0.5',
+      `${h('perSecond')} exchanges/s judged over ${r0(n)} accounts (${r0(harness[0]!.exchanges)} exchanges) against ${shown(spread(replay.map((x) => x.rps)), 0)} req/s from autocannon replaying the same requests, 32 connections, same reference (cache of ${cacheMib} MiB, filled first)`);
+    figure(`accountsCpuPerExchange${label}`, harness.map((x) => x.cpuUs), 'µs', 'reported',
+      `the harness's CPU per exchange over its whole run (start, sending, judging, reports, presentation child) against autocannon's ${shown(spread(replay.map((x) => x.clientCpuUs)), 0)} µs per request; the reference spent ${h('refCpuUs', 1)} µs per exchange under the harness, ${shown(spread(replay.map((x) => x.serverCpuUs ?? NaN)), 1)} µs under autocannon`);
+    figure(`accountsPeakRssMegabytes${label}`, harness.map((x) => x.rss), 'MB', n === 100_000 ? '≤ 250 MB, within 15% of 10k' : '≤ 250 MB',
+      `peak RSS of the run's process; judging ${h('checking')} MB, presentation child ${h('presentation')} MB`);
+  }
 }
 
 if (want('har')) {
-  // 8: a generated recording judged offline, streamed.
-  const har = await generatedHar(Number(values['har-mib'] ?? 1024));
-  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  const t = await timed(process.execPath, ['bin/run.mjs', 'cli/main', '--har', har.path, '--report-dir', dir, '--quiet']);
-  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { timings: { sendingMs: number }; peakRss: { checkingBytes: number; runBytes: number; presentationBytes: number } };
-  const judging = s.timings.sendingMs / 1000;
-  Object.assign(figures, {
-    harMegabytesPerSecond: { value: +(har.bytes / 1e6 / judging).toFixed(1), goal: 'reported', detail: `${Math.round(har.bytes / 1024 / 1024)} MiB, ${har.entries} entries judged in ${judging.toFixed(1)} s (${Math.round(har.entries / judging)} entries/s); ${(t.ms / 1000).toFixed(1)} s with the reports` },
-    harPeakRssMegabytes: { value: mb(s.peakRss.runBytes), goal: '< 300 MB', detail: `judging ${mb(s.peakRss.checkingBytes)} MB, presentation child ${mb(s.peakRss.presentationBytes)} MB` },
-  });
+  say(`har: … (load average ${loadAverage()})`);
+  const har = await generatedHar(HAR_MIB);
+  const judged: { mbps: number; cpuMbps: number; entriesPerSecond: number; rss: number; checking: number; presentation: number; total: number }[] = [];
+  const bare: { mbps: number; cpuMbps: number }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const dir = reportDir();
+    const r = await node(['bin/run.mjs', 'cli/main', '--har', har.path, '--report-dir', dir, '--quiet']);
+    const s = summaryIn(dir);
+    const seconds = s.timings.sendingMs / 1000;
+    judged.push({ mbps: mb(har.bytes) / seconds, cpuMbps: mb(har.bytes) / (r.cpu ?? NaN), entriesPerSecond: har.entries / seconds, rss: mb(s.peakRss.runBytes), checking: mb(s.peakRss.checkingBytes), presentation: mb(s.peakRss.presentationBytes), total: r.ms / 1000 });
+    const b = await node(['bench/bare-har-parse.mjs', har.path]);
+    const parsed = JSON.parse(b.stdout) as { entries: number; seconds: number };
+    bare.push({ mbps: mb(har.bytes) / parsed.seconds, cpuMbps: mb(har.bytes) / (b.cpu ?? NaN) });
+  }
+  const j = (k: keyof (typeof judged)[number], d = 1) => shown(spread(judged.map((x) => x[k])), d);
+  const size = `${Math.round(har.bytes / 1024 / 1024)} MiB generated recording (${r0(har.entries)} entries, the reference's real answers)`;
+  figure('harMegabytesPerSecond', judged.map((x) => x.mbps), 'MB/s', '≥ 10 MB/s', `a ${size} judged: ${j('entriesPerSecond', 0)} entries/s, ${j('total')} s with the reports; stream-json alone reads it at ${shown(spread(bare.map((x) => x.mbps)), 1)} MB/s`);
+  figure('harCpuRatio', judged.map((x, i) => x.cpuMbps / bare[i]!.cpuMbps), '× bare parse', '≥ 0.3', `MB per CPU-second of the whole --har run (${j('cpuMbps')}) ÷ stream-json alone parsing the file into entries (${shown(spread(bare.map((x) => x.cpuMbps)), 1)}, bench/bare-har-parse.mjs)`);
+  figure('harPeakRssMegabytes', judged.map((x) => x.rss), 'MB', '≤ 300 MB', `judging ${j('checking', 0)} MB, presentation child ${j('presentation', 0)} MB`);
 }
 
 if (want('proxy')) {
-  // 9: the same load straight to a reference and through the proxy, alternating; each in its own process.
-  const target = await serve(['bin/run.mjs', 'cli/reference', '--port', '0']);
-  const proxyReports = mkdtempSync(join(tmpdir(), 'bench-proxy-'));
+  say(`proxy: … (load average ${loadAverage()})`);
+  // Direct, through a bare forwarder and through the proxy, each in its own process, 50 connections.
+  const target = await serve(['bench/serve-reference.mjs']);
+  const proxyReports = reportDir();
   const proxy = await serve(['bin/run.mjs', 'cli/main', '--proxy', '0', '--base-url', target.url, '--report-dir', proxyReports]);
-  const bareProxy = await serve(['bench/bare-proxy.mjs', target.url]);
-  const direct = [], through = [], bare = [];
+  const forwarder = await serve(['bench/bare-proxy.mjs', target.url]);
+  const sample: Request[] = [{ path: '/supportstateuser', body: '{"userName":"jdoe.support"}' }];
+  const opts = { seconds: SECONDS, connections: 50 };
+  const rows: { direct: Load; bare: Load; proxy: Load }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    direct.push(await load(target.url));
-    bare.push(await load(bareProxy.url));
-    through.push(await load(proxy.url));
-    // The proxy's judge catches up after a load (at most 1 000 exchanges wait for it): let it, so
-    // that the next round's direct and bare figures do not share the cores with it.
+    rows.push({
+      direct: await load(target.url, sample, { ...opts, watch: target.child.pid! }),
+      bare: await load(forwarder.url, sample, { ...opts, watch: forwarder.child.pid! }),
+      proxy: await load(proxy.url, sample, { ...opts, watch: proxy.child.pid! }),
+    });
+    // The proxy's judge catches up after a load: let it, so the next round's figures do not share the cores with it.
     await new Promise((r) => setTimeout(r, 3000));
   }
-  bareProxy.child.kill();
-  // Stopped as a user stops it, so its reports say how much of that load its judge kept up with.
-  const stopped = new Promise((resolve) => proxy.child.on('exit', resolve));
-  proxy.child.kill('SIGTERM');
-  await stopped;
-  target.child.kill();
-  const judged = JSON.parse(readFileSync(join(proxyReports, 'summary.json'), 'utf8')) as { counts: { exchanges: { exchanges: number } }; warnings: string[] };
-  const forwarded = through.reduce((n, x) => n + x.total, 0);
-  const [d, p, b] = [median(direct.map((x) => x.rps)), median(through.map((x) => x.rps)), median(bare.map((x) => x.rps))];
-  const [dp99, pp99] = [median(direct.map((x) => x.p99)), median(through.map((x) => x.p99))];
-  Object.assign(figures, {
-    proxyThroughputRatio: { value: +(p / d).toFixed(2), goal: '>= 0.7', detail: `median ${Math.round(p)} req/s through the proxy against ${Math.round(d)} req/s direct, 50 connections` },
-    bareProxyThroughputRatio: { value: +(b / d).toFixed(2), goal: 'reported', detail: `median ${Math.round(b)} req/s through a bare node:http forwarder (bench/bare-proxy.mjs: no copy, no judging) against ${Math.round(d)} req/s direct: what forwarding alone costs here` },
-    proxyJudgedShare: { value: +(judged.counts.exchanges.exchanges / forwarded).toFixed(2), goal: 'reported', detail: `${judged.counts.exchanges.exchanges} of the ${forwarded} exchanges forwarded under that load were judged; the judge (lowest priority, its own thread) let the rest pass unjudged and counted them` },
-    proxyAddedP99Milliseconds: { value: Math.round(pp99 - dp99), goal: 'reported', detail: `p99 ${pp99} ms through the proxy, ${dp99} ms direct` },
-  });
+  await stop(forwarder.child);
+  await stop(proxy.child); // SIGTERM, as a user stops it: its reports say how much of the load was judged
+  await stop(target.child);
+  const judged = summaryIn(proxyReports).counts.exchanges.exchanges;
+  const forwarded = rows.reduce((n, r) => n + r.proxy.sent, 0);
+  const s = (f: (r: (typeof rows)[number]) => number, d = 0) => shown(spread(rows.map(f)), d);
+  figure('proxyThroughputRatio', rows.map((r) => r.proxy.rps / r.bare.rps), '× bare forwarder', '≥ 0.8',
+    `req/s through --proxy ÷ through a bare node:http forwarder (bench/bare-proxy.mjs: no copy, no judging), same load: ${s((r) => r.proxy.rps)} against ${s((r) => r.bare.rps)} req/s; direct ${s((r) => r.direct.rps)} req/s`);
+  figure('proxyCpuRatio', rows.map((r) => r.bare.serverCpuUs! / r.proxy.serverCpuUs!), '× bare forwarder', 'reported',
+    `the forwarder's CPU per request ÷ the proxy's (judge thread included): ${s((r) => r.bare.serverCpuUs!, 1)} µs against ${s((r) => r.proxy.serverCpuUs!, 1)} µs`);
+  figure('proxyJudgedShare', [judged / forwarded], 'of forwarded', 'reported', `${r0(judged)} of the ${r0(forwarded)} requests autocannon sent through the proxy (those in flight when a sample ended included) were judged; the rest passed unjudged and were counted`);
+  figure('proxyAddedP99Milliseconds', rows.map((r) => r.proxy.p99 - r.direct.p99), 'ms', 'reported', `p99 ${s((r) => r.proxy.p99)} ms through the proxy, ${s((r) => r.direct.p99)} ms direct`);
 }
 
-// Figures of groups not measured this time are kept from the last results, with the date they were measured.
-const RESULTS = join(PROJECT_ROOT, 'bench', 'results.json');
-const previous = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) as { date: string; figures: Record<string, Figure & { measured?: string }> } : undefined;
+const loadAtEnd = loadAverage();
 const now = new Date().toISOString();
-const all: Record<string, Figure & { measured?: string }> = {
-  ...Object.fromEntries(Object.entries(previous?.figures ?? {}).map(([k, f]) => [k, { ...f, measured: f.measured ?? previous!.date }])),
-  ...Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, measured: now }])),
-};
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: process.platform };
-writeFileSync(RESULTS, `${JSON.stringify({ date: now, machine, rounds: ROUNDS, figures: all }, null, 2)}\n`);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+writeFileSync(OUT, `${JSON.stringify({ date: now, command, machine, rounds: ROUNDS, seconds: SECONDS, loadAverage: { start: loadAtStart, end: loadAtEnd }, figures }, null, 2)}\n`);
 
-const rows = Object.entries(figures).map(([k, f]) => [k, String(f.value), f.goal, f.detail ?? '']);
-const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length), 6);
-for (const r of [['figure', 'value', 'goal', 'detail'], ...rows]) process.stdout.write(`${r.map((c, i) => c.padEnd(width(i))).join('  ')}\n`);
-process.stdout.write(`machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}; written to bench/results.json\n`);
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+const md = [
+  '| Figure | min / median / max | Goal | How |',
+  '|---|---|---|---|',
+  ...Object.entries(figures).map(([k, f]) => `| \`${k}\` | ${shown(f.value, f.unit === 'MB' || f.unit === 'µs' || f.unit === 'ms' || f.unit === 'requests' ? 0 : 2)} ${f.unit} | ${cell(f.goal)} | ${cell(f.detail)} |`),
+  '',
+  `Measured by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${ROUNDS} interleaved rounds, ${SECONDS} s load samples; load average (1, 5, 15 min) ${loadAtStart} at the start, ${loadAtEnd} at the end.`,
+];
+say('');
+say(md.join('\n'));
+say(`\nwritten to ${OUT}`);

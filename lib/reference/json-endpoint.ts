@@ -9,8 +9,9 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js'
 import { serviceStackError } from './error-replies.js';
 import { blameOf, decodeUtf8, header, mediaTypeOf, reply, type Reply, type RequestContext } from './reply.js';
 
-/** Renders the operation's response record for one account in a format. */
-export type Render = (op: JsonOperation, format: Format, dto: JsonObject) => { mediaType: string; body: Buffer };
+/** Renders the operation's response record for one account in a format; with the reply that
+ *  carries it as it is, when the renderer keeps one ready. */
+export type Render = (op: JsonOperation, format: Format, dto: JsonObject) => { mediaType: string; body: Buffer; reply?: Reply };
 
 export interface JsonEndpointOptions {
   readonly honourJsonExtension: boolean;
@@ -64,5 +65,5 @@ export function answerJson(op: JsonOperation, kind: RequestKind, dto: JsonObject
   if (format === 'json' && kind.callback && options.honourCallback) {
     return { reply: reply(200, options.jsonpMediaType, options.jsonp(safeCallback(kind.callback), rendered.body.toString('utf8'))), jsonp: true };
   }
-  return { reply: reply(200, rendered.mediaType, rendered.body) };
+  return { reply: rendered.reply ?? reply(200, rendered.mediaType, rendered.body) };
 }

@@ -48,11 +48,19 @@ export class Seeded {
 export const accountKey = (op: JsonOperation, dto: JsonObject): string =>
   `${op.key}:${JSON.stringify(op.request.fields.map((f) => dto[f.json] ?? null))}`;
 
+/** The harness's sample request of each operation, built once (asked on every request). */
+const sampleRequests = new Map<JsonOperation, JsonObject>();
+const sampleRequest = (op: JsonOperation): JsonObject => {
+  let r = sampleRequests.get(op);
+  if (!r) sampleRequests.set(op, (r = exampleRecord(op.request)));
+  return r;
+};
+
 /** The sample account: a request naming the fixture's user, or one with nothing identifying in it
  *  (every member absent, null, or the harness's sample value). */
 export function isSampleAccount(op: JsonOperation, dto: JsonObject, fixtureUserName: string): boolean {
   if (dto.userName === fixtureUserName) return true;
-  const sample = exampleRecord(op.request);
+  const sample = sampleRequest(op);
   return op.request.fields.every((f) => dto[f.json] === undefined || dto[f.json] === null || dto[f.json] === sample[f.json]);
 }
 
@@ -80,7 +88,12 @@ function integer(r: Seeded): number {
   return r.int(-1000, 1_000_000);
 }
 
-const token = (r: Seeded, n: number) => Array.from({ length: n }, () => r.pick([...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'])).join('');
+const TOKEN_CHARS = [...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'];
+const token = (r: Seeded, n: number) => {
+  let s = '';
+  for (let i = 0; i < n; i++) s += r.pick(TOKEN_CHARS);
+  return s;
+};
 const hex = (r: Seeded, n: number) => Array.from({ length: n }, () => r.int(0, 15).toString(16)).join('');
 
 function stringFor(f: Field, r: Seeded, user: string): string {

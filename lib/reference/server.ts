@@ -6,11 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { exchangeHeaders, requestBodyOf } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
-import { login, type JsonOperation } from '../contract/operations.js';
+import { login, type JsonOperation, type Operation } from '../contract/operations.js';
 import { Confirmation, UserDetails } from '../contract/records.js';
 import type { JsonObject } from '../json/value.js';
 import { writeJson } from '../json/write.js';
 import { writeXml, type XmlWriteStyle } from '../xml/write.js';
+import { ANSWER_CACHE_BYTES, ByteLru } from './answer-cache.js';
 import { referenceConfirmation, referenceUserDetails } from './data.js';
 import { notFound, serviceStackError } from './error-replies.js';
 import { answerJson, bindJsonRequest, type Render } from './json-endpoint.js';
@@ -45,6 +46,8 @@ export interface ReferenceOptions {
   readonly maxBodyBytes?: number;
   /** Serve HTTPS with this PEM key and certificate (chain). */
   readonly tls?: { readonly key: string; readonly cert: string };
+  /** The bound of the cache of population answers, in bytes (default ANSWER_CACHE_BYTES; 0: none). */
+  readonly answerCacheBytes?: number;
   /** Someone watching every request (the judging reference); the reference answers as it always does. */
   readonly observer?: ReferenceObserver;
 }
@@ -75,44 +78,72 @@ export interface ReferenceObserver {
 export interface RunningReference {
   readonly url: string;
   readonly port: number;
+  /** The cache of population answers now: entries, bytes counted against its bound, the bound. */
+  readonly answerCache: { readonly entries: number; readonly bytes: number; readonly maxBytes: number };
   close(): Promise<void>;
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type BodyResult = { ok: true; body: Buffer } | { ok: false };
+const EMPTY = Buffer.alloc(0);
 
-/** Reads at most `max` bytes; past that, stops buffering and reports "too large". */
-function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+/** Reads at most `max` bytes, then calls `done` once: with the body, or undefined when it is too
+ *  large or the request failed. A callback, not a promise: the answer is written in the request's
+ *  'end' event, with no microtask between. */
+function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.removeAllListeners('data');
-        req.resume(); // keep draining so the client can read our 413
-        resolve({ ok: false });
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    req.on('end', () => resolve({ ok: true, body: Buffer.concat(chunks) }));
-    req.on('error', () => resolve({ ok: false }));
+  if (Number.isFinite(declared) && declared > max) { done(undefined); return; }
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let settled = false;
+  const finish = (body: Buffer | undefined) => { if (!settled) { settled = true; done(body); } };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) {
+      req.removeAllListeners('data');
+      req.resume(); // keep draining so the client can read our 413
+      finish(undefined);
+    } else if (!first) {
+      first = chunk;
+    } else {
+      (more ??= [first]).push(chunk);
+    }
   });
+  req.on('end', () => finish(more ? Buffer.concat(more) : first ?? EMPTY));
+  req.on('error', () => finish(undefined));
 }
+
+/** A written record: the reply that carries it, built once, and the head node:http writes for it. */
+interface Written {
+  readonly mediaType: string;
+  readonly body: Buffer;
+  readonly reply: Reply;
+}
+
+/** The head (content-length included) of each prebuilt reply: a reply no variant replaced is
+ *  written with it as it is. Any edit of a reply makes a new object, which is sized afresh. */
+const HEADS = new WeakMap<Reply, Readonly<Record<string, string>>>();
+
+function written(mediaType: string, body: Buffer): Written {
+  const r = reply(200, mediaType, body);
+  HEADS.set(r, { ...r.headers, 'content-length': String(body.length) });
+  return { mediaType, body, reply: r };
+}
+
+/** An account of the population: its identity (the key of its answers) and its request. */
+interface Account { readonly key: string; readonly dto: JsonObject }
 
 /** One way of answering: a profile (the variants applied) with its writers and its cache. */
 class Answering {
   /** The sample account's bodies depend only on operation and format, so each is written once. */
-  private readonly cache = new Map<string, { mediaType: string; body: Buffer }>();
+  private readonly cache = new Map<string, Written>();
   private readonly xmlStyle: XmlWriteStyle;
   readonly faultStyle: XmlWriteStyle;
   readonly samples: { userDetails: JsonObject; confirmation: JsonObject };
 
-  constructor(readonly profile: Profile, private readonly ns: ServiceNamespaces, given: { userDetails: JsonObject; confirmation: JsonObject }) {
+  /** `tag` names this profile in the shared cache of population answers. */
+  constructor(readonly profile: Profile, private readonly ns: ServiceNamespaces, given: { userDetails: JsonObject; confirmation: JsonObject }, private readonly tag: string, private readonly population: ByteLru<Written>) {
     this.xmlStyle = writerStyle(profile.xmlStyle, ns);
     // faultcode is a QName ("s:Client"), so a Fault is always written with the envelope as "s".
     this.faultStyle = writerStyle({ ...profile.xmlStyle, prefixes: { ...profile.xmlStyle.prefixes, envelope: 's' } }, ns);
@@ -123,9 +154,20 @@ class Answering {
     return this.profile.editData.reduce((d, edit) => edit(d, record), given);
   }
 
-  /** The sample record (cached) or an account's own record. */
-  render(op: JsonOperation, format: Format, own?: JsonObject): { mediaType: string; body: Buffer } {
-    if (own) return this.write(op, format, this.data(op === login ? 'userDetails' : 'confirmation', own));
+  /** The sample record or an account's own record, written. Both are cached: an answer is a pure
+   *  function of the profile (this object), the format and, for an account, its key (which holds
+   *  the operation and every request value the population reads); every edit that depends on
+   *  more (editReply) runs on each reply, after this. */
+  render(op: JsonOperation, format: Format, account?: Account): Written {
+    if (account) {
+      const key = `${this.tag}\0${format}\0${account.key}`;
+      let hit = this.population.get(key);
+      if (!hit) {
+        hit = this.write(op, format, this.data(op === login ? 'userDetails' : 'confirmation', populationRecord(op, account.dto)));
+        this.population.set(key, hit, hit.body.length);
+      }
+      return hit;
+    }
     const key = `${op.key}:${format}`;
     let hit = this.cache.get(key);
     if (!hit) {
@@ -135,21 +177,29 @@ class Answering {
     return hit;
   }
 
-  private write(op: JsonOperation, format: Format, data: JsonObject): { mediaType: string; body: Buffer } {
+  private write(op: JsonOperation, format: Format, data: JsonObject): Written {
     const shape = op === login ? UserDetails : Confirmation;
     const b = this.profile.behaviour;
     if (format === 'json') {
       const node = this.profile.editJson.reduce((n, edit) => edit(n, op), recordToJson(shape, data, this.profile.jsonBuild));
-      return { mediaType: b.jsonMediaType, body: Buffer.from(writeJson(node, this.profile.jsonStyle)) };
+      return written(b.jsonMediaType, Buffer.from(writeJson(node, this.profile.jsonStyle)));
     }
     const xml = recordToXml(shape, data, this.ns, this.profile.soapBuild);
-    if (format === 'xml') return { mediaType: b.xmlMediaType, body: Buffer.from(writeXml(xml, { ...this.xmlStyle, declaration: true })) };
+    if (format === 'xml') return written(b.xmlMediaType, Buffer.from(writeXml(xml, { ...this.xmlStyle, declaration: true })));
     const env = this.profile.editSoap.reduce((e, edit) => edit(e), soapEnvelope(xml, b.soapHeader));
-    return { mediaType: b.soapMediaType, body: Buffer.from(writeXml(env, this.xmlStyle)) };
+    return written(b.soapMediaType, Buffer.from(writeXml(env, this.xmlStyle)));
   }
 }
 
+type MutableReceived = { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] };
+interface Answered { reply: Reply; answering: Answering; jsonp?: boolean; dto?: JsonObject }
+
+const internalError = (): Reply => serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request');
+
 class Reference {
+  /** The answering of the sample account (and of every request no account is read from). */
+  private readonly sample: Answering;
+
   constructor(
     /** With every variant, and with the styles only: a fault hits `faultRate` of the accounts. */
     private readonly faulty: Answering,
@@ -159,73 +209,93 @@ class Reference {
     private readonly sampleOnly: boolean,
     private readonly maxBody: number,
     private readonly observer?: ReferenceObserver,
-  ) {}
+  ) {
+    this.sample = hitByFault('sample', faultRate) ? faulty : clean;
+  }
 
-  /** The account's own record (undefined for the sample account) and the answering it gets. */
-  private accountOf(op: JsonOperation | undefined, dto: JsonObject | undefined): { own?: JsonObject; answering: Answering } {
-    const sample = !op || !dto || this.sampleOnly || isSampleAccount(op, dto, String(this.faulty.samples.userDetails.userName ?? ''));
-    const key = op && dto && !sample ? accountKey(op, dto) : 'sample';
-    const answering = hitByFault(key, this.faultRate) ? this.faulty : this.clean;
-    return sample ? { answering } : { own: populationRecord(op!, dto!), answering };
+  /** The account (undefined for the sample account) and the answering it gets. */
+  private accountOf(op: JsonOperation, dto: JsonObject): { account?: Account; answering: Answering } {
+    if (this.sampleOnly || isSampleAccount(op, dto, String(this.faulty.samples.userDetails.userName ?? ''))) return { answering: this.sample };
+    const key = accountKey(op, dto);
+    return { account: { key, dto }, answering: hitByFault(key, this.faultRate) ? this.faulty : this.clean };
   }
 
   private soapReply(ctx: RequestContext, answering: Answering): Reply {
     const outcome = checkSoapRequest(ctx, this.ns);
     if (!outcome.ok) return reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, `${outcome.message}${blameOf(ctx)}`), answering.faultStyle));
-    const written = answering.render(login, 'soap11'); // ImpersonateLogoutRequest answers the same record as a login
-    return reply(200, written.mediaType, written.body);
+    return answering.render(login, 'soap11').reply; // ImpersonateLogoutRequest answers the same record as a login
   }
 
-  /** The reply, then every editReply of the answering profile (faults and styles at the HTTP level);
-   *  with the request as received, for an observer. */
-  async handle(req: IncomingMessage): Promise<{ reply: Reply; received: ReceivedRequest }> {
+  /** Calls `done` once with the reply, every editReply of the answering profile applied (faults and
+   *  styles at the HTTP level). `received` (built only when an observer is set) gets the body. */
+  handle(req: IncomingMessage, received: MutableReceived | undefined, done: (r: Reply) => void): void {
     const method = req.method ?? 'GET';
-    const received: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = { method, url: req.url ?? '/', headers: exchangeHeaders(Object.entries(req.headers)) };
-    const own = this.observer?.ownRoute?.(received);
-    if (own) return { reply: await own, received };
+    const own = received && this.observer?.ownRoute?.(received);
+    if (own) { own.then(done, () => done(internalError())); return; }
     const kind = classify({ method, url: req.url ?? '/', headers: req.headers });
-    const { reply: r, jsonp, answering, dto } = await this.answer(req, method, kind, received);
-    const served: Served = { method, kind, headers: req.headers, ...(jsonp ? { jsonp } : {}), ...(dto ? { dto } : {}) };
-    return { reply: answering.profile.editReply.reduce((acc, edit) => edit(acc, served), r), received };
+    this.answer(req, method, kind, received, (a) => {
+      const edits = a.answering.profile.editReply;
+      if (!edits.length) { done(a.reply); return; }
+      const served: Served = { method, kind, headers: req.headers, ...(a.jsonp ? { jsonp: a.jsonp } : {}), ...(a.dto ? { dto: a.dto } : {}) };
+      let edited: Reply;
+      try {
+        edited = edits.reduce((acc, edit) => edit(acc, served), a.reply);
+      } catch {
+        edited = internalError(); // a variant that throws still gets an answer, as before from the promise's catch
+      }
+      done(edited);
+    });
   }
 
-  private async answer(req: IncomingMessage, method: string, kind: RequestKind, received: { body?: string }): Promise<{ reply: Reply; jsonp?: boolean; answering: Answering; dto?: JsonObject }> {
-    const sample = this.accountOf(undefined, undefined).answering;
+  private answer(req: IncomingMessage, method: string, kind: RequestKind, received: MutableReceived | undefined, done: (a: Answered) => void): void {
+    const sample = this.sample;
     const b = sample.profile.behaviour;
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = () => (req.url ?? '/').split('?')[0]!;
     // The reference serves the interface at its root: a route under another path is not one of its routes.
-    if (!kind.operation || kind.basePath !== '') return { reply: notFound(method, path), answering: sample };
+    if (!kind.operation || kind.basePath !== '') { done({ reply: notFound(method, path()), answering: sample }); return; }
     const op = kind.operation;
-    if (method === 'OPTIONS') return { reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' }, answering: sample };
+    if (method === 'OPTIONS') { done({ reply: { status: b.optionsStatus, headers: b.optionsHeaders, body: '' }, answering: sample }); return; }
     if (method !== 'POST') {
       // A judging reference names the rule a wrong method breaks (the body calls nothing: not read).
-      const breaks = this.observer?.judgeRequest?.(received as ReceivedRequest) ?? [];
-      return { reply: serviceStackError(405, 'NotImplementedException', `${op.name} does not support ${method.slice(0, 20)}; use POST${blameOf({ breaks })}`, { allow: 'POST, OPTIONS' }), answering: sample };
+      const breaks = received ? this.observer?.judgeRequest?.(received) ?? [] : [];
+      done({ reply: serviceStackError(405, 'NotImplementedException', `${op.name} does not support ${method.slice(0, 20)}; use POST${blameOf({ breaks })}`, { allow: 'POST, OPTIONS' }), answering: sample });
+      return;
     }
-    if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) return { reply: notFound(method, path), answering: sample };
+    if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) { done({ reply: notFound(method, path()), answering: sample }); return; }
 
-    const read = await readBody(req, this.maxBody);
-    if (!read.ok) {
-      return { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
+    readBody(req, this.maxBody, (body) => {
+      let answered: Answered;
+      try {
+        answered = body ? this.answerBody(req, method, op, kind, body, received) : { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
+      } catch {
+        answered = { reply: internalError(), answering: sample };
+      }
+      done(answered);
+    });
+  }
+
+  private answerBody(req: IncomingMessage, method: string, op: Operation, kind: RequestKind, body: Buffer, received: MutableReceived | undefined): Answered {
+    let broken: readonly string[] = [];
+    if (received) {
+      Object.assign(received, requestBodyOf(body));
+      broken = this.observer?.judgeRequest?.(received) ?? [];
     }
-    Object.assign(received, requestBodyOf(read.body));
-    const broken = this.observer?.judgeRequest?.(received as ReceivedRequest) ?? [];
-    const ctx: RequestContext = { method, headers: req.headers, body: read.body, ...(broken.length ? { breaks: broken } : {}) };
-    if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, sample), answering: sample };
+    const ctx: RequestContext = { method, headers: req.headers, body, ...(broken.length ? { breaks: broken } : {}) };
+    if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, this.sample), answering: this.sample };
     const bound = bindJsonRequest(op, ctx);
-    if ('error' in bound) return { reply: bound.error, answering: sample };
-    const { own, answering } = this.accountOf(op, bound.dto);
-    const render: Render = (o, format) => answering.render(o, format, own);
+    if ('error' in bound) return { reply: bound.error, answering: this.sample };
+    const { account, answering } = this.accountOf(op, bound.dto);
+    const render: Render = (o, format) => answering.render(o, format, account);
     return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering, dto: bound.dto };
   }
 }
 
 /** Writes the reply; what was written (undefined when nothing was: the socket is gone, or dropped). */
-function send(res: ServerResponse, r: Reply): { status: number; headers: Record<string, string>; body: Buffer } | undefined {
+function send(res: ServerResponse, r: Reply): { status: number; headers: Readonly<Record<string, string>>; body: Buffer } | undefined {
   if (res.headersSent || res.destroyed) return undefined;
   if (r.drop) { res.socket?.destroy(); return undefined; }
   const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
-  const headers = { ...r.headers, 'content-length': String(body.length) };
+  const headers = HEADS.get(r) ?? { ...r.headers, 'content-length': String(body.length) };
   try {
     res.writeHead(r.status, headers);
   } catch {
@@ -243,35 +313,52 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const variants = options.variants ?? [];
   const ns: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
   const samples = { userDetails: options.userDetails ?? referenceUserDetails(), confirmation: options.confirmation ?? referenceConfirmation() };
-  const faulty = new Answering(profileOf(variants), ns, samples);
+  const population = new ByteLru<Written>(options.answerCacheBytes ?? ANSWER_CACHE_BYTES);
+  const faulty = new Answering(profileOf(variants), ns, samples, 'f', population);
   const rate = options.faultRate ?? 1;
   // Below rate 1, the accounts a fault misses are answered with the styles alone.
-  const clean = rate >= 1 ? faulty : new Answering(profileOf(variants.filter((v) => !isFault(v))), ns, samples);
+  const clean = rate >= 1 ? faulty : new Answering(profileOf(variants.filter((v) => !isFault(v))), ns, samples, 'c', population);
   const sampleOnly = options.sampleOnly ?? (options.userDetails !== undefined || options.confirmation !== undefined);
   const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES, options.observer);
   const latency = faulty.profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
   const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
-  const answered = options.observer?.answered;
-  const listener: RequestListener = (req, res) => {
-    res.on('error', () => res.destroy());
-    const startedAt = new Date();
-    const t0 = performance.now();
-    reference.handle(req)
-      .catch(() => ({ reply: serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request') as Reply, received: undefined }))
-      .then(({ reply: r, received }) => {
-        const answer = () => {
-          const written = send(res, r);
-          if (answered && received && written) answered(received, written, startedAt.toISOString(), performance.now() - t0);
-        };
-        if (latency > 0) {
-          const timer = setTimeout(answer, latency);
-          res.on('close', () => clearTimeout(timer));
-        } else {
-          answer();
-        }
-      });
+  const observer = options.observer;
+  const answered = observer?.answered;
+  const respond = (res: ServerResponse, r: Reply, after?: (w: NonNullable<ReturnType<typeof send>>) => void) => {
+    const answer = () => {
+      const w = send(res, r);
+      if (after && w) after(w);
+    };
+    if (latency > 0) {
+      const timer = setTimeout(answer, latency);
+      res.on('close', () => clearTimeout(timer));
+    } else {
+      answer();
+    }
   };
+  // Without an observer nothing reads the request's time, its header map or its text: none is built.
+  const listener: RequestListener = observer
+    ? (req, res) => {
+      res.on('error', () => res.destroy());
+      const startedAt = new Date();
+      const t0 = performance.now();
+      const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(Object.entries(req.headers)) };
+      const after = answered && ((w: NonNullable<ReturnType<typeof send>>) => answered(received, w, startedAt.toISOString(), performance.now() - t0));
+      try {
+        reference.handle(req, received, (r) => respond(res, r, after));
+      } catch {
+        respond(res, internalError());
+      }
+    }
+    : (req, res) => {
+      res.on('error', () => res.destroy());
+      try {
+        reference.handle(req, undefined, (r) => respond(res, r));
+      } catch {
+        respond(res, internalError());
+      }
+    };
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }, listener) : createServer(limits, listener);
   // Malformed HTTP: answer 400 when the socket still can, never an unhandled error.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
@@ -290,6 +377,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   return {
     url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
+    get answerCache() { return { entries: population.size, bytes: population.bytes, maxBytes: population.maxBytes }; },
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
