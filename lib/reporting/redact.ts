@@ -62,9 +62,10 @@ export const MIN_SCANNED = 4;
 export const MIN_PART = 8;
 /** Characters of a body an output shows at most (exchange-text.ts cuts there): learned at least that far. */
 export const MAX_SHOWN_TEXT = 256 * 1024;
-/** Fingerprints of learned values a run keeps at most: 2^21, a table of at most 32 MiB. Past it, what
- *  is learned is masked by name and shape only, and the report says so (boundWarning). */
-export const MAX_LEARNED = 1 << 21;
+/** Fingerprints of learned values a run keeps at most: 3 * 2^20, in a table of 16 MiB allocated once
+ *  (fingerprints.ts), so a run's memory is the same at 10 000 accounts as at 100 000. Past it, what is
+ *  learned is masked by name and shape only, and the report says so (boundWarning). */
+export const MAX_LEARNED = 3 << 20;
 /** Base64 spellings shorter than this match by chance. */
 const MIN_BASE64 = 8;
 /** Secrets longer than this are not looked for in a text's cut-off end (cut()). */
@@ -243,11 +244,9 @@ export class Redactor {
     const words = wordsOf(canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
-    // A long token also hex-encoded and reversed, as it may be echoed in another exchange (secretSpellings).
-    for (const m of value.matchAll(TOKEN)) {
-      const t = m[0].replace(TRIM, '');
-      if (t.length >= MIN_PART && !harnessWord(canonicalValue(t))) for (const s of secretSpellings(t)) fingerprints.add(s);
-    }
+    // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
+    // reversing the tokens of the output (learnedToken), not stored in those spellings too: two more
+    // fingerprints for each long token would be most of the set.
     // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
     // mask alone: every two words in a row, so any two of them together are found in any output.
     if (pairs) {
@@ -360,7 +359,7 @@ export class Redactor {
         if (!token) continue;
         const from = m.index + lead;
         const to = c.to[from + token.length - 1]!;
-        if (token.length >= MIN_SCANNED && fingerprints.has(token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
+        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
         if (previous && !VALUE_BOUNDARY.test(c.text.slice(previous.end, from)) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
@@ -455,6 +454,21 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   if (before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!)))) return false;
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
 };
+
+/** Lower-case hex of at least a long token's bytes (an even number of digits). */
+const HEX_TOKEN = /^(?:[0-9a-f]{2}){8,}$/;
+/** Whether a token of an output (canonical) is a learned token, as written, reversed, or as the hex of
+ *  its UTF-8 bytes (the spellings secretSpellings gives a known secret); a long token only for the two
+ *  last, as they were learned. */
+function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
+  if (fingerprints.has(token)) return true;
+  if (token.length < MIN_PART) return false;
+  const reversed = [...token].reverse().join('');
+  if (reversed.length >= MIN_PART && fingerprints.has(reversed)) return true;
+  if (!HEX_TOKEN.test(token)) return false;
+  const decoded = canonicalValue(Buffer.from(token, 'hex').toString('utf8'));
+  return decoded.length >= MIN_PART && fingerprints.has(decoded);
+}
 
 /** Whether a range lies inside one of the markers (sorted, not overlapping). */
 function inside(markers: ReadonlyArray<readonly [number, number]>, r: Range): boolean {
