@@ -34,6 +34,7 @@ import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
+import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges } from './json-ranges.js';
@@ -215,10 +216,11 @@ export class Redactor {
 
   /**
    * What an exchange that will never be shown leaves behind: the fingerprints of its secrets, so that
-   * they are masked wherever else they turn up. Given the body already parsed (`parsed`), its members
-   * are walked as values, far cheaper than walking the text; otherwise the text is learned.
+   * they are masked wherever else they turn up. Given the body already parsed (`parsed`: a JSON value
+   * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
+   * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
       for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
@@ -234,7 +236,8 @@ export class Redactor {
         else scope.learn(ex.request.body, MAX_SHOWN_TEXT);
       }
     }
-    if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
+    if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
+    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
@@ -266,6 +269,23 @@ export class Redactor {
     }
     if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
     for (const [k, v] of Object.entries(value)) this.fingerprintValues(v, hidden ?? this.sensitivityOf(k));
+  }
+
+  /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
+   *  whole, tags dropped, and each piece of it between tags; and every attribute named as hidden. */
+  private fingerprintElement(e: XmlElement): void {
+    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value)) this.fingerprint(a.value, false);
+    if (this.sensitivityOf(e.name)) {
+      const pieces: string[] = [];
+      const collect = (x: XmlElement): void => { for (const c of x.children) if (isElement(c)) collect(c); else pieces.push(c.text); };
+      collect(e);
+      const whole = pieces.join('');
+      if (this.isOwn(whole)) return;
+      this.fingerprint(whole, false);
+      if (pieces.length > 1) for (const p of pieces) this.fingerprint(p, false);
+      return;
+    }
+    for (const c of e.children) if (isElement(c)) this.fingerprintElement(c);
   }
 
   /** Learns the secret-carrying headers of an exchange (Set-Cookie values, echoed tokens). */
