@@ -247,7 +247,7 @@ describe('the learned set is bounded (issue 21 #9)', () => {
     r.learnFingerprints(exchange(`{"hxToken":"${early}"}`), { hxToken: early });
     for (let i = 0; i < 50; i++) r.learnFingerprints(exchange('{}'), { hxToken: big(i) });
     expect(r.fingerprintBytes).toBeLessThanOrEqual(8192 * 8);
-    expect(r.boundWarning).toMatch(/^the set of learned secrets reached its bound \(4,096 fingerprints, 64 KiB\): values learned past it are masked by name and shape only/);
+    expect(r.boundWarning).toMatch(/^the set of learned secrets reached its bound \(4,096 fingerprints, 32 KiB\): values learned past it are masked by name and shape only/);
     // Learned before the bound: masked anywhere; past it: masked by name.
     expect(r.line(`seen ${early}`)).toBe('seen «secret: 22 chars»');
     const late = 'Late-Token-9876543210';

@@ -10,7 +10,7 @@ import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, type ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { decodeXmlBytes } from '../xml/decode.js';
-import { elementChildren, type XmlElement } from '../xml/model.js';
+import { elementChildren, ParsedXml, type XmlElement } from '../xml/model.js';
 import { parseXml } from '../xml/parse.js';
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
@@ -176,6 +176,15 @@ export class ExchangeView {
       if (d?.ok) return 'callback' in d.value ? d.value.json.value : d.value.value;
     }
     return undefined;
+  }
+
+  /** The answer as a check already parsed it, for the redactor's learning: its JSON value (JSONP
+   *  unwrapped), or its XML tree; never parses. */
+  parsedBody(): JsonValue | ParsedXml | undefined {
+    const json = this.parsedJson();
+    if (json !== undefined) return json;
+    const xml = this.memo.get('xml') as Decoded<XmlElement> | undefined;
+    return xml?.ok ? new ParsedXml(xml.value) : undefined;
   }
 
   /** A 200 response's JSON object, for the record checks; a JSONP answer is unwrapped. */

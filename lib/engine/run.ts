@@ -10,6 +10,7 @@ import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
+import type { ParsedXml } from '../xml/model.js';
 import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import { Generation, type GenerateOptions, type GenerationSummary, type ShrunkFailure } from './generation.js';
 import { planProbes, type RequestSettings } from './probes.js';
@@ -45,8 +46,8 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   /** At most this many requests per second. */
   readonly ratePerSecond?: number;
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
-   *  with the answer's JSON value when the checks parsed it. */
-  readonly observe?: (ex: Exchange, parsed?: JsonValue) => void;
+   *  with the answer's JSON value or XML tree when the checks parsed it. */
+  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml) => void;
   /** Called as the run moves (after every exchange judged). */
   readonly onProgress?: (progress: Progress) => void;
 }
@@ -212,7 +213,7 @@ export class Judge {
       judgedBy.push(t);
     }
     if (failures.length) this.failedExchanges++;
-    this.observe?.(ex, view.parsedJson());
+    this.observe?.(ex, view.parsedBody());
     if (keep) {
       this.kept.push(keepHead(ex));
       for (const t of judgedBy) t.kept.add(ex.id);

@@ -29,11 +29,7 @@ export function measureJson(text: string): JsonShape {
     const c = text.charCodeAt(i);
     if (c === 0x22) { // a string: skip it, measuring it when it is a member name
       const start = i;
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, i);
       if (i - start - 1 > BODY_LIMITS.nameLength && /^\s*:/.test(text.slice(i + 1, i + 64))) return out('nameLength');
       if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     } else if (c === 0x7b || c === 0x5b) {
@@ -50,11 +46,11 @@ export function measureJson(text: string): JsonShape {
       const top = members.length - 1;
       if (top >= 0 && ++members[top]! >= BODY_LIMITS.children) return out('children');
     } else if (c === 0x74 || c === 0x66 || c === 0x6e) { // true, false, null (or a malformed word): a value too
-      while (i + 1 < text.length && /[a-z]/.test(text[i + 1]!)) i++;
+      while (i + 1 < text.length && isLowerLetter(text.charCodeAt(i + 1))) i++;
       if (++nodes > BODY_LIMITS.nodes) return out('nodes');
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) { // a number (or part of a malformed token)
       const start = i;
-      while (i + 1 < text.length && /[0-9eE+.-]/.test(text[i + 1]!)) i++;
+      while (i + 1 < text.length && isNumberCode(text.charCodeAt(i + 1))) i++;
       if (i - start + 1 > BODY_LIMITS.numberLength) return out('numberLength');
       if (i - start + 1 >= 16) inexactNumber = true;
       for (let k = start; k <= i && !inexactNumber; k++) {
@@ -65,6 +61,25 @@ export function measureJson(text: string): JsonShape {
     }
   }
   return { inexactNumber, memberCounts };
+}
+
+// Character classes by code, not by a regular expression per character: this pass runs over every
+// body before it is parsed, and the expressions cost more than JSON.parse itself (26 against 15 µs
+// for a 4 KB login answer).
+/** a-z */
+const isLowerLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+/** 0-9 e E + . - */
+const isNumberCode = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2e || c === 0x2d;
+
+/** Where the string opened at `start` ends (its closing quote), or the text's length: the next quote
+ *  that an even number of backslashes precede (found by indexOf, not character by character). */
+function stringEnd(text: string, start: number): number {
+  for (let j = text.indexOf('"', start + 1); j >= 0; j = text.indexOf('"', j + 1)) {
+    let k = j - 1;
+    while (k > start && text.charCodeAt(k) === 0x5c) k--;
+    if ((j - 1 - k) % 2 === 0) return j;
+  }
+  return text.length;
 }
 
 /** The index of the last non-whitespace character before `i`. */

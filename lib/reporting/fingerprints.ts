@@ -1,9 +1,12 @@
-// A set of 64-bit fingerprints of secret tokens, in flat typed arrays: a run of 100 000 accounts learns
-// millions of values, and a JavaScript Set of strings would hold each one whole. Eight bytes a value
-// (sixteen at the table's lowest fill) keep memory a small, fixed cost per value, and a lookup costs the
-// same whatever the number of values learned. A false match (about one in 2^64) only masks a harmless
-// token; a value is never missed. The set is bounded: past `max` fingerprints it takes no more (and
-// says so: `full`), so its table never passes maxBytes however many values a run meets.
+// A set of fingerprints of secret tokens in one flat table of fixed size: a run of 100 000 accounts
+// learns millions of values, and a JavaScript Set of strings would hold each one whole. The table is
+// allocated once, at its bound, and never grows or is copied: memory is the same for ten accounts'
+// worth of values as for the bound's worth (the operating system maps its pages as they are first
+// written), so a run's peak does not climb with the number of accounts. Each value is hashed to 64
+// bits: 22 or more of them choose its home slot and 32 more are stored there (a tag), four bytes a
+// value at three-quarters fill. A lookup compares the tags of one short probe run, so a false match
+// has a chance of about ten in 2^32 per lookup (and only masks a harmless token); a learned value is
+// never missed. Past `max` fingerprints the set takes no more (and says so: `full`).
 
 /** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves. */
 function fingerprint(s: string): [number, number] {
@@ -14,13 +17,16 @@ function fingerprint(s: string): [number, number] {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
   }
-  // 0 marks an empty slot: never produce it.
-  return [(a >>> 0) || 1, b >>> 0];
+  // A tag of 0 marks an empty slot: never produce it.
+  return [a >>> 0, (b >>> 0) || 1];
 }
 
+/** Fill at which the table stops taking values: linear probing stays short below it. */
+const MAX_FILL = 0.75;
+
 export class FingerprintSet {
-  private hi = new Uint32Array(1024);
-  private lo = new Uint32Array(1024);
+  /** Tags, allocated at the first value (a run that learns nothing costs nothing). */
+  private tags: Uint32Array | undefined;
   private count = 0;
   /** Whether a fingerprint was refused for want of room. */
   full = false;
@@ -28,61 +34,47 @@ export class FingerprintSet {
   /** `max`: fingerprints kept at most. */
   constructor(readonly max: number) {}
 
-  /** Bytes the table takes at most: it doubles when half full, so with max entries it has the first
-   *  power of two of slots above 2 * (max - 1), eight bytes each. */
+  /** Slots of the table: the first power of two that holds `max` at MAX_FILL. */
+  private get slots(): number {
+    return Math.max(1024, 2 ** Math.ceil(Math.log2(Math.ceil(this.max / MAX_FILL))));
+  }
+
+  /** Bytes the table takes, from its first value to the end of the run: four a slot. */
   get maxBytes(): number {
-    return Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, this.max * 2 - 1)))) * 8;
+    return this.slots * 4;
   }
 
   get size(): number {
     return this.count;
   }
 
-  /** Bytes held by the table. */
+  /** Bytes held by the table (0 until the first value). */
   get bytes(): number {
-    return this.hi.byteLength + this.lo.byteLength;
+    return this.tags?.byteLength ?? 0;
   }
 
   /** Adds a fingerprint; false when it was refused because the set is full. */
   add(token: string): boolean {
     const [a, b] = fingerprint(token);
+    const tags = (this.tags ??= new Uint32Array(this.slots));
+    const mask = tags.length - 1;
+    let i = a & mask;
+    for (; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
     if (this.count >= this.max) {
-      if (this.hasPair(a, b)) return true;
       this.full = true;
       return false;
     }
-    if (this.count * 2 >= this.hi.length) this.grow();
-    if (this.insert(this.hi, this.lo, a, b)) this.count++;
+    tags[i] = b;
+    this.count++;
     return true;
   }
 
   has(token: string): boolean {
+    const tags = this.tags;
+    if (!tags) return false;
     const [a, b] = fingerprint(token);
-    return this.hasPair(a, b);
-  }
-
-  private hasPair(a: number, b: number): boolean {
-    const mask = this.hi.length - 1;
-    for (let i = (a ^ b) & mask; this.hi[i] !== 0; i = (i + 1) & mask) {
-      if (this.hi[i] === a && this.lo[i] === b) return true;
-    }
+    const mask = tags.length - 1;
+    for (let i = a & mask; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
     return false;
-  }
-
-  private insert(hi: Uint32Array, lo: Uint32Array, a: number, b: number): boolean {
-    const mask = hi.length - 1;
-    let i = (a ^ b) & mask;
-    for (; hi[i] !== 0; i = (i + 1) & mask) if (hi[i] === a && lo[i] === b) return false;
-    hi[i] = a;
-    lo[i] = b;
-    return true;
-  }
-
-  private grow(): void {
-    const hi = new Uint32Array(this.hi.length * 2);
-    const lo = new Uint32Array(this.lo.length * 2);
-    for (let i = 0; i < this.hi.length; i++) if (this.hi[i] !== 0) this.insert(hi, lo, this.hi[i]!, this.lo[i]!);
-    this.hi = hi;
-    this.lo = lo;
   }
 }

@@ -34,6 +34,7 @@ import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
+import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges } from './json-ranges.js';
@@ -62,9 +63,10 @@ export const MIN_SCANNED = 4;
 export const MIN_PART = 8;
 /** Characters of a body an output shows at most (exchange-text.ts cuts there): learned at least that far. */
 export const MAX_SHOWN_TEXT = 256 * 1024;
-/** Fingerprints of learned values a run keeps at most: 2^21, a table of at most 32 MiB. Past it, what
- *  is learned is masked by name and shape only, and the report says so (boundWarning). */
-export const MAX_LEARNED = 1 << 21;
+/** Fingerprints of learned values a run keeps at most: 3 * 2^20, in a table of 16 MiB allocated once
+ *  (fingerprints.ts), so a run's memory is the same at 10 000 accounts as at 100 000. Past it, what is
+ *  learned is masked by name and shape only, and the report says so (boundWarning). */
+export const MAX_LEARNED = 3 << 20;
 /** Base64 spellings shorter than this match by chance. */
 const MIN_BASE64 = 8;
 /** Secrets longer than this are not looked for in a text's cut-off end (cut()). */
@@ -214,10 +216,11 @@ export class Redactor {
 
   /**
    * What an exchange that will never be shown leaves behind: the fingerprints of its secrets, so that
-   * they are masked wherever else they turn up. Given the body already parsed (`parsed`), its members
-   * are walked as values, far cheaper than walking the text; otherwise the text is learned.
+   * they are masked wherever else they turn up. Given the body already parsed (`parsed`: a JSON value
+   * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
+   * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
       for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
@@ -233,7 +236,8 @@ export class Redactor {
         else scope.learn(ex.request.body, MAX_SHOWN_TEXT);
       }
     }
-    if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
+    if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
+    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
@@ -243,11 +247,9 @@ export class Redactor {
     const words = wordsOf(canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
-    // A long token also hex-encoded and reversed, as it may be echoed in another exchange (secretSpellings).
-    for (const m of value.matchAll(TOKEN)) {
-      const t = m[0].replace(TRIM, '');
-      if (t.length >= MIN_PART && !harnessWord(canonicalValue(t))) for (const s of secretSpellings(t)) fingerprints.add(s);
-    }
+    // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
+    // reversing the tokens of the output (learnedToken), not stored in those spellings too: two more
+    // fingerprints for each long token would be most of the set.
     // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
     // mask alone: every two words in a row, so any two of them together are found in any output.
     if (pairs) {
@@ -267,6 +269,23 @@ export class Redactor {
     }
     if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
     for (const [k, v] of Object.entries(value)) this.fingerprintValues(v, hidden ?? this.sensitivityOf(k));
+  }
+
+  /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
+   *  whole, tags dropped, and each piece of it between tags; and every attribute named as hidden. */
+  private fingerprintElement(e: XmlElement): void {
+    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value)) this.fingerprint(a.value, false);
+    if (this.sensitivityOf(e.name)) {
+      const pieces: string[] = [];
+      const collect = (x: XmlElement): void => { for (const c of x.children) if (isElement(c)) collect(c); else pieces.push(c.text); };
+      collect(e);
+      const whole = pieces.join('');
+      if (this.isOwn(whole)) return;
+      this.fingerprint(whole, false);
+      if (pieces.length > 1) for (const p of pieces) this.fingerprint(p, false);
+      return;
+    }
+    for (const c of e.children) if (isElement(c)) this.fingerprintElement(c);
   }
 
   /** Learns the secret-carrying headers of an exchange (Set-Cookie values, echoed tokens). */
@@ -360,7 +379,7 @@ export class Redactor {
         if (!token) continue;
         const from = m.index + lead;
         const to = c.to[from + token.length - 1]!;
-        if (token.length >= MIN_SCANNED && fingerprints.has(token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
+        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
         if (previous && !VALUE_BOUNDARY.test(c.text.slice(previous.end, from)) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
@@ -455,6 +474,21 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   if (before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!)))) return false;
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
 };
+
+/** Lower-case hex of at least a long token's bytes (an even number of digits). */
+const HEX_TOKEN = /^(?:[0-9a-f]{2}){8,}$/;
+/** Whether a token of an output (canonical) is a learned token, as written, reversed, or as the hex of
+ *  its UTF-8 bytes (the spellings secretSpellings gives a known secret); a long token only for the two
+ *  last, as they were learned. */
+function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
+  if (fingerprints.has(token)) return true;
+  if (token.length < MIN_PART) return false;
+  const reversed = [...token].reverse().join('');
+  if (reversed.length >= MIN_PART && fingerprints.has(reversed)) return true;
+  if (!HEX_TOKEN.test(token)) return false;
+  const decoded = canonicalValue(Buffer.from(token, 'hex').toString('utf8'));
+  return decoded.length >= MIN_PART && fingerprints.has(decoded);
+}
 
 /** Whether a range lies inside one of the markers (sorted, not overlapping). */
 function inside(markers: ReadonlyArray<readonly [number, number]>, r: Range): boolean {

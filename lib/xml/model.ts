@@ -28,6 +28,12 @@ export interface XmlElement {
 
 export type XmlNode = XmlElement | XmlText;
 
+/** A parsed document handed on to a reader that also takes a JSON value (a JSON value is never an
+ *  instance of a class, so the two cannot be confused). */
+export class ParsedXml {
+  constructor(readonly root: XmlElement) {}
+}
+
 export const isElement = (n: XmlNode): n is XmlElement => 'name' in n;
 
 export const el = (ns: string | null, name: string, children: readonly XmlNode[] = [], attrs: readonly XmlAttribute[] = []): XmlElement =>
