@@ -17,6 +17,9 @@ const work = mkdtempSync(join(tmpdir(), 'accounts-'));
 const file = (name: string, lines: readonly string[]) => { const p = join(work, name); writeFileSync(p, `${lines.join('\n')}\n`); return p; };
 const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 const reports = () => mkdtempSync(join(work, 'r-'));
+/** The targets are served from this process, which a loaded machine may keep waiting past the default
+ *  10 s: how fast they answer is not what is tested. */
+const PATIENT = ['--timeout', '60000'];
 
 const account = (i: number) => JSON.stringify({
   SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` },
@@ -100,7 +103,7 @@ describe('JSON Lines as editors write them', () => {
   it('a byte-order mark and CRLF line ends are read as any other file', async () => {
     const bom = file('bom.jsonl', []);
     writeFileSync(bom, `\ufeff${account(1)}\r\n${account(2)}\r\n`);
-    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', bom, '--report-dir', reports(), '--quiet']);
+    const r = await runCli([...LEAN, ...PATIENT, '--base-url', plain.url, '--accounts', bom, '--report-dir', reports(), '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/, 2 accounts/);
   });
@@ -115,17 +118,21 @@ describe('accounts judged one by one', () => {
       '"carol ""the"" third",z,,',
     ]);
     const dir = reports();
-    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, ...PATIENT, '--base-url', plain.url, '--accounts', csv, '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 20, case: 4 } });
     expect(r.stdout).toMatch(/checking \S+ \(deployment\), 61 checks, 3 accounts/);
   });
 
-  it('a fault 5% of accounts see: exit 1, exactly the 69 of 1200 logins the seeded 5% picks failed, examples name their cases', async () => {
+  // No second run of the same 1200 accounts against a reference without the fault: that every other
+  // MUST check passes on them, with nothing on stderr, says what that run would.
+  it('a fault 5% of accounts see: exit 1, its check the only MUST failing, exactly the 69 of 1200 logins the seeded 5% picks failed, examples name their cases', async () => {
     const dir = reports();
-    const r = await runCli([...LEAN, '--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
-    expect(r.code).toBe(1);
+    const r = await runCli([...LEAN, ...PATIENT, '--base-url', faulty.url, '--accounts', accounts(1200), '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    const must = (summaryOf(dir).checks as { id: string; level: string; status: string }[]).filter((c) => c.level === 'MUST');
+    expect(must.filter((c) => c.status !== 'pass').map((c) => c.id)).toEqual(['JSON-GUID']);
     const guid = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'JSON-GUID');
     expect(guid.status).toBe('failed');
     // Only login answers carry enrollmentInfo.siteId: 1200 of the 1620 exchanges judged.
@@ -136,11 +143,6 @@ describe('accounts judged one by one', () => {
     expect(guid.evidence.every((e: { case?: number; path: string }) => e.case! > 0 && e.path === '$.enrollmentInfo.siteId')).toBe(true);
     expect(guid.groups).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{12}$/), path: '$.enrollmentInfo.siteId', message: '"…" (a string): expected 32 hex digits without dashes', count: guid.counts.failed }]);
   });
-
-  it('the same accounts without the fault: exit 0', async () => {
-    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', accounts(1200), '--report-dir', reports(), '--quiet']);
-    expect([r.code, r.stderr]).toEqual([0, '']);
-  });
 });
 
 describe('shards', () => {
@@ -148,9 +150,9 @@ describe('shards', () => {
     const file400 = accounts(400);
     const [whole, one, two] = [reports(), reports(), reports()];
     const runs = await Promise.all([
-      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--report-dir', whole, '--quiet']),
-      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--shard', '1/2', '--report-dir', one, '--quiet']),
-      runCli([...LEAN, '--base-url', faulty.url, '--accounts', file400, '--shard', '2/2', '--report-dir', two, '--quiet']),
+      runCli([...LEAN, ...PATIENT, '--base-url', faulty.url, '--accounts', file400, '--report-dir', whole, '--quiet']),
+      runCli([...LEAN, ...PATIENT, '--base-url', faulty.url, '--accounts', file400, '--shard', '1/2', '--report-dir', one, '--quiet']),
+      runCli([...LEAN, ...PATIENT, '--base-url', faulty.url, '--accounts', file400, '--shard', '2/2', '--report-dir', two, '--quiet']),
     ]);
     expect(runs.map((r) => r.stderr)).toEqual(['', '', '']);
     // Only the first shard sends the probes.
@@ -174,7 +176,7 @@ describe('shards', () => {
 
   it('a shard without probes, of a conformant target, exits 0: its checks left without evidence await the merge', async () => {
     const dir = reports();
-    const r = await runCli([...LEAN, '--base-url', plain.url, '--accounts', accounts(20), '--shard', '2/2', '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, ...PATIENT, '--base-url', plain.url, '--accounts', accounts(20), '--shard', '2/2', '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/! shard 2\/2: one part of a run/);
     const route = summaryOf(dir).checks.find((c: { id: string }) => c.id === 'ROUTE-LOGIN-REPLY');

@@ -16,7 +16,8 @@ async function run(url: string, github: boolean) {
   const dir = mkdtempSync(join(tmpdir(), 'github-'));
   const stepSummary = join(dir, 'step-summary.md');
   writeFileSync(stepSummary, '');
-  const r = await runCli(['--base-url', url, '--report-dir', dir, '--quiet'], github ? { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary } : { GITHUB_ACTIONS: '' });
+  // The annotations and the job summary come from the report, whichever outputs are written.
+  const r = await runCli(['--base-url', url, '--report-dir', dir, '--quiet', '--reports', 'summary'], github ? { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary } : { GITHUB_ACTIONS: '' });
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { checks: { id: string; status: string; groups: { id: string; message: string }[] }[] };
   return { ...r, stepSummary: readFileSync(stepSummary, 'utf8'), summary };
 }

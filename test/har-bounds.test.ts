@@ -36,7 +36,7 @@ describe('HAR headers per message are bounded by count and bytes, and what was l
       responseHeaders: async (write) => { for (let i = 0; i < 300; i++) await write(Array.from({ length: 1000 }, (_, j) => `,{"name":"x-h${i * 1000 + j}","value":"v${i * 1000 + j}"}`).join('')); },
     });
     const dir = mkdtempSync(join(work, 'r-'));
-    const r = await runCli(['--har', path, '--report-dir', dir, '--quiet']);
+    const r = await runCli(['--har', path, '--report-dir', dir, '--quiet', '--reports', 'summary']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     // 300,001 response headers in all (Content-Type among them): 2,000 kept.
@@ -77,7 +77,7 @@ describe('HAR member names are capped like string values', () => {
     const chunk = 'n'.repeat(1024 * 1024);
     const path = await harFile('name.har', { memberName: async (write) => { for (let i = 0; i < 200; i++) await write(chunk); } });
     const dir = mkdtempSync(join(work, 'r-'));
-    const r = await runCli(['--har', path, '--report-dir', dir, '--quiet']);
+    const r = await runCli(['--har', path, '--report-dir', dir, '--quiet', '--reports', 'summary']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.counts.exchanges.exchanges).toBe(1);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { launchChromium } from './helpers/browser.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
 import { childEnv, LEAN, runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
@@ -21,8 +22,6 @@ let plain: RunningReference;
 let broken: RunningReference;
 const hars: Record<string, string> = {};
 
-/** The page's traffic to `ref`, recorded by Chromium. */
-const record = (ref: RunningReference, name: string): Promise<string> => recordPageTraffic(ref.url, join(work, `${name}.har`), TOKEN);
 
 beforeAll(async () => {
   [plain, broken] = await Promise.all([
@@ -32,8 +31,14 @@ beforeAll(async () => {
       editJson: (n) => (n.t === 'object' ? { ...n, entries: n.entries.map(([k, v]) => [k, k === 'createdDate' ? { t: 'string', value: '2019-03-01T08:15:30.500' } : v] as const) } : n),
     }] }),
   ]);
-  hars.plain = await record(plain, 'plain');
-  hars.broken = await record(broken, 'broken');
+  // The page's traffic to each, recorded by one Chromium.
+  const browser = await launchChromium();
+  try {
+    hars.plain = await recordPageTraffic(plain.url, join(work, 'plain.har'), TOKEN, browser);
+    hars.broken = await recordPageTraffic(broken.url, join(work, 'broken.har'), TOKEN, browser);
+  } finally {
+    await browser.close();
+  }
 }, 120_000);
 afterAll(async () => { await Promise.all([plain.close(), broken.close()]); });
 
@@ -42,7 +47,9 @@ const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.js
 describe('--har: a Chromium recording judged offline', () => {
   it('of the reference: conformant, every exchange of the interface judged, the bearer token in no output', async () => {
     const dir = reports();
-    const r = await runCli(['--har', hars.plain!, '--base-url', plain.url, '--report-dir', dir, '--quiet']);
+    // Every output but the Allure HTML (Allure's rendering of allure-results, scanned here): the
+    // test below builds it and scans it.
+    const r = await runCli(['--har', hars.plain!, '--base-url', plain.url, '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit,allure']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.mode).toBe('traffic');
@@ -60,6 +67,7 @@ describe('--har: a Chromium recording judged offline', () => {
     expect(s.coverage.withoutEvidence.find((w: { id: string }) => w.id === 'FORMAT-SOAP11-QUERY').needs).toMatch(/format=soap11/);
     expect(r.stdout).toMatch(new RegExp(`Checks with evidence: ${s.coverage.evidenced.length} of ${s.checks.length}; none for `));
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/## What this traffic proves[\s\S]*\| `FORMAT-SOAP11-QUERY` \| MUST \| /);
+    expect(files(dir).filter((f) => f.includes('/allure-results/')).length).toBeGreaterThan(50);
     const outputs = [r.stdout, ...files(dir).map(readable)].join('\n');
     expect(outputs).not.toContain(TOKEN.slice(0, 12));
   });

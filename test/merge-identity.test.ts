@@ -21,8 +21,10 @@ const summary = (d: string) => JSON.parse(readFileSync(join(d, 'summary.json'), 
 
 let passing: RunningReference;
 let failing: RunningReference;
+/** summary.json, exchanges.json and the manifest, all a merge reads: the other outputs (the Allure
+ *  child and HTML most of a run's time) are hashed by the one shard that writes them all ('full'). */
 const shard = (target: RunningReference, i: number, out: string, extra: string[] = [], env: Record<string, string> = {}, file = accounts) =>
-  runCli(['--base-url', target.url, '--accounts', file, '--shard', `${i}/2`, '--report-dir', dir(out), '--quiet', ...extra], { ...NO_CI, ...env });
+  runCli(['--base-url', target.url, '--accounts', file, '--shard', `${i}/2`, '--report-dir', dir(out), '--quiet', ...(extra.includes('--reports') ? [] : ['--reports', 'summary']), ...extra], { ...NO_CI, ...env });
 const merge = (...shards: string[]) => runProgram('cli/report', ['--merge', ...shards.map(dir), '--report-dir', mkdtempSync(join(work, 'merged-'))], NO_CI);
 
 beforeAll(async () => {
@@ -39,7 +41,8 @@ beforeAll(async () => {
     shard(passing, 1, 'g1', [], { GITHUB_RUN_ID: '111' }),
     shard(passing, 2, 'g2', [], { GITHUB_RUN_ID: '222' }),
   ]);
-  expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
+  runs.push(await shard(passing, 1, 'full', ['--run-id', 'run-F', '--reports', 'summary,traceability,junit,allure,html']));
+  expect(runs.map((r) => r.code), runs.flatMap((r) => r.stdout.match(/^ {2}✗ .*$/gm) ?? []).join('\n')).toEqual([0, 0, 0, 0, 0, 0]);
   // The accounts file edited in place between the shards: the same path, other accounts.
   writeFileSync(accounts, lines(['ana', 'bo', 'cy', 'ed']));
   expect((await shard(passing, 2, 'a2-accounts', ['--run-id', 'run-A'])).code).toBe(0);
@@ -59,7 +62,11 @@ describe('every shard carries its run\'s identity', () => {
     expect(summary(dir('g1')).run).toMatchObject({ runId: 'GITHUB_RUN_ID=111', runIdFrom: 'GITHUB_RUN_ID', configurationSha256: a1.configurationSha256 });
     const manifest = JSON.parse(readFileSync(join(dir('a1'), 'manifest.json'), 'utf8'));
     expect(manifest.run).toEqual(a1);
-    expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(['summary.json', 'exchanges.json', 'junit.xml', 'traceability.md', 'report.html']));
+    expect(Object.keys(manifest.files).sort()).toEqual(['exchanges.json', 'replay.sh', 'summary.json']);
+    const full = JSON.parse(readFileSync(join(dir('full'), 'manifest.json'), 'utf8'));
+    expect(full.run).toEqual(summary(dir('full')).run);
+    expect(Object.keys(full.files)).toEqual(expect.arrayContaining(['summary.json', 'exchanges.json', 'junit.xml', 'traceability.md', 'report.html']));
+    expect(Object.keys(full.files).filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(50);
   });
 
   it('without --run-id or a CI run id, the id is derived from the configuration and inputs: the same for the same inputs, another for other accounts', async () => {

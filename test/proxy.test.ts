@@ -265,7 +265,8 @@ describe('npm run conformance -- --proxy', () => {
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(0);
       const fromHar = dirOf('har');
-      const h = await runCli(['--har', har, '--base-url', url, '--report-dir', fromHar, '--quiet']);
+      // The comparison reads summary.json alone; the proxy's run above writes every output, all scanned.
+      const h = await runCli(['--har', har, '--base-url', url, '--report-dir', fromHar, '--quiet', '--reports', 'summary']);
       expect(h.code).toBe(0);
       const [p, r] = [summaryOf(dir), summaryOf(fromHar)];
       expect(p.counts.exchanges.bySource).toEqual({ proxy: 9 }); // the page itself, and its eight calls
@@ -282,7 +283,7 @@ describe('npm run conformance -- --proxy', () => {
 
   it("prints a target's fault as it happens, once, and fails the run", async () => {
     const dir = dirOf('faulty');
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', faulty.url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', faulty.url, '--report-dir', dir, '--reports', 'summary']);
     try {
       const url = await s.url;
       for (let i = 0; i < 3; i++) {
@@ -300,7 +301,7 @@ describe('npm run conformance -- --proxy', () => {
 
   it('answers 502 when the target cannot be reached, and the run exits 2 naming it', async () => {
     const dir = dirOf('unreachable');
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--report-dir', dir]);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--report-dir', dir, '--reports', 'summary']);
     try {
       const url = await s.url;
       const r = await fetch(`${url}/supportstateuser`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
@@ -320,7 +321,7 @@ describe('npm run conformance -- --proxy', () => {
   it.skipIf(!seeNice)(seeNice
     ? 'judges on a thread of its own at nice 19, never on the thread that forwards (which keeps the runner\'s nice value)'
     : `SKIPPED: the judge thread's priority cannot be seen here (${platform() !== 'linux' ? 'not Linux: no per-thread nice values' : 'the runner already runs at nice 19'})`, async () => {
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dirOf('threads')]);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dirOf('threads'), '--reports', 'summary']);
     try {
       await s.url;
       const pid = s.child.pid!;

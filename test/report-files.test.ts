@@ -76,7 +76,9 @@ describe('report files are renamed into place, never written through a path alre
 
   it('a rebuild (npm run report) and a merge (npm run report -- --merge) write past planted symlinks too', async () => {
     const source = join(work, 'source');
-    const made = await runCli(['--report-dir', source, '--quiet']);
+    // The source and the shards give the rebuild and the merge what they read (summary.json and
+    // exchanges.json); the outputs under test are the ones the rebuild and the merge write.
+    const made = await runCli(['--report-dir', source, '--quiet', '--reports', 'summary']);
     expect(made.code).toBe(0);
     // The rebuild: the source's own summary.json and exchanges.json are read, every other output planted.
     const rebuild = trapped('rebuild');
@@ -88,7 +90,7 @@ describe('report files are renamed into place, never written through a path alre
     const shards = [1, 2].map((i) => join(work, `shard-${i}`));
     const accounts = join(work, 'accounts.jsonl');
     writeFileSync(accounts, ['ana', 'bo'].map((u) => JSON.stringify({ SupportStateUserLoginRequest: { userName: u } })).join('\n'));
-    for (const [i, d] of shards.entries()) expect((await runCli(['--base-url', reference.url, '--accounts', accounts, '--shard', `${i + 1}/2`, '--report-dir', d, '--quiet'])).code).toBe(0);
+    for (const [i, d] of shards.entries()) expect((await runCli(['--base-url', reference.url, '--accounts', accounts, '--shard', `${i + 1}/2`, '--report-dir', d, '--quiet', '--reports', 'summary'])).code).toBe(0);
     const merged = trapped('merged');
     const m = await runProgram('cli/report', ['--merge', ...shards, '--report-dir', merged.dir]);
     expect([m.code, m.stderr]).toEqual([0, '']);

@@ -36,7 +36,7 @@ const spec = (i: number) => ({ id: `x${i}`, title: 'x', method: 'GET', path: `/x
 describe('429 with Retry-After: 0', () => {
   it('the CLI: 20 probes x 3 tries = 60 requests, exit 1, findings say "429 Too Many Requests (Retry-After: 0), gave up after 3 tries"', async () => {
     const dir = join(work, 'cli');
-    const r = await runCli(['--base-url', url, '--report-dir', dir, '--quiet']);
+    const r = await runCli(['--base-url', url, '--report-dir', dir, '--quiet', '--reports', 'summary']);
     expect(r.code).toBe(1);
     expect(requests).toBe(20 * 3);
     expect(r.stdout).toContain('login.post: 429 Too Many Requests (Retry-After: 0), gave up after 3 tries, expected 200');

@@ -22,7 +22,8 @@ export const childEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv =>
 export function runProgram(program: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['bin/run.mjs', program, ...args], {
-      cwd: ROOT, env: childEnv(env), timeout: 200_000, maxBuffer: 16 * 1024 * 1024,
+      // A hang guard only, under vitest's test limit (vitest.config.ts).
+      cwd: ROOT, env: childEnv(env), timeout: 540_000, maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });

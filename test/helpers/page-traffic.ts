@@ -2,11 +2,13 @@
 // itself (playwright-core's recordHar): a recorder nobody here wrote.
 import { DEFAULT_NAMESPACES } from '../../lib/contract/namespaces.js';
 import { soapRequestBody } from '../../lib/engine/probes.js';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from './browser.js';
 
-/** The traffic a web page sends the service: both JSON operations in their route forms and selectors, JSONP, OPTIONS, SOAP. */
-export async function recordPageTraffic(baseUrl: string, path: string, token: string): Promise<string> {
-  const browser = await launchChromium();
+/** The traffic a web page sends the service: both JSON operations in their route forms and selectors, JSONP, OPTIONS, SOAP.
+ *  In `shared`, a browser the caller launched and closes (one launch for several recordings), else in one of its own. */
+export async function recordPageTraffic(baseUrl: string, path: string, token: string, shared?: Browser): Promise<string> {
+  const browser = shared ?? await launchChromium();
   try {
     const context = await browser.newContext({ recordHar: { path, content: 'embed' } });
     const page = await context.newPage();
@@ -23,7 +25,7 @@ export async function recordPageTraffic(baseUrl: string, path: string, token: st
     }, { token, soap: soapRequestBody(DEFAULT_NAMESPACES) });
     await context.close(); // writes the HAR
   } finally {
-    await browser.close();
+    if (!shared) await browser.close();
   }
   return path;
 }
