@@ -4,9 +4,14 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // Not mergeConfig: it would add these to the base's include (every test) instead of replacing it.
+// Not the base's projects either: the quick run is the harness's own tests, not the conformance suites.
+const { projects: _projects, ...shared } = base.test ?? {};
+
 export default defineConfig({
   test: {
-    ...base.test,
+    ...shared,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     include: [
       'test/checks.test.ts', 'test/classify.test.ts', 'test/contract.test.ts', 'test/differential.test.ts', 'test/docs.test.ts',
       'test/hostile.test.ts', 'test/json-parse.test.ts', 'test/jsonp-vm.test.ts', 'test/layers.test.ts', 'test/openapi.test.ts',
