@@ -36,6 +36,11 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** An exchange, retries included, never takes longer than this many phase limits. */
 export const PHASES_PER_EXCHANGE = 3;
 
+/** The longest the harness keeps an idle connection, whatever the server's Keep-Alive hint (undici
+ *  otherwise keeps it until 2 s before the hinted time, a margin a loaded machine's stalled event
+ *  loop overran: a request went out on a socket the server was closing, and was judged a reset). */
+export const CLIENT_KEEP_ALIVE_MS = 10_000;
+
 export function createDispatcher(options: TransportOptions): Dispatcher {
   const agent = {
     connect: {
@@ -46,7 +51,8 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.connections ?? 32,
-    keepAliveTimeout: 10_000,
+    keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
   };
   return options.useProxyEnv ? new EnvHttpProxyAgent(agent) : new Agent(agent);
 }

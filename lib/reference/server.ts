@@ -309,6 +309,9 @@ function send(res: ServerResponse, r: Reply): { status: number; headers: Readonl
   return { status: r.status, headers, body };
 }
 
+/** How long the reference keeps an idle connection (Node's default is 5 s). */
+export const REFERENCE_KEEP_ALIVE_MS = 65_000;
+
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const variants = options.variants ?? [];
   const ns: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
@@ -322,7 +325,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES, options.observer);
   const latency = faulty.profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
-  const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
+  // Idle connections are kept far longer than a client of the harness keeps one (CLIENT_KEEP_ALIVE_MS):
+  // the client, not the server, closes them, so no request meets a socket the server is closing.
+  const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS };
   const observer = options.observer;
   const answered = observer?.answered;
   const respond = (res: ServerResponse, r: Reply, after?: (w: NonNullable<ReturnType<typeof send>>) => void) => {
