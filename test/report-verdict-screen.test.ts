@@ -122,7 +122,7 @@ describe('what follows the verdict', () => {
     const visible = `(ids) => ids.filter((id) => [...document.querySelectorAll('[data-testid="' + id + '"]')].some((e) => e.offsetParent !== null))`;
     expect(await page.evaluate(`(${visible})(['retry-filter', 'flaky-filter', 'transition-filter', 'severity-filter'])`)).toEqual(['severity-filter']);
     expect(await page.locator('[aria-label^="Success rate"]').isVisible()).toBe(false);
-    await page.locator('[data-testid="tree-leaf-title"]', { hasText: 'JSON-GUID [' }).click();
+    await page.locator('[data-testid="tree-leaf-title"]', { hasText: /^JSON-GUID / }).click();
     await page.locator('[data-testid="test-result-tab-overview"]').waitFor();
     expect(await page.evaluate(`(${visible})(['test-result-tab-overview', 'test-result-tab-history', 'test-result-tab-retries'])`)).toEqual(['test-result-tab-overview']);
     await page.context().close();
@@ -130,7 +130,7 @@ describe('what follows the verdict', () => {
 
   it('shows a response body indented, with the exact bytes in the attachment beside it', async () => {
     const page = await open('failing', true);
-    await page.locator('[data-testid="tree-leaf-title"]', { hasText: 'JSON-GUID [' }).click();
+    await page.locator('[data-testid="tree-leaf-title"]', { hasText: /^JSON-GUID / }).click();
     await page.locator('[data-testid="test-result-step-title"]', { hasText: 'login.post response' }).first().click();
     const headers = page.locator('[data-testid="test-result-attachment-header"]');
     await headers.filter({ hasText: 'login.post response, body indented' }).first().waitFor();
