@@ -6,8 +6,8 @@
 import type { Report } from './report.js';
 
 /** What an attachment shows of an exchange that is a check's evidence: any record of the interface
- *  whole (a few KiB), a flood's first 64 KiB. */
-export const EVIDENCE_CHARS = 64 * 1024;
+ *  whole (a few KiB), a flood's first 16 KiB. */
+export const EVIDENCE_CHARS = 16 * 1024;
 
 /** `text` cut at EVIDENCE_CHARS, saying how much more exchanges.json holds. */
 export const evidenceText = (id: string, text: string): string =>
