@@ -47,17 +47,15 @@ class CheckAssertionError extends Error {
   }
 }
 
-/** What an attachment shows of an exchange a check judged but found nothing in. */
-const HEAD_CHARS = 16 * 1024;
+/** What an attachment shows of an exchange a check judged but found nothing in: any record of the
+ *  interface whole (JSON about 5 KiB, SOAP about 9), of a flood its head. The text is the
+ *  presented one (presented-report.ts): already cut at EVIDENCE_CHARS. */
+const HEAD_CHARS = 10 * 1024;
 const head = (text: string): string =>
-  (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}\n… (${text.length - HEAD_CHARS} more characters: shown whole with the checks it is evidence for)` : text);
-/** What an attachment shows of an exchange that is a check's evidence: any record of the interface
- *  whole (a few KiB), a flood's first 64 KiB. Every attachment of every test is held in memory until
- *  vitest's run ends, so a few checks each attaching a quarter-MiB flood would cost the presentation
- *  tens of MB; exchanges.json keeps all that was kept of the exchange. */
-const EVIDENCE_CHARS = 64 * 1024;
-const evidenceOf = (id: string, text: string): string =>
-  (text.length > EVIDENCE_CHARS ? `${text.slice(0, EVIDENCE_CHARS)}\n… (${text.length - EVIDENCE_CHARS} more characters: exchanges.json holds them, under ${id})` : text);
+  (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}\n… (the rest: shown with the checks it is evidence for, and in exchanges.json)` : text);
+// Every attachment of every test is held in memory until vitest's run ends, so a few checks each
+// attaching a quarter-MiB flood would cost the presentation tens of MB: evidence is shown to
+// EVIDENCE_CHARS (the report arrives cut there).
 
 async function annotate(c: ReportedCheck, report: Report): Promise<void> {
   await allure.epic(c.area);
@@ -88,8 +86,8 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
     // An exchange is shown whole where it is evidence; elsewhere (every other check that judged it,
     // up to fifty) its head is enough, so one huge answer is not copied fifty times.
     const evidence = c.status === 'fail' && c.evidence.some((e) => e.exchange === id);
-    await allure.attachment(`${id} request`, evidence ? evidenceOf(id, ex.request) : head(ex.request), 'text/plain');
-    await allure.attachment(`${id} response`, evidence ? evidenceOf(id, ex.response) : head(ex.response), 'text/plain');
+    await allure.attachment(`${id} request`, evidence ? ex.request : head(ex.request), 'text/plain');
+    await allure.attachment(`${id} response`, evidence ? ex.response : head(ex.response), 'text/plain');
     if (evidence) await allure.attachment(`${id} replay (curl)`, ex.curl, 'text/plain');
   }
   if (c.evidence.length) await allure.attachment('evidence', JSON.stringify(c.evidence, null, 2), 'application/json');

@@ -50,11 +50,12 @@ beforeAll(async () => {
 afterAll(async () => { await reference.close(); await new Promise((resolve) => legacy.close(resolve)); });
 
 describe('a differential run against a legacy answering 9.5 MiB records', () => {
-  it('cuts every shown value at the display bound and writes every output', async () => {
+  it('cuts every shown value at the display bound, writes every output, and peaks under 300 MB', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'differential-bounds-'));
     const r = await runCli(['--legacy-url', legacyUrl, '--report-dir', dir, '--quiet', '--timeout', '60000']);
     expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/^conformance: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/)]);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      peakRss: { runBytes: number; presentationBytes: number };
       differential: { paths: { operation: string; path: string; examples: { legacy: string; candidate: string }[] }[] };
     };
     // The differences are found, and their examples shown cut: the long string ends in "…".
@@ -78,5 +79,9 @@ describe('a differential run against a legacy answering 9.5 MiB records', () => 
     for (const f of ['report.html', 'exchanges.json']) expect(statSync(join(dir, f)).size, f).toBeLessThan(20 * MB);
     for (const f of readdirSync(join(dir, 'allure-results'))) expect(statSync(join(dir, 'allure-results', f)).size, f).toBeLessThan(MB);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toContain('L'.repeat(MAX_SHOWN_VALUE));
+    // Memory: the run (sending, judging, comparing, writing) and the presentation child, each under
+    // 300 MB (the bench measures the run near 250: bench/floods.ts).
+    expect(summary.peakRss.runBytes / MB, 'run').toBeLessThan(300);
+    expect(summary.peakRss.presentationBytes / MB, 'presentation').toBeLessThan(300);
   }, 300_000);
 });

@@ -148,10 +148,10 @@ describe.concurrent('CLI against floods: bounded memory and time, one-line reaso
         // The child that presented it too, and every report written.
         for (const f of ['report.html', 'junit.xml']) expect(readFileSync(join(dir, f), 'utf8').length, f).toBeGreaterThan(100);
         expect(s.peakRss.presentationBytes / MB, 'presentation').toBeLessThan(300);
-        // An attachment shows a flood's first 64 KiB (exchanges.json keeps what was kept of it): a
+        // An attachment shows a flood's first 16 KiB (exchanges.json keeps what was kept of it): a
         // few checks each attaching a quarter MiB cost the presentation tens of MB.
         const results = join(dir, 'allure-results');
-        expect(Math.max(...readdirSync(results).map((f) => statSync(join(results, f)).size)), 'largest attachment').toBeLessThan(70 * 1024);
+        expect(Math.max(...readdirSync(results).map((f) => statSync(join(results, f)).size)), 'largest attachment').toBeLessThan(17 * 1024);
       } finally {
         await target.close();
       }

@@ -18,6 +18,7 @@ const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
 import { replaceDirectory } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
+import { presentedReport } from '../reporting/presented-report.js';
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
@@ -56,7 +57,7 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   const staging = mkdtempSync(join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
   try {
-    writeFileSync(input, JSON.stringify(report));
+    writeFileSync(input, JSON.stringify(presentedReport(report)));
     const out = await new Promise<string>((resolve, reject) => {
       execFile(process.execPath, [PRESENTATION_YOUNG_GENERATION, join(ROOT, 'bin', 'run.mjs'), 'cli/present', input, staging], { timeout: 300_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) reject(new Error((stderr.trim().split('\n').pop() || error.message).replace(/^present: /, '')));

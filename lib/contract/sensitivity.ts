@@ -68,9 +68,23 @@ export const PUBLIC_WORDS: ReadonlySet<string> = (() => {
   return w;
 })();
 
+/** Characters (code points) of a text, counted in place: `[...s].length` builds an array of one
+ *  string per character, hundreds of MB for a value of megabytes. */
+export function codePointCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
+}
+
 /** «credential: string, 36 chars» */
 export function marker(kind: Sensitivity | 'secret header', value: unknown): string {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  const size = typeof value === 'string' ? `, ${[...value].length} chars` : '';
+  const size = typeof value === 'string' ? `, ${codePointCount(value)} chars` : '';
   return `«${kind}: ${type}${size}»`;
 }

@@ -15,6 +15,7 @@ import { index, member } from '../json/path.js';
 import { isJsonObject, type JsonValue } from '../json/value.js';
 import { attribute, elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { XSI } from '../contract/namespaces.js';
+import { codePointCount } from '../contract/sensitivity.js';
 
 export type Canon =
   | null
@@ -206,7 +207,7 @@ export function timeDelta(ticks: bigint): string {
 }
 
 function textHow(a: string, b: string): string {
-  const [la, lb] = [[...a].length, [...b].length];
+  const [la, lb] = [codePointCount(a), codePointCount(b)];
   if (a.toLowerCase() === b.toLowerCase()) return 'letter case only';
   if (b === a.trim()) return 'whitespace trimmed';
   if (a === b.trim()) return 'whitespace added around it';

@@ -11,11 +11,13 @@ import { classify } from '../contract/classify.js';
 import { SOAP } from '../contract/namespaces.js';
 import { JAVASCRIPT_MEDIA_TYPES } from '../contract/operations.js';
 import { objectOf, type Shape } from '../contract/types.js';
+import type { Operation } from '../contract/operations.js';
 import type { Exchange, ExchangeSpec } from '../http/exchange.js';
 import { mediaType } from '../http/media-type.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
 import { ROOT } from '../json/path.js';
 import { elementChildren } from '../xml/model.js';
+import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
 import { DEFAULT_CONCURRENCY, Judge, pump, runResultOf, type RunOptions, type RunResult, type Source } from './run.js';
@@ -117,7 +119,7 @@ function volatilePaths(shape: Shape, prefix = '', into: string[] = []): string[]
 }
 
 /** One answer as compared: what the HTTP layer says, and the record when the body is one. */
-interface Answer {
+export interface Answer {
   readonly status: string;
   readonly media: string;
   readonly callback?: string;
@@ -182,12 +184,16 @@ export class DifferenceTally {
 
   /** Compares one request's three answers (legacy, candidate, legacy again). */
   add(spec: ExchangeSpec, first: ExchangeView, candidate: ExchangeView, second: ExchangeView): void {
-    const op = first.kind.operation;
+    this.addAnswers(spec, first.kind.operation, answerOf(first), answerOf(candidate), answerOf(second));
+  }
+
+  /** The same, from the answers as compared (answerOf), so that a caller need not hold three
+   *  answers' texts and trees at once. `op`: the request's operation. */
+  addAnswers(spec: ExchangeSpec, op: Operation | undefined, a: Answer, b: Answer, a2: Answer): void {
     const name = op?.name ?? 'not this interface';
     let tally = this.byOperation.get(name);
     if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
     const shape = op?.response;
-    const [a, b, a2] = [answerOf(first), answerOf(candidate), answerOf(second)];
     // A legacy that answered this request two ways at the HTTP level (a 503, a reset, an error page
     // once) cannot say what is volatile in it: the request is counted, not compared.
     if (a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return; }
@@ -292,21 +298,35 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const slots = new BodySlots(1);
   const differences = new DifferenceTally(options.show);
   const probes = options.probes === false ? [] : planProbes(options);
+  /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
+   *  compared form: one view of it, so its body is parsed once, and dropped on return. */
+  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge): Promise<[Answer, Operation | undefined, boolean]> => {
+    const ex = await send(spec, url, { dispatcher, options, budget, slots: held });
+    const view = new ExchangeView(ex, settings);
+    judge?.judge(ex, view);
+    return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES];
+  };
+  /** Sends the triple, judging and reducing each answer before the next is sent: a triple holds one
+   *  answer's text and tree at a time, never three. What a large one left behind is collected at
+   *  once (collect.ts). In this order: the legacy, the candidate, the legacy again (what moves
+   *  between the legacy's two is noise). */
+  const compare = async (spec: ExchangeSpec, held: TripleSlots): Promise<void> => {
+    const reduced = async (url: string, judge?: Judge) => {
+      const [a, op, large] = await answer(spec, url, held, judge);
+      if (large) collectGarbage();
+      return [a, op] as const;
+    };
+    const [a, op] = await reduced(options.legacyUrl, judges.legacy);
+    const [b] = await reduced(options.baseUrl, judges.candidate);
+    const [a2] = await reduced(options.legacyUrl);
+    differences.addAnswers(spec, op, a, b, a2);
+  };
   const triple = async (spec: ExchangeSpec) => {
-    // A triple that reads a large body keeps its slot until its three answers are compared: it holds
-    // them all until then, so one triple at a time holds large bodies.
+    // A triple that reads a large body keeps its slot until its three answers are compared, so one
+    // triple at a time holds large bodies (reduced to their compared forms as they come).
     const held = new TripleSlots(slots);
-    const at = (url: string): Promise<Exchange> => send(spec, url, { dispatcher, options, budget, slots: held });
     try {
-      // In this order: the legacy, the candidate, the legacy again (what moves between the legacy's two is noise).
-      const first = await at(options.legacyUrl);
-      const candidate = await at(options.baseUrl);
-      const second = await at(options.legacyUrl);
-      // One view of each answer, for its judge and the comparison: each body parsed once.
-      const views = [first, candidate, second].map((ex) => new ExchangeView(ex, settings)) as [ExchangeView, ExchangeView, ExchangeView];
-      judges.legacy.judge(first, views[0]);
-      judges.candidate.judge(candidate, views[1]);
-      differences.add(spec, ...views);
+      await compare(spec, held);
     } finally {
       held.end();
     }

@@ -13,6 +13,7 @@ import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
 import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import { Generation, type GenerateOptions, type GenerationSummary, type ShrunkFailure } from './generation.js';
+import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
 
@@ -341,10 +342,16 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
   const slots = new BodySlots();
-  const sendAndJudge = async (spec: ExchangeSpec) => {
+  /** Sends and judges one request; true when its body was large. */
+  const judged1 = async (spec: ExchangeSpec): Promise<boolean> => {
     const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
     const failures = judge.judge(ex);
     if (ex.origin.source === 'generated') generation?.observe(keepHead(ex), failures);
+    return (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
+  };
+  const sendAndJudge = async (spec: ExchangeSpec) => {
+    // What judging a large body left behind (its text, its tree) is collected as soon as it is dropped (collect.ts).
+    if (await judged1(spec)) collectGarbage();
     progress();
   };
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;

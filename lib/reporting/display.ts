@@ -58,13 +58,18 @@ export const inertUrls = (s: string): string =>
  *  redactor would otherwise recognise), and never inside a marker («…») or a surrogate pair. */
 export const MAX_SHOWN_VALUE = 200;
 
-/** `s` cut at `max` characters, ending in "…" when cut. */
+/** A copy of `s` that holds nothing else: V8 keeps a slice of a long text (and a concatenation
+ *  with one) as a view of the whole text, so 200 characters shown of a legacy's 4 MB value held
+ *  those 4 MB for the rest of the run, once per example kept. */
+const detached = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
+/** `s` cut at `max` characters, ending in "…" when cut; a copy of its own, never a view of `s`. */
 export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {
-  if (s.length <= max) return s;
+  if (s.length <= max) return detached(s);
   let end = max - 1;
   const open = s.lastIndexOf('«', end - 1);
   if (open >= 0 && s.lastIndexOf('»', end - 1) < open) end = open; // a marker is shown whole or not at all
   const code = s.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--; // never half a surrogate pair
-  return `${s.slice(0, end)}…`;
+  return detached(`${s.slice(0, end)}…`);
 }
