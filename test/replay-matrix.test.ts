@@ -3,7 +3,8 @@
 // break: JSON records, SOAP envelopes, HTTP routes and formats; and the faults only generated requests
 // find), the harness is run against a reference serving that fault alone, as the matrix runs it, and
 // the replay.sh it wrote is run against that same reference: each failed check's request must get the
-// run's status and body SHA-256 again. The harness runs in this process (as `conformance --reports
+// run's status and body SHA-256 again, and reach the reference as the run sent it (method, path,
+// headers, body). The harness runs in this process (as `conformance --reports
 // summary --header …` runs it: config, session, engine, writers), so the file costs one engine run
 // per fault, not one CLI process each. A --header secret is a shell variable in replay.sh, never its value.
 import { execFile } from 'node:child_process';
@@ -15,7 +16,7 @@ import { parseConfig, shardOptions } from '../lib/cli/config.js';
 import { openSession, selectedChecks, setupOf } from '../lib/cli/session.js';
 import { DEFAULT_GENERATED_CASES } from '../lib/engine/generated-requests.js';
 import { runConformance } from '../lib/engine/run.js';
-import { startReference } from '../lib/reference/server.js';
+import { startReference, type ReceivedRequest } from '../lib/reference/server.js';
 import { FAULTS, type Fault } from '../lib/reference/variants.js';
 import { REPLAY_FILE } from '../lib/reporting/replay-script.js';
 import { inBatches } from './helpers/matrix.js';
@@ -33,8 +34,20 @@ interface Summary {
   exchanges: { id: string; status?: number; responseSha256?: string }[];
 }
 
+/** A request as sent: method, path and query, the headers the harness set, the body. */
+interface Sent {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
 interface Replayed {
   readonly summary: Summary;
+  /** By exchange id: each failed check's request as the run sent it (the engine's record, unredacted). */
+  readonly sent: ReadonlyMap<string, Sent>;
+  /** What the reference received while replay.sh ran, in order. */
+  readonly replayedRequests: readonly ReceivedRequest[];
   readonly script: string;
   readonly mode: number;
   readonly code: number;
@@ -53,7 +66,9 @@ const dirs: string[] = [];
 /** `conformance --base-url REF --reports summary --header 'X-Api-Key: SECRET' [--generate N --seed S]`
  *  against a reference serving `fault` alone, in this process; then its replay.sh against the same reference. */
 async function runAndReplay(fault: Fault): Promise<Replayed> {
-  const ref = await startReference({ variants: [fault] });
+  // Every request the reference receives (its body filled in once read), the run's and the replay's.
+  const received: ReceivedRequest[] = [];
+  const ref = await startReference({ variants: [fault], observer: { ownRoute: (r) => { received.push(r); return undefined; } } });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'replay-matrix-'));
     dirs.push(dir);
@@ -69,12 +84,16 @@ async function runAndReplay(fault: Fault): Promise<Replayed> {
       ...settings, baseUrl: ref.url, checks: selectedChecks(config), extraHeaders: config.headers,
       ...(generate ? { generate } : {}), ...shardOptions(config), useProxyEnv: false, ...session.engine(),
     });
+    const fromRun = received.length;
     const written = await session.write(result, generate ? { generate } : {});
     if (written.problems.length) throw new Error(written.problems.join('; '));
     const path = join(dir, REPLAY_FILE);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    const sent = new Map(result.exchanges.map((e) => [e.id, {
+      method: e.request.method, url: e.request.url.slice(ref.url.length), headers: e.request.headers, ...(e.request.body !== undefined ? { body: e.request.body } : {}),
+    }]));
     const out = await sh(path, { X_API_KEY: SECRET });
-    return { summary, script: readFileSync(path, 'utf8'), mode: statSync(path).mode & 0o777, ...out };
+    return { summary, sent, replayedRequests: received.slice(fromRun), script: readFileSync(path, 'utf8'), mode: statSync(path).mode & 0o777, ...out };
   } finally {
     await ref.close();
   }
@@ -114,6 +133,16 @@ for (const kind of KINDS) {
           // An exchange the run got no answer to (a dropped connection) must get none again.
           expect(lines, c.id).toContain(`${c.id} (${c.level}) ${ex.id}: ${ex.status ?? 'no answer'} sha256 ${ex.responseSha256 ?? '-'} (as in the run)`);
         }
+        // The reference received, from replay.sh, each of those requests as the run sent it: method, path
+        // and query, every header the harness set (the secret's value included), and the body, to the byte,
+        // wherever the reference reads one (it answers a route it does not serve unread, as in the run).
+        expect(r.replayedRequests).toHaveLength(failed.length);
+        failed.forEach((c, i) => {
+          const sent = r.sent.get(replayedOf(c)!.id)!;
+          const got = r.replayedRequests[i]!;
+          expect({ method: got.method, url: got.url, body: got.body, headers: Object.fromEntries(Object.keys(sent.headers).map((k) => [k, got.headers[k.toLowerCase()]])) }, c.id)
+            .toEqual({ method: sent.method, url: sent.url, body: got.body === undefined ? undefined : sent.body, headers: sent.headers });
+        });
         // curl says on stderr why a request got no answer, and nothing else is said there.
         const unanswered = failed.filter((c) => replayedOf(c)!.status === undefined).length;
         expect(r.code).toBe(0);
@@ -122,6 +151,21 @@ for (const kind of KINDS) {
     }
   });
 }
+
+it('the bodies were compared: the reference read the body of every replayed POST it did not answer 404', () => {
+  let read = 0;
+  for (const fault of FAULTS) {
+    const r = replayed.get(fault.name)!;
+    r.summary.checks.filter((c) => c.status === 'failed').forEach((c, i) => {
+      const ex = r.summary.exchanges.find((e) => e.id === (c.shrunk?.exchange ?? c.evidence[0]!.exchange))!;
+      const got = r.replayedRequests[i]!;
+      if (got.method !== 'POST' || ex.status === 404) return;
+      expect(got.body, `${fault.name} ${c.id}`).toBeDefined();
+      read++;
+    });
+  }
+  expect(read).toBeGreaterThan(FAULTS.length);
+});
 
 describe('the --header secret in replay.sh', () => {
   it('is a shell variable the script asks for at its top, in every script, and never its value (mode 0600)', () => {
