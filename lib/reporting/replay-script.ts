@@ -16,6 +16,9 @@ export const variableOf = (header: string): string => {
   return /^[0-9]/.test(v) ? `H_${v}` : v;
 };
 
+/** What a request the target did not answer got, in the run and in the replay (curl says why on stderr). */
+const NO_ANSWER = 'no answer';
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function replayScript(report: Report): string {
@@ -35,8 +38,10 @@ export function replayScript(report: Report): string {
       steps.push(`echo ${label}': not replayed: its request holds a masked value other than a --header secret'`);
       continue;
     }
-    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS -o "$body" -w "%{http_code}"')}) || status="no answer"`,
-      `shown ${label} ${shellQuote(String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS -o "$body" -w "%{http_code}"')}) || status=${shellQuote(NO_ANSWER)}`,
+      // An exchange the target never answered (a dropped connection) is replayed as the same failure
+      // when the replay gets no answer either: both are "no answer", with no body to hash.
+      `shown ${label} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
   }
   return [
     '#!/bin/sh',
@@ -50,7 +55,7 @@ export function replayScript(report: Report): string {
     'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
     '# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got.',
     'shown() {',
-    '  got=$(sha "$body")',
+    `  if [ "$status" = ${shellQuote(NO_ANSWER)} ]; then got=-; else got=$(sha "$body"); fi`,
     '  if [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
     '  printf \'%s: %s sha256 %s (%s)\\n\' "$1" "$status" "$got" "$same"',
     '}',
