@@ -28,4 +28,14 @@ describe('properties', () => {
       expect(o.verdict, `fault ${fault.name}, styles: ${chosen.map((s) => s.name).join(', ') || 'none'}`).toBe('non-conformant');
     }), { numRuns: runs });
   }, 120_000);
+
+  // Found by the property above (seed -776060665): the gzip style compressed the body the fault
+  // meant to leave plain, so the two together answered correctly.
+  it('the fault gzip-header-plain-body under the gzip style, in either order, fails CONTENT-CODING', async () => {
+    const [gzip, fault] = [STYLES.find((s) => s.name === 'gzip')!, FAULTS.find((f) => f.name === 'gzip-header-plain-body')!];
+    for (const order of [[gzip, fault], [fault, gzip]]) {
+      const o = await outcomeUnder(order);
+      expect([o.verdict, o.failed.MUST.includes('CONTENT-CODING')], order.map((v) => v.name).join(', ')).toEqual(['non-conformant', true]);
+    }
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 // Named faults: each breaks exactly one rule the harness checks, and names the checks that must
 // fail because of it (more than one only where breaking the rule necessarily breaks them all).
 // test/sensitivity-matrix.test.ts holds every fault to its declaration.
+import { gunzipSync } from 'node:zlib';
 import { ARRAYS, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import type { RouteForm } from '../contract/classify.js';
 import { confirmEmail, impersonateLogout, login, SOAP_REQUEST_MEDIA_TYPE, type Operation } from '../contract/operations.js';
@@ -90,7 +91,11 @@ export const FAULTS: readonly Fault[] = [
     ['CONTENT-CODING', 'ROUTE-LOGIN-POST', 'ROUTE-CONFIRM-POST', 'ROUTE-SOAP-POST'],
     (r, s) => {
       const accept = s.headers['accept-encoding'];
-      return offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') ? { ...r, headers: { ...r.headers, 'content-encoding': 'gzip' } } : undefined;
+      if (!offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip')) return undefined;
+      // Under the gzip style the body is compressed already: send it as it was before, or the style
+      // would undo the fault.
+      const body = r.headers['content-encoding'] === 'gzip' && r.body.length ? gunzipSync(r.body) : r.body;
+      return { ...r, headers: { ...r.headers, 'content-encoding': 'gzip' }, body };
     }),
 
   // Format selection (4)

@@ -71,7 +71,7 @@ export const STYLES: readonly Variant[] = [
   { name: 'gzip', description: 'answers gzip-compressed (Content-Encoding: gzip, Vary: Accept-Encoding) when the request offers gzip',
     editReply: (r, s) => {
       const accept = s.headers['accept-encoding'];
-      if (!offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') || r.drop || !r.body.length) return r;
+      if (!offeredCodings(Array.isArray(accept) ? accept.join(', ') : accept).has('gzip') || r.drop || !r.body.length || r.headers['content-encoding'] !== undefined) return r; // never coded twice
       return { ...r, headers: { ...r.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' }, body: gzipSync(r.body) };
     } },
   { name: 'options-204-allow', description: 'OPTIONS answers 204 with an Allow header', behaviour: { optionsStatus: 204, optionsHeaders: { allow: 'POST, OPTIONS' } } },
