@@ -7,10 +7,9 @@
 // behind it) get the CPU first.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
+import { collectGarbage, LARGE_BODY_BYTES } from '../engine/collect.js';
 import type { Check } from '../checks/check.js';
 import { judgeable, type ForwardedExchange } from '../traffic/proxy.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
@@ -46,21 +45,6 @@ export type FromJudge =
   | { readonly kind: 'problems'; readonly problems: readonly string[] }
   | { readonly kind: 'final'; readonly written: Written };
 
-/** Judging a body of some megabytes leaves many times its size behind (its text, its tree, what
- *  redaction learned from it); V8 collects it late, when a judge's heap is small, so a run of big
- *  exchanges would pile it up. Past this size the judge collects at once after each. */
-const COLLECT_AFTER_BYTES = 1024 * 1024;
-
-/** V8's collector, where it can be had (a flag set at run time; a new context's `gc`). */
-function collector(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
-
 /** "✗ ID [LEVEL] proxy.12 POST /x: message" without the exchange id or quoted values: the same
  *  finding on another exchange (hours of traffic repeat the same few). */
 export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
@@ -74,7 +58,6 @@ function lowestPriority(): void {
 }
 
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
-  const collect = collector();
   const checks = setup.checkIds.map((id) => checkById.get(id)).filter((c): c is Check => c !== undefined);
   const live = new LiveJudging(openSession(setup.session), checks, setup.namespaces);
   const printed = new Set<string>();
@@ -99,7 +82,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
         lines.push(line);
       }
       post({ kind: 'judged', lines });
-      if (m.exchange.held >= COLLECT_AFTER_BYTES) collect?.();
+      if (m.exchange.held >= LARGE_BODY_BYTES) collectGarbage();
       return;
     }
     clearInterval(timer);
