@@ -8,15 +8,13 @@
 // 250 MB, so a loaded machine leaves the tests a margin (issue 21 #17). Measures; never fails.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startReference } from '../lib/reference/server.js';
 import { startHostile, type HostileMode } from '../test/helpers/hostile.js';
 import { generatedHar } from './generated-har.js';
+import { startLongRecordLegacy } from '../test/helpers/long-record-legacy.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1e6;
@@ -48,38 +46,6 @@ async function cliPeak(args: readonly string[]): Promise<Peak> {
 /** A target for the run, started before and closed after it. */
 interface Scenario { readonly name: string; start(): Promise<{ args: readonly string[]; close(): Promise<void> }> }
 
-const listen = async (server: Server): Promise<string> => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
-
-/** The legacy of test/differential-bounds.test.ts: the reference, each JSON record made 9.5 MiB. */
-async function longRecordLegacy(): Promise<{ url: string; close(): Promise<void> }> {
-  const reference = await startReference();
-  const LONG = 'L'.repeat(4 * 1024 * 1024);
-  const ROLES = Array.from({ length: 9_000 }, (_, i) => `role-${i}-${'r'.repeat(320)}`);
-  const PERSONAL = 'P'.repeat(2 * 1024 * 1024);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const { host: _h, connection: _c, 'content-length': _l, ...headers } = req.headers as Record<string, string>;
-        const r = await fetch(reference.url + req.url, { method: req.method, headers, body: ['GET', 'HEAD', 'OPTIONS'].includes(req.method!) ? undefined : Buffer.concat(chunks) });
-        let body = Buffer.from(await r.arrayBuffer());
-        if (r.status === 200 && req.method === 'POST' && (r.headers.get('content-type') ?? '').startsWith('application/json')) {
-          const record = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-          if ('releaseMessage' in record) body = Buffer.from(JSON.stringify({ ...record, releaseMessage: LONG, roles: ROLES, searchValues: PERSONAL }));
-        }
-        const { 'content-length': _len, 'transfer-encoding': _te, ...out } = Object.fromEntries(r.headers);
-        res.writeHead(r.status, out);
-        res.end(body);
-      })().catch(() => res.destroy());
-    });
-  });
-  const url = await listen(server);
-  return { url, close: async () => { await new Promise((resolve) => server.close(resolve)); await reference.close(); } };
-}
 
 export function scenarios(harMib: number): Scenario[] {
   return [
@@ -109,7 +75,7 @@ export function scenarios(harMib: number): Scenario[] {
     },
     {
       name: 'legacy-9.5mib-records',
-      start: async () => { const legacy = await longRecordLegacy(); return { args: ['--legacy-url', legacy.url], close: () => legacy.close() }; },
+      start: async () => { const legacy = await startLongRecordLegacy(); return { args: ['--legacy-url', legacy.url], close: () => legacy.close() }; },
     },
     {
       name: 'accounts-2000',

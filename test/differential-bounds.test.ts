@@ -2,52 +2,23 @@
 // cap): every value shown in any output is cut at the display bound after redaction, every output
 // is written (report.html too), and the run's own peak RSS (summary.json peakRss.runBytes, measured
 // in the CLI child) stays under 300 MB. Time is never asserted.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SHOWN_VALUE } from '../lib/reporting/display.js';
-import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { runCli } from './helpers/cli.js';
+import { PERSONAL, startLongRecordLegacy } from './helpers/long-record-legacy.js';
 
 const MB = 1e6;
-/** 9 MiB of a record: one long string (not sensitive), a long list (within the 10,000 items a body may
- *  hold), and a long personal string. */
-const LONG = 'L'.repeat(4 * 1024 * 1024);
-const ROLES = Array.from({ length: 9_000 }, (_, i) => `role-${i}-${'r'.repeat(320)}`);
-const PERSONAL = 'P'.repeat(2 * 1024 * 1024);
 
-let reference: RunningReference;
-let legacy: Server;
+let legacy: Awaited<ReturnType<typeof startLongRecordLegacy>>;
 let legacyUrl: string;
 beforeAll(async () => {
-  reference = await startReference();
-  // The reference, with every JSON record made long in three values.
-  legacy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const { host: _h, connection: _c, 'content-length': _l, ...headers } = req.headers as Record<string, string>;
-        const r = await fetch(reference.url + req.url, { method: req.method, headers, body: ['GET', 'HEAD', 'OPTIONS'].includes(req.method!) ? undefined : Buffer.concat(chunks) });
-        let body = Buffer.from(await r.arrayBuffer());
-        const type = r.headers.get('content-type') ?? '';
-        if (r.status === 200 && req.method === 'POST' && type.startsWith('application/json')) {
-          const record = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-          if ('releaseMessage' in record) body = Buffer.from(JSON.stringify({ ...record, releaseMessage: LONG, roles: ROLES, searchValues: PERSONAL }));
-        }
-        const { 'content-length': _len, 'transfer-encoding': _te, ...out } = Object.fromEntries(r.headers);
-        res.writeHead(r.status, out);
-        res.end(body);
-      })().catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', resolve));
-  legacyUrl = `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`;
+  legacy = await startLongRecordLegacy();
+  legacyUrl = legacy.url;
 });
-afterAll(async () => { await reference.close(); await new Promise((resolve) => legacy.close(resolve)); });
+afterAll(() => legacy.close());
 
 describe('a differential run against a legacy answering 9.5 MiB records', () => {
   it('cuts every shown value at the display bound, writes every output, and peaks under 300 MB', async () => {
