@@ -8,6 +8,8 @@
 //   - lone surrogates, private-use and unassigned code points.
 // A line keeps nothing that breaks it; a block (a request or response shown whole) keeps its line
 // feeds and tabs, with CRLF shown as a line feed.
+import { detachedCopy } from '../http/exchange.js';
+
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
 // Set subtraction needs the v flag (Node 20 has it; TypeScript's ES2023 target does not know it).
 const UNSAFE_IN_BLOCK = new RegExp('[[\\p{Cc}--[\\n\\t]]\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}]', 'gv');
@@ -58,10 +60,8 @@ export const inertUrls = (s: string): string =>
  *  redactor would otherwise recognise), and never inside a marker («…») or a surrogate pair. */
 export const MAX_SHOWN_VALUE = 200;
 
-/** A copy of `s` that holds nothing else: V8 keeps a slice of a long text (and a concatenation
- *  with one) as a view of the whole text, so 200 characters shown of a legacy's 4 MB value held
- *  those 4 MB for the rest of the run, once per example kept. */
-const detached = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+/** A copy of `s` that holds nothing else (one shown value per example kept outlives the run's texts). */
+const detached = (s: string): string => detachedCopy(s);
 
 /** `s` cut at `max` characters, ending in "…" when cut; a copy of its own, never a view of `s`. */
 export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {

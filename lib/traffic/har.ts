@@ -10,7 +10,7 @@ import chain, { chainUnchecked, many, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { detachedCopy, exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
@@ -52,16 +52,18 @@ function postedBody(postData: { readonly text?: unknown; readonly params?: unkno
 export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange | undefined {
   const req = entry.request;
   if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
-  let path = req.url;
-  try { const u = new URL(req.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const posted = postedBody(req.postData);
+  // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
+  // the reader's strings: they are views of a chunk of the file, held as long as an example is.
+  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted !== undefined ? { body: posted } : {}) });
+  let path = request.url;
+  try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
     id: `${idPrefix}.${index + 1}`,
-    title: `${req.method} ${path} (entry ${index + 1})`,
+    title: `${request.method} ${path} (entry ${index + 1})`,
     origin: { source: 'har', vouched: false } as const,
-    // A request body past the cap is left out, as the proxy leaves it out: its checks skip.
-    request: { method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted !== undefined ? { body: posted } : {}) },
-    startedAt: typeof entry.startedDateTime === 'string' ? entry.startedDateTime : new Date(0).toISOString(),
+    request,
+    startedAt: typeof entry.startedDateTime === 'string' ? detachedCopy(entry.startedDateTime) : new Date(0).toISOString(),
     durationMs: typeof entry.time === 'number' && entry.time >= 0 ? Math.round(entry.time) : 0,
   };
   const res = entry.response;
@@ -74,7 +76,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new HarProblem(`entry ${index + 1}: response.content.text is marked base64 and is not`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  return { ...base, response: recordedResponse(res.status, headersOf(res.headers, new Set(['content-encoding'])), body) };
+  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
 }
 
 /** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
