@@ -10,7 +10,8 @@ import { inertUrls, markdownCode } from '../lib/reporting/display.js';
 import { findingLines, manifestOf, type Report, type ReportedCheck } from '../lib/reporting/report.js';
 import { clauseLink, quotedClause, traceabilityMarkdown } from '../lib/reporting/traceability.js';
 import type { ReportedDifferential, ReportedPathDifferences } from '../lib/reporting/differential.js';
-import { SHOULD_NOT_MET } from './labels.js';
+import { PLACED_AT, SHOULD_NOT_MET } from './labels.js';
+import { differentialKey, OUTCOME, treePlaces, type TreePlace } from './tree-order.js';
 import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from '../lib/reporting/difference-texts.js';
 
 /** A catalogue check this run did not run, and why (given by conformance.setup.ts only). */
@@ -57,12 +58,12 @@ const head = (text: string): string =>
 // attaching a quarter-MiB flood would cost the presentation tens of MB: evidence is shown to
 // EVIDENCE_CHARS (the report arrives cut there).
 
-async function annotate(c: ReportedCheck, report: Report): Promise<void> {
+async function annotate(c: ReportedCheck, report: Report, place: TreePlace | undefined): Promise<void> {
   await allure.epic(c.area);
   await allure.feature(c.operation);
   await allure.story(c.title);
   await allure.severity(c.level === 'MUST' ? 'critical' : 'minor');
-  await labelCheck(c);
+  await labelCheck(c, place);
   const clauses = citedClauses(c.clause).map((id) => CLAUSES.find((x) => x.id === id)!);
   // Relative to report.html: the report directory holds its own copy of the spec.
   for (const clause of clauses) await allure.link(clauseLink(clause), `interface.md ${clause.id} ${clause.title}`);
@@ -103,12 +104,20 @@ async function annotate(c: ReportedCheck, report: Report): Promise<void> {
 
 /** What an auditor files a check under (no host, thread, framework or file: auditor-reporter.ts drops
  *  those). The test case id is the check's id, so Allure tracks a check across runs whatever file holds it. */
-async function labelCheck(c: { id: string; area: string; level: string; clause: string }): Promise<void> {
+async function labelCheck(c: { id: string; area: string; level: string; clause: string }, place: TreePlace | undefined): Promise<void> {
   await allure.testCaseId(c.id);
   await allure.label('area', c.area);
   await allure.label('check', c.id);
   await allure.label('level', c.level);
   await allure.label('clause', c.clause);
+  await placeInTree(place);
+}
+
+/** The outcome the tree groups a result under, and its start in the tree's order (tree-order.ts). */
+async function placeInTree(place: TreePlace | undefined): Promise<void> {
+  if (!place) return;
+  await allure.label(OUTCOME, place.outcome);
+  await allure.label(PLACED_AT, String(place.start));
 }
 
 /** A test's title: the check's id and title (the level is a label; -t filters on either word). */
@@ -125,13 +134,14 @@ export function presentArea(area: string): void {
   // The run's documents ride on the first check of the run.
   const first = report.checks[0];
   const checks = report.checks.filter((c) => c.area === area);
+  const places = treePlaces(report, inject('conformanceNotRun') ?? []);
   describe(area, () => {
     for (const operation of [...new Set([...checks, ...notRun].map((c) => c.operation))]) {
       describe(operation, () => {
         for (const c of checks.filter((x) => x.operation === operation)) {
           test(titleOf(c), async (ctx) => {
             if (c === first) await attachRunDocuments(report);
-            await annotate(c, report);
+            await annotate(c, report, places.get(c.id));
             if (c.status === 'skip') ctx.skip(c.message);
             if (c.status !== 'fail') return;
             if (c.level === 'MUST' || report.gate === 'should') throw new CheckAssertionError(c);
@@ -145,7 +155,7 @@ export function presentArea(area: string): void {
         }
         for (const c of notRun.filter((x) => x.operation === operation)) {
           test(titleOf(c), async (ctx) => {
-            await labelCheck(c);
+            await labelCheck(c, places.get(c.id));
             ctx.skip(c.why);
           });
         }
@@ -166,13 +176,16 @@ class DifferenceAssertionError extends Error {
 /** A differential run: one failing test per differing path, a skipped one per noise path, and one
  *  passing test when nothing differs beyond noise (so the section is never silently empty). */
 export function presentDifferential(): void {
-  const d: ReportedDifferential | undefined = inject('conformance').differential;
+  const report = inject('conformance');
+  const d: ReportedDifferential | undefined = report.differential;
   if (!d) {
     test.skip('Differential: no legacy service was compared (set LEGACY_URL)');
     return;
   }
+  const places = treePlaces(report, inject('conformanceNotRun') ?? []);
   describe('Differential', () => {
-    const label = async (operation: string, path: string) => {
+    const label = async (operation: string, path: string, key: string) => {
+      await placeInTree(places.get(differentialKey(key)));
       await allure.testCaseId(`Differential ${operation} ${path}`);
       await allure.label('area', 'Differential');
       await allure.epic('Differential');
@@ -182,14 +195,14 @@ export function presentDifferential(): void {
     };
     for (const p of d.paths) {
       test(`${p.operation} ${p.path} differs from the legacy`, async () => {
-        await label(p.operation, p.path);
+        await label(p.operation, p.path, `${p.operation} ${p.path}`);
         await allure.attachment('examples', JSON.stringify(p.examples, null, 2), 'application/json');
         throw new DifferenceAssertionError(p);
       });
     }
     for (const n of d.noise) {
       test(`${n.operation} ${n.path} is noise`, async (ctx) => {
-        await label(n.operation, n.path);
+        await label(n.operation, n.path, `noise ${n.operation} ${n.path}`);
         ctx.skip(noiseText(n));
       });
     }
@@ -197,10 +210,15 @@ export function presentDifferential(): void {
       test(`${d.inconclusive} request(s) not compared`, async (ctx) => {
         await allure.label('area', 'Differential');
         await allure.epic('Differential');
+        await placeInTree(places.get(differentialKey('inconclusive')));
         ctx.skip(NOT_COMPARED_TEXT);
       });
     }
-    if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => { await allure.label('area', 'Differential'); await allure.epic('Differential'); });
+    if (!d.paths.length) test(`no difference from the legacy beyond noise (${d.compared} requests compared)`, async () => {
+      await allure.label('area', 'Differential');
+      await allure.epic('Differential');
+      await placeInTree(places.get(differentialKey('none')));
+    });
   });
 }
 

@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { checkById } from '../checks/catalogue.js';
 import { exampleValue } from '../contract/examples.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
-import { JSON_OPERATIONS } from '../contract/operations.js';
-import type { Field } from '../contract/types.js';
+import { envName, JSON_OPERATIONS } from '../contract/operations.js';
 import { valueFromText } from '../contract/values.js';
 import type { JsonObject } from '../json/value.js';
 import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
@@ -93,11 +92,6 @@ export interface Config {
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string } | { ok: 'help' } | { ok: 'version' } | { ok: 'list-checks'; json: boolean };
-
-/** userName -> USER_NAME, dataForMM -> DATA_FOR_MM */
-export function envName(prefix: string, f: Field): string {
-  return `${prefix}_${f.json.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toUpperCase()}`;
-}
 
 /** The request-value variables (LOGIN_USER_NAME, …), one per field of every JSON request. */
 export const REQUEST_VALUE_ENV = JSON_OPERATIONS.flatMap((op) => op.request.fields.map((f) => envName(op.envPrefix, f)));

@@ -17,6 +17,7 @@ import { parseConfig, shardOptions, usage, type Config } from './config.js';
 import { runProxy } from './proxy-run.js';
 import { differentialRun } from './differential.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
+import { impliedReports } from './write-reports.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
 function catalogueListing(json: boolean): string {
@@ -85,6 +86,7 @@ async function run(argv: readonly string[]): Promise<number> {
   const why = unfed(config);
   if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
+  for (const note of impliedReports(config.reports)) process.stderr.write(`note: ${note}\n`);
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
   let cases: number | undefined;

@@ -96,6 +96,13 @@ export const chosenWriters = (chosen: ReadonlySet<ReportName>): ReportWriter[] =
   return WRITERS.filter((w) => picked(w) || WRITERS.some((o) => o.needs === w.name && picked(o)));
 };
 
+/** What a choice of --reports writes beyond the names given, said once before the run: report.html
+ *  is built from the Allure results, so `--reports html` writes allure-results too (the choice stands;
+ *  refusing it would make everyone spell out an input of the output they asked for). */
+export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRITERS.filter((w) => w.needs && chosen.has(w.partOf ?? w.name))
+  .flatMap((w) => WRITERS.filter((o) => o.name === w.needs && !chosen.has(o.partOf ?? o.name))
+    .map((o) => `--reports ${w.partOf ?? w.name} writes ${o.partOf ?? o.name} too (${w.what} is built from ${o.what})`));
+
 /** Writes the chosen reports: the fast writers, then `onVerdict` (the console's verdict), then the
  *  slow ones (the presentation and the HTML), then the manifest, which hashes what the others wrote.
  *  Every output that can be written is; one that fails is a problem named, not a stop. */

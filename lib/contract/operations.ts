@@ -2,7 +2,7 @@
 import {
   Confirmation, ConfirmEmailRequest, ImpersonateLogoutRequest, SupportStateUserLoginRequest, UserDetails,
 } from './records.js';
-import type { Shape } from './types.js';
+import type { Field, Shape } from './types.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const SOAP_REQUEST_MEDIA_TYPE = 'text/xml; charset=utf-8';
@@ -68,6 +68,12 @@ export type Operation = JsonOperation | SoapOperation;
 
 export const JSON_OPERATIONS: readonly JsonOperation[] = [login, confirmEmail];
 export const OPERATIONS: readonly Operation[] = [login, impersonateLogout, confirmEmail];
+
+/** The environment variable of a request field: (LOGIN, userName) -> LOGIN_USER_NAME, dataForMM -> DATA_FOR_MM.
+ *  The CLI reads the probes' values from these; replay.sh names the values it asks for after them. */
+export function envName(prefix: string, f: Field): string {
+  return `${prefix}_${f.json.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toUpperCase()}`;
+}
 
 /** An operation by its request name (section 1). */
 export const operationNamed = (name: string): Operation | undefined => OPERATIONS.find((op) => op.name === name);

@@ -48,7 +48,10 @@ const CONFIG = `export default {
   ],
   plugins: {
     awesome: {
-      options: { singleFile: true, reportLanguage: "en", groupBy: ["epic", "feature", "story"] },
+      // The tree: by outcome (MUST failed, SHOULD failed, differs, passed, not evaluated: suites/tree-order.ts
+      // gives each result its outcome and a start in that order, which "order,asc" sorts by), then area,
+      // operation and check.
+      options: { singleFile: true, reportLanguage: "en", groupBy: ["outcome", "epic", "feature", "story"], defaultSortBy: "order,asc" },
     },
   },
 };

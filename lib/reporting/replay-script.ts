@@ -1,10 +1,13 @@
 // replay.sh, written beside the reports: re-sends the request of each failed check (its curl
 // command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
-// run's. A value the user gave as secret (--header) is not in the file: it is a shell variable the
-// script asks for at its top. Any other masked value would make the request differ from the one
-// sent, so such a check is listed as not replayable rather than replayed wrong.
+// run's. A value the user gave as secret is not in the file: it is a shell variable the script asks
+// for at its top. Such values are a --header's, and a request field the contract marks sensitive
+// that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
+// masked value would make the request differ from the one sent, so such a check is listed as not
+// replayable rather than replayed wrong.
+import { envName, JSON_OPERATIONS } from '../contract/operations.js';
 import { CURL_PREFIX } from './exchange-text.js';
-import type { Report } from './report.js';
+import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
 
@@ -16,6 +19,29 @@ export const variableOf = (header: string): string => {
   return /^[0-9]/.test(v) ? `H_${v}` : v;
 };
 
+/** A masked string member of a JSON body, as curl's single-quoted argument holds it: its name, and the
+ *  text between the name and the value's opening quote. */
+const MASKED_MEMBER = /"([A-Za-z_][A-Za-z0-9_]*)"(\s*:\s*)"«(?:personal|credential): string, \d+ chars»"/g;
+
+/** The request field a masked member of this exchange's body is, and the variable that stands for the
+ *  value the user supplied for it, with what to set it to; undefined when the user did not supply it. */
+function suppliedField(ex: ReportedExchange, member: string): { variable: string; what: string } | undefined {
+  let path: string;
+  try {
+    path = new URL(ex.url).pathname.toLowerCase().replace(/\.json$/, '');
+  } catch {
+    return undefined;
+  }
+  const op = JSON_OPERATIONS.find((o) => o.route.toLowerCase() === path);
+  const f = op?.request.fields.find((x) => x.json === member && x.sensitivity);
+  if (!op || !f) return undefined;
+  if (ex.source === 'case' && ex.case !== undefined) {
+    return { variable: `ACCOUNT_${ex.case}_${envName(op.envPrefix, f)}`, what: `${op.name}.${f.json} of the account on line ${ex.case} of the --accounts file` };
+  }
+  if (ex.source === 'probe') return { variable: envName(op.envPrefix, f), what: `the ${op.name}.${f.json} the run was given in ${envName(op.envPrefix, f)}` };
+  return undefined;
+}
+
 /** What a request the target did not answer got, in the run and in the replay (curl says why on stderr). */
 const NO_ANSWER = 'no answer';
 
@@ -23,6 +49,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function replayScript(report: Report): string {
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
+  /** Shell variable -> what the user sets it to. */
   const variables = new Map<string, string>();
   const steps: string[] = [];
   for (const c of report.checks.filter((x) => x.status === 'fail' && x.replay)) {
@@ -30,12 +57,18 @@ export function replayScript(report: Report): string {
     // control characters escaped for display, so only its plain shrunk form is sent as it was.
     const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
     const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
-      variables.set(variableOf(name), name);
+      variables.set(variableOf(name), `the value of the --header ${name}`);
       return `-H "${name}: $${variableOf(name)}"`;
+    }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
+      const field = ex && suppliedField(ex, member);
+      if (!field) return m;
+      variables.set(field.variable, field.what);
+      // Out of the single quotes, the value as a JSON string holds it, and back in.
+      return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
     const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
     if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {
-      steps.push(`echo ${label}': not replayed: its request holds a masked value other than a --header secret'`);
+      steps.push(`echo ${label}': not replayed: its request holds a masked value the user did not supply'`);
       continue;
     }
     steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS -o "$body" -w "%{http_code}"')}) || status=${shellQuote(NO_ANSWER)}`,
@@ -47,11 +80,14 @@ export function replayScript(report: Report): string {
     '#!/bin/sh',
     `# Re-sends the request of each failed check of the run against ${report.target.baseUrl.replace(/[\r\n]/g, ' ')}`,
     '# as the harness sent it, and prints the status and the SHA-256 of the body answered beside the run\'s.',
-    '# Values given to --header are not written here: set them in the environment first.',
+    '# Secrets given to the run (--header values, sensitive fields of --accounts) are not written here: set them first.',
     'set -u',
-    ...[...variables].map(([v, name]) => `: "\${${v}:?set ${v} to the value of the --header ${name}}"`),
+    ...[...variables].map(([v, what]) => `: "\${${v}:?set ${v} to ${what}}"`),
     'body=$(mktemp) || exit 2',
     'trap \'rm -f "$body"\' EXIT',
+    // A supplied value as the body's JSON string holds it: " and \\ escaped, as JSON.stringify does (a
+    // control character, which it escapes too, is sent as it is: the replay then says it differs).
+    'json_text() { printf \'%s\' "$1" | sed -e \'s/\\\\/\\\\\\\\/g\' -e \'s/"/\\\\"/g\'; }',
     'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
     '# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got.',
     'shown() {',

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/checks.test.ts', 'test/redact.test.ts', 'test/report-redaction.test.ts', 'test/reporting.test.ts', 'test/classify.test.ts', 'test/tally.test.ts'],
+    include: ['test/checks.test.ts', 'test/requests.test.ts', 'test/redact.test.ts', 'test/report-redaction.test.ts', 'test/reporting.test.ts', 'test/classify.test.ts', 'test/tally.test.ts'],
     testTimeout: 240_000,
     hookTimeout: 240_000,
   },
