@@ -1,6 +1,6 @@
 // The reference under abuse: 10 000 generated requests (random methods, paths, headers, bodies)
 // each answered in bounded time with a well-formed success or error; then 200 concurrent
-// connections for 10 s with no error. It must never crash, hang or answer garbage.
+// connections, 20 000 requests, with no error. It must never crash, hang or answer garbage.
 import { METHODS } from 'node:http';
 import autocannon from 'autocannon';
 import fc from 'fast-check';
@@ -155,15 +155,15 @@ describe('the reference under abuse', () => {
     expect([...covered].sort()).toEqual(['HEAD json-error', 'HEAD text', 'empty', 'json-error', 'record json', 'record json+callback', 'record soap11', 'record xml', 'soap', 'text']);
   }, 240_000);
 
-  it('serves 200 concurrent connections for 10 s with no error', async () => {
+  it('serves 20 000 requests over 200 concurrent connections with no error', async () => {
     const result = await autocannon({
-      url: `${ref.url}/supportstateuser`, method: 'POST', connections: 200, duration: 10,
+      url: `${ref.url}/supportstateuser`, method: 'POST', connections: 200, amount: 20_000,
       headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}',
       // A request counts as timed out after 60 s, not autocannon's 10: the subject is errors and hangs,
       // and on a loaded shared machine one slow answer among thousands is neither.
       timeout: 60,
     });
     expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, resets: result.resets }).toEqual({ errors: 0, timeouts: 0, non2xx: 0, resets: 0 });
-    expect(result.requests.total).toBeGreaterThan(0);
-  }, 60_000);
+    expect(result.requests.total).toBe(20_000);
+  }, 120_000);
 });
