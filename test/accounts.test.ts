@@ -158,7 +158,7 @@ describe('shards', () => {
     // Only the first shard sends the probes.
     expect([summaryOf(one).counts.exchanges.bySource.probe, summaryOf(two).counts.exchanges.bySource.probe]).toEqual([20, undefined]);
     const merged = join(work, 'merged');
-    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
+    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged, ...LEAN]);
     const [a, b] = [summaryOf(whole), summaryOf(merged)];
     expect(m.code).toBe(runs[0]!.code);
     expect(b.verdict).toBe(a.verdict);

@@ -115,7 +115,7 @@ describe('conformance --legacy-url', () => {
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
     // Only the first shard sends the probes; the accounts are split between the two.
     expect([summary(one).counts.exchanges.bySource, summary(two).counts.exchanges.bySource]).toEqual([{ probe: 20, case: 6 }, { case: 6 }]);
-    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged]);
+    const m = await runProgram('cli/report', ['--merge', one, two, '--report-dir', merged, ...LEAN]);
     expect(m.code).toBe(1);
     const [a, b] = [summary(whole), summary(merged)];
     expect(b.verdict).toBe(a.verdict);

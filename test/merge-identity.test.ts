@@ -25,7 +25,7 @@ let failing: RunningReference;
  *  child and HTML most of a run's time) are hashed by the one shard that writes them all ('full'). */
 const shard = (target: RunningReference, i: number, out: string, extra: string[] = [], env: Record<string, string> = {}, file = accounts) =>
   runCli(['--base-url', target.url, '--accounts', file, '--shard', `${i}/2`, '--report-dir', dir(out), '--quiet', ...(extra.includes('--reports') ? [] : ['--reports', 'summary']), ...extra], { ...NO_CI, ...env });
-const merge = (...shards: string[]) => runProgram('cli/report', ['--merge', ...shards.map(dir), '--report-dir', mkdtempSync(join(work, 'merged-'))], NO_CI);
+const merge = (...shards: string[]) => runProgram('cli/report', ['--merge', ...shards.map(dir), '--report-dir', mkdtempSync(join(work, 'merged-')), '--reports', 'summary'], NO_CI);
 
 beforeAll(async () => {
   writeFileSync(accounts, lines(['ana', 'bo', 'cy', 'di']));

@@ -17,6 +17,13 @@ import type { Gate, JudgedSides } from '../reporting/verdict.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
 /** Every option of `npm run conformance`, once. */
+
+/** --reports (of a run, a rebuild or a merge): the outputs named, all when none; or why not. */
+export function reportsChosen(names: readonly string[] | undefined): ReadonlySet<ReportName> | string {
+  const unknown = (names ?? []).filter((r) => !(REPORT_NAMES as readonly string[]).includes(r));
+  if (unknown.length) return `--reports: unknown report ${unknown.join(', ')} (choose from ${REPORT_NAMES.join(', ')})`;
+  return new Set((names ?? REPORT_NAMES) as readonly ReportName[]);
+}
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },
@@ -170,8 +177,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
-  const unknownReports = (v.reports ?? []).filter((r) => !(REPORT_NAMES as readonly string[]).includes(r));
-  if (unknownReports.length) return { ok: false, error: `--reports: unknown report ${unknownReports.join(', ')} (choose from ${REPORT_NAMES.join(', ')})` };
+  const reports = reportsChosen(v.reports);
+  if (typeof reports === 'string') return { ok: false, error: reports };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
   if (idProblem) return { ok: false, error: idProblem };
   const shard = shardOf(v.shard);
@@ -238,7 +245,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       quiet: v.quiet ?? false,
       failOn: v['fail-on'] === 'should' ? 'should' : 'must',
       judge: (v.judge ?? 'both') as JudgedSides,
-      reports: new Set((v.reports ?? REPORT_NAMES) as readonly ReportName[]),
+      reports,
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,
     },

@@ -8,11 +8,13 @@ import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
-import { finish, MANIFEST_FILE, readReport, verifyManifest, writeReports } from './write-reports.js';
+import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
+import { finish, impliedReports, MANIFEST_FILE, readReport, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
   merge: { kind: 'boolean', help: 'merge the report directories given as arguments (the shards of one run)' },
+  reports: CONFORMANCE_OPTIONS.reports,
   help: { kind: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
@@ -41,12 +43,15 @@ async function main(): Promise<number> {
   const v = parsed.values;
   if (v.help) { process.stdout.write(`${usage()}\n`); return 0; }
   const dir = resolve(v['report-dir'] ?? 'reports');
+  const chosen = reportsChosen(v.reports);
+  if (typeof chosen === 'string') { process.stderr.write(`report: ${chosen}\n`); return 2; }
+  for (const note of impliedReports(chosen)) process.stderr.write(`note: ${note}\n`);
   if (!v.merge) {
     if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
     const report = await load(dir, false);
     if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
     // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
-    const written = await writeReports(report, dir);
+    const written = await writeReports(report, dir, chosen);
     for (const p of written.problems) process.stderr.write(`report: ${p}\n`);
     process.stdout.write(`${written.outputs.join('\n')}\n`);
     return written.problems.length ? 2 : 0;
@@ -65,7 +70,7 @@ async function main(): Promise<number> {
   mkdirSync(dir, { recursive: true });
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
   // The merged verdict is printed as soon as summary.json and the fast reports are written.
-  return finish(await writeReports(merged.report, dir, undefined, (r) => process.stdout.write(verdictSummary(r))), 'report');
+  return finish(await writeReports(merged.report, dir, chosen, (r) => process.stdout.write(verdictSummary(r))), 'report');
 }
 
 main()
