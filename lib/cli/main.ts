@@ -61,7 +61,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   let result;
   try {
     result = await runConformance({
-      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(),
+      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs),
     });
   } catch (e) {
     if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
@@ -130,7 +130,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(generate ? { generate } : {}),
       ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
-      ...session.engine(),
+      ...session.engine(), ...session.judging(config.jobs),
     });
     session.say(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s`);
     // Every account checked must have been judged: fewer means the file changed under the run.
