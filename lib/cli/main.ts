@@ -8,6 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { runConformance } from '../engine/run.js';
+import { JudgeWorkerFailure } from '../engine/judge-pool.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
@@ -145,7 +146,7 @@ async function run(argv: readonly string[]): Promise<number> {
 run(process.argv.slice(2))
   .catch((e: unknown) => {
     const err = e as NodeJS.ErrnoException;
-    const what = err.code === 'LISTEN' ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
+    const what = err.code === 'LISTEN' || e instanceof JudgeWorkerFailure ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
     process.stderr.write(`conformance: ${what.split('\n')[0]}\n`);
     return 2;
   })

@@ -32,8 +32,13 @@ export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 
 /** Run → worker. */
 interface Job { readonly seq: number; readonly ex: Exchange }
-/** Worker → run: the judgement, and the exchange (its head) when the run may keep it. */
-interface Answer { readonly seq: number; readonly judgement: Judgement; readonly ex?: Exchange }
+/** Worker → run: the judgement, and the exchange (its head) when the run may keep it; or why the
+ *  worker cannot go on. */
+interface Judged { readonly seq: number; readonly judgement: Judgement; readonly ex?: Exchange }
+type Answer = Judged | { readonly failed: string };
+
+/** A judging worker failed: the run cannot be judged whole (the CLI exits 2 with this line). */
+export class JudgeWorkerFailure extends Error {}
 interface Setup { readonly checkIds: readonly string[]; readonly settings: CheckSettings; readonly data: unknown }
 
 /** A body that came through postMessage is a Uint8Array: a Buffer again, over the same bytes. */
@@ -59,7 +64,7 @@ export class JudgePool {
   /** Exchanges sent to a worker, by sequence: what the run keeps of them until they are folded. */
   private readonly waiting = new Map<number, { ex: Exchange; size: number; done: (f: Failures) => void; fail: (e: Error) => void }>();
   /** Answers that came before an earlier one's. */
-  private readonly answered = new Map<number, Answer>();
+  private readonly answered = new Map<number, Judged>();
   private room: (() => void) | undefined;
   private failure: Error | undefined;
   private closing = false;
@@ -73,9 +78,12 @@ export class JudgePool {
     const setup: Setup = { checkIds, settings, data: spec.data };
     this.workers = Array.from({ length: jobs }, (_, i) => {
       const w = new Worker(fromRoot('bin', 'run.mjs'), { argv: [spec.program], workerData: setup });
-      w.on('message', (a: Answer) => this.answer(i, a));
-      w.on('error', (e) => this.fail(new Error(`judging worker ${i + 1} of ${jobs} failed: ${e.message.split('\n')[0]}`)));
-      w.on('exit', (code) => { if (!this.closing) this.fail(new Error(`judging worker ${i + 1} of ${jobs} stopped (exit code ${code})`)); });
+      w.on('message', (a: Answer) => {
+        if ('failed' in a) this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} failed: ${a.failed}`));
+        else this.answer(i, a);
+      });
+      w.on('error', (e) => this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} failed: ${e.message.split('\n')[0]}`)));
+      w.on('exit', (code) => { if (!this.closing) this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} stopped (exit code ${code})`)); });
       return w;
     });
     this.inFlight = this.workers.map(() => 0);
@@ -105,7 +113,7 @@ export class JudgePool {
     return { folded };
   }
 
-  private answer(w: number, a: Answer): void {
+  private answer(w: number, a: Judged): void {
     const job = this.waiting.get(a.seq);
     this.inFlight[w]!--;
     this.bytes[w]! -= job?.size ?? 0;
@@ -168,24 +176,36 @@ export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue 
 export function serveJudging(makeLearner: MakeLearner): void {
   if (!parentPort) throw new Error('a judging worker runs inside a run (--jobs)');
   const port = parentPort;
-  const setup = workerData as Setup;
-  const checks = setup.checkIds.map((id) => checkById.get(id)!);
-  const judge = new Judge(checks, setup.settings);
-  const learn = makeLearner(setup.data);
-  const failedHere = checks.map(() => 0);
+  /** Whatever stops this worker is told to the run in one line, which ends the run with it. */
+  const failed = (e: unknown) => port.postMessage({ failed: String((e as Error)?.message ?? e).split('\n')[0] ?? '' } satisfies Answer);
+  let judge: Judge, learn: ReturnType<MakeLearner>, failedHere: number[], setup: Setup;
+  try {
+    setup = workerData as Setup;
+    const checks = setup.checkIds.map((id) => checkById.get(id)!);
+    judge = new Judge(checks, setup.settings);
+    learn = makeLearner(setup.data);
+    failedHere = checks.map(() => 0);
+  } catch (e) {
+    failed(e);
+    return;
+  }
   port.on('message', (job: Job) => {
-    const ex = asBuffers(job.ex);
-    const view = new ExchangeView(ex, setup.settings);
-    const judgement = judge.judgement(ex, view);
-    learn?.(ex, view.parsedBody());
-    const probe = ex.origin.source === 'probe';
-    let keep = probe;
-    for (const [i, look] of judgement.looks) {
-      if (!Array.isArray(look) || !look.length) continue;
-      if (ex.origin.source === 'generated' || probe || failedHere[i]! < MAX_EXAMPLE_EXCHANGES) keep = true;
-      if (!probe) failedHere[i]!++;
+    try {
+      const ex = asBuffers(job.ex);
+      const view = new ExchangeView(ex, setup.settings);
+      const judgement = judge.judgement(ex, view);
+      learn?.(ex, view.parsedBody());
+      const probe = ex.origin.source === 'probe';
+      let keep = probe;
+      for (const [i, look] of judgement.looks) {
+        if (!Array.isArray(look) || !look.length) continue;
+        if (ex.origin.source === 'generated' || probe || failedHere[i]! < MAX_EXAMPLE_EXCHANGES) keep = true;
+        if (!probe) failedHere[i]!++;
+      }
+      port.postMessage({ seq: job.seq, judgement, ...(keep ? { ex: keepHead(ex) } : {}) } satisfies Answer);
+      if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
+    } catch (e) {
+      failed(e);
     }
-    port.postMessage({ seq: job.seq, judgement, ...(keep ? { ex: keepHead(ex) } : {}) } satisfies Answer);
-    if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
   });
 }
