@@ -30,8 +30,8 @@ export interface JudgeWorkerSpec {
 export const IN_FLIGHT = 16;
 export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 
-/** Run → worker. */
-interface Job { readonly seq: number; readonly ex: Exchange }
+/** Run → worker; `moved`: its body was moved, not copied (the run no longer holds it). */
+interface Job { readonly seq: number; readonly ex: Exchange; readonly moved: boolean }
 /** Worker → run: the judgement, and the exchange (its head) when the run may keep it; or why the
  *  worker cannot go on. */
 interface Judged { readonly seq: number; readonly judgement: Judgement; readonly ex?: Exchange }
@@ -109,7 +109,8 @@ export class JudgePool {
     this.inFlight[w]!++;
     this.bytes[w]! += size;
     const folded = new Promise<Failures>((done, fail) => this.waiting.set(seq, { ex, size, done, fail }));
-    this.workers[w]!.postMessage({ seq, ex } satisfies Job, movable(ex));
+    const moving = movable(ex);
+    this.workers[w]!.postMessage({ seq, ex, moved: moving.length > 0 } satisfies Job, moving);
     return { folded };
   }
 
@@ -169,7 +170,8 @@ export class JudgePool {
 export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue | ParsedXml) => void) | undefined;
 
 /** A judging worker's loop: judges each exchange it is given with the run's checks and settings,
- *  learns its secrets, and answers with the judgement; the exchange too when the run may keep it: a
+ *  learns its secrets, and answers with the judgement; the exchange too when its body was moved here
+ *  and the run may keep it: a
  *  probe, a generated request that failed (shrinking starts from it), or a failure of a check that
  *  has had fewer than MAX_EXAMPLE_EXCHANGES failures on this worker (past them, the run has had at
  *  least as many before this one, so no example of that check can come from it). */
@@ -202,7 +204,7 @@ export function serveJudging(makeLearner: MakeLearner): void {
         if (ex.origin.source === 'generated' || probe || failedHere[i]! < MAX_EXAMPLE_EXCHANGES) keep = true;
         if (!probe) failedHere[i]!++;
       }
-      port.postMessage({ seq: job.seq, judgement, ...(keep ? { ex: keepHead(ex) } : {}) } satisfies Answer);
+      port.postMessage({ seq: job.seq, judgement, ...(keep && job.moved ? { ex: keepHead(ex) } : {}) } satisfies Answer);
       if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
     } catch (e) {
       failed(e);
