@@ -2,6 +2,7 @@
 // declared in one option table (options.ts). Every problem is one line naming the setting; the
 // caller exits 2 with it.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { checkById } from '../checks/catalogue.js';
 import { exampleValue } from '../contract/examples.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
@@ -41,6 +42,7 @@ export const CONFORMANCE_OPTIONS = {
   timeout: { kind: 'integer', arg: 'MS', env: 'TIMEOUT_MS', min: 1, max: 600_000, defaultText: String(DEFAULT_TIMEOUT_MS), help: `limit for connecting, for the response headers and for the body; an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this` },
   'max-body-mib': { kind: 'integer', arg: 'N', env: 'MAX_BODY_MIB', min: 1, max: 1024, defaultText: String(DEFAULT_MAX_BODY_BYTES / 1024 / 1024), help: 'cut off response bodies larger than N MiB' },
   concurrency: { kind: 'integer', arg: 'N', env: 'CONCURRENCY', min: 1, max: 256, defaultText: String(DEFAULT_CONCURRENCY), help: 'exchanges in flight at once' },
+  jobs: { kind: 'integer', arg: 'N', env: 'JOBS', min: 1, max: 64, defaultText: 'one per spare core (cores - 1, at least 1)', help: 'threads that judge --accounts, --har and --generate runs: past 1, N worker threads judge while the main thread sends or reads; 1 judges on the main thread. The reports are the same whatever N' },
   rate: { kind: 'integer', arg: 'N', env: 'RATE', min: 1, max: 10_000, help: 'at most N requests per second (production targets)' },
   'max-requests': { kind: 'integer', arg: 'N', env: 'MAX_REQUESTS', min: 1, max: 1_000_000_000, help: 'at most N requests in the run; checks on unsent exchanges are not evaluated' },
   ca: { kind: 'string', arg: 'FILE', env: 'CA_FILE', help: 'trust this PEM CA certificate too (private PKI)' },
@@ -70,6 +72,8 @@ export interface Config {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly concurrency: number;
+  /** --jobs: threads that judge (1: the main thread only). */
+  readonly jobs: number;
   readonly maxRequests?: number;
   readonly ratePerSecond?: number;
   /** PEM text of --ca, and where it came from. */
@@ -231,6 +235,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       timeoutMs: v.timeout ?? DEFAULT_TIMEOUT_MS,
       maxBodyBytes: (v['max-body-mib'] ?? DEFAULT_MAX_BODY_BYTES / 1024 / 1024) * 1024 * 1024,
       concurrency: v.concurrency ?? DEFAULT_CONCURRENCY,
+      jobs: v.jobs ?? Math.max(1, availableParallelism() - 1),
       ...(v.rate !== undefined ? { ratePerSecond: v.rate } : {}),
       ...(v['max-requests'] !== undefined ? { maxRequests: v['max-requests'] } : {}),
       ...(ca ? { ca } : {}),

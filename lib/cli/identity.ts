@@ -26,9 +26,10 @@ const CI_RUN_IDS = ['GITHUB_RUN_ID', 'CI_PIPELINE_ID', 'BUILD_BUILDID', 'CIRCLE_
 
 /** What differs between the shards of one run and so stays out of the configuration's hash: where
  *  each writes, which part it takes, what only shard 1 does (the generated requests' seed), the run
- *  id itself (compared on its own), progress lines, and a merge's own sources. */
+ *  id itself (compared on its own), progress lines, the judging threads (--jobs: the reports are the
+ *  same whatever their number), and a merge's own sources. */
 const PER_SHARD = new Set(['reportDir', 'generate', 'mergedFrom']);
-const PER_SHARD_OPTIONS = new Set(['report-dir', 'shard', 'run-id', 'quiet']);
+const PER_SHARD_OPTIONS = new Set(['report-dir', 'shard', 'run-id', 'quiet', 'jobs']);
 
 /** The shown configuration as the shards of one run share it. */
 export function sharedConfiguration(configuration: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -8,6 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { runConformance } from '../engine/run.js';
+import { JudgeWorkerFailure } from '../engine/judge-pool.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
 import { accountRequests, validateAccounts } from '../engine/accounts.js';
@@ -62,7 +63,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   let result;
   try {
     result = await runConformance({
-      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(),
+      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs),
     });
   } catch (e) {
     if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
@@ -132,7 +133,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(generate ? { generate } : {}),
       ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
-      ...session.engine(),
+      ...session.engine(), ...session.judging(config.jobs),
     });
     session.say(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s`);
     // Every account checked must have been judged: fewer means the file changed under the run.
@@ -147,7 +148,7 @@ async function run(argv: readonly string[]): Promise<number> {
 run(process.argv.slice(2))
   .catch((e: unknown) => {
     const err = e as NodeJS.ErrnoException;
-    const what = err.code === 'LISTEN' ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
+    const what = err.code === 'LISTEN' || e instanceof JudgeWorkerFailure ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
     process.stderr.write(`conformance: ${what.split('\n')[0]}\n`);
     return 2;
   })

@@ -12,6 +12,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import { verdictSummary } from '../reporting/console.js';
 import { displayLine } from '../reporting/display.js';
 import type { ReportedDifferential } from '../reporting/differential.js';
+import type { SharedFingerprints } from '../reporting/fingerprints.js';
 import { Redactor } from '../reporting/redact.js';
 import { buildReport, type Report } from '../reporting/report.js';
 import { judgesSide, type Gate } from '../reporting/verdict.js';
@@ -93,6 +94,15 @@ export interface Outcome {
   readonly problems?: readonly string[];
 }
 
+/** What a judging worker's redactor is made of (judge-worker.ts): the session's policy and secret
+ *  header names, and its fingerprints in shared memory. */
+export interface LearnerSetup {
+  readonly showPersonalData: boolean;
+  readonly secrets: readonly string[];
+  readonly secretHeaders: readonly string[];
+  readonly fingerprints: SharedFingerprints;
+}
+
 export class Session {
   /** The run's one redactor: the policy, --header values secret before any traffic, their names
    *  marked as secret headers; it learns every exchange judged (`engine`). */
@@ -139,6 +149,17 @@ export class Session {
   engine(): Pick<RunOptions, 'observe' | 'onProgress'> {
     const progress = this.progress;
     return { observe: this.learn, ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}) };
+  }
+
+  /** The options of an engine run judged on `jobs` threads (issue 24): past 1, workers running
+   *  judge-worker.ts, each learning into this session's fingerprints (shared memory). */
+  judging(jobs: number): Pick<RunOptions, 'jobs' | 'judgeWorker'> {
+    if (jobs <= 1) return { jobs: 1 };
+    const data: LearnerSetup = {
+      showPersonalData: this.setup.showPersonalData, secrets: Object.values(this.setup.headers),
+      secretHeaders: this.redactor.secretHeaderNames, fingerprints: this.redactor.shareFingerprints(),
+    };
+    return { jobs, judgeWorker: { program: 'cli/judge-worker', data } };
   }
 
   /** The configuration the reports show: the options as given, the effective values they stand

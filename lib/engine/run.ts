@@ -16,6 +16,7 @@ import { Generation, type GenerateOptions, type GenerationSummary, type ShrunkFa
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
+import { JudgePool, type JudgeWorkerSpec } from './judge-pool.js';
 
 export type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -49,6 +50,11 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
   readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml) => void;
+  /** Threads that judge (issue 24): past 1, that many workers judge while this thread sends or reads
+   *  and folds their judgements in the order the exchanges came (judge-pool.ts), so the result is the
+   *  one judging here in that order gives. They run `judgeWorker`, whose learner stands for `observe`. */
+  readonly jobs?: number;
+  readonly judgeWorker?: JudgeWorkerSpec;
   /** Called as the run moves (after every exchange judged). */
   readonly onProgress?: (progress: Progress) => void;
 }
@@ -158,12 +164,26 @@ function safely(check: Check, view: ExchangeView): Look {
   }
 }
 
-const keepHead = (ex: Exchange): Exchange =>
+export const keepHead = (ex: Exchange): Exchange =>
   (ex.response && ex.response.body.length > KEPT_BODY_BYTES ? { ...ex, response: { ...ex.response, body: Buffer.from(ex.response.body.subarray(0, KEPT_BODY_BYTES)) } } : ex);
 
 /** Sources whose exchanges the harness did not send (it observed them): never counted as sent. The
  *  proxy's are: it forwarded them, so a target it could never reach makes the run "unreachable". */
 const OBSERVED: ReadonlySet<EvidenceSource> = new Set(['har', 'client']);
+
+/** The checks that found something on an exchange, with their findings. */
+export type Failures = (readonly [Check, readonly Finding[]])[];
+
+/** What the checks found on one exchange before it is folded into the tallies: made on the thread
+ *  that judges it, folded on the run's thread in the order the exchanges came (judge-pool.ts). */
+export interface Judgement {
+  /** Its kind (operation, route, selector, JSONP), for an exchange of this interface; */
+  readonly label?: string;
+  /** otherwise its method and path. */
+  readonly where?: string;
+  /** [index of the check's tally, its look], for every check that applies. */
+  readonly looks: readonly (readonly [number, Look])[];
+}
 
 /** Judges exchanges one at a time as they arrive; holds the tallies and the kept exchanges. */
 export class Judge {
@@ -186,7 +206,28 @@ export class Judge {
 
   /** Judges one exchange; returns the checks that found something, with their findings. `view`: one
    *  the caller made of `ex` with the same settings, so a body is parsed once for everything that reads it. */
-  judge(ex: Exchange, view = new ExchangeView(ex, this.settings)): (readonly [Check, readonly Finding[]])[] {
+  judge(ex: Exchange, view = new ExchangeView(ex, this.settings)): Failures {
+    const failures = this.fold(ex, this.judgement(ex, view));
+    this.observe?.(ex, view.parsedBody());
+    return failures;
+  }
+
+  /** What every check that applies finds on one exchange, not yet folded: the part of judging a
+   *  worker of judge-pool.ts does. */
+  judgement(ex: Exchange, view: ExchangeView): Judgement {
+    const looks: (readonly [number, Look])[] = [];
+    this.tallies.forEach((t, i) => {
+      if (!t.check.appliesTo(view)) return;
+      const unjudgeable = view.unjudgeableBy(t.check);
+      looks.push([i, unjudgeable ? { skip: unjudgeable } : safely(t.check, view)]);
+    });
+    return view.kind.operation ? { label: kindLabel(view.kind), looks }
+      : { where: `${view.kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
+  }
+
+  /** Folds a judgement of `ex` into the counts and tallies, keeping `ex` (its head) when a probe or an
+   *  example points at it; returns the checks that found something, with their findings. */
+  fold(ex: Exchange, j: Judgement): Failures {
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
     if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);
@@ -194,27 +235,23 @@ export class Judge {
       this.sent++;
       if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
     }
-    if (view.kind.operation) {
-      const label = kindLabel(view.kind);
-      this.kinds.set(label, (this.kinds.get(label) ?? 0) + 1);
+    if (j.label !== undefined) {
+      this.kinds.set(j.label, (this.kinds.get(j.label) ?? 0) + 1);
     } else {
       this.notInterfaceTotal++;
-      const where = `${view.kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`;
+      const where = j.where!;
       if (this.notInterface.has(where) || this.notInterface.size < MAX_NOT_INTERFACE) this.notInterface.set(where, (this.notInterface.get(where) ?? 0) + 1);
     }
     let keep = ex.origin.source === 'probe';
     const failures: (readonly [Check, readonly Finding[]])[] = [];
     const judgedBy: CheckTally[] = [];
-    for (const t of this.tallies) {
-      if (!t.check.appliesTo(view)) continue;
-      const unjudgeable = view.unjudgeableBy(t.check);
-      const look: Look = unjudgeable ? { skip: unjudgeable } : safely(t.check, view);
+    for (const [i, look] of j.looks) {
+      const t = this.tallies[i]!;
       if (Array.isArray(look) && look.length) failures.push([t.check, look]);
       if (t.fold(ex.id, ex.origin, look)) keep = true;
       judgedBy.push(t);
     }
     if (failures.length) this.failedExchanges++;
-    this.observe?.(ex, view.parsedBody());
     if (keep) {
       this.kept.push(keepHead(ex));
       for (const t of judgedBy) t.kept.add(ex.id);
@@ -342,17 +379,25 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
   const slots = new BodySlots();
-  /** Sends and judges one request; true when its body was large. */
-  const judged1 = async (spec: ExchangeSpec): Promise<boolean> => {
-    const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
-    const failures = judge.judge(ex);
+  /** Folds what judging found on one exchange (here, or on a worker) in the order the exchanges came. */
+  const fold = (ex: Exchange, failures: Failures): Failures => {
     if (ex.origin.source === 'generated') generation?.observe(keepHead(ex), failures);
-    return (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
+    progress();
+    return failures;
+  };
+  const pool = (options.jobs ?? 1) > 1 && options.judgeWorker
+    ? new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))) : undefined;
+  /** Judges one exchange (here, or on a worker); true when its body was large. */
+  const judgeOne = async (ex: Exchange): Promise<boolean> => {
+    const large = (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
+    if (pool) await pool.judge(ex);
+    else fold(ex, judge.judge(ex));
+    return large;
   };
   const sendAndJudge = async (spec: ExchangeSpec) => {
+    const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
     // What judging a large body left behind (its text, its tree) is collected as soon as it is dropped (collect.ts).
-    if (await judged1(spec)) collectGarbage();
-    progress();
+    if (await judgeOne(ex) && !pool) collectGarbage();
   };
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
   try {
@@ -364,6 +409,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       }
       await pump(requests(), concurrency, sendAndJudge);
     }
+    // Every judgement folded before shrinking keeps its exchanges (after those the run kept).
+    await pool?.drain();
     // Nothing to shrink when the target could never be reached.
     if (generation && !(judge.sent > 0 && judge.unreachable === judge.sent)) {
       // Every candidate goes through the run's send path and budget, and is judged on its own answer.
@@ -379,11 +426,18 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     }
     if (options.recorded) {
       for await (const ex of options.recorded) {
-        judge.judge(ex);
-        progress();
+        if (pool) {
+          // Read on while the workers judge: a failure surfaces at the next exchange or at drain().
+          (await pool.submit(ex)).folded.catch(() => undefined);
+        } else {
+          judge.judge(ex);
+          progress();
+        }
       }
+      await pool?.drain();
     }
   } finally {
+    await pool?.close();
     if (dispatcher && !options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();

@@ -25,7 +25,9 @@ export const MAX_EXAMPLES = 50;
 /** Exchanges from outside the probes whose findings are kept, per check (each with all its findings up
  *  to MAX_EXAMPLES): a few cases show the pattern; counts and groups carry the rest. */
 export const MAX_EXAMPLE_EXCHANGES = 5;
-/** Distinct findings counted per check; the rest are counted together. */
+/** Distinct findings counted per check; the rest are counted together. Judged on worker threads
+ *  (--jobs), tallies are never merged: the run folds every look in exchange order (judge-pool.ts), so
+ *  which findings are the first MAX_GROUPS kinds, and the overflow, are those one thread gives. */
 export const MAX_GROUPS = 100;
 const MAX_SKIP_REASONS = 20;
 

@@ -7,6 +7,9 @@
 // value at three-quarters fill. A lookup compares the tags of one short probe run, so a false match
 // has a chance of about ten in 2^32 per lookup (and only masks a harmless token); a learned value is
 // never missed. Past `max` fingerprints the set takes no more (and says so: `full`).
+// Shared (`share`), the table and its count live in SharedArrayBuffers: the judging workers of a run
+// (lib/engine/judge-pool.ts) learn into the one table the main thread's redactor reads, each slot
+// claimed with Atomics.compareExchange so two workers never write one slot.
 
 /** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves. */
 function fingerprint(s: string): [number, number] {
@@ -24,15 +27,47 @@ function fingerprint(s: string): [number, number] {
 /** Fill at which the table stops taking values: linear probing stays short below it. */
 const MAX_FILL = 0.75;
 
-export class FingerprintSet {
-  /** Tags, allocated at the first value (a run that learns nothing costs nothing). */
-  private tags: Uint32Array | undefined;
-  private count = 0;
-  /** Whether a fingerprint was refused for want of room. */
-  full = false;
+/** A set's table as threads share it: the tags, and [count, full]. */
+export interface SharedFingerprints {
+  readonly max: number;
+  readonly tags: SharedArrayBuffer;
+  readonly state: SharedArrayBuffer;
+}
 
-  /** `max`: fingerprints kept at most. */
-  constructor(readonly max: number) {}
+export class FingerprintSet {
+  /** Tags, allocated at the first value (a run that learns nothing costs nothing), or shared. */
+  private tags: Uint32Array<ArrayBufferLike> | undefined;
+  /** [count, full], shared with the other threads once the set is shared. */
+  private state: Int32Array<ArrayBufferLike> = new Int32Array(2);
+  private shared = false;
+
+  /** `max`: fingerprints kept at most. `from`: another thread's set, shared (`share`). */
+  constructor(readonly max: number, from?: SharedFingerprints) {
+    if (from) {
+      this.tags = new Uint32Array(from.tags);
+      this.state = new Int32Array(from.state);
+      this.shared = true;
+    }
+  }
+
+  /** The table in shared memory (allocated now, what was learned copied in), for other threads to
+   *  open with `new FingerprintSet(max, shared)`. The shared table is allocated at its bound like the
+   *  private one; its pages too are mapped as first written. */
+  share(): SharedFingerprints {
+    if (!this.shared) {
+      const tags = new Uint32Array(new SharedArrayBuffer(this.slots * 4));
+      if (this.tags) tags.set(this.tags);
+      const state = new Int32Array(new SharedArrayBuffer(8));
+      state.set(this.state);
+      [this.tags, this.state, this.shared] = [tags, state, true];
+    }
+    return { max: this.max, tags: this.tags!.buffer as SharedArrayBuffer, state: this.state.buffer as SharedArrayBuffer };
+  }
+
+  /** Whether a fingerprint was refused for want of room. */
+  get full(): boolean {
+    return this.state[1] !== 0;
+  }
 
   /** Slots of the table: the first power of two that holds `max` at MAX_FILL. */
   private get slots(): number {
@@ -45,7 +80,7 @@ export class FingerprintSet {
   }
 
   get size(): number {
-    return this.count;
+    return this.state[0]!;
   }
 
   /** Bytes held by the table (0 until the first value). */
@@ -59,13 +94,22 @@ export class FingerprintSet {
     const tags = (this.tags ??= new Uint32Array(this.slots));
     const mask = tags.length - 1;
     let i = a & mask;
-    for (; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
-    if (this.count >= this.max) {
-      this.full = true;
-      return false;
+    for (;; i = (i + 1) & mask) {
+      for (; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
+      // Threads adding at once may each pass this test: the count can pass `max` by at most one value
+      // per thread, far below the table's size (max is three-quarters of it).
+      if (this.state[0]! >= this.max) {
+        this.state[1] = 1;
+        return false;
+      }
+      if (!this.shared) break;
+      // Another thread may have taken the slot since it was read empty: claim it, or probe on.
+      const was = Atomics.compareExchange(tags, i, 0, b);
+      if (was === 0) { Atomics.add(this.state, 0, 1); return true; }
+      if (was === b) return true;
     }
     tags[i] = b;
-    this.count++;
+    this.state[0] = this.state[0]! + 1;
     return true;
   }
 

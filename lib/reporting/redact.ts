@@ -35,7 +35,7 @@ import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
-import { FingerprintSet } from './fingerprints.js';
+import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
@@ -49,6 +49,8 @@ export interface RedactionPolicy {
   readonly secrets: readonly string[];
   /** Fingerprints the run keeps at most (MAX_LEARNED unless a test asks for fewer). */
   readonly maxLearned?: number;
+  /** Another thread's run-wide fingerprints (`shareFingerprints`): this redactor learns into them. */
+  readonly fingerprints?: SharedFingerprints;
 }
 
 type Kind = Sensitivity | 'secret header';
@@ -130,7 +132,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.maxLearned ?? MAX_LEARNED) };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints) };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -149,6 +151,17 @@ export class Redactor {
   /** Marks a header name as carrying a secret (user-supplied headers). */
   secretHeader(name: string): void {
     this.shared.secretHeaders.add(name.toLowerCase());
+  }
+
+  /** The run-wide fingerprints in shared memory, for a judging worker's redactor to learn into
+   *  (lib/engine/judge-pool.ts): what it learns is masked in this redactor's outputs. */
+  shareFingerprints(): SharedFingerprints {
+    return this.shared.fingerprints.share();
+  }
+
+  /** Header names marked as carrying a secret (the policy's and `secretHeader`'s). */
+  get secretHeaderNames(): string[] {
+    return [...this.shared.secretHeaders];
   }
 
   /** Fingerprints learned so far (the one part of redaction that grows with the run, up to its bound). */
