@@ -3,7 +3,7 @@
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
 import { mapEntryName } from '../contract/data-contract.js';
-import { fieldsOn, isValueType, MAP_ENTRY, ordinalCompare, type Shape } from '../contract/types.js';
+import { fieldsOn, isValueType, MAP_ENTRY, ordinalCompare, perShape } from '../contract/types.js';
 import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, type Check, type Finding } from './check.js';
 import { soapRecordKind } from './kinds.js';
@@ -21,7 +21,9 @@ const SOAP_ONLY = UserDetails.fields.filter((f) => f.only === 'soap').map((f) =>
 const overObjects = (look: (o: SoapObjectAt, isRoot: boolean) => Finding[]): Check['judge'] =>
   overSoapRecord(({ record: rec, objects }) => objects.flatMap((o) => look(o, o.element === rec)));
 
-const knownNames = (shape: Shape) => new Set(fieldsOn(shape, 'soap').map((f) => f.soap));
+const knownNames = perShape((shape) => new Set(fieldsOn(shape, 'soap').map((f) => f.soap)));
+/** Lower-cased member name -> its exact name. */
+const byLowerName = perShape((shape) => new Map(fieldsOn(shape, 'soap').map((f) => [f.soap.toLowerCase(), f.soap])));
 
 /** Adjacent known members out of ordinal order (a repeated member counts too). */
 function orderFindings(o: SoapObjectAt): Finding[] {
@@ -57,7 +59,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     requirement: 'No member is written under a name that differs from the spec\'s only by case (HXUserTypeCode, not HxUserTypeCode).',
     interpretation: 'XML names are case-sensitive and a .NET client binds by exact name; an element that is no member at all is reported by SOAP-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
-      const byLower = new Map(fieldsOn(o.shape, 'soap').map((f) => [f.soap.toLowerCase(), f.soap]));
+      const byLower = byLowerName(o.shape);
       const known = knownNames(o.shape);
       return elementChildren(o.element).filter((c) => !known.has(c.name) && byLower.has(c.name.toLowerCase()))
         .map((c) => finding(`${c.name} should be ${byLower.get(c.name.toLowerCase())}`, { path: `${o.path}/${c.name}`, actual: c.name }));
@@ -137,7 +139,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The record and its nested objects hold no element the spec does not list.',
     interpretation: 'Advisory: the spec lists the members but does not forbid others; a .NET client ignores unknown elements.',
     judge: overObjects((o) => {
-      const lower = new Set(fieldsOn(o.shape, 'soap').map((f) => f.soap.toLowerCase()));
+      const lower = byLowerName(o.shape);
       return elementChildren(o.element).filter((c) => !lower.has(c.name.toLowerCase()))
         .map((c) => finding(`${c.name} is not a member of ${o.shape.name}`, { path: `${o.path}/${c.name}`, actual: c.name }));
     }),
