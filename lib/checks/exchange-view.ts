@@ -200,14 +200,16 @@ export class ExchangeView {
 
   /** A 200 response's SOAP parts, located by local name: namespaces are the envelope checks' job. */
   soap(recordName: string): Decoded<SoapParts> {
-    const r = this.response();
-    if (!r.ok) return r;
-    if (r.value.status !== 200) return no(`status ${r.value.status}, not a SOAP response`);
-    const doc = this.xml();
-    if (!doc.ok) return doc;
-    const envelope = doc.value;
-    const body = elementChildren(envelope).find((e) => e.name === SOAP.body);
-    const record = body && elementChildren(body).find((e) => e.name === recordName);
-    return ok({ envelope, ...(body ? { body } : {}), ...(record ? { record } : {}) });
+    return this.once(`soap ${recordName}`, (): Decoded<SoapParts> => {
+      const r = this.response();
+      if (!r.ok) return r;
+      if (r.value.status !== 200) return no(`status ${r.value.status}, not a SOAP response`);
+      const doc = this.xml();
+      if (!doc.ok) return doc;
+      const envelope = doc.value;
+      const body = elementChildren(envelope).find((e) => e.name === SOAP.body);
+      const record = body && elementChildren(body).find((e) => e.name === recordName);
+      return ok({ envelope, ...(body ? { body } : {}), ...(record ? { record } : {}) });
+    });
   }
 }

@@ -3,7 +3,7 @@
 // and any selector, JSONP answers unwrapped.
 import { isJsonOperation } from '../contract/classify.js';
 import { JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
-import { fieldsOn, isValueType } from '../contract/types.js';
+import { fieldsOn, isValueType, perShape } from '../contract/types.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import type { JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
@@ -40,6 +40,14 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** A shape's JSON member names, and each lower-cased -> as written. */
+const jsonNames = perShape((shape) => {
+  const names = fieldsOn(shape, 'json').map((f) => f.json);
+  return { names, byLower: new Map(names.map((n) => [n.toLowerCase(), n])) };
+});
+/** Every field's JSON name lower-cased, SOAP-only ones included. */
+const allJsonNames = perShape((shape) => new Set(shape.fields.map((f) => f.json.toLowerCase())));
+
 const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
 
 const json = {
@@ -64,8 +72,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'No member is written under a name that differs from the spec\'s only by case (userName, not UserName).',
     interpretation: 'Names that are no member at all are reported by JSON-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
-      const names = fieldsOn(o.shape, 'json').map((f) => f.json);
-      const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
+      const { names, byLower } = jsonNames(o.shape);
       return Object.keys(o.value).filter((k) => !names.includes(k) && byLower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
@@ -114,7 +121,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The record and its nested objects hold no member the spec does not list.',
     interpretation: 'Advisory: the spec does not forbid extra members and clients ignore them.',
     judge: overObjects((o) => {
-      const lower = new Set(o.shape.fields.map((f) => f.json.toLowerCase()));
+      const lower = allJsonNames(o.shape);
       return Object.keys(o.value).filter((k) => !lower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),

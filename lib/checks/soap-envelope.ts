@@ -8,7 +8,7 @@ import { attribute, elementChildren, textContent, type XmlElement } from '../xml
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView, SoapParts } from './exchange-view.js';
 import { soapRecordKind } from './kinds.js';
-import { soapObjects, soapSlots } from './walk-soap.js';
+import { soapObjects, soapSlots, type SoapObjectAt, type SoapSlot } from './walk-soap.js';
 
 const RECORD = impersonateLogout.responseElement;
 
@@ -21,11 +21,28 @@ export const overSoap = (look: (parts: SoapParts, ex: ExchangeView) => Look) => 
   return soap.ok ? look(soap.value, ex) : { skip: soap.reason };
 };
 
+/** What the record checks read of a SOAP record: the element and its walks, made once per exchange
+ *  (every type check reads the slots). */
+export interface SoapRecordView {
+  readonly record: XmlElement;
+  readonly path: string;
+  /** Every member element and item at every depth. */
+  readonly slots: readonly SoapSlot[];
+  /** The record and every nested element of a known shape. */
+  readonly objects: readonly SoapObjectAt[];
+}
+
 /** As overSoap, for looks that need the record itself. */
-export const overSoapRecord = (look: (record: XmlElement, path: string, ex: ExchangeView) => Look) =>
-  overSoap((p, ex) => (p.record && p.body
-    ? look(p.record, `/${p.envelope.name}/${p.body.name}/${p.record.name}`, ex)
-    : { skip: `no ${SOAP.envelope}/${SOAP.body}/${RECORD}` }));
+export const overSoapRecord = (look: (view: SoapRecordView, ex: ExchangeView) => Look) =>
+  overSoap(({ envelope: env, body, record }, ex) => {
+    if (!record || !body) return { skip: `no ${SOAP.envelope}/${SOAP.body}/${RECORD}` };
+    const view = ex.once('soap-record-view', (): SoapRecordView => {
+      const path = `/${env.name}/${body.name}/${record.name}`;
+      const slots = soapSlots(UserDetails, record, path);
+      return { record, path, slots, objects: soapObjects(UserDetails, record, path, slots) };
+    });
+    return look(view, ex);
+  });
 
 const envelope = {
   area: 'SOAP envelope', operation: impersonateLogout.name, clause: '4.2', judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
@@ -111,7 +128,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     title: "The record's members are in the record's namespace",
     requirement: `Every child element of ${RECORD} is in the namespace of ${RECORD} itself.`,
     interpretation: 'A .NET client ignores members in any other namespace (DataContractSerializer), so an unqualified or foreign member is lost.',
-    judge: overSoapRecord((record, path) =>
+    judge: overSoapRecord(({ record, path }) =>
       elementChildren(record).filter((c) => c.ns !== record.ns)
         .map((c) => finding(`${c.name} is in ${c.ns ?? 'no namespace'}, not ${record.ns ?? 'no namespace'}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
   },
@@ -121,10 +138,10 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     title: 'Nested data contracts are in the login namespace',
     requirement: 'Members of SystemAssociation, EnrollmentInfo, NonCongregateSettings and the payment settings are in {service_login_namespace}.',
     interpretation: 'The spec names only the record\'s namespace; the nested contracts\' namespace is the reference\'s reading (one contract namespace for the service).',
-    judge: overSoapRecord((record, path, ex) => {
+    judge: overSoapRecord(({ record, objects }, ex) => {
       const want = ex.settings.namespaces.login;
       const out: Finding[] = [];
-      for (const o of soapObjects(UserDetails, record, path)) {
+      for (const o of objects) {
         if (o.element === record) continue;
         for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${c.name} is in ${c.ns ?? 'no namespace'}`, { path: `${o.path}/${c.name}` }));
       }
@@ -137,10 +154,10 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     title: 'Collection items are in the namespaces .NET uses',
     requirement: 'int and string items and dictionary entries (with Key and Value) are in the Arrays namespace, DayOfWeek items in the System namespace, SystemAssociation items in the login namespace.',
     interpretation: 'The spec names the item elements but not their namespaces; these are DataContractSerializer\'s (servicestack-notes.md).',
-    judge: overSoapRecord((record, path, ex) => {
+    judge: overSoapRecord(({ slots }, ex) => {
       const out: Finding[] = [];
       const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${e.name} is in ${e.ns ?? 'no namespace'}, expected ${ns}`, { path: at })); };
-      for (const s of soapSlots(UserDetails, record, path)) {
+      for (const s of slots) {
         if (s.item && s.field.type.kind === 'array') expect(s.element, namespaceOf(s.field.type.soapItem.ns, ex.settings.namespaces), s.path);
         if (!s.item && s.type.kind === 'map') {
           const ns = namespaceOf(s.type.soapEntry.ns, ex.settings.namespaces);

@@ -2,14 +2,14 @@
 // Schema after whitespace collapse for value types, and the spec's own datetime and guid forms.
 import { collapse, ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, SOAP_DATETIME, SOAP_GUID, XSD_BOOLEAN, XSD_INTEGER } from '../contract/formats.js';
 import { impersonateLogout } from '../contract/operations.js';
-import { DAY_NAMES, UserDetails } from '../contract/records.js';
+import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import { elementChildren, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { soapRecordKind } from './kinds.js';
 import { overSoapRecord } from './soap-envelope.js';
-import { isNil, soapSlots } from './walk-soap.js';
+import { isNil } from './walk-soap.js';
 
 interface TypeRule extends RuleMeta {
   readonly applies: (type: FieldType) => boolean;
@@ -23,7 +23,7 @@ function typeCheck(rule: TypeRule): Check {
   const { applies, judge, level = 'MUST', ...meta } = rule;
   return {
     ...meta, level, area: 'SOAP record', operation: impersonateLogout.name, judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
-    judge: overSoapRecord((rec, path) => [...soapSlots(UserDetails, rec, path)].filter((s) => applies(s.type)).flatMap((s): Finding[] => {
+    judge: overSoapRecord(({ slots }) => slots.filter((s) => applies(s.type)).flatMap((s): Finding[] => {
       const at = { path: s.path, ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}) };
       const name = last(s.path);
       if (isNil(s.element)) return isValueType(s.type) ? [finding(`${name} is nil; a ${s.type.kind} is a value type and cannot be null`, at)] : [];

@@ -94,9 +94,20 @@ export function field(json: string, type: FieldType, options: FieldOptions = {})
 
 export const shape = (name: string, fields: readonly Field[]): Shape => ({ name, fields });
 
+/** A value derived from a shape, made once per shape (checks ask for the same ones of every exchange). */
+export function perShape<T>(make: (s: Shape) => T): (s: Shape) => T {
+  const made = new WeakMap<Shape, T>();
+  return (s) => {
+    if (!made.has(s)) made.set(s, make(s));
+    return made.get(s) as T;
+  };
+}
+
+const onWire = (wire: 'json' | 'soap') => perShape((s) => s.fields.filter((f) => f.only === undefined || f.only === wire));
+const ON_WIRE = { json: onWire('json'), soap: onWire('soap') };
+
 /** Fields that appear on the given wire. */
-export const fieldsOn = (s: Shape, wire: 'json' | 'soap'): readonly Field[] =>
-  s.fields.filter((f) => f.only === undefined || f.only === wire);
+export const fieldsOn = (s: Shape, wire: 'json' | 'soap'): readonly Field[] => ON_WIRE[wire](s);
 
 /** .NET DataContractSerializer order: ordinal (UTF-16 code unit) comparison of element names. */
 export const ordinalCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -80,9 +80,36 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
  *  colon joins when a letter or digit follows it: 00:00:00 is one token, "name: value" two). */
 const TOKEN = /(?:[\p{L}\p{N}_@+~.-]|:(?=[\p{L}\p{N}]))+/gu;
 const TRIM = /^[.@:-]+|[.@:-]+$/g;
-/** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed. */
-const wordsOf = (canonicalText: string): string[] =>
-  [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(TRIM, '')).filter((t) => t.length > 0);
+const NOT_ASCII = /[^\0-\x7f]/;
+/** ASCII codes that TOKEN takes (letters, digits, _ @ + ~ . -); a colon only when a letter or digit follows. */
+const ASCII_TOKEN = new Uint8Array(128).map((_, c) => (/[\p{L}\p{N}_@+~.-]/u.test(String.fromCharCode(c)) ? 1 : 0));
+const asciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+/** Trimmed as TRIM trims: . @ : - */
+const asciiTrimmed = (c: number): boolean => c === 0x2e || c === 0x40 || c === 0x3a || c === 0x2d;
+/** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token (learning
+ *  runs over every sensitive value of every exchange): the same words. */
+function asciiWords(t: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= t.length; i++) {
+    const c = i < t.length ? t.charCodeAt(i) : -1;
+    const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < t.length && asciiAlnum(t.charCodeAt(i + 1))));
+    if (inToken) { if (start < 0) start = i; continue; }
+    if (start < 0) continue;
+    let a = start;
+    let b = i;
+    while (a < b && asciiTrimmed(t.charCodeAt(a))) a++;
+    while (b > a && asciiTrimmed(t.charCodeAt(b - 1))) b--;
+    if (b > a) out.push(t.slice(a, b));
+    start = -1;
+  }
+  return out;
+}
+/** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
+ *  (exported for test/redact-words.test.ts). */
+export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
+  ? [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(TRIM, '')).filter((t) => t.length > 0)
+  : asciiWords(canonicalText));
 /** Two words in a row, as one fingerprint (a space is never part of a token). */
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
@@ -307,14 +334,14 @@ export class Redactor {
   }
 
   private sensitivityOf = (name: string): Sensitivity | undefined => {
-    const kind = sensitivityOfName(name);
+    const kind = knownSensitivity(name);
     return this.hides(kind) ? kind : undefined;
   };
 
   /** A header whose value is secret: a known one, one the user named, or one whose name says so. */
   private secretHeaderName(name: string): boolean {
     const lower = name.toLowerCase();
-    return this.shared.secretHeaders.has(lower) || sensitivityOfName(lower) === 'credential';
+    return this.shared.secretHeaders.has(lower) || knownSensitivity(lower) === 'credential';
   }
 
   /** Members, elements and parameters named as sensitive (layer 1), by the three walkers. */
@@ -531,9 +558,26 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
   return out;
 }
 
+/** Names whose sensitivity was asked, and the answer (null: none): every exchange names the same
+ *  members, and sensitivityOfName lower-cases and tests a pattern. Short names only, emptied when full. */
+const sensitivities = new Map<string, Sensitivity | null>();
+const MAX_CACHED_NAMES = 4096;
+function knownSensitivity(name: string): Sensitivity | undefined {
+  if (name.length > 64) return sensitivityOfName(name);
+  let kind = sensitivities.get(name);
+  if (kind === undefined) {
+    if (sensitivities.size >= MAX_CACHED_NAMES) sensitivities.clear();
+    sensitivities.set(name, (kind = sensitivityOfName(name) ?? null));
+  }
+  return kind ?? undefined;
+}
+
+/** Markup: never JSON, so not handed to JSON.parse only to throw. */
+const MARKUP = /^\s*</;
+
 /** A small JSON text (a request body) as a value, or undefined when it is not JSON within the limits. */
 function parseQuietly(text: string): JsonValue | undefined {
-  if (text.length > 64 * 1024 || jsonLimitPassed(text)) return undefined;
+  if (text.length > 64 * 1024 || MARKUP.test(text) || jsonLimitPassed(text)) return undefined;
   try {
     return JSON.parse(text) as JsonValue;
   } catch {

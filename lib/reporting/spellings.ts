@@ -116,6 +116,17 @@ function canonicalPass(s: string): CanonicalText {
     }
   };
   for (let i = 0; i < s.length;) {
+    // ASCII other than \ & % (most of what is scanned) decodes to itself and is never invisible:
+    // lower-cased by code, without the pattern test and the fold push() makes per character.
+    const code = s.charCodeAt(i);
+    if (code < 0x80 && code !== 0x5c && code !== 0x26 && code !== 0x25) {
+      out.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : s[i]!);
+      from[n] = i;
+      to[n] = i + 1;
+      n++;
+      i++;
+      continue;
+    }
     const decoded = decodeAt(s, i);
     if (decoded && decoded[0].length <= decoded[1]) {
       push(decoded[0], i, i + decoded[1]);
