@@ -32,7 +32,7 @@ import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
-import type { Exchange } from '../http/exchange.js';
+import { detachedCopy, type Exchange } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
@@ -559,7 +559,9 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
 }
 
 /** Names whose sensitivity was asked, and the answer (null: none): every exchange names the same
- *  members, and sensitivityOfName lower-cases and tests a pattern. Short names only, emptied when full. */
+ *  members, and sensitivityOfName lower-cases and tests a pattern. Short names only, emptied when full;
+ *  each kept as a copy of its own (a name read from a body may be a view of the whole body, which the
+ *  cache would otherwise hold for the rest of the process). */
 const sensitivities = new Map<string, Sensitivity | null>();
 const MAX_CACHED_NAMES = 4096;
 function knownSensitivity(name: string): Sensitivity | undefined {
@@ -567,7 +569,7 @@ function knownSensitivity(name: string): Sensitivity | undefined {
   let kind = sensitivities.get(name);
   if (kind === undefined) {
     if (sensitivities.size >= MAX_CACHED_NAMES) sensitivities.clear();
-    sensitivities.set(name, (kind = sensitivityOfName(name) ?? null));
+    sensitivities.set(detachedCopy(name), (kind = sensitivityOfName(name) ?? null));
   }
   return kind ?? undefined;
 }
