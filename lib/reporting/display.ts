@@ -60,16 +60,13 @@ export const inertUrls = (s: string): string =>
  *  redactor would otherwise recognise), and never inside a marker («…») or a surrogate pair. */
 export const MAX_SHOWN_VALUE = 200;
 
-/** A copy of `s` that holds nothing else (one shown value per example kept outlives the run's texts). */
-const detached = (s: string): string => detachedCopy(s);
-
 /** `s` cut at `max` characters, ending in "…" when cut; a copy of its own, never a view of `s`. */
 export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {
-  if (s.length <= max) return detached(s);
+  if (s.length <= max) return detachedCopy(s);
   let end = max - 1;
   const open = s.lastIndexOf('«', end - 1);
   if (open >= 0 && s.lastIndexOf('»', end - 1) < open) end = open; // a marker is shown whole or not at all
   const code = s.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--; // never half a surrogate pair
-  return detached(`${s.slice(0, end)}…`);
+  return detachedCopy(`${s.slice(0, end)}…`);
 }
