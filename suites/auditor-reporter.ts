@@ -39,9 +39,11 @@ export function auditorView(result: TestResult): void {
  *  more on a busy disk. The CLI's presentation writes into a fresh directory that it renames into
  *  place whole (lib/cli/vitest-run.ts); a report does not need each file on disk before the next. */
 export class PlainResultsWriter implements Writer {
+  private made = false;
   constructor(private readonly dir: string) {}
+  /** Where a file goes; the directory made at the first file (a run that writes none makes none). */
   private path(name: string): string {
-    mkdirSync(this.dir, { recursive: true });
+    if (!this.made) { mkdirSync(this.dir, { recursive: true }); this.made = true; }
     return join(this.dir, name);
   }
   writeResult(result: Parameters<Writer['writeResult']>[0]): void { writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result)); }

@@ -17,14 +17,14 @@ import { shardWarning } from '../reporting/merge.js';
 import type { Gate, JudgedSides } from '../reporting/verdict.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
-/** Every option of `npm run conformance`, once. */
-
 /** --reports (of a run, a rebuild or a merge): the outputs named, all when none; or why not. */
 export function reportsChosen(names: readonly string[] | undefined): ReadonlySet<ReportName> | string {
   const unknown = (names ?? []).filter((r) => !(REPORT_NAMES as readonly string[]).includes(r));
   if (unknown.length) return `--reports: unknown report ${unknown.join(', ')} (choose from ${REPORT_NAMES.join(', ')})`;
   return new Set((names ?? REPORT_NAMES) as readonly ReportName[]);
 }
+
+/** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },
