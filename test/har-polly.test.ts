@@ -12,7 +12,7 @@ import FSPersister from '@pollyjs/persister-fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
-import { runCli } from './helpers/cli.js';
+import { LEAN, runCli } from './helpers/cli.js';
 import { SOAP_REQUEST } from './helpers/reference.js';
 
 // Their typings declare the modules, not the classes, as the default export; at run time the default is the class.
@@ -61,14 +61,14 @@ describe('--har on a recording Polly.JS wrote', () => {
 
   it('of the reference: conformant, every recorded exchange judged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'polly-run-'));
-    const r = await runCli(['--har', await recordWithPolly(plain, 'plain'), '--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--har', await recordWithPolly(plain, 'plain'), '--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/judged 4 recorded exchanges/);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
   });
 
   it("of a faulty reference: exit 1, the fault's check failing", async () => {
-    const r = await runCli(['--har', await recordWithPolly(broken, 'broken'), '--report-dir', mkdtempSync(join(tmpdir(), 'polly-run-')), '--quiet']);
+    const r = await runCli([...LEAN, '--har', await recordWithPolly(broken, 'broken'), '--report-dir', mkdtempSync(join(tmpdir(), 'polly-run-')), '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ JSONP-CALLBACK \[MUST/);
   });

@@ -34,7 +34,7 @@ describe.concurrent('CLI against hostile targets', () => {
 
   it('a target that never answers: exit 1 with the time limit named, reports written', async () => {
     const dir = reports();
-    const r = await runCli(['--base-url', silent.url, '--report-dir', dir, '--timeout', '1000', '--concurrency', '32']);
+    const r = await runCli(['--reports', 'summary,junit', '--base-url', silent.url, '--report-dir', dir, '--timeout', '1000', '--concurrency', '32']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/no response headers within 1 s/);
     expect(summaryOf(dir).verdict).toBe('non-conformant');

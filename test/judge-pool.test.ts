@@ -12,7 +12,7 @@ import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { runCli } from './helpers/cli.js';
+import { LEAN, runCli } from './helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'judge-pool-'));
 const reports = () => mkdtempSync(join(work, 'r-'));
@@ -39,7 +39,7 @@ const checkOf = (dir: string, id: string) => (JSON.parse(readFileSync(join(dir, 
 /** Runs the CLI with --jobs 1 and --jobs 2 on the same arguments; both report directories. */
 async function bothWays(args: readonly string[]): Promise<[string, string]> {
   const [one, two] = [reports(), reports()];
-  const [a, b] = await Promise.all([runCli([...args, '--jobs', '1', '--report-dir', one]), runCli([...args, '--jobs', '2', '--report-dir', two])]);
+  const [a, b] = await Promise.all([runCli([...LEAN, ...args, '--jobs', '1', '--report-dir', one]), runCli([...LEAN, ...args, '--jobs', '2', '--report-dir', two])]);
   expect([a.code, a.stderr]).toEqual([b.code, b.stderr]);
   expect(a.code, a.stderr).toBeLessThan(2);
   return [one, two];

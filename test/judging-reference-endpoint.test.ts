@@ -3,7 +3,7 @@
 // no Origin (no web page, no rebound host name), and writes the reports at most once per batch of
 // calls: concurrent calls share one write, and a call with nothing new answers from the last write.
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,8 +27,11 @@ const get = (url: string, path: string, headers: Record<string, string>): Promis
 let serving: Serving;
 let url: string;
 let host: string;
+let reportDir: string;
 beforeAll(async () => {
-  serving = servingProgram('cli/reference', ['--port', '0', '--judge-clients', '--report-dir', mkdtempSync(join(tmpdir(), 'judging-endpoint-'))]);
+  // Summary only (--reports): what the route answers with; the presentation would be most of each write.
+  reportDir = mkdtempSync(join(tmpdir(), 'judging-endpoint-'));
+  serving = servingProgram('cli/reference', ['--port', '0', '--judge-clients', '--reports', 'summary', '--report-dir', reportDir]);
   url = await serving.url;
   host = new URL(url).host;
   // One client request, so that the reports have something to say.
@@ -84,5 +87,7 @@ describe('GET /__conformance/report writes at most once per batch of calls', () 
     expect(after.write).toBe(String(Number(write) + 1));
     const count = (a: Answer) => (JSON.parse(a.body) as { counts: { exchanges: { exchanges: number } } }).counts.exchanges.exchanges;
     expect(count(after)).toBe(count(again) + 1);
+    // --reports summary: summary.json and exchanges.json (the replay script and the manifest of the files beside them), nothing else.
+    expect(readdirSync(reportDir).filter((f) => !f.startsWith('.')).sort()).toEqual(['exchanges.json', 'manifest.json', 'replay.sh', 'summary.json']);
   }, 120_000);
 });

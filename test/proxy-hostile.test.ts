@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servingProgram, type Serving } from './helpers/cli.js';
+import { LEAN, servingProgram, type Serving } from './helpers/cli.js';
 import { rawExchange, startRawTarget, type RawTarget } from './helpers/raw-target.js';
 
 interface Summary {
@@ -42,7 +42,7 @@ describe('--proxy in front of a target whose answers Node will not relay', () =>
 
   it('answers each with a 502 naming the cause in one line, keeps serving, and judges each as the target\'s fault', async () => {
     const dir = mkdtempSync(join(work, 'answers-'));
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', [...LEAN, '--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
     try {
       const url = await s.url;
       for (const [name, { cause }] of Object.entries(HOSTILE)) {
@@ -78,7 +78,7 @@ describe('--proxy forwards every request framed exactly as it came, or refuses i
 
   it('a body sent chunked or under "Connection: Content-Length" reaches the target as the body it was: the target parses exactly the requests the proxy counted', async () => {
     const dir = mkdtempSync(join(work, 'framing-'));
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', [...LEAN, '--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
     try {
       const url = await s.url;
       const before = target.requests.length;
@@ -104,7 +104,7 @@ describe('--proxy forwards every request framed exactly as it came, or refuses i
 
   it('refuses with 400, forwarding nothing: Content-Length beside Transfer-Encoding, two Content-Lengths, a coding other than chunked; CONNECT is refused; absolute-form and foreign-Host requests go to the target; it listens on 127.0.0.1', async () => {
     const dir = mkdtempSync(join(work, 'refused-'));
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', [...LEAN, '--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
     try {
       const url = await s.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

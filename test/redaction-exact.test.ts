@@ -15,7 +15,7 @@ import { requestText, responseText } from '../lib/reporting/exchange-text.js';
 import { MAX_SHOWN_TEXT, Redactor } from '../lib/reporting/redact.js';
 import { buildReport } from '../lib/reporting/report.js';
 import { published } from '../lib/reporting/boundary.js';
-import { runCli } from './helpers/cli.js';
+import { LEAN, runCli } from './helpers/cli.js';
 
 const run = () => new Redactor({ showPersonalData: false, secrets: [] });
 const API_KEY = 'K3y-Canary-7f3a91bd';
@@ -104,7 +104,7 @@ function plainFields(): Map<string, string> {
 describe('a run against the embedded reference', () => {
   it('shows every datetime, guid, integer and boolean of exchanges.json exactly, with no marker in any', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'redaction-exact-'));
-    const r = await runCli(['--report-dir', dir, '--quiet']);
+    const r = await runCli([...LEAN, '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(0);
     const exchanges = JSON.parse(readFileSync(join(dir, 'exchanges.json'), 'utf8')) as { id: string; request: string; response: string }[];
     const fields = plainFields();

@@ -35,7 +35,7 @@ describe('reference CLI', () => {
     expect(r.stdout).toMatch(/^style envelope-prefix-soap +the envelope prefix is soap:/m);
   });
 
-  it.each([[['--fault', 'nope']], [['--port', 'x']], [['--bogus']]])('refuses %j in one line, exit 2', async (bad) => {
+  it.each([[['--fault', 'nope']], [['--port', 'x']], [['--bogus']], [['--reports', 'summary']], [['--judge-clients', '--reports', 'pdf']]])('refuses %j in one line, exit 2', async (bad) => {
     const r = await once(bad);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^reference: /);

@@ -68,7 +68,7 @@ describe('a long-running mode started through npm run, sent SIGTERM on npm\'s pi
   }
 
   it('the judging reference says it is stopping, writes its reports, exits with its verdict and frees the port', () =>
-    stopsCleanly('reference', (dir) => ['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir]));
+    stopsCleanly('reference', (dir) => ['reference', '--', '--port', '0', '--judge-clients', '--report-dir', dir, '--reports', 'summary']));
 
   it('the validating proxy says it is stopping, writes its reports, exits with its verdict and frees the port', () =>
     stopsCleanly('conformance', (dir) => ['conformance', '--', '--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary']));
@@ -91,7 +91,7 @@ describe('a long-running mode sent a signal directly', () => {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`the judging reference stops on ${signal}: reports written, verdict as exit code`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
-      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir, '--reports', 'summary'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => { output += d; });
       child.stderr.setEncoding('utf8').on('data', (d: string) => { output += d; });

@@ -15,7 +15,7 @@ import { summaryOf } from '../reporting/report.js';
 import { PERSONAL_DATA_SHOWN } from './config.js';
 import { findingLines, LiveJudging } from './live-judging.js';
 import { openSession } from './session.js';
-import type { Written } from './write-reports.js';
+import type { ReportName, Written } from './write-reports.js';
 
 /** Writes every report now and answers with summary.json (redacted like the file). */
 export const REPORT_ROUTE = '/__conformance/report';
@@ -31,6 +31,8 @@ export interface JudgingOptions extends Omit<ReferenceOptions, 'observer'> {
   readonly showPersonalData?: boolean;
   /** The options as given (the reports show them). */
   readonly given?: Readonly<Record<string, unknown>>;
+  /** The reports to write (all when not given). */
+  readonly reports?: ReadonlySet<ReportName>;
 }
 
 export interface JudgingReference {
@@ -101,13 +103,13 @@ class ReportWrites {
 }
 
 export async function startJudgingReference(options: JudgingOptions): Promise<JudgingReference> {
-  const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, given = {}, ...reference } = options;
+  const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, given = {}, reports, ...reference } = options;
   const namespaces: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...reference.namespaces };
   const settings = { namespaces };
   const session = openSession({
     program: 'reference', reportDir, target: { baseUrl: '', description: 'clients of the judging reference' },
     options: given, effective: { reportDir, namespaces, checks: CLIENT_CHECKS.length }, given, headers: {}, showPersonalData,
-    warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [], gate: 'must', quiet: true,
+    warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [], gate: 'must', quiet: true, ...(reports ? { reports } : {}),
   });
   const live = new LiveJudging(session, CLIENT_CHECKS, namespaces);
   let base = '';

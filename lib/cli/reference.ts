@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { commandOf, parseOptions, shownOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
-import { finish } from './write-reports.js';
+import { finish, type ReportName } from './write-reports.js';
+import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
 import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
 import { stopOnSignals } from './stopping.js';
 import { listenProblem } from './listen-problem.js';
@@ -28,6 +29,9 @@ export const REFERENCE_OPTIONS = {
   'tls-key': { kind: 'string', arg: 'FILE', help: '… and this PEM private key' },
   'judge-clients': { kind: 'boolean', help: `judge every request a client sends (the Requests checks): a line per finding, reports at GET ${REPORT_ROUTE} and on stop` },
   'report-dir': { kind: 'string', arg: 'DIR', defaultText: 'reports', help: 'with --judge-clients: where the reports go' },
+  // The run's own option (one parser, reportsChosen): a judging reference writes its reports on
+  // every GET of the report route, where the presentation is most of a write's cost.
+  reports: { ...CONFORMANCE_OPTIONS.reports, env: undefined, help: `with --judge-clients: ${CONFORMANCE_OPTIONS.reports.help}` },
   help: { kind: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
@@ -81,8 +85,10 @@ async function main(): Promise<void> {
   };
   const applied = [...(v.style ?? []).map((s) => `style ${s}`), ...(v['random-tokens'] ? ['random tokens'] : []),
     ...[...(v.fault ?? []), ...(v['value-fault'] ?? [])].map((f) => `fault ${f}${rate < 1 ? ` on ${rate * 100}% of accounts` : ''}`)];
-  if (v['report-dir'] !== undefined && !v['judge-clients']) fail('--report-dir goes with --judge-clients');
-  if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), applied, shownOptions(REFERENCE_OPTIONS, v));
+  for (const flag of ['report-dir', 'reports'] as const) if (v[flag] !== undefined && !v['judge-clients']) fail(`--${flag} goes with --judge-clients`);
+  const reports = reportsChosen(v.reports);
+  if (typeof reports === 'string') fail(reports);
+  if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), reports, applied, shownOptions(REFERENCE_OPTIONS, v));
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => reference.close().then(() => 0) });
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
 
 /** --judge-clients: serve and judge until stopped, then write the reports and exit with the clients'
  *  verdict (0 conformant, 1 a MUST request check failed, 2 no request of the interface came). */
-async function judgeClients(options: ReferenceOptions, reportDir: string, applied: readonly string[], given: Readonly<Record<string, unknown>>): Promise<void> {
+async function judgeClients(options: ReferenceOptions, reportDir: string, reports: ReadonlySet<ReportName>, applied: readonly string[], given: Readonly<Record<string, unknown>>): Promise<void> {
   // The report directory is proved writable before the first client is served.
   try {
     mkdirSync(reportDir, { recursive: true });
@@ -98,7 +104,7 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, applie
   } catch (e) {
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const judging = await startJudgingReference({ ...options, reportDir, given }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
+  const judging = await startJudgingReference({ ...options, reportDir, reports, given }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
   stopOnSignals({ name: 'reference', finish: () => judging.stop().then((written) => finish(written, 'reference')) });
   const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
   process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
