@@ -5,6 +5,7 @@
 // printing's wording and report writing all happen on this thread, so a judgement never takes a
 // turn of the loop that forwards traffic, and on a busy machine the forwarding (and the deployment
 // behind it) get the CPU first.
+import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -52,9 +53,17 @@ export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, '
 /** Linux keeps a nice value per thread: this thread's own becomes 19. Elsewhere (no
  *  /proc/thread-self) the judge keeps the process's priority; it is off the forwarding thread all the same. */
 function lowestPriority(): void {
+  let tid: number;
   try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
-  } catch { /* not Linux, or not allowed: normal priority */ }
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(tid, 19);
+  } catch { return; /* not Linux, or not allowed: normal priority */ }
+  // SCHED_IDLE besides: a thread at nice 19 still keeps a core through the rest of its time slice
+  // when the forwarding thread wakes; an idle-policy one gives it up at once. Node cannot set a
+  // policy, util-linux's chrt can (one call at start); without it, nice 19 is what there is.
+  try {
+    execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
+  } catch { /* no chrt: nice 19 alone */ }
 }
 
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
