@@ -40,8 +40,8 @@ export type ToJudge =
 export type FromJudge =
   /** Set up (checks chosen, priority lowered): the proxy may announce itself. */
   | { readonly kind: 'ready' }
-  /** One exchange judged (`lines`: its findings not printed before). */
-  | { readonly kind: 'judged'; readonly lines: readonly string[] }
+  /** `count` more exchanges judged, oldest first (`lines`: their findings not printed before). */
+  | { readonly kind: 'judged'; readonly count: number; readonly lines: readonly string[] }
   /** A rewrite of the reports could not write something. */
   | { readonly kind: 'problems'; readonly problems: readonly string[] }
   | { readonly kind: 'final'; readonly written: Written };
@@ -80,21 +80,35 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
       .finally(() => { rewriting = undefined; });
   }, setup.reportEveryMs);
 
+  // Exchanges judged since the proxy was last told, and their lines: told once per turn of this
+  // thread's loop (the messages waiting are judged first), not once per exchange.
+  let judged = 0;
+  let lines: string[] = [];
+  const tell = () => {
+    if (!judged) return;
+    post({ kind: 'judged', count: judged, lines });
+    judged = 0;
+    lines = [];
+  };
   port.on('message', (m: ToJudge) => {
     if (m.kind === 'exchange') {
       const ex = judgeable(m.exchange, setup.maxBodyBytes);
-      const lines: string[] = [];
-      for (const line of findingLines(ex, live.judgeExchange(ex), live.redactor, false)) {
-        const key = distinct(line);
-        if (printed.has(key) || printed.size >= setup.maxLines) continue;
-        printed.add(key);
-        lines.push(line);
+      const failures = live.judgeExchange(ex);
+      // Lines are made (and redacted) only while some may still be printed.
+      if (printed.size < setup.maxLines) {
+        for (const line of findingLines(ex, failures, live.redactor, false)) {
+          const key = distinct(line);
+          if (printed.has(key) || printed.size >= setup.maxLines) continue;
+          printed.add(key);
+          lines.push(line);
+        }
       }
-      post({ kind: 'judged', lines });
-      if (m.exchange.held >= LARGE_BODY_BYTES) collectGarbage();
+      if (!judged++) setImmediate(tell);
+      if (m.exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
       return;
     }
     clearInterval(timer);
+    tell();
     void (async () => {
       await rewriting;
       live.warnings.push(...m.notes);

@@ -64,7 +64,8 @@ export class JudgeQueue implements CopyRoom {
     this.send(ex);
     return true;
   }
-  /** The judge finished the oldest exchange handed over (it judges them in order). */
+  /** The judge finished the oldest exchange handed over (it judges them in order; it says so for
+   *  several at once, one call each). */
   judged(): void {
     this.count--;
     this.give(this.sizes.shift() ?? 0);
@@ -105,7 +106,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const judgeUp = new Promise<boolean>((resolve) => { ready = resolve; });
   judge.on('message', (m: FromJudge) => {
     if (m.kind === 'ready') { started = true; ready!(true); }
-    else if (m.kind === 'judged') { queue.judged(); for (const line of m.lines) say(line); }
+    else if (m.kind === 'judged') { for (let i = 0; i < m.count; i++) queue.judged(); for (const line of m.lines) say(line); }
     else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${p}\n`);
     else final!(m);
   });
