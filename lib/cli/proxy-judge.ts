@@ -33,6 +33,8 @@ export interface JudgeSetup {
 export type ToJudge =
   /** Its bodies moved here, not copied; mapped, decoded and hashed here, off the forwarding thread. */
   | { readonly kind: 'exchange'; readonly exchange: ForwardedExchange }
+  /** How much was forwarded unjudged so far: stated in the reports written from now until the next. */
+  | { readonly kind: 'unjudged'; readonly note: string }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
   | { readonly kind: 'stop'; readonly notes: readonly string[] };
 
@@ -73,8 +75,18 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const post = (m: FromJudge) => port.postMessage(m);
 
   let rewriting: Promise<void> | undefined;
+  // The latest word on what went unjudged, among the warnings (replaced by the next, and on stop).
+  let unjudged: string | undefined;
+  let noteChanged = false;
+  const sayUnjudged = (note: string | undefined) => {
+    const at = unjudged === undefined ? -1 : live.warnings.indexOf(unjudged);
+    if (at >= 0) live.warnings.splice(at, 1);
+    if (note !== undefined) live.warnings.push(note);
+    unjudged = note;
+  };
   const timer = setInterval(() => {
-    if (!live.changed || rewriting) return;
+    if ((!live.changed && !noteChanged) || rewriting) return;
+    noteChanged = false;
     rewriting = live.report().then((w) => { if (w.problems.length) post({ kind: 'problems', problems: w.problems }); })
       .catch((e: Error) => post({ kind: 'problems', problems: [`cannot write the reports: ${e.message.split('\n')[0]}`] }))
       .finally(() => { rewriting = undefined; });
@@ -91,6 +103,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     lines = [];
   };
   port.on('message', (m: ToJudge) => {
+    if (m.kind === 'unjudged') { sayUnjudged(m.note); noteChanged = true; return; }
     if (m.kind === 'exchange') {
       const ex = judgeable(m.exchange, setup.maxBodyBytes);
       const failures = live.judgeExchange(ex);
@@ -111,6 +124,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     tell();
     void (async () => {
       await rewriting;
+      sayUnjudged(undefined);
       live.warnings.push(...m.notes);
       post({ kind: 'final', written: await live.report() });
     })();
