@@ -252,14 +252,19 @@ if (want('proxy')) {
   await stop(forwarder.child);
   await stop(proxy.child); // SIGTERM, as a user stops it: its reports say how much of the load was judged
   await stop(target.child);
-  const judged = summaryIn(proxyReports).counts.exchanges.exchanges;
-  const forwarded = rows.reduce((n, r) => n + r.proxy.sent, 0);
+  const proxySummary = summaryIn(proxyReports) as Summary & { warnings: string[] };
+  const judged = proxySummary.counts.exchanges.exchanges;
+  // The proxy's own count of what it forwarded and did not judge (its reports state it when there is any).
+  const note = proxySummary.warnings.map((w) => /^(\d+) of (\d+) exchange\(s\) forwarded were not judged/.exec(w)).find((m) => m);
+  const unjudged = note ? Number(note[1]) : 0;
+  const forwarded = note ? Number(note[2]) : judged;
+  const sent = rows.reduce((n, r) => n + r.proxy.sent, 0);
   const s = (f: (r: (typeof rows)[number]) => number, d = 0) => shown(spread(rows.map(f)), d);
   figure('proxyThroughputRatio', rows.map((r) => r.proxy.rps / r.bare.rps), '× bare forwarder', '≥ 0.8',
     `req/s through --proxy ÷ through a bare node:http forwarder (bench/bare-proxy.mjs: no copy, no judging), same load: ${s((r) => r.proxy.rps)} against ${s((r) => r.bare.rps)} req/s; direct ${s((r) => r.direct.rps)} req/s`);
   figure('proxyCpuRatio', rows.map((r) => r.bare.serverCpuUs! / r.proxy.serverCpuUs!), '× bare forwarder', 'reported',
     `the forwarder's CPU per request ÷ the proxy's (judge thread included): ${s((r) => r.bare.serverCpuUs!, 1)} µs against ${s((r) => r.proxy.serverCpuUs!, 1)} µs`);
-  figure('proxyJudgedShare', [judged / forwarded], 'of forwarded', 'reported', `${r0(judged)} of the ${r0(forwarded)} requests autocannon sent through the proxy (those in flight when a sample ended included) were judged; the rest passed unjudged and were counted`);
+  figure('proxyJudgedShare', [judged / forwarded], 'of forwarded', 'reported', `${r0(judged)} of the ${r0(forwarded)} exchanges the proxy forwarded were judged and ${r0(unjudged)} forwarded unjudged (its reports' count; autocannon sent ${r0(sent)}, those in flight when a sample ended included)`);
   figure('proxyAddedP99Milliseconds', rows.map((r) => r.proxy.p99 - r.direct.p99), 'ms', 'reported', `p99 ${s((r) => r.proxy.p99)} ms through the proxy, ${s((r) => r.direct.p99)} ms direct`);
 }
 

@@ -5,6 +5,7 @@
 // printing's wording and report writing all happen on this thread, so a judgement never takes a
 // turn of the loop that forwards traffic, and on a busy machine the forwarding (and the deployment
 // behind it) get the CPU first.
+import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -32,6 +33,8 @@ export interface JudgeSetup {
 export type ToJudge =
   /** Its bodies moved here, not copied; mapped, decoded and hashed here, off the forwarding thread. */
   | { readonly kind: 'exchange'; readonly exchange: ForwardedExchange }
+  /** How much was forwarded unjudged so far: stated in the reports written from now until the next. */
+  | { readonly kind: 'unjudged'; readonly note: string }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
   | { readonly kind: 'stop'; readonly notes: readonly string[] };
 
@@ -39,8 +42,8 @@ export type ToJudge =
 export type FromJudge =
   /** Set up (checks chosen, priority lowered): the proxy may announce itself. */
   | { readonly kind: 'ready' }
-  /** One exchange judged (`lines`: its findings not printed before). */
-  | { readonly kind: 'judged'; readonly lines: readonly string[] }
+  /** `count` more exchanges judged, oldest first (`lines`: their findings not printed before). */
+  | { readonly kind: 'judged'; readonly count: number; readonly lines: readonly string[] }
   /** A rewrite of the reports could not write something. */
   | { readonly kind: 'problems'; readonly problems: readonly string[] }
   | { readonly kind: 'final'; readonly written: Written };
@@ -52,9 +55,17 @@ export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, '
 /** Linux keeps a nice value per thread: this thread's own becomes 19. Elsewhere (no
  *  /proc/thread-self) the judge keeps the process's priority; it is off the forwarding thread all the same. */
 function lowestPriority(): void {
+  let tid: number;
   try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
-  } catch { /* not Linux, or not allowed: normal priority */ }
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(tid, 19);
+  } catch { return; /* not Linux, or not allowed: normal priority */ }
+  // SCHED_IDLE besides: a thread at nice 19 still keeps a core through the rest of its time slice
+  // when the forwarding thread wakes; an idle-policy one gives it up at once. Node cannot set a
+  // policy, util-linux's chrt can (one call at start); without it, nice 19 is what there is.
+  try {
+    execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
+  } catch { /* no chrt: nice 19 alone */ }
 }
 
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
@@ -64,30 +75,56 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const post = (m: FromJudge) => port.postMessage(m);
 
   let rewriting: Promise<void> | undefined;
+  // The latest word on what went unjudged, among the warnings (replaced by the next, and on stop).
+  let unjudged: string | undefined;
+  let noteChanged = false;
+  const sayUnjudged = (note: string | undefined) => {
+    const at = unjudged === undefined ? -1 : live.warnings.indexOf(unjudged);
+    if (at >= 0) live.warnings.splice(at, 1);
+    if (note !== undefined) live.warnings.push(note);
+    unjudged = note;
+  };
   const timer = setInterval(() => {
-    if (!live.changed || rewriting) return;
+    if ((!live.changed && !noteChanged) || rewriting) return;
+    noteChanged = false;
     rewriting = live.report().then((w) => { if (w.problems.length) post({ kind: 'problems', problems: w.problems }); })
       .catch((e: Error) => post({ kind: 'problems', problems: [`cannot write the reports: ${e.message.split('\n')[0]}`] }))
       .finally(() => { rewriting = undefined; });
   }, setup.reportEveryMs);
 
+  // Exchanges judged since the proxy was last told, and their lines: told once per turn of this
+  // thread's loop (the messages waiting are judged first), not once per exchange.
+  let judged = 0;
+  let lines: string[] = [];
+  const tell = () => {
+    if (!judged) return;
+    post({ kind: 'judged', count: judged, lines });
+    judged = 0;
+    lines = [];
+  };
   port.on('message', (m: ToJudge) => {
+    if (m.kind === 'unjudged') { sayUnjudged(m.note); noteChanged = true; return; }
     if (m.kind === 'exchange') {
       const ex = judgeable(m.exchange, setup.maxBodyBytes);
-      const lines: string[] = [];
-      for (const line of findingLines(ex, live.judgeExchange(ex), live.redactor, false)) {
-        const key = distinct(line);
-        if (printed.has(key) || printed.size >= setup.maxLines) continue;
-        printed.add(key);
-        lines.push(line);
+      const failures = live.judgeExchange(ex);
+      // Lines are made (and redacted) only while some may still be printed.
+      if (printed.size < setup.maxLines) {
+        for (const line of findingLines(ex, failures, live.redactor, false)) {
+          const key = distinct(line);
+          if (printed.has(key) || printed.size >= setup.maxLines) continue;
+          printed.add(key);
+          lines.push(line);
+        }
       }
-      post({ kind: 'judged', lines });
-      if (m.exchange.held >= LARGE_BODY_BYTES) collectGarbage();
+      if (!judged++) setImmediate(tell);
+      if (m.exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
       return;
     }
     clearInterval(timer);
+    tell();
     void (async () => {
       await rewriting;
+      sayUnjudged(undefined);
       live.warnings.push(...m.notes);
       post({ kind: 'final', written: await live.report() });
     })();

@@ -64,7 +64,8 @@ export class JudgeQueue implements CopyRoom {
     this.send(ex);
     return true;
   }
-  /** The judge finished the oldest exchange handed over (it judges them in order). */
+  /** The judge finished the oldest exchange handed over (it judges them in order; it says so for
+   *  several at once, one call each). */
   judged(): void {
     this.count--;
     this.give(this.sizes.shift() ?? 0);
@@ -105,7 +106,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const judgeUp = new Promise<boolean>((resolve) => { ready = resolve; });
   judge.on('message', (m: FromJudge) => {
     if (m.kind === 'ready') { started = true; ready!(true); }
-    else if (m.kind === 'judged') { queue.judged(); for (const line of m.lines) say(line); }
+    else if (m.kind === 'judged') { for (let i = 0; i < m.count; i++) queue.judged(); for (const line of m.lines) say(line); }
     else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${p}\n`);
     else final!(m);
   });
@@ -134,15 +135,28 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
     throw Object.assign(new Error(listenProblem(e, listen.host, listen.port)), { code: 'LISTEN' });
   });
 
+  const unjudgedNote = (soFar = '') => {
+    const forwarded = queue.handed + queue.unjudged;
+    return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${lost ? 'the judge stopped' : `past the bound of ${mib(roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`}; they streamed through unjudged`;
+  };
+  // The reports written while traffic comes say how much of it went unjudged so far, as the last one does.
+  let told = 0;
+  const counting = setInterval(() => {
+    if (lost || queue.unjudged === told) return;
+    told = queue.unjudged;
+    toJudge({ kind: 'unjudged', note: unjudgedNote('so far, ') });
+  }, REPORT_EVERY_MS / 2);
+  counting.unref();
+
   return new Promise<number>((resolve) => {
     // Before the URL is announced: a caller may signal as soon as it reads it.
     stopOnSignals({
       name: 'conformance', exit: resolve, finish: async () => {
         await proxy.close(GRACE_MS);
+        clearInterval(counting);
         const notes: string[] = [];
-        const forwarded = queue.handed + queue.unjudged;
         if (queue.unjudged) {
-          notes.push(`${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${lost ? 'the judge stopped' : `past the bound of ${mib(roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`}; they streamed through unjudged`);
+          notes.push(unjudgedNote());
           say(`  ! ${notes[0]}`);
         }
         if (proxy.refused()) {

@@ -88,19 +88,42 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  *  Content-Length would send a body unframed, for the next hop to read as another request). */
 const FRAMING = new Set(['content-length', 'host']);
 
-/** Raw headers ([name, value, name, value, …], as received) without the hop-by-hop ones, in order and case. */
-function endToEnd(raw: readonly string[], replaceHost?: string): string[] {
-  const named = new Set(HOP_BY_HOP);
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) if (!FRAMING.has(n.trim().toLowerCase())) named.add(n.trim().toLowerCase());
-  }
-  const out: string[] = [];
+/** What forwarding needs of a raw header list ([name, value, name, value, …], as received), read in
+ *  one pass: the end-to-end headers in order and case (the hop-by-hop ones left out, Host replaced
+ *  when asked), and the message's framing. No header object is built for it. */
+interface Head {
+  readonly headers: string[];
+  /** Transfer-Encoding, repeats joined with ", " (as Node joins them). */
+  readonly te?: string;
+  /** The first Content-Length (Node's parser has refused two that differ). */
+  readonly length?: string;
+}
+
+function headOf(raw: readonly string[], replaceHost?: string): Head {
+  const headers: string[] = [];
+  let te: string | undefined;
+  let length: string | undefined;
+  let connection: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (named.has(name)) continue;
-    out.push(raw[i]!, name === 'host' && replaceHost ? replaceHost : raw[i + 1]!);
+    const value = raw[i + 1]!;
+    if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
+    else if (name === 'content-length') length ??= value;
+    else if (name === 'connection') (connection ??= []).push(value);
+    if (HOP_BY_HOP.has(name)) continue;
+    headers.push(raw[i]!, name === 'host' && replaceHost ? replaceHost : value);
   }
-  return out;
+  // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only then.
+  if (connection) {
+    const named = new Set<string>();
+    for (const v of connection) for (const n of v.split(',')) if (!FRAMING.has(n.trim().toLowerCase())) named.add(n.trim().toLowerCase());
+    if (named.size) {
+      const kept: string[] = [];
+      for (let i = 0; i < headers.length; i += 2) if (!named.has(headers[i]!.toLowerCase())) kept.push(headers[i]!, headers[i + 1]!);
+      return { headers: kept, te, length };
+    }
+  }
+  return { headers, te, length };
 }
 
 /** The request's target in origin form: an absolute-form request (`GET http://elsewhere/x`) goes
@@ -115,8 +138,7 @@ function originForm(url: string): string {
   }
 }
 
-/** No room: what an exchange that is not copied uses. */
-const NO_ROOM: CopyRoom = { open: () => false, take: () => false, give: () => undefined };
+/** Room for every exchange: without a room given, each is copied (up to the body cap). */
 const ANY_ROOM: CopyRoom = { open: () => true, take: () => true, give: () => undefined };
 
 /** Copies a body up to a cap, each byte taken from the shared room first. Past the cap it remembers
@@ -219,8 +241,7 @@ function transportError(e: NodeJS.ErrnoException, target: string): TransportErro
 /** Why a request cannot be forwarded framed exactly as it came (then it is refused with 400), or
  *  undefined. Node's parser has refused already what HTTP/1.1 forbids (Content-Length beside
  *  Transfer-Encoding, two Content-Lengths); left is a coding the proxy would have to undo. */
-function unframeable(req: IncomingMessage): string | undefined {
-  const te = req.headers['transfer-encoding'];
+function unframeable(te: string | undefined): string | undefined {
   if (te !== undefined && te.trim().toLowerCase() !== 'chunked') return 'a request body in a Transfer-Encoding other than chunked alone cannot be forwarded as it came';
   return undefined;
 }
@@ -239,7 +260,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const prefix = target.pathname.replace(/\/$/, '');
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // The target's address once, as options: no URL is parsed per request.
-  const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined, setHost: false };
+  const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined };
   const room = options.room ?? ANY_ROOM;
   let n = 0;
   let active = 0;
@@ -257,32 +278,32 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (closing.has(req.socket)) { res.destroy(); return; }
-    const bad = unframeable(req);
+    const head = headOf(req.rawHeaders, target.host);
+    const bad = unframeable(head.te);
     if (bad) { refuse(req, res, bad); return; }
     const path = originForm(req.url ?? '/');
     const method = req.method ?? 'GET';
-    // The room is asked first: an exchange it has none for is forwarded, and nothing of it is copied.
-    const copying = room.open();
-    const length = req.headers['transfer-encoding'] === undefined && req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-    const requestCopy = new BodyCopy(options.maxBodyBytes, copying ? room : NO_ROOM, copying ? length : undefined);
-    if (!copying) requestCopy.dropped = true;
+    // The room is asked first: an exchange it has none for is forwarded as a bare forwarder would,
+    // and nothing of it is copied, timed, named or listened to beyond what forwarding needs.
+    let copying = room.open();
+    const requestCopy = copying ? new BodyCopy(options.maxBodyBytes, room, head.te === undefined && head.length !== undefined ? Number(head.length) : undefined) : undefined;
     // Framed as it came: a chunked body chunked again (the hop's own Transfer-Encoding was removed
     // with the other hop-by-hop headers), a Content-Length kept; no body, no framing.
-    const headers = endToEnd(req.rawHeaders, target.host);
-    if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
+    const headers = head.headers;
+    if (head.te !== undefined) headers.push('Transfer-Encoding', 'chunked');
     let upstream: ReturnType<typeof send>;
     try {
-      upstream = send({ ...to, method, path: `${prefix}${path}`, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: `${prefix}${path}`, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
     } catch (e) {
       // A head Node's parser took but its client will not write (a control character in a header).
-      requestCopy.release();
+      requestCopy?.release();
       refuse(req, res, `the request cannot be forwarded as it came (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
       return;
     }
     active++;
-    const id = `proxy.${++n}`;
-    const startedAt = new Date().toISOString();
-    const t0 = performance.now();
+    const seq = ++n;
+    const startedAt = copying ? Date.now() : 0;
+    const t0 = copying ? performance.now() : 0;
     let finished = false;
     let answerCopy: BodyCopy | undefined;
     const done = (outcome: Pick<ForwardedExchange, 'answer' | 'error'>) => {
@@ -290,15 +311,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       finished = true;
       active--;
       if (outcome.error) answerCopy?.release();
-      if (requestCopy.dropped || answerCopy?.dropped) {
-        requestCopy.release();
+      if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
+        requestCopy?.release();
         answerCopy?.release();
         options.onUnjudged?.();
         return;
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
+        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
         requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
@@ -327,7 +348,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // streams, how long it may take is the client's to decide, as it would be without the proxy, and
     // a client that gives up closes the target's side too.
     let noAnswer: NodeJS.Timeout | undefined;
-    upstream.on('finish', () => { noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs); });
+    upstream.on('finish', () => { if (!answered) noAnswer = setTimeout(() => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), options.timeoutMs); });
     upstream.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(noAnswer);
       if (failed || finished) return;
@@ -364,19 +385,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answered = true;
       clearTimeout(noAnswer);
       if (failed) { answer.resume(); return; }
-      const known = answer.headers['transfer-encoding'] === undefined && answer.headers['content-length'] !== undefined ? Number(answer.headers['content-length']) : undefined;
-      const copy = answerCopy = new BodyCopy(options.maxBodyBytes, requestCopy.dropped ? NO_ROOM : room, requestCopy.dropped ? undefined : known);
-      if (requestCopy.dropped) copy.dropped = true;
+      const back = headOf(answer.rawHeaders);
+      if (copying && !requestCopy!.dropped) answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
+      const copy = answerCopy;
       try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as OutgoingHttpHeaders);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back.headers as unknown as OutgoingHttpHeaders);
       } catch (e) {
         answer.resume();
         relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
         return;
       }
-      // One listener per chunk on the forwarding path: the copy for the judge, and how much came.
+      // A copy for the judge, and how much came, only for an exchange that is copied: one listener per chunk.
       let received = 0;
-      answer.on('data', (chunk: Buffer) => { copy.add(chunk); received += chunk.length; });
+      if (copy) answer.on('data', (chunk: Buffer) => { copy.add(chunk); received += chunk.length; });
       // The body, then the trailers the target sent after it (a checksum, a status), as they came.
       answer.pipe(res, { end: false });
       answer.on('end', () => {
@@ -399,17 +420,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // Handed over once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
         if (failed) return;
-        done({ answer: { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } });
+        done(copy ? { answer: { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } } : {});
       });
     });
-    req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
+    if (requestCopy) req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
     req.pipe(upstream);
     // A client that hangs up: forwarded, not judged, and the target's side is closed too.
     res.on('close', () => {
       if (res.writableFinished) return;
       clearTimeout(noAnswer);
       upstream.destroy();
-      if (!finished) { requestCopy.dropped = true; done({}); }
+      if (!finished) { copying = false; done({}); }
     });
   };
 

@@ -1,0 +1,65 @@
+// The validating proxy's reports say how much traffic went unjudged while it runs, not only once it
+// stops: each report rewritten during the traffic states "so far, N of M exchange(s) forwarded were
+// not judged", and the last one the final count in its place.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servingProgram } from './helpers/cli.js';
+import { until } from './helpers/wait.js';
+
+const MIB = 1024 * 1024;
+const CLIENTS = 5;
+
+describe('--proxy with more answers in flight than its room for copies', () => {
+  let target: Server;
+  let targetUrl: string;
+  beforeAll(async () => {
+    // Holds every answer until all the clients' requests are in, then answers them at once: with
+    // --max-body-mib 1 the room (two bodies at the cap) holds two copies of 0.9 MiB, not five.
+    const waiting: ServerResponse[] = [];
+    const body = Buffer.from(JSON.stringify({ releaseMessage: 'r'.repeat(Math.floor(0.9 * MIB)) }));
+    target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        waiting.push(res);
+        if (waiting.length < CLIENTS) return;
+        for (const r of waiting.splice(0)) { r.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }); r.end(body); }
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => { await new Promise((r) => target.close(r)); });
+
+  it('the reports rewritten while it runs state how many exchanges went unjudged so far; the last one states the final count instead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-unjudged-'));
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', targetUrl, '--report-dir', dir, '--reports', 'summary', '--max-body-mib', '1']);
+    const warnings = () => {
+      try { return (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[] }).warnings; } catch { return []; }
+    };
+    try {
+      const url = await s.url;
+      const statuses = await Promise.all(Array.from({ length: CLIENTS }, async () => {
+        const r = await fetch(`${url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+        await r.arrayBuffer();
+        return r.status;
+      }));
+      expect(statuses).toEqual(Array(CLIENTS).fill(200));
+      // Still running: a rewrite of the reports (every 10 s) carries the count so far.
+      const soFar = /^so far, (\d+) of 5 exchange\(s\) forwarded were not judged \((\d+)% judged\)/;
+      await until(() => warnings().some((w) => soFar.test(w)), 'a report written during the traffic to state what went unjudged', 60_000);
+      const live = warnings().filter((w) => soFar.test(w));
+      expect(live).toHaveLength(1);
+      expect(Number(soFar.exec(live[0]!)![1])).toBe(3); // two copies fit the room, three did not
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(1); // the answers judged lack the record's members: a MUST fails
+      const last = warnings().filter((w) => / forwarded were not judged /.test(w));
+      expect(last).toEqual([expect.stringMatching(/^3 of 5 exchange\(s\) forwarded were not judged \(40% judged\): past the bound of 2 MiB copied for judging/)]);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
