@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
-import { replaceFile } from './replace-file.js';
+import { replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
 
@@ -152,11 +152,17 @@ const STYLE = `<style id="conformance-style">${HIDDEN}{display:none!important}.a
 
 /** The page with the verdict banner first in its body and Allure's meaningless controls hidden. */
 export function withVerdict(html: string, report: Report): string {
+  return verdictPieces(html, report).map(([text]) => text).join('');
+}
+
+/** The same page as pieces: the page's own text in `encoding` (as it was read), the style and the
+ *  banner in UTF-8. */
+function verdictPieces(html: string, report: Report, encoding: BufferEncoding = 'utf8'): (readonly [string, BufferEncoding])[] {
   const head = html.indexOf('</head>');
   const body = /<body[^>]*>/.exec(html);
   if (head < 0 || !body) throw new Error('the generated report has no <head> or <body>');
   const at = body.index + body[0].length;
-  return `${html.slice(0, head)}${STYLE}${html.slice(head, at)}${verdictBanner(report)}${html.slice(at)}`;
+  return [[html.slice(0, head), encoding], [STYLE, 'utf8'], [html.slice(head, at), encoding], [verdictBanner(report), 'utf8'], [html.slice(at), encoding]];
 }
 
 /** Writes `<reportDir>/report.html` from `<reportDir>/allure-results`; its path, or nothing (said on
@@ -173,8 +179,11 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
     cpSync(join(reportDir, 'allure-results'), join(work, 'results'), { recursive: true });
     prettyAttachments(join(work, 'results'));
     await run(cli, ['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
-    const html = withVerdict(selfContained(readFileSync(join(work, 'out', 'index.html'), 'utf8')), report);
-    return [replaceFile(join(reportDir, 'report.html'), html)];
+    // Allure's page is some 11 MB: read as latin1 (a byte a character, whatever the bytes, written
+    // back as the same bytes; the patterns above are ASCII, so they match as in UTF-8), edited once
+    // and written in pieces, never joined or encoded whole (that took the run's peak up 44 MB).
+    const html = selfContained(readFileSync(join(work, 'out', 'index.html'), 'latin1'));
+    return [replaceFileInPieces(join(reportDir, 'report.html'), verdictPieces(html, report, 'latin1'))];
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
