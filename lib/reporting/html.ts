@@ -4,13 +4,12 @@
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
-import { replaceFileInPieces } from './replace-file.js';
+import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
 
@@ -77,6 +76,26 @@ function run(cli: string, args: string[], cwd: string): Promise<void> {
   });
 }
 
+/** The regular files of `from` in `to` (made here) as hard links, each copied where it cannot be
+ *  linked (another file system): cpSync of a run's 1 000 result files cost 0.7 s of CPU and 3 s of
+ *  wall time, linking 0.03 s. Whatever is written in `to` afterwards must replace a file, never write
+ *  into it (prettyAttachments uses replaceFile), or it would change the report's own copy. */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to);
+  for (const name of readdirSync(from)) {
+    const [source, target] = [join(from, name), join(to, name)];
+    const stat = lstatSync(source);
+    if (stat.isDirectory()) linkTree(source, target);
+    else if (stat.isFile()) {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
+}
+
 /** A shown message attachment (`<exchange> request`, `<exchange> response`): its body re-indented
  *  is put before it, and it keeps the bytes as received. Only the copy the HTML is built from changes. */
 function prettyAttachments(results: string): void {
@@ -89,7 +108,7 @@ function prettyAttachments(results: string): void {
       const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? prettyMessage(readFileSync(join(results, a.source), 'utf8')) : undefined;
       if (pretty !== undefined) {
         const source = a.source.replace(/-attachment(\.\w+)?$/, '-pretty-attachment.txt');
-        writeFileSync(join(results, source), pretty);
+        replaceFile(join(results, source), pretty);
         out.push({ name: `${a.name}, body indented`, source, type: 'text/plain' }, { ...a, name: `${a.name}, exact bytes` });
         changed = true;
       } else out.push(a);
@@ -101,7 +120,7 @@ function prettyAttachments(results: string): void {
   for (const file of readdirSync(results).filter((f) => f.endsWith('-result.json'))) {
     try {
       const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as Step;
-      if (walk(result)) writeFileSync(join(results, file), JSON.stringify(result));
+      if (walk(result)) replaceFile(join(results, file), JSON.stringify(result));
     } catch {
       // A result this cannot read keeps its attachments as they are: the indented copy is a convenience.
     }
@@ -173,10 +192,11 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
     process.stderr.write(`note: ${ALLURE_MISSING}\n`);
     return [];
   }
-  const work = mkdtempSync(join(tmpdir(), 'conformance-html-'));
+  // Beside the results (the same file system), so that they are linked, not copied.
+  const work = mkdtempSync(join(reportDir, '.report-html-'));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
-    cpSync(join(reportDir, 'allure-results'), join(work, 'results'), { recursive: true });
+    linkTree(join(reportDir, 'allure-results'), join(work, 'results'));
     prettyAttachments(join(work, 'results'));
     await run(cli, ['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
     // Allure's page is some 11 MB: read as latin1 (a byte a character, whatever the bytes, written
