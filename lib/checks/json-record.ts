@@ -3,7 +3,7 @@
 // and any selector, JSONP answers unwrapped.
 import { isJsonOperation } from '../contract/classify.js';
 import { JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
-import { fieldsOn, isValueType, perShape } from '../contract/types.js';
+import { fieldsOn, isValueType, perShape, type FieldType } from '../contract/types.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import type { JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
@@ -23,6 +23,8 @@ export interface JsonRecordView {
   readonly slots: readonly JsonSlot[];
   /** The record and every nested object of a known shape. */
   readonly objects: readonly JsonObjectAt[];
+  /** The slots by the kind of their type, each list in document order (a type check reads its own kind only). */
+  readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>;
 }
 
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
@@ -33,7 +35,13 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   if (!rec.ok) return { skip: rec.reason };
   const view = ex.once('json-record-view', (): JsonRecordView => {
     const slots = jsonSlots(op.response, rec.value.root);
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots) };
+    const byKind = new Map<FieldType['kind'], JsonSlot[]>();
+    for (const s of slots) {
+      const same = byKind.get(s.type.kind);
+      if (same) same.push(s);
+      else byKind.set(s.type.kind, [s]);
+    }
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots), byKind };
   });
   return look(view);
 };
