@@ -51,10 +51,11 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** A shape's JSON member names, and each lower-cased -> as written. */
 const jsonNames = perShape((shape) => {
   const names = fieldsOn(shape, 'json').map((f) => f.json);
-  return { names, byLower: new Map(names.map((n) => [n.toLowerCase(), n])) };
+  return { names: new Set(names), byLower: new Map(names.map((n) => [n.toLowerCase(), n])) };
 });
-/** Every field's JSON name lower-cased, SOAP-only ones included. */
-const allJsonNames = perShape((shape) => new Set(shape.fields.map((f) => f.json.toLowerCase())));
+/** Every field's JSON name as written and lower-cased, SOAP-only ones included (a name written exactly
+ *  is known without lower-casing it: most of every answer's names). */
+const allJsonNames = perShape((shape) => ({ exact: new Set(shape.fields.map((f) => f.json)), lower: new Set(shape.fields.map((f) => f.json.toLowerCase())) }));
 
 const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
 
@@ -81,7 +82,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     interpretation: 'Names that are no member at all are reported by JSON-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
       const { names, byLower } = jsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !names.includes(k) && byLower.has(k.toLowerCase()))
+      return Object.keys(o.value).filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
   },
@@ -129,8 +130,8 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The record and its nested objects hold no member the spec does not list.',
     interpretation: 'Advisory: the spec does not forbid extra members and clients ignore them.',
     judge: overObjects((o) => {
-      const lower = allJsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !lower.has(k.toLowerCase()))
+      const { exact, lower } = allJsonNames(o.shape);
+      return Object.keys(o.value).filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),
   },
