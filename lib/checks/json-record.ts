@@ -3,7 +3,7 @@
 // and any selector, JSONP answers unwrapped.
 import { isJsonOperation } from '../contract/classify.js';
 import { JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
-import { fieldsOn, isValueType, perShape } from '../contract/types.js';
+import { fieldsOn, isValueType, perShape, type FieldType } from '../contract/types.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import type { JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
@@ -23,6 +23,8 @@ export interface JsonRecordView {
   readonly slots: readonly JsonSlot[];
   /** The record and every nested object of a known shape. */
   readonly objects: readonly JsonObjectAt[];
+  /** The slots by the kind of their type, each list in document order (a type check reads its own kind only). */
+  readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>;
 }
 
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
@@ -33,7 +35,13 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   if (!rec.ok) return { skip: rec.reason };
   const view = ex.once('json-record-view', (): JsonRecordView => {
     const slots = jsonSlots(op.response, rec.value.root);
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots) };
+    const byKind = new Map<FieldType['kind'], JsonSlot[]>();
+    for (const s of slots) {
+      const same = byKind.get(s.type.kind);
+      if (same) same.push(s);
+      else byKind.set(s.type.kind, [s]);
+    }
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots), byKind };
   });
   return look(view);
 };
@@ -43,10 +51,11 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** A shape's JSON member names, and each lower-cased -> as written. */
 const jsonNames = perShape((shape) => {
   const names = fieldsOn(shape, 'json').map((f) => f.json);
-  return { names, byLower: new Map(names.map((n) => [n.toLowerCase(), n])) };
+  return { names: new Set(names), byLower: new Map(names.map((n) => [n.toLowerCase(), n])) };
 });
-/** Every field's JSON name lower-cased, SOAP-only ones included. */
-const allJsonNames = perShape((shape) => new Set(shape.fields.map((f) => f.json.toLowerCase())));
+/** Every field's JSON name as written and lower-cased, SOAP-only ones included (a name written exactly
+ *  is known without lower-casing it: most of every answer's names). */
+const allJsonNames = perShape((shape) => ({ exact: new Set(shape.fields.map((f) => f.json)), lower: new Set(shape.fields.map((f) => f.json.toLowerCase())) }));
 
 const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
 
@@ -73,7 +82,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     interpretation: 'Names that are no member at all are reported by JSON-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
       const { names, byLower } = jsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !names.includes(k) && byLower.has(k.toLowerCase()))
+      return Object.keys(o.value).filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
   },
@@ -121,8 +130,8 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The record and its nested objects hold no member the spec does not list.',
     interpretation: 'Advisory: the spec does not forbid extra members and clients ignore them.',
     judge: overObjects((o) => {
-      const lower = allJsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !lower.has(k.toLowerCase()))
+      const { exact, lower } = allJsonNames(o.shape);
+      return Object.keys(o.value).filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),
   },

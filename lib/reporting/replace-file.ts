@@ -2,7 +2,7 @@
 // (O_EXCL, so not even a planted symlink is opened), then renamed over its target. Whatever already
 // stands at the target (a symlink to a file elsewhere, say) is replaced, never written through.
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A name beside `path` that nothing holds yet (random; the caller creates it exclusively). */
@@ -21,6 +21,27 @@ export function replaceFile(path: string, content: string | Uint8Array, mode = 0
   }
   return path;
 }
+
+/** Writes a file of pieces by rename, as `replaceFile` does, without joining them first (a page of
+ *  some megabytes is never held twice): each piece is a text and the encoding its bytes are written
+ *  in, written at most a mebibyte of characters at a time. Returns `path`. */
+export function replaceFileInPieces(path: string, pieces: readonly (readonly [string, BufferEncoding])[], mode = 0o666): string {
+  const temp = besideOf(path, 'new');
+  try {
+    const fd = openSync(temp, 'wx', mode);
+    try {
+      for (const [text, encoding] of pieces) for (let i = 0; i < text.length; i += PIECE) writeSync(fd, text.slice(i, i + PIECE), null, encoding);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+  return path;
+}
+const PIECE = 1024 * 1024;
 
 /** Puts the directory `staged` (made fresh by the caller, in the same directory as `path`) at
  *  `path`: what stood there is moved aside and removed (rm unlinks a symlink, never follows it). */
