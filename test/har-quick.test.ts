@@ -72,15 +72,16 @@ describe('the quick HAR reader', () => {
       [harFile('proto.har', [plain[0]!, plain[1]!.replace('"time":1', '"time":1,"__proto__":{"x":1}')]), 'stopped after 1: __proto__'],
       [harFile('escape.har', plain.slice(0, 2), { before: '"l\\u006fg":{},' }), 'stopped after 0: an escape in a name on the path'],
       [harFile('twice.har', plain.slice(0, 2), { after: ',"log":{"entries":[]}' }), 'stopped after 2: a repeated member on the path'],
-      [harFile('repeat.har', [plain[0]!, plain[1]!.replace('"time":1', '"time":1,"request":{}')]), 'stopped after 1: repeated member'],
+      [harFile('repeat.har', [plain[0]!, plain[1]!.replace('"time":1', '"time":1,"request":{"headers":[]}')]), 'stopped after 1: repeated member'],
+      [harFile('escaped.har', [plain[0]!, plain[1]!.replace('"time":1', '"time":1,"x":"\\u0068"')]), 'stopped after 1: an escaped letter'],
       [harFile('garbage.har', plain.slice(0, 2), { after: ',]' }), 'stopped after 2: not JSON'],
       [harFile('null.har', [plain[0]!, 'null']), 'stopped after 1: an entry that is not an object'],
     ];
     for (const [path, stop] of cases) expect(await quickCount(path), path).toBe(stop);
     // The streaming reader's own answers: the prototype it sets, and where the JSON breaks.
     expect((await read(cases[0]![0])).ids).toEqual(['har.1', 'har.2']);
-    await expect(read(cases[4]![0])).rejects.toThrow(/is not a HAR file: not valid JSON between bytes \d+ and \d+ \(2 entries read\)$/);
-    await expect(read(cases[5]![0])).rejects.toThrow(/is not a HAR file: entry 2 is not an object$/);
+    await expect(read(cases[5]![0])).rejects.toThrow(/is not a HAR file: not valid JSON between bytes \d+ and \d+ \(2 entries read\)$/);
+    await expect(read(cases[6]![0])).rejects.toThrow(/is not a HAR file: entry 2 is not an object$/);
   });
 
   it('leaves an entry larger than the cap to the streaming reader, which caps its strings', async () => {

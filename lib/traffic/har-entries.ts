@@ -45,6 +45,16 @@ function headersWithinBounds(entry: Record<string, unknown>): boolean {
   return true;
 }
 
+/** How many of request.headers and response.headers the entry has (as the token stream bounds them). */
+function headerArrays(entry: Record<string, unknown>): number {
+  let n = 0;
+  for (const side of ['request', 'response']) {
+    const m = entry[side];
+    if (m && typeof m === 'object' && !Array.isArray(m) && Array.isArray((m as Record<string, unknown>).headers)) n++;
+  }
+  return n;
+}
+
 /** An own __proto__ member anywhere (JSON.parse keeps it as a member; the token stream's assembler
  *  would set a prototype). */
 function hasProtoMember(v: unknown): boolean {
@@ -65,9 +75,13 @@ function entryOf(text: string): Record<string, unknown> {
   try { value = JSON.parse(text); } catch { throw new NeedsStreaming('not JSON'); }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new NeedsStreaming('not an object');
   const entry = value as Record<string, unknown>;
-  // A repeated member on the headers' path: the token stream bounds every copy, JSON.parse keeps the last.
-  if (count(text, '"request"') > 1 || count(text, '"response"') > 1 || count(text, '"headers"') > 2) throw new NeedsStreaming('repeated member');
-  if (/proto|\\u00[567]/i.test(text) && hasProtoMember(entry)) throw new NeedsStreaming('__proto__');
+  // A letter or underscore written as an escape (no JSON writer does that) could spell either name below.
+  if (text.includes('\\u00') && /\\u00(?:5f|[67][0-9a-f])/i.test(text)) throw new NeedsStreaming('an escaped letter');
+  // A repeated member on the headers' path (request, response, headers): the token stream bounds
+  // every copy, JSON.parse keeps the last. A copy that holds headers names them once more than the
+  // headers arrays the entry keeps.
+  if (count(text, '"headers"') > headerArrays(entry)) throw new NeedsStreaming('repeated member');
+  if (text.includes('__proto__') && hasProtoMember(entry)) throw new NeedsStreaming('__proto__');
   if (!headersWithinBounds(entry)) throw new NeedsStreaming('headers past the bound');
   return entry;
 }
