@@ -20,6 +20,7 @@ export class NeedsStreaming extends Error {}
 /** Text outside the entries (log.creator, pages, comments) kept to check the file is JSON at its end. */
 const SKELETON_BYTES = 1024 * 1024;
 
+const ZERO = Buffer.from('0');
 const Q = 0x22; // "
 const BS = 0x5c; // \
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -99,7 +100,9 @@ interface Frame {
  *  before it) when the file is not one the quick reader reads as the streaming reader would. */
 export async function* quickHarEntries(file: string, entryBytes: number): AsyncGenerator<{ key: number; value: Record<string, unknown> }> {
   const stack: Frame[] = [];
-  let skeleton: Buffer[] = [];
+  // One buffer of its own, grown as needed: small Buffer.from copies would share (and hold) the pool's
+  // slabs with the bodies of other entries for the whole run.
+  let skeleton = Buffer.allocUnsafeSlow(64 * 1024);
   let skeletonBytes = 0;
   let found = 0;
   let key = 0;
@@ -113,9 +116,15 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   let entrySize = 0;
   let depth = 0;
   const keep = (b: Buffer) => {
-    skeletonBytes += b.length;
-    if (skeletonBytes > SKELETON_BYTES) throw new NeedsStreaming('large text outside the entries');
-    skeleton.push(Buffer.from(b));
+    const size = skeletonBytes + b.length;
+    if (size > SKELETON_BYTES) throw new NeedsStreaming('large text outside the entries');
+    if (size > skeleton.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.min(SKELETON_BYTES, Math.max(size, skeleton.length * 2)));
+      skeleton.copy(grown, 0, 0, skeletonBytes);
+      skeleton = grown;
+    }
+    b.copy(skeleton, skeletonBytes);
+    skeletonBytes = size;
   };
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
   try {
@@ -176,7 +185,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
         if (top?.role === 'entries' && c !== 0x2c && c !== 0x5d) {
           if (c !== 0x7b) throw new NeedsStreaming('an entry that is not an object');
           keep(chunk.subarray(from, pos));
-          keep(Buffer.from('0'));
+          keep(ZERO);
           entry = [];
           entrySize = 0;
           depth = 0;
@@ -211,6 +220,5 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   }
   if (found !== 1 || entry || inString) throw new NeedsStreaming('no single log.entries');
   // Every entry was JSON on its own; the rest of the file must be too.
-  try { JSON.parse(Buffer.concat(skeleton).toString('utf8')); } catch { throw new NeedsStreaming('not JSON'); }
-  skeleton = [];
+  try { JSON.parse(skeleton.toString('utf8', 0, skeletonBytes)); } catch { throw new NeedsStreaming('not JSON'); }
 }
