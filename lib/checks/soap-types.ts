@@ -5,7 +5,7 @@ import { impersonateLogout } from '../contract/operations.js';
 import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
-import { elementChildren, textContent } from '../xml/model.js';
+import { isElement, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { soapRecordKind } from './kinds.js';
 import { overSoapRecord } from './soap-envelope.js';
@@ -24,15 +24,16 @@ function typeCheck(rule: TypeRule): Check {
   return {
     ...meta, level, area: 'SOAP record', operation: impersonateLogout.name, judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
     judge: overSoapRecord(({ slots }) => slots.filter((s) => applies(s.type)).flatMap((s): Finding[] => {
-      const at = { path: s.path, ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}) };
-      const name = last(s.path);
-      if (isNil(s.element)) return isValueType(s.type) ? [finding(`${name} is nil; a ${s.type.kind} is a value type and cannot be null`, at)] : [];
-      if (elementChildren(s.element).length) return [finding(`${name} holds elements, expected a ${s.type.kind}`, at)];
+      // Names, places and shown values only for a finding: most slots pass every rule.
+      const at = () => ({ path: s.path, ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}) });
+      if (isNil(s.element)) return isValueType(s.type) ? [finding(`${last(s.path)} is nil; a ${s.type.kind} is a value type and cannot be null`, at())] : [];
+      if (s.element.children.some(isElement)) return [finding(`${last(s.path)} holds elements, expected a ${s.type.kind}`, at())];
       const raw = textContent(s.element);
       const text = isValueType(s.type) ? collapse(raw) : raw;
       const why = judge?.(text, s.type);
+      if (!why) return [];
       const shown = s.field.sensitivity ? marker(s.field.sensitivity, text) : show(text);
-      return why ? [finding(`${name} is ${shown}: ${why}`, { ...at, actual: text })] : [];
+      return [finding(`${last(s.path)} is ${shown}: ${why}`, { ...at(), actual: text })];
     })),
   };
 }

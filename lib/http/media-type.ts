@@ -2,8 +2,21 @@
 // (charset=utf-8) never change what the type is, so a malformed parameter does not hide it.
 import contentType from 'content-type';
 
+/** Headers already read (a run's answers repeat a few): short ones only, each a copy of its own. */
+const known = new Map<string, string | undefined>();
+
 export function mediaType(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  if (known.has(header)) return known.get(header);
+  const type = parsed(header);
+  if (header.length <= 256) {
+    if (known.size >= 256) known.clear();
+    known.set(JSON.parse(JSON.stringify(header)) as string, type);
+  }
+  return type;
+}
+
+function parsed(header: string): string | undefined {
   try {
     return contentType.parse(header).type;
   } catch {

@@ -148,7 +148,15 @@ interface Shared {
   readonly secretHeaders: Set<string>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
+  /** Values already fingerprinted (with how), so a value every exchange repeats (a session's token, a
+   *  record's fields) is walked once: adding them again would change nothing, the set never forgets.
+   *  Short values only, each kept as a copy of its own (it may be a view of a whole body); emptied
+   *  when full. */
+  readonly fingerprinted: Set<string>;
 }
+
+const FINGERPRINTED_MAX = 4096;
+const FINGERPRINTED_LENGTH = 256;
 
 export class Redactor {
   private readonly shared: Shared;
@@ -159,7 +167,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints) };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: new Set() };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -282,8 +290,10 @@ export class Redactor {
   }
 
   private fingerprint(value: string, withParts: boolean, pairs = !withParts): void {
-    const { fingerprints } = this.shared;
+    const { fingerprints, fingerprinted } = this.shared;
     if (fingerprints.full) return;
+    const memo = value.length <= FINGERPRINTED_LENGTH ? `${withParts ? 1 : 0}${pairs ? 1 : 0}${value}` : undefined;
+    if (memo !== undefined && fingerprinted.has(memo)) return;
     const words = wordsOf(canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
@@ -297,6 +307,11 @@ export class Redactor {
         const [a, b] = [words[i - 1]!, words[i]!];
         if (a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b))) fingerprints.add(pair(a, b));
       }
+    }
+    // Remembered only when every fingerprint was taken (a full set takes none anyway).
+    if (memo !== undefined && !fingerprints.full) {
+      if (fingerprinted.size >= FINGERPRINTED_MAX) fingerprinted.clear();
+      fingerprinted.add(detachedCopy(memo));
     }
   }
 

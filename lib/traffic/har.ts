@@ -11,6 +11,7 @@ import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { detachedCopy, exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
@@ -113,12 +114,7 @@ function cappedStrings(cap: number): (token: parser.Token) => parser.Token | typ
   };
 }
 
-/** Headers kept per message (an entry's request, and its response): as many and as long as a live
- *  message may be. Node's HTTP parser keeps at most 2,000 headers of a message (maxHeadersCount), and
- *  the proxy reads at most 256 KiB of them (undici, sending, stops at 16 KiB); a recording is read to
- *  the larger of these, and what is past them is left out and named in a warning. */
-export const MAX_HAR_HEADERS = 2000;
-export const MAX_HAR_HEADER_BYTES = 256 * 1024;
+export { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS } from './har-entries.js';
 
 /** Headers of one entry left out by boundedHeaders, per message. */
 export interface DroppedHeaders { request: number; response: number }
@@ -200,7 +196,6 @@ export const harName = (file: string) => (file === '-' ? 'standard input' : file
 export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined): AsyncGenerator<Exchange> {
   let index = -1;
   const dropped = new Map<number, DroppedHeaders>();
-  const source: Readable = file === '-' ? process.stdin : createReadStream(file);
   // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
   // the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
   const cap = Math.ceil((maxBodyBytes * 4) / 3) + 4;
@@ -208,16 +203,40 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   let read = 0;
   let chunkStart = 0;
   const counted = (chunk: Buffer | string) => { chunkStart = read; read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length; return chunk; };
-  // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
-  const pipeline = chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap), boundedHeaders(dropped), pick({ filter: 'log.entries' }), streamArray()]);
+  // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
+  // reader reads it from its start and skips the entries already judged.
+  let skip = 0;
+  const entry = (key: number, value: HarEntry): Exchange | undefined => {
+    index = key;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
+    const left = dropped.get(key);
+    if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
+    return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+  };
+  let pipeline: ReturnType<typeof chainUnchecked> | undefined;
   try {
-    for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
-      index = key;
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
-      const left = dropped.get(key);
-      if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-      const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
-      if (ex) yield ex;
+    let done = false;
+    if (file !== '-') {
+      try {
+        for await (const { key, value } of quickHarEntries(file, cap)) {
+          const ex = entry(key, value);
+          skip = key + 1;
+          if (ex) yield ex;
+        }
+        done = true;
+      } catch (e) {
+        if (!(e instanceof NeedsStreaming)) throw e;
+      }
+    }
+    if (!done) {
+      const source: Readable = file === '-' ? process.stdin : createReadStream(file);
+      // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
+      pipeline = chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap), boundedHeaders(dropped), pick({ filter: 'log.entries' }), streamArray()]);
+      for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
+        if (key < skip) { index = key; dropped.delete(key); continue; }
+        const ex = entry(key, value);
+        if (ex) yield ex;
+      }
     }
   } catch (e) {
     if (e instanceof HarProblem) throw new HarProblem(`${harName(file)} is not a HAR file: ${e.message}`);
@@ -228,7 +247,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (/should be an array/i.test(err.message ?? '')) throw new HarProblem(`${harName(file)} is not a HAR file: log.entries is not an array`);
     throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON between bytes ${chunkStart} and ${read} (${entries})`);
   } finally {
-    pipeline.destroy();
+    pipeline?.destroy();
   }
   // Standard input cannot be read twice: no entries there is said as such (an empty HAR judges nothing either way).
   if (index < 0 && file === '-') throw new HarProblem('standard input holds no HAR entries (an empty recording, or no HAR at all)');

@@ -5,25 +5,46 @@ import contentType from 'content-type';
 
 export type DecodedText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
+/** Charsets of headers already read (a run's answers repeat a few): short ones only, each a copy of its own. */
+const charsets = new Map<string, string | undefined>();
+
 function charsetOf(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  if (charsets.has(header)) return charsets.get(header);
+  let charset: string | undefined;
   try {
-    return contentType.parse(header).parameters.charset;
+    charset = contentType.parse(header).parameters.charset;
   } catch {
-    return undefined;
+    charset = undefined;
   }
+  if (header.length <= 256) {
+    if (charsets.size >= 256) charsets.clear();
+    charsets.set(JSON.parse(JSON.stringify(header)) as string, charset);
+  }
+  return charset;
 }
 
+/** A decoder per label, made once: a decode without streaming starts afresh each time. One that
+ *  refused its bytes is not used again. */
+const decoders = new Map<string, TextDecoder>();
+
 function decode(bytes: Uint8Array, label: string): DecodedText {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });
-  } catch {
-    return { ok: false, error: `the body declares an unknown character encoding ${JSON.stringify(label)}` };
+  let decoder = decoders.get(label);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });
+    } catch {
+      return { ok: false, error: `the body declares an unknown character encoding ${JSON.stringify(label)}` };
+    }
+    if (label.length <= 64) {
+      if (decoders.size >= 32) decoders.clear();
+      decoders.set(JSON.parse(JSON.stringify(label)) as string, decoder);
+    }
   }
   try {
     return { ok: true, text: decoder.decode(bytes) };
   } catch {
+    decoders.delete(label);
     return { ok: false, error: `the body is not valid ${label}` };
   }
 }

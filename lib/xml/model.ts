@@ -44,8 +44,13 @@ export const text = (value: string): XmlText => ({ text: value });
 export const elementChildren = (e: XmlElement): XmlElement[] => e.children.filter(isElement);
 
 /** The element's character data (text and CDATA, in order); child elements contribute nothing. */
-export const textContent = (e: XmlElement): string =>
-  e.children.map((c) => (isElement(c) ? '' : c.text)).join('');
+export const textContent = (e: XmlElement): string => {
+  const c = e.children;
+  // Most elements hold one text or nothing: no array built for them (the record checks ask for every one).
+  if (c.length === 0) return '';
+  if (c.length === 1) return isElement(c[0]!) ? '' : c[0]!.text;
+  return c.map((x) => (isElement(x) ? '' : x.text)).join('');
+};
 
 export const attribute = (e: XmlElement, ns: string | null, name: string): string | undefined =>
   e.attrs.find((a) => a.ns === ns && a.name === name)?.value;

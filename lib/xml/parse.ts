@@ -4,6 +4,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { BODY_LIMITS, limitMessage, type BodyLimit } from '../body-limits.js';
 import type { XmlAttribute, XmlElement, XmlNode } from './model.js';
+import { parsePlainXml } from './plain-parse.js';
 
 export type XmlParseResult =
   | { readonly ok: true; readonly root: XmlElement; readonly declaration: boolean }
@@ -22,6 +23,14 @@ const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
 const STOP = Symbol('stop');
 
 export function parseXml(source: string): XmlParseResult {
+  // A leading byte-order mark is legitimate (XML 1.0 4.3.3). Decoding with TextDecoder already
+  // drops it; a string that still starts with one is accepted too (saxes wants it gone).
+  const plain = parsePlainXml(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+  return plain ? { ok: true, ...plain } : parseWithSaxes(source);
+}
+
+/** parseXml by saxes alone (every document the plain path hands back, and its tests' yardstick). */
+export function parseWithSaxes(source: string): XmlParseResult {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: Building[] = [];
   let root: XmlElement | undefined;
