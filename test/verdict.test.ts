@@ -69,7 +69,7 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
   });
 
   it('only a SHOULD check failed: CONFORMANT and exit 0, and JUnit carries it as system-out, not a <failure>', async () => {
-    const r = await run(['--base-url', apostrophe.url, '--generate', '100', '--seed', '9'], { html: true });
+    const r = await run(['--base-url', apostrophe.url, '--generate', '10', '--seed', '9'], { html: true });
     expect(r.verdicts).toEqual(everywhere('CONFORMANT', 0, true));
     expect(r.code).toBe(0);
     expect(r.junit).toMatch(/name="ROBUST-NO-5XX [^"]+" time="0">\s*<properties>.*?<property name="status" value="failed"\/>.*?<\/properties>\s*<system-out>advisory \(SHOULD, not part of the verdict/);
@@ -78,7 +78,7 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
   });
 
   it('the same SHOULD failure under --fail-on should: NOT CONFORMANT everywhere, exit 1, a <failure> in JUnit', async () => {
-    const r = await run(['--base-url', apostrophe.url, '--generate', '100', '--seed', '9', '--fail-on', 'should'], { html: true });
+    const r = await run(['--base-url', apostrophe.url, '--generate', '10', '--seed', '9', '--fail-on', 'should'], { html: true });
     expect(r.verdicts).toEqual(everywhere('NOT CONFORMANT', 1, true));
     expect(r.code).toBe(1);
     const failed = (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { counts: { SHOULD: { failed: number } } }).counts.SHOULD.failed;

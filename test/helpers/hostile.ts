@@ -97,7 +97,10 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
         case 'stall-body': res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"userName":'); return;
         case 'drip': {
           res.writeHead(200, { 'content-type': 'application/json' });
-          const t = setInterval(() => res.write(' '), 1000);
+          // A space every 100 ms: never idle for long, never complete, so the whole-body limit decides
+          // and not undici's stall limit (the same 1.5 s). At 1 s apart, a timer late by half a
+          // second on a loaded machine made a stall instead (hostile.test.ts failed so, under load).
+          const t = setInterval(() => res.write(' '), 100);
           timers.add(t);
           res.on('close', () => clearInterval(t));
           return;
