@@ -54,12 +54,6 @@ export interface RecordedResponse {
   readonly contentCoding?: { readonly codings: readonly string[]; readonly error?: string };
 }
 
-/** A copy of `v` (strings, plain objects and arrays of them) that holds nothing else: V8 keeps a
- *  slice of a long text (and a concatenation with one) as a view of the whole text, so a URL read
- *  from a recording held the whole chunk of the file it came from for as long as it was kept (the
- *  first 50 paths outside the interface held 107 MB of a 320 MiB HAR), and 200 characters shown of
- *  a legacy's 4 MB value held those 4 MB. */
-export const detachedCopy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** Headers as an exchange keeps them (lower-case names, repeats joined with ", "), from name-value
  *  pairs in any case: a recording's list, a raw header list, or a Node headers object's entries. */

@@ -1,6 +1,7 @@
 // The media type of a Content-Type header, lower-cased, without parameters. Parameters
 // (charset=utf-8) never change what the type is, so a malformed parameter does not hide it.
 import contentType from 'content-type';
+import { detachedCopy } from '../detached.js';
 
 /** Headers already read (a run's answers repeat a few): short ones only, each a copy of its own. */
 const known = new Map<string, string | undefined>();
@@ -11,7 +12,7 @@ export function mediaType(header: string | undefined): string | undefined {
   const type = parsed(header);
   if (header.length <= 256) {
     if (known.size >= 256) known.clear();
-    known.set(JSON.parse(JSON.stringify(header)) as string, type);
+    known.set(detachedCopy(header), type);
   }
   return type;
 }

@@ -1,4 +1,6 @@
 // JSONPath-style locations for evidence: $.enrollmentInfo.siteId, $.roles[2], $.map["a b"].x
+import { detachedCopy } from '../detached.js';
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export const ROOT = '$';
@@ -12,7 +14,7 @@ const isIdentifier = (key: string): boolean => {
   let known = identifiers.get(key);
   if (known === undefined) {
     known = IDENTIFIER.test(key);
-    if (identifiers.size < MAX_REMEMBERED && key.length <= 64) identifiers.set(JSON.parse(JSON.stringify(key)) as string, known);
+    if (identifiers.size < MAX_REMEMBERED && key.length <= 64) identifiers.set(detachedCopy(key), known);
   }
   return known;
 };

@@ -8,7 +8,7 @@
 //   - lone surrogates, private-use and unassigned code points.
 // A line keeps nothing that breaks it; a block (a request or response shown whole) keeps its line
 // feeds and tabs, with CRLF shown as a line feed.
-import { detachedCopy } from '../http/exchange.js';
+import { detachedCopy } from '../detached.js';
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
 // Set subtraction needs the v flag (Node 20 has it; TypeScript's ES2023 target does not know it).

@@ -10,7 +10,8 @@ import chain, { chainUnchecked, many, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import { detachedCopy, exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { detachedCopy } from '../detached.js';
 import { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */

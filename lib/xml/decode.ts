@@ -2,6 +2,7 @@
 // first, then the media type's charset, then the declaration's encoding, else UTF-8.
 import { TextDecoder } from 'node:util';
 import contentType from 'content-type';
+import { detachedCopy } from '../detached.js';
 
 export type DecodedText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
@@ -19,7 +20,7 @@ function charsetOf(header: string | undefined): string | undefined {
   }
   if (header.length <= 256) {
     if (charsets.size >= 256) charsets.clear();
-    charsets.set(JSON.parse(JSON.stringify(header)) as string, charset);
+    charsets.set(detachedCopy(header), charset);
   }
   return charset;
 }
@@ -38,7 +39,7 @@ function decode(bytes: Uint8Array, label: string): DecodedText {
     }
     if (label.length <= 64) {
       if (decoders.size >= 32) decoders.clear();
-      decoders.set(JSON.parse(JSON.stringify(label)) as string, decoder);
+      decoders.set(detachedCopy(label), decoder);
     }
   }
   try {

@@ -1,0 +1,9 @@
+// A copy that holds nothing of what it was read from: for every layer (parsers, transport, reports)
+// that keeps a string read from a body or a file past the moment it was read.
+
+/** A copy of `v` (strings, plain objects and arrays of them) that holds nothing else: V8 keeps a
+ *  slice of a long text (and a concatenation with one) as a view of the whole text, so a URL read
+ *  from a recording held the whole chunk of the file it came from for as long as it was kept (the
+ *  first 50 paths outside the interface held 107 MB of a 320 MiB HAR), and 200 characters shown of
+ *  a legacy's 4 MB value held those 4 MB. */
+export const detachedCopy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
