@@ -7,3 +7,18 @@
  *  first 50 paths outside the interface held 107 MB of a 320 MiB HAR), and 200 characters shown of
  *  a legacy's 4 MB value held those 4 MB. */
 export const detachedCopy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** `of` remembered for short keys: at most `entries` of them, emptied when full, each key kept as a
+ *  detached copy (a name or header read from a body may be a view of the whole body, which a
+ *  process-wide table would otherwise hold). Longer keys are worked out each time. */
+export function remembered<V>(of: (key: string) => V, entries: number, keyLength: number): (key: string) => V {
+  const table = new Map<string, V>();
+  return (key) => {
+    if (key.length > keyLength) return of(key);
+    if (table.has(key)) return table.get(key)!;
+    const value = of(key);
+    if (table.size >= entries) table.clear();
+    table.set(detachedCopy(key), value);
+    return value;
+  };
+}

@@ -33,7 +33,7 @@ import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import type { Exchange } from '../http/exchange.js';
-import { detachedCopy } from '../detached.js';
+import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
@@ -574,21 +574,9 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
   return out;
 }
 
-/** Names whose sensitivity was asked, and the answer (null: none): every exchange names the same
- *  members, and sensitivityOfName lower-cases and tests a pattern. Short names only, emptied when full;
- *  each kept as a copy of its own (a name read from a body may be a view of the whole body, which the
- *  cache would otherwise hold for the rest of the process). */
-const sensitivities = new Map<string, Sensitivity | null>();
-const MAX_CACHED_NAMES = 4096;
-function knownSensitivity(name: string): Sensitivity | undefined {
-  if (name.length > 64) return sensitivityOfName(name);
-  let kind = sensitivities.get(name);
-  if (kind === undefined) {
-    if (sensitivities.size >= MAX_CACHED_NAMES) sensitivities.clear();
-    sensitivities.set(detachedCopy(name), (kind = sensitivityOfName(name) ?? null));
-  }
-  return kind ?? undefined;
-}
+/** Names whose sensitivity was asked, and the answer: every exchange names the same members, and
+ *  sensitivityOfName lower-cases and tests a pattern. */
+const knownSensitivity = remembered((name) => sensitivityOfName(name), 4096, 64);
 
 /** Markup: never JSON, so not handed to JSON.parse only to throw. */
 const MARKUP = /^\s*</;

@@ -2,28 +2,20 @@
 // first, then the media type's charset, then the declaration's encoding, else UTF-8.
 import { TextDecoder } from 'node:util';
 import contentType from 'content-type';
-import { detachedCopy } from '../detached.js';
+import { detachedCopy, remembered } from '../detached.js';
 
 export type DecodedText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
-/** Charsets of headers already read (a run's answers repeat a few): short ones only, each a copy of its own. */
-const charsets = new Map<string, string | undefined>();
-
-function charsetOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  if (charsets.has(header)) return charsets.get(header);
-  let charset: string | undefined;
+/** Charsets of headers already read (a run's answers repeat a few). */
+const charsets = remembered((header): string | undefined => {
   try {
-    charset = contentType.parse(header).parameters.charset;
+    return contentType.parse(header).parameters.charset;
   } catch {
-    charset = undefined;
+    return undefined;
   }
-  if (header.length <= 256) {
-    if (charsets.size >= 256) charsets.clear();
-    charsets.set(detachedCopy(header), charset);
-  }
-  return charset;
-}
+}, 256, 256);
+
+const charsetOf = (header: string | undefined): string | undefined => (header ? charsets(header) : undefined);
 
 /** A decoder per label, made once: a decode without streaming starts afresh each time. One that
  *  refused its bytes is not used again. */
