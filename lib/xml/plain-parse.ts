@@ -85,11 +85,12 @@ export function parsePlainXml(source: string): { root: XmlElement; declaration: 
     i = DECLARATION.lastIndex;
   }
   // Lines as saxes counts them (only LF occurs here): the line of the start tag's closing '>'.
+  // The next LF is remembered: searching from the last position on every call read the rest of a
+  // one-line document once per tag (seconds for a flood of a million empty elements).
   let line = 1;
-  let counted = 0;
+  let nextLf = source.indexOf('\n');
   const lineAt = (p: number): number => {
-    for (let n = source.indexOf('\n', counted); n >= 0 && n < p; n = source.indexOf('\n', n + 1)) { line++; counted = n + 1; }
-    if (counted < p) counted = p;
+    for (; nextLf >= 0 && nextLf < p; nextLf = source.indexOf('\n', nextLf + 1)) line++;
     return line;
   };
   let root: XmlElement | undefined;
