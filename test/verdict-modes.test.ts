@@ -2,11 +2,13 @@
 // same in the console, summary.json, junit.xml, traceability.md and report.html's title, and means
 // what the exit code means (0 CONFORMANT, 1 NOT CONFORMANT or a difference from the legacy). For each
 // mode, a conformant target and a failing one. report.html (the presentation child and Allure, most
-// of a run's cost) is read where its writing takes a path of its own: the probes' failing run (the
-// session's end, which every run mode shares), both merges (npm run report), and the proxy and the
-// judging reference (written on stop). The accounts, recording, differential and generated runs end
-// in that same session code as the probes, so their report.html would repeat the probes' check;
-// report-verdict-screen.test.ts reads it painted for a generated failing run and a differential one.
+// of a run's cost) is read where its writing takes a path of its own, in one run of each: the probes'
+// failing run (the session's end, which every run mode shares), the failing merge (npm run report),
+// and the failing proxy and judging reference (written on stop); their conformant twins take the same
+// path to other words, which every other output states. The accounts, recording, differential and
+// generated runs end in that same session code as the probes, so their report.html would repeat the
+// probes' check; report-verdict-screen.test.ts reads it painted for a conformant, a generated failing,
+// a differential and a merged run.
 // The traffic modes (proxy, judging reference) also state the options they were given, as every other
 // mode's reports do.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -121,9 +123,10 @@ describe.concurrent('every mode: one verdict in every output, meaning the exit c
     await Promise.all(([[conformant, 'CONFORMANT', 0], [failing, 'NOT CONFORMANT', 1]] as const).map(async ([target, words, code]) => {
       const shards = await Promise.all(['1/2', '2/2'].map((shard) => cli(['--base-url', target.url, '--accounts', accounts, '--shard', shard, '--reports', 'summary'])));
       const out = dirOf();
-      const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out]);
+      const html = code === 1;
+      const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out, ...(html ? [] : LIGHT)]);
       expect(merged.stderr).toBe('');
-      expectOneVerdict(out, merged.stdout, merged.code, words);
+      expectOneVerdict(out, merged.stdout, merged.code, words, html);
       expect(merged.code).toBe(code);
     }));
   });
@@ -149,12 +152,12 @@ describe.concurrent('every mode: one verdict in every output, meaning the exit c
     const [okDir, badDir] = [dirOf(), dirOf()];
     const args = (dir: string) => ['--port', '0', '--judge-clients', '--report-dir', dir];
     const [ok, bad] = await Promise.all([
-      served('cli/reference', args(okDir), '/supportstateuser', LOGIN.good),
+      served('cli/reference', [...args(okDir), ...LIGHT], '/supportstateuser', LOGIN.good),
       served('cli/reference', args(badDir), '/supportstateuser', LOGIN.bad),
     ]);
-    expectOneVerdict(okDir, ok.printed, ok.code, 'CONFORMANT');
+    expectOneVerdict(okDir, ok.printed, ok.code, 'CONFORMANT', false);
     expectOneVerdict(badDir, bad.printed, bad.code, 'NOT CONFORMANT');
-    expect(given(okDir)).toEqual({ port: 0, 'judge-clients': true, 'report-dir': okDir });
+    expect(given(okDir)).toEqual({ port: 0, 'judge-clients': true, 'report-dir': okDir, reports: ['summary', 'traceability', 'junit'] });
   });
 
   it('differential (--legacy-url): CONFORMANT (exit 0), CONFORMANT, DIFFERS FROM LEGACY (exit 1)', async () => {
