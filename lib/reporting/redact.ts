@@ -32,6 +32,7 @@ import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
+import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
 import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
@@ -603,7 +604,11 @@ const MARKUP = /^\s*</;
 
 /** A small JSON text (a request body) as a value, or undefined when it is not JSON within the limits. */
 function parseQuietly(text: string): JsonValue | undefined {
-  if (text.length > 64 * 1024 || MARKUP.test(text) || jsonLimitPassed(text)) return undefined;
+  if (text.length > 64 * 1024) return undefined;
+  // A plain text (lib/json/plain-json.ts) is read and measured in one pass, to the value JSON.parse gives.
+  const plain = plainJson(text);
+  if (plain !== NOT_PLAIN) return plain;
+  if (MARKUP.test(text) || jsonLimitPassed(text)) return undefined;
   try {
     return JSON.parse(text) as JsonValue;
   } catch {
