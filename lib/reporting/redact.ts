@@ -295,8 +295,10 @@ export class Redactor {
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
-  /** `canonicalText`: canonicalValue(value), when the caller has it already. */
-  private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string): void {
+  /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
+   *  holds no other text (a parsed body's value: JSON.parse and plain-json.ts copy theirs), so the
+   *  memo needs no copy of its own. */
+  private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints, fingerprinted } = this.shared;
     if (fingerprints.full) return;
     const memo = value.length <= FINGERPRINTED_LENGTH ? `${withParts ? 1 : 0}${pairs ? 1 : 0}${value}` : undefined;
@@ -318,7 +320,7 @@ export class Redactor {
     // Remembered only when every fingerprint was taken (a full set takes none anyway).
     if (memo !== undefined && !fingerprints.full) {
       if (fingerprinted.size >= FINGERPRINTED_MAX) fingerprinted.clear();
-      fingerprinted.add(detachedCopy(memo));
+      fingerprinted.add(detached ? memo : detachedCopy(memo));
     }
   }
 
@@ -330,7 +332,7 @@ export class Redactor {
       const text = String(value);
       // Canonical once, for the harness's own values (none but a generated request's) and the words.
       const c = canonicalValue(text);
-      if (!this.own.has(c)) this.fingerprint(text, false, true, c);
+      if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
       return;
     }
     if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
