@@ -99,6 +99,15 @@ describe('parseJson with the plain path', () => {
     }
   });
 
+  it('takes a name remembered from an earlier object only where the text spells exactly it', () => {
+    const texts = ['{"a":1,"bc":2}', '{"a":1,"b":2}', '{"a":1,"bcd":2}', '{"a":1,"b\\u0063":2}', '{"a":1,"bc":2}', '{"a":1,"bc" :2}', '{"a":1,"bc\\"":2}', '{"x":{"a":1,"bc":{"a":1,"bc":3}}}'];
+    for (const t of texts) agree(t);
+    expect(Object.keys(plainJson('{"a":1,"bc":2}') as object)).toEqual(['a', 'bc']);
+    expect(Object.keys(plainJson('{"a":1,"b":2}') as object)).toEqual(['a', 'b']);
+    expect(Object.keys(plainJson('{"a":1,"bcd":2}') as object)).toEqual(['a', 'bcd']);
+    expect(Object.keys(plainJson('{"a":1,"b\\u0063":2}') as object)).toEqual(['a', 'bc']);
+  });
+
   it('reads what JSON.parse reads: escapes, lone surrogates, -0, scalars, empty containers, integer keys in their order', () => {
     const read = ['{"a":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\\udc00"}', '"\ud800 lone"', '-0', '0', ' 7 ', 'true', 'false', 'null', '{}', '[]', '[{},[],""]',
       '{"2":1,"b":2,"1":3}', `{"long":"${'x'.repeat(40)}","k":"${'y'.repeat(13)}\\n"}`, '[123456789012345,-12345678901234]',

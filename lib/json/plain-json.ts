@@ -22,6 +22,12 @@ const MAX_NAME = BODY_LIMITS.nameLength - 8;
 /** Integer literals shorter than this are kept exactly by a double (measureJson's inexact from 16). */
 const MAX_INTEGER_LENGTH = 15;
 
+/** Member names remembered, each by the name before it in its object (a marker for the first):
+ *  at most this many, of at most this length, emptied when full. */
+const MAX_GUESSES = 4096;
+const MAX_GUESSED = 64;
+const NEXT_NAME = new Map<string, string>();
+
 class NotPlain extends Error {}
 const notPlain = new NotPlain();
 
@@ -134,12 +140,28 @@ class Reader {
     const t = this.text;
     const o: JsonObject = {};
     if (t.charCodeAt(this.i) === 0x7d) { this.i++; this.depth--; return o; }
+    let previous = '\u0000{';
     for (let members = 1; ; members++) {
       this.blank();
       if (t.charCodeAt(this.i) !== 0x22 || members > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw notPlain;
       const from = this.i;
-      const name = this.string();
-      if (this.i - from > MAX_NAME) throw notPlain;
+      // The name that followed `previous` last time, compared in place: a record's names come in the
+      // same order answer after answer, and a name read this way is not cut out of the text again.
+      const guess = NEXT_NAME.get(previous);
+      let name: string;
+      if (guess !== undefined && t.startsWith(guess, from + 1) && t.charCodeAt(from + 1 + guess.length) === 0x22) {
+        name = guess;
+        this.i = from + guess.length + 2;
+      } else {
+        name = this.string();
+        if (this.i - from > MAX_NAME) throw notPlain;
+        // Only a name written without escapes stands for the same characters in the text.
+        if (this.i - from === name.length + 2 && name.length <= MAX_GUESSED) {
+          if (NEXT_NAME.size >= MAX_GUESSES) NEXT_NAME.clear();
+          NEXT_NAME.set(previous, name);
+        }
+      }
+      previous = name;
       this.blank();
       if (t.charCodeAt(this.i) !== 0x3a) throw notPlain;
       this.i++;
