@@ -15,7 +15,8 @@ export function remembered<V>(of: (key: string) => V, entries: number, keyLength
   const table = new Map<string, V>();
   return (key) => {
     if (key.length > keyLength) return of(key);
-    if (table.has(key)) return table.get(key)!;
+    const known = table.get(key);
+    if (known !== undefined || table.has(key)) return known as V;
     const value = of(key);
     if (table.size >= entries) table.clear();
     table.set(detachedCopy(key), value);

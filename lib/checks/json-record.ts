@@ -57,6 +57,13 @@ const jsonNames = perShape((shape) => {
  *  is known without lower-casing it: most of every answer's names). */
 const allJsonNames = perShape((shape) => ({ exact: new Set(shape.fields.map((f) => f.json)), lower: new Set(shape.fields.map((f) => f.json.toLowerCase())) }));
 
+/** Each JSON operation's SOAP-only member names, lower-cased (made once, not per answer). */
+const soapOnlyNames = (op: JsonOperation): string[] => op.response.fields.filter((f) => f.only === 'soap').map((f) => f.json.toLowerCase());
+const SOAP_ONLY_NAMES = new Map(JSON_OPERATIONS.map((op) => [op, soapOnlyNames(op)]));
+
+/** A shape's JSON members of a .NET value type. */
+const valueFields = perShape((shape) => fieldsOn(shape, 'json').filter((f) => isValueType(f.type)));
+
 const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
 
 const json = {
@@ -71,7 +78,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     title: 'Every value-type member is present and not null, at every level',
     requirement: 'Every integer, boolean, datetime, guid and enum member of the record and of each nested object is present and not null.',
     interpretation: '.NET value types cannot be null; string, array, object and map members may be null or omitted (ServiceStack omits nulls).',
-    judge: overObjects((o) => fieldsOn(o.shape, 'json').filter((f) => isValueType(f.type) && (o.value[f.json] ?? null) === null)
+    judge: overObjects((o) => valueFields(o.shape).filter((f) => (o.value[f.json] ?? null) === null)
       .map((f) => finding(`${f.json} is ${o.value[f.json] === null ? 'null' : 'missing'}`, { path: member(o.path, f.json) }))),
   },
   {
@@ -93,7 +100,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The JSON user-details record has no settings member (it exists in SOAP only).',
     interpretation: 'A member named settings in any letter case counts.',
     judge: overJson(({ op, root }) => {
-      const soapOnly = op.response.fields.filter((f) => f.only === 'soap').map((f) => f.json.toLowerCase());
+      const soapOnly = SOAP_ONLY_NAMES.get(op) ?? soapOnlyNames(op);
       return Object.keys(root).filter((k) => soapOnly.includes(k.toLowerCase()))
         .map((k) => finding(`${k} is present (${show(root[k])}); it exists in SOAP only`, { path: member(ROOT, k) }));
     }),

@@ -24,15 +24,17 @@ export const INT32_MAX = 2147483647;
 export const ENUM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const daysIn = (year: number, month: number): number =>
-  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 
 /** Matches `pattern` and names a real calendar instant in .NET's DateTime range (years 1-9999). */
 export function isDatetime(text: string, pattern: RegExp): boolean {
   const m = pattern.exec(text);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
-    && hour <= 23 && minute <= 59 && second <= 59;
+  // Read from the groups one by one (no slice, map or array per value: every answer has a dozen).
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  return year >= 1 && month >= 1 && month <= 12 && Number(m[3]) >= 1 && Number(m[3]) <= daysIn(year, month)
+    && Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59;
 }
 
 /** 32 hex digits -> 8-4-4-4-12, as .NET writes Guid.ToString("D"). */

@@ -29,13 +29,17 @@ export const EXPECTED: Readonly<Record<FieldType['kind'], string>> = {
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 
+/** "expected …" per kind, made once: every slot of every answer is judged here, and a phrase is
+ *  only needed for a value that fails. */
+const EXPECTED_PHRASE = Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, `expected ${v}`])) as Readonly<Record<FieldType['kind'], string>>;
+
 /**
  * Why `value` is not a JSON value of `type` (one phrase), or undefined when it is. Null is judged by
  * the caller (whether a member may be null is the field's, not the type's). Only the value's own
  * level is judged: items and members are walked by the caller.
  */
 export function jsonValueProblem(type: FieldType, value: JsonValue, rules: ValueRules = {}): string | undefined {
-  const expected = `expected ${EXPECTED[type.kind]}`;
+  const expected = EXPECTED_PHRASE[type.kind];
   switch (type.kind) {
     case 'string': return isString(value) ? undefined : expected;
     case 'integer':

@@ -54,7 +54,10 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
     keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
     keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
   };
-  return options.useProxyEnv ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+  // EnvHttpProxyAgent with no HTTP(S)_PROXY in the environment sends everything through a plain
+  // Agent, after parsing each request's origin and reading NO_PROXY again: the Agent itself then.
+  const proxied = [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
+  return options.useProxyEnv && proxied ? new EnvHttpProxyAgent(agent) : new Agent(agent);
 }
 
 /** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */

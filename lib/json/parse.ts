@@ -7,6 +7,7 @@ import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 
 import { limitMessage } from '../body-limits.js';
 import { measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
+import { NOT_PLAIN, plainJson } from './plain-json.js';
 import type { JsonValue } from './value.js';
 
 /** A JSON number written as an integer literal: no fraction, no exponent (RFC 8259 grammar). */
@@ -58,7 +59,20 @@ export function jsonSyntaxError(e: unknown, text: string): string {
 /** Texts longer than this are not parsed a second time only to locate an error. */
 const MAX_LOCATED = 1024 * 1024;
 
+/** Texts longer than this are not tried on the plain path (every answer of the interface is far
+ *  shorter; JSON.parse's native speed matters more for a large body than what it keeps). */
+const MAX_PLAIN = 256 * 1024;
+
 export function parseJson(text: string): JsonParseResult {
+  // A plain text (plain-json.ts) is read and measured in one pass: nothing is dropped that the checks need.
+  const plain = text.length <= MAX_PLAIN ? plainJson(text) : NOT_PLAIN;
+  if (plain !== NOT_PLAIN) return { ok: true, json: { value: plain, numbers: new Map(), duplicateKeys: [] } };
+  return parseJsonSlowly(text);
+}
+
+/** parseJson without the plain path: measured, then JSON.parse (and the visitor for lexemes and
+ *  repeated keys); the plain path's yardstick in test/plain-json.test.ts. */
+export function parseJsonSlowly(text: string): JsonParseResult {
   // Measured before anything is built: JSON.parse of a million tiny members, or the visitor on deep
   // nesting (it recurses), would cost far more than the text itself.
   const shape = measureJson(text);

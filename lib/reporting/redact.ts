@@ -32,6 +32,7 @@ import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
+import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
 import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
@@ -154,6 +155,10 @@ interface Shared {
    *  Short values only, each kept as a copy of its own (it may be a view of a whole body); emptied
    *  when full. */
   readonly fingerprinted: Set<string>;
+  /** Request URLs in which the structure walk found nothing to learn: every account's request goes to
+   *  one of a few, and walking one again would find nothing again (the walk reads only the text and
+   *  the policy). Short ones, detached copies, emptied when full, as `fingerprinted`. */
+  readonly plainUrls: Set<string>;
 }
 
 const FINGERPRINTED_MAX = 4096;
@@ -168,7 +173,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: new Set() };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: new Set(), plainUrls: new Set() };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -278,7 +283,7 @@ export class Redactor {
     const scope = this.scope();
     if (ex.origin?.source === 'generated') scope.ownValues(ex);
     else {
-      scope.learn(ex.request.url); // a query string's sensitive parameters
+      scope.learnUrl(ex.request.url); // a query string's sensitive parameters
       if (ex.request.body) {
         const request = parseQuietly(ex.request.body);
         if (request !== undefined) this.fingerprintValues(request, undefined);
@@ -290,12 +295,15 @@ export class Redactor {
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
-  private fingerprint(value: string, withParts: boolean, pairs = !withParts): void {
+  /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
+   *  holds no other text (a parsed body's value: JSON.parse and plain-json.ts copy theirs), so the
+   *  memo needs no copy of its own. */
+  private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints, fingerprinted } = this.shared;
     if (fingerprints.full) return;
     const memo = value.length <= FINGERPRINTED_LENGTH ? `${withParts ? 1 : 0}${pairs ? 1 : 0}${value}` : undefined;
     if (memo !== undefined && fingerprinted.has(memo)) return;
-    const words = wordsOf(canonicalValue(value));
+    const words = wordsOf(canonicalText ?? canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
     // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
@@ -312,7 +320,7 @@ export class Redactor {
     // Remembered only when every fingerprint was taken (a full set takes none anyway).
     if (memo !== undefined && !fingerprints.full) {
       if (fingerprinted.size >= FINGERPRINTED_MAX) fingerprinted.clear();
-      fingerprinted.add(detachedCopy(memo));
+      fingerprinted.add(detached ? memo : detachedCopy(memo));
     }
   }
 
@@ -320,11 +328,15 @@ export class Redactor {
   private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
-      if (hidden && !this.own.has(canonicalValue(String(value)))) this.fingerprint(String(value), false);
+      if (!hidden) return;
+      const text = String(value);
+      // Canonical once, for the harness's own values (none but a generated request's) and the words.
+      const c = canonicalValue(text);
+      if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
       return;
     }
     if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
-    for (const [k, v] of Object.entries(value)) this.fingerprintValues(v, hidden ?? this.sensitivityOf(k));
+    for (const k of Object.keys(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k));
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
@@ -376,6 +388,17 @@ export class Redactor {
       out.push([r.start, r.end, r.spelling === 'json' ? JSON.stringify(mark) : r.spelling === 'url' ? encodeURIComponent(mark) : mark]);
     }
     return out;
+  }
+
+  /** learn() of a request URL, skipped for one in which it found nothing before. */
+  private learnUrl(url: string): void {
+    const { plainUrls } = this.shared;
+    if (plainUrls.has(url)) return;
+    // What learn(url) walks: the whole URL, unless it passes the limits (then nothing).
+    if (!jsonLimitPassed(url) && this.sensitiveRanges(url).length) { this.learn(url); return; }
+    if (url.length > FINGERPRINTED_LENGTH) return;
+    if (plainUrls.size >= FINGERPRINTED_MAX) plainUrls.clear();
+    plainUrls.add(detachedCopy(url));
   }
 
   /** Learns the sensitive values in a body so the later layers find them anywhere else. A body past
@@ -583,7 +606,11 @@ const MARKUP = /^\s*</;
 
 /** A small JSON text (a request body) as a value, or undefined when it is not JSON within the limits. */
 function parseQuietly(text: string): JsonValue | undefined {
-  if (text.length > 64 * 1024 || MARKUP.test(text) || jsonLimitPassed(text)) return undefined;
+  if (text.length > 64 * 1024) return undefined;
+  // A plain text (lib/json/plain-json.ts) is read and measured in one pass, to the value JSON.parse gives.
+  const plain = plainJson(text);
+  if (plain !== NOT_PLAIN) return plain;
+  if (MARKUP.test(text) || jsonLimitPassed(text)) return undefined;
   try {
     return JSON.parse(text) as JsonValue;
   } catch {
