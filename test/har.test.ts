@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { launchChromium } from './helpers/browser.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
-import { childEnv, LEAN, runCli } from './helpers/cli.js';
+import { childEnv, LEAN, runCli, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -49,7 +49,7 @@ describe('--har: a Chromium recording judged offline', () => {
     const dir = reports();
     // Every output but the Allure HTML (Allure's rendering of allure-results, scanned here): the
     // test below builds it and scans it.
-    const r = await runCli(['--har', hars.plain!, '--base-url', plain.url, '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit,allure']);
+    const r = await runCli(['--har', hars.plain!, '--base-url', plain.url, '--report-dir', dir, '--quiet', ...WITHOUT_HTML]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.mode).toBe('traffic');
@@ -155,7 +155,7 @@ describe('--har: what a recording may lack', () => {
         '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><Security><Password>CANARYS1pwd0</Password></Security></s:Header><s:Body/></s:Envelope>', 500, 'text/plain', 'no'),
     ];
     const dir = reports();
-    const r = await runCli(['--har', har('names.har', JSON.stringify({ log: { entries } })), '--report-dir', dir]);
+    const r = await runCli(['--har', har('names.har', JSON.stringify({ log: { entries } })), '--report-dir', dir, ...WITHOUT_HTML]);
     expect(r.stderr).toBe('');
     const outputs = [r.stdout, ...files(dir).map(readable)].join('\n');
     expect(outputs).toContain('at Login() for «personal: string'); // the control: the stack trace is shown, its address masked

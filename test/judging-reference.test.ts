@@ -15,7 +15,7 @@ import { FIXTURES } from '../lib/contract/export.js';
 import { WSDL_FILE } from '../lib/contract/openapi.js';
 import { impersonateLogout } from '../lib/contract/operations.js';
 import { failedIn, judgedOverHttp, LEGITIMATE_CLIENTS, sendRaw, WRONG_CLIENTS } from './helpers/client-requests.js';
-import { servingProgram } from './helpers/cli.js';
+import { servingProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { ConfirmEmailRequest, SupportStateUserLoginRequest } from './helpers/servicestack-dtos.js';
 
@@ -120,7 +120,7 @@ describe('npm run reference -- --judge-clients', () => {
 
   it('prints each finding, writes the reports on stop, exits 1, and no output holds a secret the client sent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judging-cli-'));
-    const s = serve(dir);
+    const s = serve(dir, WITHOUT_HTML);
     try {
       const url = await s.url;
       const wrongType = await sendRaw(url, {

@@ -16,7 +16,7 @@ import { startReference, type RunningReference } from '../lib/reference/server.j
 import { FAULTS } from '../lib/reference/variants.js';
 import { judgeable, startProxy, type ForwardedExchange, type RunningProxy } from '../lib/traffic/proxy.js';
 import { launchChromium } from './helpers/browser.js';
-import { runCli, servingProgram } from './helpers/cli.js';
+import { runCli, servingProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { until } from './helpers/wait.js';
 import { files, readable } from './helpers/outputs.js';
 import { recordPageTraffic } from './helpers/page-traffic.js';
@@ -258,14 +258,14 @@ describe('npm run conformance -- --proxy', () => {
 
   it("judges a browser's traffic as a HAR of the same traffic does, and no output holds the page's token", async () => {
     const dir = dirOf('proxy');
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dir, ...WITHOUT_HTML]);
     try {
       const url = await s.url;
       const har = await recordPageTraffic(url, join(work, 'through-proxy.har'), TOKEN);
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(0);
       const fromHar = dirOf('har');
-      // The comparison reads summary.json alone; the proxy's run above writes every output, all scanned.
+      // The comparison reads summary.json alone; the proxy's run above writes every output but report.html (WITHOUT_HTML), all scanned.
       const h = await runCli(['--har', har, '--base-url', url, '--report-dir', fromHar, '--quiet', '--reports', 'summary']);
       expect(h.code).toBe(0);
       const [p, r] = [summaryOf(dir), summaryOf(fromHar)];

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servingProgram } from './helpers/cli.js';
+import { servingProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 
 /** Node lower-cases a header name; its parts between | ' * ^ are what a token-by-token search misses. */
@@ -31,7 +31,7 @@ describe('a header name holding the client\'s X-Api-Key value', () => {
 
   it('reaches no output of the proxy when its exchange has a finding', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hdr-name-'));
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', url, '--report-dir', dir]);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', url, '--report-dir', dir, ...WITHOUT_HTML]);
     try {
       const proxy = await s.url;
       for (const path of ['/supportstateuser', '/user/confirmemail']) {

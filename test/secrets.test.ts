@@ -13,7 +13,7 @@ import { referenceUserDetails } from '../lib/reference/data.js';
 import { FAULTS, STYLES } from '../lib/reference/variants.js';
 import { checkById } from '../lib/checks/catalogue.js';
 import { el, text } from '../lib/xml/model.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { useReference } from './helpers/reference.js';
 
@@ -148,10 +148,7 @@ function base64Of(canary: string): string[] {
   return [0, 1, 2].map((k) => Buffer.concat([Buffer.alloc(k), head]).toString('base64').slice(Math.ceil((k * 4) / 3), Math.floor(((k + head.length) * 4) / 3)));
 }
 
-/** Every output but the Allure HTML: report.html is Allure's rendering of allure-results (scanned in
- *  every run) under the report's title, and building it costs a second child per run; the runs that
- *  keep it (`html`) scan it too, decoded. */
-const WITHOUT_HTML = ['--reports', 'summary,traceability,junit,allure'];
+// Every output but report.html (WITHOUT_HTML, test/helpers/cli.ts); the runs that keep it (`html`) scan it too, decoded.
 
 /** The text outputs alone: enough for the positive control, which shows the scan finds what is there. */
 const TEXT_ONLY = ['--reports', 'summary,traceability,junit'];
