@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
-import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type TransportError } from './exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
 
 export interface TransportOptions {
   /** Limit for each phase: connecting, waiting for headers, receiving the whole body. */
@@ -290,7 +290,9 @@ const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
   const { dispatcher, options, budget, slots, sleep = timer } = ctx;
   const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
-  const request_ = { method: spec.method, url: url.href, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) };
+  const request_: Exchange['request'] = spec.body !== undefined
+    ? { method: spec.method, url: url.href, headers: spec.headers, body: spec.body }
+    : { method: spec.method, url: url.href, headers: spec.headers };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
   if (!(await budget.take())) {
     return { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
@@ -298,9 +300,15 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
   }
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
-  const record = { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date(started).toISOString(), request: request_ };
-  const done = (rest: Pick<Exchange, 'response' | 'error'>, attempts: number): Exchange =>
-    ({ ...record, ...rest, durationMs: Date.now() - started, ...(attempts > 1 ? { attempts } : {}) });
+  const startedAt = new Date(started).toISOString();
+  // Written out, not spread: the same keys in the same order, built once per exchange.
+  const done = (rest: { readonly response: RecordedResponse } | { readonly error: TransportError }, attempts: number): Exchange => {
+    const out: { -readonly [K in keyof Exchange]: Exchange[K] } = 'response' in rest
+      ? { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request: request_, response: rest.response, durationMs: Date.now() - started }
+      : { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request: request_, error: rest.error, durationMs: Date.now() - started };
+    if (attempts > 1) out.attempts = attempts;
+    return out;
+  };
 
   for (let attempt = 1; ; attempt++) {
     let response;
