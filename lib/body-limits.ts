@@ -4,6 +4,8 @@
 // (millions of tiny members or elements, deep nesting, a number of a million digits) is refused in one
 // line and costs memory of the order of its own size, whatever it holds. Stated in the README beside
 // the body cap.
+import { withThousands } from './digits.js';
+
 export const BODY_LIMITS = {
   /** Nesting of JSON arrays and objects, or of XML elements. */
   depth: 64,
@@ -23,7 +25,7 @@ export type BodyLimit = keyof typeof BODY_LIMITS;
 
 /** One line naming the limit a body passed. */
 export function limitMessage(limit: BodyLimit, where = ''): string {
-  const n = BODY_LIMITS[limit].toLocaleString('en-US');
+  const n = withThousands(BODY_LIMITS[limit]);
   const what: Record<BodyLimit, string> = {
     depth: `nests deeper than ${n} levels`,
     nodes: `holds more than ${n} values`,

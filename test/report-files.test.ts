@@ -86,6 +86,7 @@ describe('report files are renamed into place, never written through a path alre
     const r = await runProgram('cli/report', ['--report-dir', rebuild.dir]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expectUntouched(rebuild);
+    expect(readFileSync(join(rebuild.dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
 
     const shards = [1, 2].map((i) => join(work, `shard-${i}`));
     const accounts = join(work, 'accounts.jsonl');

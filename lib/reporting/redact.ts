@@ -28,6 +28,7 @@
 // and point at where such values sit). Text the harness wrote itself (the catalogue's words, probe
 // titles, exchange ids) is never redacted (boundary.ts).
 import { limitMessage } from '../body-limits.js';
+import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
@@ -213,7 +214,7 @@ export class Redactor {
   /** Said in the report once the set of learned values is full. */
   get boundWarning(): string | undefined {
     const f = this.shared.fingerprints;
-    return f.full ? `the set of learned secrets reached its bound (${f.max.toLocaleString('en-US')} fingerprints, ${f.maxBytes >= 1048576 ? `${f.maxBytes / 1048576} MiB` : `${f.maxBytes / 1024} KiB`}): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
+    return f.full ? `the set of learned secrets reached its bound (${withThousands(f.max)} fingerprints, ${f.maxBytes >= 1048576 ? `${f.maxBytes / 1048576} MiB` : `${f.maxBytes / 1024} KiB`}): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
   }
 
   private isOwn(value: string): boolean {

@@ -12,6 +12,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
+import { withThousands } from '../digits.js';
 import { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
@@ -175,7 +176,7 @@ function boundedHeaders(dropped: Map<number, DroppedHeaders>): (token: parser.To
 
 const droppedWarning = (file: string, id: string, key: number, d: DroppedHeaders): string =>
   `${file} entry ${key + 1} (${id}): ${[d.request ? `${d.request} request header${d.request === 1 ? '' : 's'}` : '', d.response ? `${d.response} response header${d.response === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')} left out `
-  + `(a message is read to ${MAX_HAR_HEADERS.toLocaleString('en')} headers and ${MAX_HAR_HEADER_BYTES / 1024} KiB of them, as a live one is bounded)`;
+  + `(a message is read to ${withThousands(MAX_HAR_HEADERS)} headers and ${MAX_HAR_HEADER_BYTES / 1024} KiB of them, as a live one is bounded)`;
 
 /** The warnings of what was left out of a run's entries: the first few named, the rest counted. */
 export class LeftOut {
