@@ -16,7 +16,7 @@ const rank = (s: TestSpecification) => { const i = HEAVY.findIndex((h) => s.modu
 /** The files that run in the test's process alone: no CLI child, browser, npm or dotnet, no load
  *  test. `npm run test:quick` runs just these. */
 export const IN_PROCESS = [
-  'checks', 'classify', 'contract', 'differential', 'docs', 'hostile', 'json-parse', 'jsonp-vm', 'layers', 'openapi',
+  'checks', 'classify', 'contract', 'differential', 'docs', 'hostile', 'json-parse', 'jsonp-vm', 'layers', 'named-mutations-apply', 'openapi',
   'pathological', 'progress', 'properties', 'rate-clock', 'redact', 'reference-golden', 'reference-http', 'report-redaction',
   'reporting', 'requests', 'sensitivity-matrix', 'tally', 'servicestack-client', 'transport', 'wsdl-soap-client',
   'xsd-contract', 'xsd-independent',
