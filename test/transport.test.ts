@@ -1,7 +1,8 @@
 // Transport pieces with no network to exercise them here: error classification (a connect timeout
 // cannot be provoked in this sandbox), Retry-After, and the request rate and cap (fake clock).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeError, retryAfterMs, RequestBudget } from '../lib/http/send.js';
+import type { Dispatcher } from 'undici';
+import { BodySlots, describeError, retryAfterMs, RequestBudget, send } from '../lib/http/send.js';
 
 const url = new URL('https://svc.example.com/supportstateuser');
 const opts = { timeoutMs: 2500, maxBodyBytes: 10 * 1024 * 1024 };
@@ -51,5 +52,22 @@ describe('RequestBudget', () => {
     const budget = new RequestBudget(2);
     expect([await budget.take(), await budget.take(), await budget.take()]).toEqual([true, true, false]);
     expect(budget.count).toBe(2);
+  });
+});
+
+describe('send: the whole exchange within its limit', () => {
+  // A target that never answers (a dispatcher that takes the request and says nothing): the
+  // exchange's own deadline, three phase limits, ends it with the line every other abort gets.
+  it('a request never answered ends as "no complete response within" three phase limits', async () => {
+    const never = {
+      dispatch(_opts: unknown, handler: Dispatcher.DispatchHandler) {
+        const c = { abort: (reason: Error) => handler.onResponseError?.(c as never, reason), pause() {}, resume() {}, paused: false, aborted: false, reason: null };
+        handler.onRequestStart?.(c as never, {});
+        return true;
+      },
+    } as unknown as Dispatcher;
+    const ex = await send({ id: 'never.1', title: 'never', origin: { source: 'probe', vouched: true }, method: 'GET', path: '/supportstateuser', headers: {} },
+      'http://never.test', { dispatcher: never, options: { timeoutMs: 20, maxBodyBytes: 1024 }, budget: new RequestBudget(), slots: new BodySlots() });
+    expect(ex.error).toEqual({ kind: 'aborted', message: 'no complete response within 0.06 s' });
   });
 });

@@ -139,7 +139,6 @@ class ExchangeTooLong extends Error {}
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
   if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap${error.message}` };
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
-  if (error instanceof ExchangeTooLong) return { kind: 'aborted', message: `no complete response within ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}` };
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? '';
   const causeCode = e.cause?.code ?? '';
@@ -158,9 +157,10 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
   }
-  // AbortSignal.timeout() rejects with a DOMException named TimeoutError (numeric code 23).
+  // The exchange's own deadline (exchangeOnce), or an abort from elsewhere: undici's, or a DOMException
+  // named TimeoutError or AbortError (an AbortSignal's).
   const name = (error as { name?: string }).name;
-  if (either('UND_ERR_ABORTED', 'ABORT_ERR') || name === 'TimeoutError' || name === 'AbortError') {
+  if (error instanceof ExchangeTooLong || either('UND_ERR_ABORTED', 'ABORT_ERR') || name === 'TimeoutError' || name === 'AbortError') {
     return { kind: 'aborted', message: `no complete response within ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}` };
   }
   return { kind: 'other', message: `${code || 'error'}: ${(e.message ?? String(error)).split('\n')[0]}` };
