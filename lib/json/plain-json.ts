@@ -7,14 +7,12 @@
 // text as before: every error, limit message, lexeme and repeated key stays that path's.
 // test/plain-json.test.ts compares the two on answers, fixtures and broken texts.
 import { BODY_LIMITS } from '../body-limits.js';
+import { detachedText } from '../detached.js';
 import type { JsonObject, JsonValue } from './value.js';
 
 /** Handed back for a text this path does not read. */
 export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
 
-/** Strings this long or longer are copied (a slice of them would keep the whole text alive, as
- *  JSON.parse's strings do not; V8 slices from 13 characters). */
-const COPY_FROM = 13;
 /** Room kept below each limit, so a text this path reads is one measureJson passes whole. */
 const MAX_NODES = BODY_LIMITS.nodes - 2;
 const MAX_MEMBERS = BODY_LIMITS.children - 2;
@@ -31,8 +29,6 @@ const NEXT_NAME = new Map<string, string>();
 class NotPlain extends Error {}
 const notPlain = new NotPlain();
 
-/** A string that holds nothing of `text` (flattening the concatenation copies its characters). */
-const own = (s: string): string => (s.length >= COPY_FROM ? (` ${s}`).slice(1) : s);
 
 /** What each one-character escape stands for, by the code after the backslash. */
 const SINGLE: Readonly<Record<number, string>> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
@@ -92,7 +88,7 @@ class Reader {
     const t = this.text;
     const start = ++this.i;
     for (let c = t.charCodeAt(this.i); this.i < t.length; c = t.charCodeAt(++this.i)) {
-      if (c === 0x22) return own(t.slice(start, this.i++));
+      if (c === 0x22) return detachedText(t.slice(start, this.i++));
       if (c === 0x5c) return this.escaped(start);
       if (c < 0x20) throw notPlain;
     }
@@ -105,7 +101,7 @@ class Reader {
     let out = t.slice(start, this.i);
     while (this.i < t.length) {
       const c = t.charCodeAt(this.i);
-      if (c === 0x22) { this.i++; return own(out); }
+      if (c === 0x22) { this.i++; return detachedText(out); }
       if (c < 0x20) throw notPlain;
       if (c !== 0x5c) {
         const from = this.i;
