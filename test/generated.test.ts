@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { xoroshiro128plus as xoroshiro } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_GENERATED_CASES } from '../lib/cli/config.js';
 import { checksFor, CATALOGUE, checkById } from '../lib/checks/catalogue.js';
 import type { Check, EvidenceSource } from '../lib/checks/check.js';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
@@ -22,7 +23,7 @@ import { DEFAULT_NAMESPACES, SOAP11_ENVELOPE } from '../lib/contract/namespaces.
 import { OPERATIONS, type Operation } from '../lib/contract/operations.js';
 import { jsonValueProblem } from '../lib/contract/values.js';
 import {
-  DEFAULT_GENERATED_CASES, generateFor, generatedString, OVERSIZED_BODY_BYTES, type GeneratedRequest,
+  generateFor, generatedString, OVERSIZED_BODY_BYTES, type GeneratedRequest,
 } from '../lib/engine/generated-requests.js';
 import { Generation } from '../lib/engine/generation.js';
 import { runConformance, type RunOptions, type RunResult } from '../lib/engine/run.js';

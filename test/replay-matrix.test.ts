@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, shardOptions } from '../lib/cli/config.js';
 import { openSession, selectedChecks, setupOf } from '../lib/cli/session.js';
-import { DEFAULT_GENERATED_CASES } from '../lib/engine/generated-requests.js';
+import { DEFAULT_GENERATED_CASES } from '../lib/cli/config.js';
 import { runConformance } from '../lib/engine/run.js';
 import { startReference, type ReceivedRequest } from '../lib/reference/server.js';
 import { FAULTS, type Fault } from '../lib/reference/variants.js';

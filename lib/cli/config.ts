@@ -9,7 +9,6 @@ import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespac
 import { envName, JSON_OPERATIONS } from '../contract/operations.js';
 import { valueFromText } from '../contract/values.js';
 import type { JsonObject } from '../json/value.js';
-import { DEFAULT_GENERATED_CASES } from '../engine/generated-requests.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
@@ -25,6 +24,10 @@ export function reportsChosen(names: readonly string[] | undefined): ReadonlySet
 }
 
 /** Every option of `npm run conformance`, once. */
+/** Generated cases per operation that find each of the reference's input-dependent faults (the
+ *  README's recommended N for --generate; tests hold the generator to it). */
+export const DEFAULT_GENERATED_CASES = 100;
+
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },

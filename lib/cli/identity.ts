@@ -8,7 +8,15 @@ import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import type { Report, RunIdentity } from '../reporting/report.js';
 
+/** Read once per process: the code that runs is the code loaded at its start (a long-running proxy
+ *  rewrites its reports many times; a commit made meanwhile is not what runs). */
+let harness: Report['harness'] | undefined;
+
 export function harnessIdentity(): Report['harness'] {
+  return (harness ??= readHarnessIdentity());
+}
+
+function readHarnessIdentity(): Report['harness'] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit: string | undefined;
   // Only the harness's own checkout: installed inside someone's repository, `git rev-parse` would

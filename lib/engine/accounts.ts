@@ -10,7 +10,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
 import { operationNamed, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
@@ -205,6 +204,8 @@ function columnOf(header: string): Column {
 }
 
 async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
+  // Loaded for a CSV file only: every other run starts without it.
+  const { parse: parseCsv } = await import('csv-parse');
   const parser = parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE });
   const source = Readable.from(utf8Chunks(file), { objectMode: false });
   source.on('error', (e) => parser.destroy(e));

@@ -30,9 +30,6 @@ export interface GeneratedRequest {
   readonly body: string;
 }
 
-/** Generated cases per operation that find each of the reference's input-dependent faults (the
- *  README's recommended N; tests hold the generator to it). */
-export const DEFAULT_GENERATED_CASES = 100;
 /** An oversized body: over 1 MiB, a thousand times a real request (the spec states no limit, 8). */
 export const OVERSIZED_BODY_BYTES = 1024 * 1024 + 1024;
 

@@ -12,7 +12,7 @@ import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.
 import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
 import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
-import { Generation, type GenerateOptions, type GenerationSummary, type ShrunkFailure } from './generation.js';
+import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } from './generation.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
@@ -373,7 +373,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     return checks.some((c) => c.appliesTo(view));
   };
   const probes = options.probes === false ? [] : planProbes(options).filter(judged);
-  const generation = options.generate ? new Generation(options.generate, options, judged) : undefined;
+  // Loaded only for --generate: fast-check and the generators cost every other run's start ~30 ms of CPU.
+  const generation = options.generate ? new (await import('./generation.js')).Generation(options.generate, options, judged) : undefined;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const sending = probes.length > 0 || options.cases !== undefined || generation !== undefined;
   const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;

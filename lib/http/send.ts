@@ -5,7 +5,8 @@
 // RETRY_FLOOR_MS whatever Retry-After says, within the exchange's time limit and the run's retry
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
 import { STATUS_CODES } from 'node:http';
-import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, errors as UndiciErrors } from 'undici';
 import { decodeContent } from './content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
 
@@ -41,6 +42,14 @@ export const PHASES_PER_EXCHANGE = 3;
  *  loop overran: a request went out on a socket the server was closing, and was judged a reset). */
 export const CLIENT_KEEP_ALIVE_MS = 10_000;
 
+// undici's index loads fetch, WebSocket, caches and mocks beside the dispatchers: 112 ms of CPU at
+// every start of the CLI on the project's machine, where its Agent alone takes 31. The harness
+// dispatches through an Agent, so it loads that file (undici has no exports map; package-lock pins
+// 7.x); the whole of undici only for a proxy (below).
+const undiciFile = createRequire(import.meta.url);
+const Agent = undiciFile('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const { InvalidArgumentError } = undiciFile('undici/lib/core/errors.js') as typeof UndiciErrors;
+
 export function createDispatcher(options: TransportOptions): Dispatcher {
   const agent = {
     connect: {
@@ -57,7 +66,10 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
   // EnvHttpProxyAgent with no HTTP(S)_PROXY in the environment sends everything through a plain
   // Agent, after parsing each request's origin and reading NO_PROXY again: the Agent itself then.
   const proxied = [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
-  return options.useProxyEnv && proxied ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+  if (!(options.useProxyEnv && proxied)) return new Agent(agent);
+  // Through a proxy, undici whole: its ProxyAgent tunnels with the connect() its index adds to every dispatcher.
+  const { EnvHttpProxyAgent } = undiciFile('undici') as { EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent };
+  return new EnvHttpProxyAgent(agent);
 }
 
 /** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */
@@ -314,7 +326,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
     let response;
     try {
       // request() refuses any other scheme with this error (the CLI allows only these two).
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
       const res = await exchangeOnce(dispatcher, url, spec, options, slots, Math.max(1, deadline - Date.now()));
       response = decodedResponse(res.status, res.headers, res.raw, spec.headers, options);
     } catch (error) {

@@ -380,9 +380,9 @@ export class Redactor {
 
   /** Layer 1 over a text: each sensitive value learned, and the range it stands in with its marker.
    *  A value the harness sent itself is neither. */
-  private structure(text: string): Range[] {
+  private structure(text: string, found = this.sensitiveRanges(text)): Range[] {
     const out: Range[] = [];
-    for (const r of this.sensitiveRanges(text)) {
+    for (const r of found) {
       if (typeof r.shape === 'string' && this.isOwn(r.shape)) continue;
       for (const v of r.values) this.remember(v, r.kind);
       const mark = marker(r.kind, r.shape);
@@ -396,7 +396,8 @@ export class Redactor {
     const { plainUrls } = this.shared;
     if (plainUrls.has(url)) return;
     // What learn(url) walks: the whole URL, unless it passes the limits (then nothing).
-    if (!jsonLimitPassed(url) && this.sensitiveRanges(url).length) { this.learn(url); return; }
+    const found = jsonLimitPassed(url) ? [] : this.sensitiveRanges(url);
+    if (found.length) { this.structure(url, found); return; }
     if (url.length > FINGERPRINTED_LENGTH) return;
     if (plainUrls.size >= FINGERPRINTED_MAX) plainUrls.clear();
     plainUrls.add(detachedCopy(url));
@@ -406,9 +407,10 @@ export class Redactor {
    *  the body limits is walked only as far as an output may show it (`shown` characters); what that
    *  part holds past the limits is withheld whole wherever it is shown (text()). */
   learn(body: string, shown = Infinity): void {
-    const part = jsonLimitPassed(body) ? body.slice(0, shown) : body;
-    if (jsonLimitPassed(part)) return;
-    this.structure(part);
+    if (!jsonLimitPassed(body)) { this.structure(body); return; }
+    // Measured again only when cut: a body of megabytes within the limits is measured once.
+    const part = body.slice(0, shown);
+    if (part.length < body.length && !jsonLimitPassed(part)) this.structure(part);
   }
 
   /** Layers 2 and 3 over any text, with layer 1's ranges (`ranges`): every known spelling of every

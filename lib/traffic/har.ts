@@ -6,10 +6,11 @@
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import chain, { chainUnchecked, many, none } from 'stream-chain';
-import { parser } from 'stream-json';
-import { pick } from 'stream-json/filters/pick.js';
-import { streamArray } from 'stream-json/streamers/stream-array.js';
+import type chain from 'stream-chain';
+import type { chainUnchecked, many, none } from 'stream-chain';
+import type { parser } from 'stream-json';
+import type { pick } from 'stream-json/filters/pick.js';
+import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
@@ -82,6 +83,19 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
 }
 
+/** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
+ *  on: a run that reads no such file starts without them (about 25 ms of CPU). */
+interface Streaming {
+  readonly chain: typeof chain; readonly chainUnchecked: typeof chainUnchecked; readonly many: typeof many; readonly none: typeof none;
+  readonly parser: typeof parser; readonly pick: typeof pick; readonly streamArray: typeof streamArray;
+}
+async function streaming(): Promise<Streaming> {
+  const [chainModule, json, pickModule, arrayModule] = await Promise.all([
+    import('stream-chain'), import('stream-json'), import('stream-json/filters/pick.js'), import('stream-json/streamers/stream-array.js'),
+  ]);
+  return { chain: chainModule.default, chainUnchecked: chainModule.chainUnchecked, many: chainModule.many, none: chainModule.none, parser: json.parser, pick: pickModule.pick, streamArray: arrayModule.streamArray };
+}
+
 /** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
  *  entry whose body was that long is judged as too large (a HAR's strings are bodies, in practice). */
 const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
@@ -90,7 +104,7 @@ const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
  *  `cap` characters of it: one entry holding a body (or a name, or a number) of hundreds of megabytes
  *  costs the cap, not its size (the parser streams them in chunks; stream-json's own packing would
  *  assemble them whole). A name past the cap becomes TOO_LONG like a value; a number past it, a string. */
-function cappedStrings(cap: number): (token: parser.Token) => parser.Token | typeof none {
+function cappedStrings(cap: number, none: Streaming['none']): (token: parser.Token) => parser.Token | typeof none {
   let chunks: string[] = [];
   let size = 0;
   let over = false;
@@ -125,7 +139,7 @@ export interface DroppedHeaders { request: number; response: number }
  *  .response.headers array, the first MAX_HAR_HEADERS items within MAX_HAR_HEADER_BYTES of names
  *  and values, and drops every later item before it is assembled (10^6 headers cost what 2,000 do).
  *  What it dropped is noted per entry index in `dropped`. */
-function boundedHeaders(dropped: Map<number, DroppedHeaders>): (token: parser.Token) => parser.Token | typeof none | ReturnType<typeof many> {
+function boundedHeaders(dropped: Map<number, DroppedHeaders>, { many, none }: Pick<Streaming, 'many' | 'none'>): (token: parser.Token) => parser.Token | typeof none | ReturnType<typeof many> {
   interface Frame { array: boolean; key?: string; items: number; headers?: { side: 'request' | 'response'; entry: number; kept: number; bytes: number; full: boolean } }
   const stack: Frame[] = [];
   // The item of a headers array being read: its tokens held until it ends, or dropped.
@@ -231,9 +245,11 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       }
     }
     if (!done) {
+      const stream = await streaming();
+      const { parser, pick, streamArray } = stream;
       const source: Readable = file === '-' ? process.stdin : createReadStream(file);
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
-      pipeline = chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap), boundedHeaders(dropped), pick({ filter: 'log.entries' }), streamArray()]);
+      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); continue; }
         const ex = entry(key, value);
@@ -259,6 +275,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
 /** A file with no entries is a HAR only if it has log.entries at all: else it is something else. */
 async function assertHasEntries(file: string): Promise<void> {
   let found = false;
+  const { chain, parser, pick } = await streaming();
   const pipeline = chain([createReadStream(file), parser(), pick({ filter: 'log.entries' })]);
   try {
     for await (const _ of pipeline) { found = true; break; }
