@@ -455,15 +455,19 @@ export class Redactor {
     if (fingerprints.size) {
       let previous: { word: string; from: number; end: number } | undefined;
       for (const m of c.text.matchAll(TOKEN)) {
+        // The token less its leading and trailing . @ : - (TRIM), by codes: this runs per word of every text shown.
         const raw = m[0];
-        const lead = raw.length - raw.replace(/^[.@:-]+/, '').length;
-        const token = raw.replace(TRIM, '');
-        if (!token) continue;
+        let lead = 0;
+        let end = raw.length;
+        while (lead < end && asciiTrimmed(raw.charCodeAt(lead))) lead++;
+        while (end > lead && asciiTrimmed(raw.charCodeAt(end - 1))) end--;
+        if (lead === end) continue;
+        const token = end - lead === raw.length ? raw : raw.slice(lead, end);
         const from = m.index + lead;
         const to = c.to[from + token.length - 1]!;
         if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
-        if (previous && !VALUE_BOUNDARY.test(c.text.slice(previous.end, from)) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
+        if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
       }
     }
@@ -541,8 +545,15 @@ export class Redactor {
   }
 }
 
-/** What stands between two values, never inside one: a quote of JSON, markup, a structure's bracket. */
-const VALUE_BOUNDARY = /["<>{}[\]]/;
+/** Whether text[from, to) holds what stands between two values, never inside one: a quote of JSON,
+ *  markup, a structure's bracket (" < > { } [ ]; by codes, no slice per word). */
+function boundaryBetween(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x22 || c === 0x3c || c === 0x3e || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d) return true;
+  }
+  return false;
+}
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
 const WORD = /[\p{L}\p{N}_]/u;

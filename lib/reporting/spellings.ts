@@ -96,6 +96,9 @@ export function canonical(s: string): CanonicalText {
   return c;
 }
 
+/** ASCII that decodes to itself: all but \\ & % (sticky: from where the pass stands). */
+const PLAIN_RUN = /[\0-\x24\x27-\x5b\x5d-\x7f]+/y;
+
 /** One left-to-right pass of decoding. */
 function canonicalPass(s: string): CanonicalText {
   const out: string[] = [];
@@ -116,16 +119,16 @@ function canonicalPass(s: string): CanonicalText {
     }
   };
   for (let i = 0; i < s.length;) {
-    // ASCII other than \ & % (most of what is scanned) decodes to itself and is never invisible:
-    // lower-cased by code, without the pattern test and the fold push() makes per character.
-    const code = s.charCodeAt(i);
-    if (code < 0x80 && code !== 0x5c && code !== 0x26 && code !== 0x25) {
-      out.push(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : s[i]!);
-      from[n] = i;
-      to[n] = i + 1;
-      n++;
-      i++;
-      continue;
+    // A run of ASCII other than \ & % (most of what is scanned) decodes to itself and is never
+    // invisible: lower-cased whole, each character mapped to itself.
+    PLAIN_RUN.lastIndex = i;
+    const run = PLAIN_RUN.exec(s);
+    if (run) {
+      const end = i + run[0].length;
+      out.push(run[0].toLowerCase());
+      for (let k = i; k < end; k++, n++) { from[n] = k; to[n] = k + 1; }
+      i = end;
+      if (i >= s.length) break;
     }
     const decoded = decodeAt(s, i);
     if (decoded && decoded[0].length <= decoded[1]) {
