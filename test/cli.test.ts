@@ -26,7 +26,7 @@ const advisory = useReference({
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
 
 describe.concurrent('conformance CLI', () => {
-  it('exits 0 on the embedded reference and writes report.html, traceability.md, summary.json, junit.xml, allure-results', async () => {
+  it('exits 0 on the embedded reference and writes report.html, traceability.md, summary.json, junit.xml, allure-results, and a manifest hashing each', async () => {
     const dir = reports();
     const r = await runCli(['--report-dir', dir]);
     expect(r.stderr).toBe('');
@@ -39,6 +39,10 @@ describe.concurrent('conformance CLI', () => {
     expect(existsSync(join(dir, 'allure-results'))).toBe(true);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: ` http:\/\/127\.0\.0\.1:\d+ `\n\nVerdict \*\*CONFORMANT\*\*/);
+    // The manifest hashes every output, report.html and each Allure result among them.
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+    expect(manifest.files['report.html']).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(50);
   });
 
   it('npm run report rebuilds traceability.md (and what --reports names) from a report directory', async () => {
