@@ -51,6 +51,20 @@ beforeAll(async () => {
 
 afterAll(async () => { await browser?.close(); });
 
+/** Pages a later test reads again without acting on them, kept open from the first-screen test
+ *  (a load of Allure's page costs about a CPU-second of Chromium's). */
+const SHARED = new Set(['failing:false', 'differential:false', 'merged:true']);
+const shared = new Map<string, Page>();
+
+/** report.html as `open` gives it, the same page for every reader of a SHARED one; `done` closes
+ *  any other. */
+async function view(name: string, scripts: boolean): Promise<{ page: Page; done: () => Promise<void> }> {
+  const key = `${name}:${scripts}`;
+  if (!SHARED.has(key)) { const page = await open(name, scripts); return { page, done: () => page.context().close() }; }
+  if (!shared.has(key)) shared.set(key, await open(name, scripts));
+  return { page: shared.get(key)!, done: async () => undefined };
+}
+
 /** report.html opened offline; without scripts, the page as first painted. */
 async function open(name: string, scripts: boolean): Promise<Page> {
   const context = await browser.newContext({ offline: true, javaScriptEnabled: scripts, viewport: { width: 1280, height: 800 } });
@@ -80,10 +94,10 @@ describe('report.html states the verdict in words on its first screen', () => {
       expect(runs[name]!.code).toBe(summary.exitCode);
       const shots: Buffer[] = [];
       for (const scripts of [false, true]) {
-        const page = await open(name, scripts);
+        const { page, done } = await view(name, scripts);
         expect(await page.evaluate(PAINTED), `scripts ${scripts}`).toEqual({ words: summary.verdictWords, colour: INK[summary.exitCode], onTop: true, inFirstScreen: true });
         shots.push(await page.screenshot({ path: join(dirOf(name), `first-screen${scripts ? '' : '-no-scripts'}.png`) }));
-        await page.context().close();
+        await done();
       }
       expect(shots.every((s) => s.length > 0)).toBe(true);
     });
@@ -92,29 +106,26 @@ describe('report.html states the verdict in words on its first screen', () => {
 
 describe('what follows the verdict', () => {
   it('MUST failures, then SHOULD failures, then what passed; each failure with its check id', async () => {
-    const page = await open('failing', false);
+    const { page } = await view('failing', false);
     const banner = await page.locator('#conformance-verdict').innerText();
     const at = (s: string) => banner.indexOf(s);
     expect([at('MUST checks failed (1)'), at('JSON-GUID'), at('SHOULD checks failed (1)'), at('ROBUST-NO-5XX'), at('Passed (')].every((n, i, all) => n >= 0 && (i === 0 || n > all[i - 1]!))).toBe(true);
-    await page.context().close();
   });
 
   it('a differential run lists the differing paths after the failures and before what passed', async () => {
-    const page = await open('differential', false);
+    const { page } = await view('differential', false);
     const banner = await page.locator('#conformance-verdict').innerText();
     expect(banner).toMatch(/Differences from the legacy http\[:\]\/\/127\.0\.0\.1:\d+ \(\d+ values?\)\n/);
     expect(banner).toMatch(/birthDate/i);
     expect(banner.indexOf('Differences from the legacy')).toBeLessThan(banner.indexOf('Passed ('));
-    await page.context().close();
   });
 
   it('a merged report names its shards once and repeats no shard\'s "covers this part only"', async () => {
-    const page = await open('merged', true);
+    const { page } = await view('merged', true);
     const text = await page.evaluate<string>('document.body.innerText');
     expect(text.split('Merged from 2 shards').length - 1).toBe(1);
     expect(text.match(new RegExp(dirOf('shard1').replace(/[.]/g, '\\.'), 'g'))?.length ?? 0).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/covers this part only/);
-    await page.context().close();
   });
 
   it('hides Retry, Flaky, Transition, the pass-rate donut, and a test\'s History and Retries tabs', async () => {
