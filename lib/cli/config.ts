@@ -23,11 +23,11 @@ export function reportsChosen(names: readonly string[] | undefined): ReadonlySet
   return new Set((names ?? REPORT_NAMES) as readonly ReportName[]);
 }
 
-/** Every option of `npm run conformance`, once. */
 /** Generated cases per operation that find each of the reference's input-dependent faults (the
  *  README's recommended N for --generate; tests hold the generator to it). */
 export const DEFAULT_GENERATED_CASES = 100;
 
+/** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },

@@ -96,7 +96,7 @@ export function canonical(s: string): CanonicalText {
   return c;
 }
 
-/** ASCII that decodes to itself: all but \\ & % (sticky: from where the pass stands). */
+/** ASCII that decodes to itself: all but \ & % (sticky: from where the pass stands). */
 const PLAIN_RUN = /[\0-\x24\x27-\x5b\x5d-\x7f]+/y;
 
 /** One left-to-right pass of decoding. */
