@@ -1,4 +1,5 @@
-// What a run loads at its start: the packages only one mode needs (fast-check for --generate,
+// What a run loads at its start: the modules of the other modes (HAR, accounts, proxy, differential)
+// and the packages only one mode needs (fast-check for --generate,
 // stream-json for a HAR the quick reader hands on, csv-parse for a CSV of accounts, saxes for a
 // document the plain XML reader hands on) and undici's index (fetch, WebSocket, caches: the harness
 // dispatches through its Agent alone) are left out of every other run. Each cost a share of the
@@ -27,17 +28,24 @@ function loaded(args: readonly string[]): Promise<{ code: number; modules: strin
   });
 }
 
+/** The harness's modules of the modes a run of the probes is not. */
+const OTHER_MODES = ['traffic/har', 'engine/accounts', 'cli/proxy-run', 'cli/differential'];
+/** A module of lib/ (compiled or not) by its path under lib/, without extension. */
+const libModule = (m: string) => /\/lib\/(.+)\.[jt]s$/.exec(m)?.[1];
+
 /** The package a module path or URL lies in, by its node_modules folder. */
 const packageOf = (m: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(m)?.[1];
 
 describe('a run loads what its mode uses', () => {
-  it('a run of the probes loads undici\'s Agent but not its index, and none of fast-check, stream-json, csv-parse or saxes', async () => {
+  it('a run of the probes loads undici\'s Agent but not its index, none of fast-check, stream-json, csv-parse or saxes, and no other mode\'s module', async () => {
     const r = await loaded(['--reports', 'summary', '--report-dir', mkdtempSync(join(tmpdir(), 'conformance-')), '--quiet']);
     expect(r.code).toBe(0);
     const packages = new Set(r.modules.map(packageOf));
     expect(['fast-check', 'pure-rand', 'stream-json', 'stream-chain', 'csv-parse', 'saxes'].filter((p) => packages.has(p))).toEqual([]);
     expect(r.modules.some((m) => m.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
     expect(r.modules.filter((m) => m.endsWith('node_modules/undici/index.js'))).toEqual([]);
+    expect(r.modules.map(libModule).filter((m) => OTHER_MODES.includes(m!))).toEqual([]);
+    expect(r.modules.map(libModule)).toContain('engine/run');
   });
 
   it('--generate loads fast-check: the check above sees what a run loads', async () => {

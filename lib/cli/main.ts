@@ -6,18 +6,14 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
-import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { runConformance } from '../engine/run.js';
 import { JudgeWorkerFailure } from '../engine/judge-pool.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
-import { accountRequests, validateAccounts } from '../engine/accounts.js';
 import { boundHeapGrowth } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import { displayLine } from '../reporting/display.js';
 import { parseConfig, shardOptions, usage, type Config } from './config.js';
-import { runProxy } from './proxy-run.js';
-import { differentialRun } from './differential.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { impliedReports } from './write-reports.js';
 
@@ -44,6 +40,7 @@ const underBase = (url: string, base: string): boolean => {
 /** --har: the recordings' entries judged as traffic, one file after another (nothing is sent, no
  *  reference is started). With several files, an exchange's id names its file: har2.17. */
 async function judgeRecording(config: Config, files: readonly string[], dir: string): Promise<number> {
+  const { HarProblem, harExchanges, harName, LeftOut } = await import('../traffic/har.js');
   // The checks any recorded exchange can feed, request checks included.
   const checks = selectedChecks(config);
   const named = files.map(harName).join(', ');
@@ -92,8 +89,10 @@ async function run(argv: readonly string[]): Promise<number> {
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
   let cases: number | undefined;
+  // Each mode's modules are loaded by that mode: a run of the probes starts without them.
+  const accountsFile = config.accounts ? await import('../engine/accounts.js') : undefined;
   if (config.accounts) {
-    const valid = await validateAccounts(config.accounts);
+    const valid = await accountsFile!.validateAccounts(config.accounts);
     if ('error' in valid) { process.stderr.write(`conformance: ${displayLine(valid.error)}\n`); return 2; }
     cases = config.shard ? Math.ceil((valid.cases - (config.shard.index - 1)) / config.shard.count) : valid.cases;
     boundHeapGrowth(); // a run of many accounts stays at the memory it holds, not four times it
@@ -109,9 +108,9 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
-  if (config.legacyUrl) return differentialRun(config, config.legacyUrl, checks, dir, cases);
+  if (config.legacyUrl) return (await import('./differential.js')).differentialRun(config, config.legacyUrl, checks, dir, cases);
   if (config.har) return judgeRecording(config, config.har, dir);
-  if (config.proxy) return runProxy(config, dir, checks);
+  if (config.proxy) return (await import('./proxy-run.js')).runProxy(config, dir, checks);
 
   let reference: RunningReference | undefined;
   try {
@@ -131,7 +130,7 @@ async function run(argv: readonly string[]): Promise<number> {
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
-      ...(accounts ? { cases: accountRequests(accounts, config.headers, config.shard) } : {}),
+      ...(accounts ? { cases: accountsFile!.accountRequests(accounts, config.headers, config.shard) } : {}),
       ...(generate ? { generate } : {}),
       ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
