@@ -108,8 +108,10 @@ export class RequestBudget {
     return `at most ${this.retries.min} or ${Math.round(this.retries.share * 100)}% of the requests`;
   }
 
-  /** Waits for the next slot under the rate; false when the cap is spent. A retry's request says so. */
-  async take(retry = false): Promise<boolean> {
+  /** Takes a request of the cap: false when it is spent; a promise of true when the rate makes it
+  *  wait for its slot (without --rate nothing is awaited: one promise less per exchange). A retry's
+  *  request says so. */
+  take(retry = false): boolean | Promise<boolean> {
     if (this.sent >= this.maxRequests) return false;
     this.sent++;
     if (!retry) this.firsts++;
@@ -117,7 +119,7 @@ export class RequestBudget {
       const now = Date.now();
       const at = Math.max(now, this.nextSlot);
       this.nextSlot = at + 1000 / this.perSecond;
-      if (at > now) await new Promise((r) => setTimeout(r, at - now));
+      if (at > now) return new Promise((r) => setTimeout(() => r(true), at - now));
     }
     return true;
   }
@@ -287,14 +289,34 @@ export interface SendContext {
 
 const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Request URLs by base and path: every account's request goes to one of a few, and parsing the same
+ *  URL again per exchange cost more than the rest of preparing the request. Never changed once made;
+ *  short paths only, emptied when full. */
+const URLS = new Map<string, URL>();
+const MAX_URLS = 256;
+const MAX_CACHED_PATH = 512;
+function urlOf(baseUrl: string, path: string): URL {
+  const make = () => new URL(baseUrl.replace(/\/+$/, '') + path);
+  if (path.length > MAX_CACHED_PATH) return make();
+  const key = `${baseUrl}\u0000${path}`;
+  let url = URLS.get(key);
+  if (!url) {
+    url = make();
+    if (URLS.size >= MAX_URLS) URLS.clear();
+    URLS.set(key, url);
+  }
+  return url;
+}
+
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
   const { dispatcher, options, budget, slots, sleep = timer } = ctx;
-  const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
+  const url = urlOf(baseUrl, spec.path);
   const request_: Exchange['request'] = spec.body !== undefined
     ? { method: spec.method, url: url.href, headers: spec.headers, body: spec.body }
     : { method: spec.method, url: url.href, headers: spec.headers };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
-  if (!(await budget.take())) {
+  const taken = budget.take();
+  if (!(taken === true || (taken !== false && await taken))) {
     return { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
       error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } };
   }
