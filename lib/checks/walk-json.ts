@@ -18,6 +18,17 @@ export interface JsonObjectAt {
   readonly shape: Shape;
   readonly value: JsonObject;
   readonly path: string;
+  /** Its member names (Object.keys), listed once for every check that reads them: a record read
+   *  name by name is a dictionary object, whose keys are sorted again on every listing. */
+  readonly keys: readonly string[];
+}
+
+class ObjectAt implements JsonObjectAt {
+  private listed: readonly string[] | undefined;
+  constructor(readonly shape: Shape, readonly value: JsonObject, readonly path: string) {}
+  get keys(): readonly string[] {
+    return (this.listed ??= Object.keys(this.value));
+  }
 }
 
 function inside(field: Field, type: FieldType, value: JsonValue, path: string, into: JsonSlot[]): void {
@@ -54,11 +65,11 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
 
 /** The record and every nested object of a known shape, each with its path. */
 export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path)): JsonObjectAt[] {
-  const out: JsonObjectAt[] = [{ shape, value: obj, path }];
+  const out: JsonObjectAt[] = [new ObjectAt(shape, obj, path)];
   for (const slot of slots) {
-    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push({ shape: slot.type.shape, value: slot.value, path: slot.path });
+    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot.path));
     if (slot.type.kind === 'map' && isJsonObject(slot.value)) {
-      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push({ shape: slot.type.value, value: v, path: member(slot.path, key) });
+      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push(new ObjectAt(slot.type.value, v, member(slot.path, key)));
     }
   }
   return out;
