@@ -25,33 +25,51 @@ export interface JsonObjectAt {
 
 class ObjectAt implements JsonObjectAt {
   private listed: readonly string[] | undefined;
-  constructor(readonly shape: Shape, readonly value: JsonObject, readonly path: string) {}
+  /** `at`: its path, or the slot it is the value of (whose path is written when read). */
+  constructor(readonly shape: Shape, readonly value: JsonObject, private readonly at: string | JsonSlot) {}
+  get path(): string {
+    return typeof this.at === 'string' ? this.at : this.at.path;
+  }
   get keys(): readonly string[] {
     return (this.listed ??= Object.keys(this.value));
   }
 }
 
-function inside(field: Field, type: FieldType, value: JsonValue, path: string, into: JsonSlot[]): void {
-  if (type.kind === 'object' && isJsonObject(value)) slotsInto(type.shape, value, path, into);
-  else if (type.kind === 'array' && Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i]!;
-      const p = index(path, i);
-      into.push({ field, type: type.item, value: item, path: p });
-      inside(field, type.item, item, p, into);
+/** A slot whose path is written when first read (a finding's, a lexeme's): most slots of most answers
+ *  are judged and dropped without it. `parent`: the path it hangs from, or the slot that has it. */
+class Slot implements JsonSlot {
+  private written: string | undefined;
+  constructor(readonly field: Field, readonly type: FieldType, readonly value: JsonValue, private readonly parent: string | Slot, private readonly key: string | number) {}
+  get path(): string {
+    if (this.written === undefined) {
+      const base = typeof this.parent === 'string' ? this.parent : this.parent.path;
+      this.written = typeof this.key === 'number' ? index(base, this.key) : member(base, this.key);
     }
-  } else if (type.kind === 'map' && isJsonObject(value)) {
-    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) slotsInto(type.value, v, member(path, key), into);
+    return this.written;
   }
 }
 
-function slotsInto(shape: Shape, obj: JsonObject, path: string, into: JsonSlot[]): void {
+function inside(slot: Slot, type: FieldType, value: JsonValue, into: JsonSlot[]): void {
+  if (type.kind === 'object' && isJsonObject(value)) slotsInto(type.shape, value, slot, into);
+  else if (type.kind === 'array' && Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]!;
+      const s = new Slot(slot.field, type.item, item, slot, i);
+      into.push(s);
+      inside(s, type.item, item, into);
+    }
+  } else if (type.kind === 'map' && isJsonObject(value)) {
+    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) slotsInto(type.value, v, member(slot.path, key), into);
+  }
+}
+
+function slotsInto(shape: Shape, obj: JsonObject, parent: string | Slot, into: JsonSlot[]): void {
   for (const f of fieldsOn(shape, 'json')) {
     const value = obj[f.json];
     if (value === undefined || value === null) continue;
-    const p = member(path, f.json);
-    into.push({ field: f, type: f.type, value, path: p });
-    inside(f, f.type, value, p, into);
+    const s = new Slot(f, f.type, value, parent, f.json);
+    into.push(s);
+    inside(s, f.type, value, into);
   }
 }
 
@@ -67,7 +85,7 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
 export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path)): JsonObjectAt[] {
   const out: JsonObjectAt[] = [new ObjectAt(shape, obj, path)];
   for (const slot of slots) {
-    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot.path));
+    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot));
     if (slot.type.kind === 'map' && isJsonObject(slot.value)) {
       for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push(new ObjectAt(slot.type.value, v, member(slot.path, key)));
     }
