@@ -5,9 +5,20 @@
 // RETRY_FLOOR_MS whatever Retry-After says, within the exchange's time limit and the run's retry
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
 import { STATUS_CODES } from 'node:http';
-import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
+
+// undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
+// start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
+// errors only, required from their own files (undici declares no exports map: these are its published
+// files); the index, which also gives every dispatcher the methods a proxy agent calls (connect), only
+// when HTTP(S)_PROXY is honoured.
+const fromUndici = createRequire(import.meta.url);
+const Agent = fromUndici('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
+const errors = fromUndici('undici/lib/core/errors.js') as typeof Undici.errors;
 
 export interface TransportOptions {
   /** Limit for each phase: connecting, waiting for headers, receiving the whole body. */
@@ -57,7 +68,7 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
   // EnvHttpProxyAgent with no HTTP(S)_PROXY in the environment sends everything through a plain
   // Agent, after parsing each request's origin and reading NO_PROXY again: the Agent itself then.
   const proxied = [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
-  return options.useProxyEnv && proxied ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+  return options.useProxyEnv && proxied ? new (fromUndici('undici') as typeof Undici).EnvHttpProxyAgent(agent) : new Agent(agent);
 }
 
 /** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */
