@@ -41,7 +41,7 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
       if (same) same.push(s);
       else byKind.set(s.type.kind, [s]);
     }
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots), byKind };
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots, ex.keysOf), byKind };
   });
   return look(view);
 };

@@ -23,15 +23,19 @@ export interface JsonObjectAt {
   readonly keys: readonly string[];
 }
 
+/** How an object's member names are listed. */
+export type KeysOf = (o: JsonObject) => readonly string[];
+
 class ObjectAt implements JsonObjectAt {
   private listed: readonly string[] | undefined;
-  /** `at`: its path, or the slot it is the value of (whose path is written when read). */
-  constructor(readonly shape: Shape, readonly value: JsonObject, private readonly at: string | JsonSlot) {}
+  /** `at`: its path, or the slot it is the value of (whose path is written when read). `list`: how
+   *  its names are listed (the exchange's memo, shared with the learner). */
+  constructor(readonly shape: Shape, readonly value: JsonObject, private readonly at: string | JsonSlot, private readonly list: KeysOf) {}
   get path(): string {
     return typeof this.at === 'string' ? this.at : this.at.path;
   }
   get keys(): readonly string[] {
-    return (this.listed ??= Object.keys(this.value));
+    return (this.listed ??= this.list(this.value));
   }
 }
 
@@ -82,12 +86,12 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
 }
 
 /** The record and every nested object of a known shape, each with its path. */
-export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path)): JsonObjectAt[] {
-  const out: JsonObjectAt[] = [new ObjectAt(shape, obj, path)];
+export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path), list: KeysOf = Object.keys): JsonObjectAt[] {
+  const out: JsonObjectAt[] = [new ObjectAt(shape, obj, path, list)];
   for (const slot of slots) {
-    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot));
+    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot, list));
     if (slot.type.kind === 'map' && isJsonObject(slot.value)) {
-      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push(new ObjectAt(slot.type.value, v, member(slot.path, key)));
+      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push(new ObjectAt(slot.type.value, v, member(slot.path, key), list));
     }
   }
   return out;

@@ -36,7 +36,7 @@ import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
 import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
-import type { JsonValue } from '../json/value.js';
+import type { JsonObject, JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
@@ -275,7 +275,7 @@ export class Redactor {
    * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
    * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
       for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
@@ -292,7 +292,7 @@ export class Redactor {
       }
     }
     if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
-    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
+    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined, keysOf);
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
@@ -327,7 +327,8 @@ export class Redactor {
   }
 
   /** Every string and number under a member named as hidden, at any depth. */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined): void {
+  /** `keysOf`: how an object's names are listed (the judging's memo for a parsed answer). */
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (!hidden) return;
@@ -339,8 +340,8 @@ export class Redactor {
       } else this.fingerprint(text, false, true, undefined, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
-    for (const k of Object.keys(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k));
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf); return; }
+    for (const k of keysOf(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k), keysOf);
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
