@@ -16,18 +16,22 @@ const VIEW_FROM = 13;
  *  of that copy alone. Shorter strings are copies already. */
 export const detachedText = (s: string): string => (s.length >= VIEW_FROM ? (` ${s}`).slice(1) : s);
 
+/** What `remembered` holds for an undefined answer. */
+const NONE: unique symbol = Symbol('none');
+
 /** `of` remembered for short keys: at most `entries` of them, emptied when full, each key kept as a
  *  detached copy (a name or header read from a body may be a view of the whole body, which a
  *  process-wide table would otherwise hold). Longer keys are worked out each time. */
 export function remembered<V>(of: (key: string) => V, entries: number, keyLength: number): (key: string) => V {
-  const table = new Map<string, V>();
+  // An undefined answer (most names have no sensitivity) is held as NONE: one lookup per key, not two.
+  const table = new Map<string, V | typeof NONE>();
   return (key) => {
     if (key.length > keyLength) return of(key);
     const known = table.get(key);
-    if (known !== undefined || table.has(key)) return known as V;
+    if (known !== undefined) return (known === NONE ? undefined : known) as V;
     const value = of(key);
     if (table.size >= entries) table.clear();
-    table.set(detachedCopy(key), value);
+    table.set(detachedCopy(key), value === undefined ? NONE : value);
     return value;
   };
 }

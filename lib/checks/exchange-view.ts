@@ -62,6 +62,18 @@ export class ExchangeView {
     return this.exchange.origin;
   }
 
+  /** Member names of an object of this exchange's body (Object.keys), listed once for the checks and
+   *  the learner alike: a record read name by name is a dictionary object, whose names are sorted
+   *  again on every listing. */
+  readonly keysOf = (o: JsonObject): readonly string[] => {
+    const listed = (this.listed ??= new Map()).get(o);
+    if (listed) return listed;
+    const keys = Object.keys(o);
+    this.listed.set(o, keys);
+    return keys;
+  };
+  private listed: Map<JsonObject, readonly string[]> | undefined;
+
   /** A value derived from this exchange, made once however many checks ask (the slots of its record,
    *  walked by every type check, are the costly one). */
   once<T>(what: string, make: () => T): T {

@@ -41,7 +41,7 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
       if (same) same.push(s);
       else byKind.set(s.type.kind, [s]);
     }
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots), byKind };
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots, ex.keysOf), byKind };
   });
   return look(view);
 };
@@ -60,6 +60,9 @@ const allJsonNames = perShape((shape) => ({ exact: new Set(shape.fields.map((f) 
 /** Each JSON operation's SOAP-only member names, lower-cased (made once, not per answer). */
 const soapOnlyNames = (op: JsonOperation): string[] => op.response.fields.filter((f) => f.only === 'soap').map((f) => f.json.toLowerCase());
 const SOAP_ONLY_NAMES = new Map(JSON_OPERATIONS.map((op) => [op, soapOnlyNames(op)]));
+/** Each JSON operation's JSON member names, as written, that are no SOAP-only name in any case: most
+ *  of every answer's names, known at once without lower-casing them. */
+const JSON_NOT_SOAP_ONLY = new Map(JSON_OPERATIONS.map((op) => [op, new Set(fieldsOn(op.response, 'json').map((f) => f.json).filter((n) => !soapOnlyNames(op).includes(n.toLowerCase())))]));
 
 /** A shape's JSON members of a .NET value type. */
 const valueFields = perShape((shape) => fieldsOn(shape, 'json').filter((f) => isValueType(f.type)));
@@ -89,7 +92,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     interpretation: 'Names that are no member at all are reported by JSON-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
       const { names, byLower } = jsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
+      return o.keys.filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
   },
@@ -99,9 +102,10 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     title: 'settings is absent from JSON',
     requirement: 'The JSON user-details record has no settings member (it exists in SOAP only).',
     interpretation: 'A member named settings in any letter case counts.',
-    judge: overJson(({ op, root }) => {
+    judge: overJson(({ op, root, objects }) => {
       const soapOnly = SOAP_ONLY_NAMES.get(op) ?? soapOnlyNames(op);
-      return Object.keys(root).filter((k) => soapOnly.includes(k.toLowerCase()))
+      const notSoapOnly = JSON_NOT_SOAP_ONLY.get(op) ?? new Set();
+      return objects[0]!.keys.filter((k) => !notSoapOnly.has(k) && soapOnly.includes(k.toLowerCase()))
         .map((k) => finding(`${k} is present (${show(root[k])}); it exists in SOAP only`, { path: member(ROOT, k) }));
     }),
   },
@@ -138,7 +142,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     interpretation: 'Advisory: the spec does not forbid extra members and clients ignore them.',
     judge: overObjects((o) => {
       const { exact, lower } = allJsonNames(o.shape);
-      return Object.keys(o.value).filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
+      return o.keys.filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),
   },

@@ -18,29 +18,62 @@ export interface JsonObjectAt {
   readonly shape: Shape;
   readonly value: JsonObject;
   readonly path: string;
+  /** Its member names (Object.keys), listed once for every check that reads them: a record read
+   *  name by name is a dictionary object, whose keys are sorted again on every listing. */
+  readonly keys: readonly string[];
 }
 
-function inside(field: Field, type: FieldType, value: JsonValue, path: string, into: JsonSlot[]): void {
-  if (type.kind === 'object' && isJsonObject(value)) slotsInto(type.shape, value, path, into);
-  else if (type.kind === 'array' && Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i]!;
-      const p = index(path, i);
-      into.push({ field, type: type.item, value: item, path: p });
-      inside(field, type.item, item, p, into);
-    }
-  } else if (type.kind === 'map' && isJsonObject(value)) {
-    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) slotsInto(type.value, v, member(path, key), into);
+/** How an object's member names are listed. */
+export type KeysOf = (o: JsonObject) => readonly string[];
+
+class ObjectAt implements JsonObjectAt {
+  private listed: readonly string[] | undefined;
+  /** `at`: its path, or the slot it is the value of (whose path is written when read). `list`: how
+   *  its names are listed (the exchange's memo, shared with the learner). */
+  constructor(readonly shape: Shape, readonly value: JsonObject, private readonly at: string | JsonSlot, private readonly list: KeysOf) {}
+  get path(): string {
+    return typeof this.at === 'string' ? this.at : this.at.path;
+  }
+  get keys(): readonly string[] {
+    return (this.listed ??= this.list(this.value));
   }
 }
 
-function slotsInto(shape: Shape, obj: JsonObject, path: string, into: JsonSlot[]): void {
+/** A slot whose path is written when first read (a finding's, a lexeme's): most slots of most answers
+ *  are judged and dropped without it. `parent`: the path it hangs from, or the slot that has it. */
+class Slot implements JsonSlot {
+  private written: string | undefined;
+  constructor(readonly field: Field, readonly type: FieldType, readonly value: JsonValue, private readonly parent: string | Slot, private readonly key: string | number) {}
+  get path(): string {
+    if (this.written === undefined) {
+      const base = typeof this.parent === 'string' ? this.parent : this.parent.path;
+      this.written = typeof this.key === 'number' ? index(base, this.key) : member(base, this.key);
+    }
+    return this.written;
+  }
+}
+
+function inside(slot: Slot, type: FieldType, value: JsonValue, into: JsonSlot[]): void {
+  if (type.kind === 'object' && isJsonObject(value)) slotsInto(type.shape, value, slot, into);
+  else if (type.kind === 'array' && Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]!;
+      const s = new Slot(slot.field, type.item, item, slot, i);
+      into.push(s);
+      inside(s, type.item, item, into);
+    }
+  } else if (type.kind === 'map' && isJsonObject(value)) {
+    for (const [key, v] of Object.entries(value)) if (isJsonObject(v)) slotsInto(type.value, v, member(slot.path, key), into);
+  }
+}
+
+function slotsInto(shape: Shape, obj: JsonObject, parent: string | Slot, into: JsonSlot[]): void {
   for (const f of fieldsOn(shape, 'json')) {
     const value = obj[f.json];
     if (value === undefined || value === null) continue;
-    const p = member(path, f.json);
-    into.push({ field: f, type: f.type, value, path: p });
-    inside(f, f.type, value, p, into);
+    const s = new Slot(f, f.type, value, parent, f.json);
+    into.push(s);
+    inside(s, f.type, value, into);
   }
 }
 
@@ -53,12 +86,12 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
 }
 
 /** The record and every nested object of a known shape, each with its path. */
-export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path)): JsonObjectAt[] {
-  const out: JsonObjectAt[] = [{ shape, value: obj, path }];
+export function jsonObjects(shape: Shape, obj: JsonObject, path = ROOT, slots = jsonSlots(shape, obj, path), list: KeysOf = Object.keys): JsonObjectAt[] {
+  const out: JsonObjectAt[] = [new ObjectAt(shape, obj, path, list)];
   for (const slot of slots) {
-    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push({ shape: slot.type.shape, value: slot.value, path: slot.path });
+    if (slot.type.kind === 'object' && isJsonObject(slot.value)) out.push(new ObjectAt(slot.type.shape, slot.value, slot, list));
     if (slot.type.kind === 'map' && isJsonObject(slot.value)) {
-      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push({ shape: slot.type.value, value: v, path: member(slot.path, key) });
+      for (const [key, v] of Object.entries(slot.value)) if (isJsonObject(v)) out.push(new ObjectAt(slot.type.value, v, member(slot.path, key), list));
     }
   }
   return out;

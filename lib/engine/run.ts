@@ -9,7 +9,7 @@ import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/chec
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
-import type { JsonValue } from '../json/value.js';
+import type { JsonObject, JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
 import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } from './generation.js';
@@ -49,7 +49,7 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly ratePerSecond?: number;
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
-  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml) => void;
+  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: (o: JsonObject) => readonly string[]) => void;
   /** Threads that judge (issue 24): past 1, that many workers judge while this thread sends or reads
    *  and folds their judgements in the order the exchanges came (judge-pool.ts), so the result is the
    *  one judging here in that order gives. They run `judgeWorker`, whose learner stands for `observe`. */
@@ -208,7 +208,7 @@ export class Judge {
    *  the caller made of `ex` with the same settings, so a body is parsed once for everything that reads it. */
   judge(ex: Exchange, view = new ExchangeView(ex, this.settings)): Failures {
     const failures = this.fold(ex, this.judgement(ex, view));
-    this.observe?.(ex, view.parsedBody());
+    this.observe?.(ex, view.parsedBody(), view.keysOf);
     return failures;
   }
 

@@ -87,9 +87,13 @@ export function requestBodyOf(bytes: Buffer): { readonly body: string; readonly 
   return { body, notUtf8At: 0 }; // not reached: bytes that are not UTF-8 always decode to some U+FFFD
 }
 
-/** A recorded response with its size and digest taken from the whole body. */
-export const recordedResponse = (status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse =>
-  ({ status, headers, body, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+/** A recorded response with its size and digest taken from the whole body. The digest is taken the
+ *  first time it is read (a report's kept exchange, a copy of the record), from the bytes given here:
+ *  most exchanges are judged and dropped without it being read. */
+export function recordedResponse(status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse {
+  let sha256: string | undefined;
+  return { status, headers, body, size: body.length, get sha256() { return (sha256 ??= createHash('sha256').update(body).digest('hex')); } };
+}
 
 export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached

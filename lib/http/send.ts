@@ -6,9 +6,19 @@
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, errors as UndiciErrors } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
+
+// undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
+// start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
+// errors only, required from their own files (undici declares no exports map: these are its published
+// files); the index, which also gives every dispatcher the methods a proxy agent calls (connect), only
+// when HTTP(S)_PROXY is honoured.
+const fromUndici = createRequire(import.meta.url);
+const Agent = fromUndici('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
+const errors = fromUndici('undici/lib/core/errors.js') as typeof Undici.errors;
 
 export interface TransportOptions {
   /** Limit for each phase: connecting, waiting for headers, receiving the whole body. */
@@ -42,14 +52,6 @@ export const PHASES_PER_EXCHANGE = 3;
  *  loop overran: a request went out on a socket the server was closing, and was judged a reset). */
 export const CLIENT_KEEP_ALIVE_MS = 10_000;
 
-// undici's index loads fetch, WebSocket, caches and mocks beside the dispatchers: 112 ms of CPU at
-// every start of the CLI on the project's machine, where its Agent alone takes 31. The harness
-// dispatches through an Agent, so it loads that file (undici has no exports map; package-lock pins
-// 7.x); the whole of undici only for a proxy (below).
-const undiciFile = createRequire(import.meta.url);
-const Agent = undiciFile('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-const { InvalidArgumentError } = undiciFile('undici/lib/core/errors.js') as typeof UndiciErrors;
-
 export function createDispatcher(options: TransportOptions): Dispatcher {
   const agent = {
     connect: {
@@ -66,10 +68,7 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
   // EnvHttpProxyAgent with no HTTP(S)_PROXY in the environment sends everything through a plain
   // Agent, after parsing each request's origin and reading NO_PROXY again: the Agent itself then.
   const proxied = [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
-  if (!(options.useProxyEnv && proxied)) return new Agent(agent);
-  // Through a proxy, undici whole: its ProxyAgent tunnels with the connect() its index adds to every dispatcher.
-  const { EnvHttpProxyAgent } = undiciFile('undici') as { EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent };
-  return new EnvHttpProxyAgent(agent);
+  return options.useProxyEnv && proxied ? new (fromUndici('undici') as typeof Undici).EnvHttpProxyAgent(agent) : new Agent(agent);
 }
 
 /** Bodies up to this size stream freely; every normal answer of the interface is far smaller. */
@@ -120,8 +119,10 @@ export class RequestBudget {
     return `at most ${this.retries.min} or ${Math.round(this.retries.share * 100)}% of the requests`;
   }
 
-  /** Waits for the next slot under the rate; false when the cap is spent. A retry's request says so. */
-  async take(retry = false): Promise<boolean> {
+  /** Takes a request of the cap: false when it is spent; a promise of true when the rate makes it
+  *  wait for its slot (without --rate nothing is awaited: one promise less per exchange). A retry's
+  *  request says so. */
+  take(retry = false): boolean | Promise<boolean> {
     if (this.sent >= this.maxRequests) return false;
     this.sent++;
     if (!retry) this.firsts++;
@@ -129,7 +130,7 @@ export class RequestBudget {
       const now = Date.now();
       const at = Math.max(now, this.nextSlot);
       this.nextSlot = at + 1000 / this.perSecond;
-      if (at > now) await new Promise((r) => setTimeout(r, at - now));
+      if (at > now) return new Promise((r) => setTimeout(() => r(true), at - now));
     }
     return true;
   }
@@ -299,14 +300,34 @@ export interface SendContext {
 
 const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Request URLs by base and path: every account's request goes to one of a few, and parsing the same
+ *  URL again per exchange cost more than the rest of preparing the request. Never changed once made;
+ *  short paths only, emptied when full. */
+const URLS = new Map<string, URL>();
+const MAX_URLS = 256;
+const MAX_CACHED_PATH = 512;
+function urlOf(baseUrl: string, path: string): URL {
+  const make = () => new URL(baseUrl.replace(/\/+$/, '') + path);
+  if (path.length > MAX_CACHED_PATH) return make();
+  const key = `${baseUrl}\u0000${path}`;
+  let url = URLS.get(key);
+  if (!url) {
+    url = make();
+    if (URLS.size >= MAX_URLS) URLS.clear();
+    URLS.set(key, url);
+  }
+  return url;
+}
+
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
   const { dispatcher, options, budget, slots, sleep = timer } = ctx;
-  const url = new URL(baseUrl.replace(/\/+$/, '') + spec.path);
+  const url = urlOf(baseUrl, spec.path);
   const request_: Exchange['request'] = spec.body !== undefined
     ? { method: spec.method, url: url.href, headers: spec.headers, body: spec.body }
     : { method: spec.method, url: url.href, headers: spec.headers };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
-  if (!(await budget.take())) {
+  const taken = budget.take();
+  if (!(taken === true || (taken !== false && await taken))) {
     return { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
       error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } };
   }
@@ -326,7 +347,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
     let response;
     try {
       // request() refuses any other scheme with this error (the CLI allows only these two).
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
       const res = await exchangeOnce(dispatcher, url, spec, options, slots, Math.max(1, deadline - Date.now()));
       response = decodedResponse(res.status, res.headers, res.raw, spec.headers, options);
     } catch (error) {

@@ -36,7 +36,7 @@ import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
 import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
-import type { JsonValue } from '../json/value.js';
+import type { JsonObject, JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
@@ -151,11 +151,11 @@ interface Shared {
   readonly secretHeaders: Set<string>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
-  /** Values already fingerprinted (with how), so a value every exchange repeats (a session's token, a
-   *  record's fields) is walked once: adding them again would change nothing, the set never forgets.
-   *  Short values only, each kept as a copy of its own (it may be a view of a whole body); emptied
-   *  when full. */
-  readonly fingerprinted: Set<string>;
+  /** Values already fingerprinted, one set per way of fingerprinting them (with parts, with pairs), so
+   *  a value every exchange repeats (a session's token, a record's fields) is walked once: adding them
+   *  again would change nothing, the set never forgets. Short values only, each kept as a copy of its
+   *  own (it may be a view of a whole body); each set emptied when full. */
+  readonly fingerprinted: readonly Set<string>[];
   /** Request URLs in which the structure walk found nothing to learn: every account's request goes to
    *  one of a few, and walking one again would find nothing again (the walk reads only the text and
    *  the policy). Short ones, detached copies, emptied when full, as `fingerprinted`. */
@@ -174,7 +174,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: new Set(), plainUrls: new Set() };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set() };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -275,7 +275,7 @@ export class Redactor {
    * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
    * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
       for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
@@ -292,7 +292,7 @@ export class Redactor {
       }
     }
     if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
-    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined);
+    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined, keysOf);
     else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
@@ -300,10 +300,11 @@ export class Redactor {
    *  holds no other text (a parsed body's value: JSON.parse and plain-json.ts copy theirs), so the
    *  memo needs no copy of its own. */
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
-    const { fingerprints, fingerprinted } = this.shared;
+    const { fingerprints } = this.shared;
     if (fingerprints.full) return;
-    const memo = value.length <= FINGERPRINTED_LENGTH ? `${withParts ? 1 : 0}${pairs ? 1 : 0}${value}` : undefined;
-    if (memo !== undefined && fingerprinted.has(memo)) return;
+    // By how it is fingerprinted, then the value itself: no key string built per value.
+    const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
+    if (memo?.has(value)) return;
     const words = wordsOf(canonicalText ?? canonicalValue(value));
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
@@ -320,24 +321,27 @@ export class Redactor {
     }
     // Remembered only when every fingerprint was taken (a full set takes none anyway).
     if (memo !== undefined && !fingerprints.full) {
-      if (fingerprinted.size >= FINGERPRINTED_MAX) fingerprinted.clear();
-      fingerprinted.add(detached ? memo : detachedCopy(memo));
+      if (memo.size >= FINGERPRINTED_MAX) memo.clear();
+      memo.add(detached ? value : detachedCopy(value));
     }
   }
 
   /** Every string and number under a member named as hidden, at any depth. */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined): void {
+  /** `keysOf`: how an object's names are listed (the judging's memo for a parsed answer). */
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (!hidden) return;
       const text = String(value);
-      // Canonical once, for the harness's own values (none but a generated request's) and the words.
-      const c = canonicalValue(text);
-      if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
+      // The harness's own values (none but a generated request's): canonical only when there are any.
+      if (this.own.size > 0) {
+        const c = canonicalValue(text);
+        if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
+      } else this.fingerprint(text, false, true, undefined, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden); return; }
-    for (const k of Object.keys(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k));
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf); return; }
+    for (const k of keysOf(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k), keysOf);
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data

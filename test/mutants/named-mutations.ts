@@ -53,7 +53,7 @@ export const MUTATIONS: readonly NamedMutation[] = [
     name: 'transport: the time limit starts before --rate lets the exchange go',
     file: 'lib/http/send.ts',
     edits: [
-      { from: '  if (!(await budget.take())) {', to: '  const queuedAt = Date.now();\n  if (!(await budget.take())) {' },
+      { from: '  const taken = budget.take();', to: '  const queuedAt = Date.now();\n  const taken = budget.take();' },
       { from: '  const started = Date.now();', to: '  const started = queuedAt;' },
     ],
     killers: [{ files: ['test/rate-clock.test.ts'] }],
