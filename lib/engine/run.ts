@@ -388,17 +388,31 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   };
   const pool = (options.jobs ?? 1) > 1 && options.judgeWorker
     ? new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))) : undefined;
-  /** Judges one exchange (here, or on a worker); true when its body was large. */
-  const judgeOne = async (ex: Exchange): Promise<boolean> => {
-    const large = (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
-    if (pool) await pool.judge(ex);
-    else fold(ex, judge.judge(ex));
-    return large;
+  /** Judges one exchange on this thread; true when its body was large. */
+  const judgeOne = (ex: Exchange): boolean => {
+    fold(ex, judge.judge(ex));
+    return (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
   };
+  // Exchanges are judged in the order they were sent, not the order their answers came: which ones a
+  // report shows as examples (the first failures of each check) is then the same on every run of the
+  // same input. An answer that comes early waits for the earlier ones, at most `concurrency` of them
+  // (pump holds a slot until its exchange is judged), so memory stays bounded as before.
+  let turn: Promise<void> = Promise.resolve();
   const sendAndJudge = async (spec: ExchangeSpec) => {
-    const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
-    // What judging a large body left behind (its text, its tree) is collected as soon as it is dropped (collect.ts).
-    if (await judgeOne(ex) && !pool) collectGarbage();
+    const before = turn;
+    let done!: () => void;
+    turn = new Promise<void>((resolve) => { done = resolve; });
+    try {
+      const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
+      await before;
+      if (pool) {
+        const { folded } = await pool.submit(ex); // the pool folds in the order exchanges are submitted
+        done();
+        await folded;
+      } else if (judgeOne(ex)) collectGarbage(); // what judging a large body left behind (its text, its tree): collect.ts
+    } finally {
+      done();
+    }
   };
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
   try {
