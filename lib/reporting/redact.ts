@@ -326,8 +326,8 @@ export class Redactor {
     }
   }
 
-  /** Every string and number under a member named as hidden, at any depth. */
-  /** `keysOf`: how an object's names are listed (the judging's memo for a parsed answer). */
+  /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
+   *  names are listed (the judging's memo for a parsed answer). */
   private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
