@@ -11,8 +11,9 @@ import { Worker, parentPort, workerData, type Transferable } from 'node:worker_t
 import { checkById } from '../checks/catalogue.js';
 import type { Check } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import type { KeysOf } from '../checks/walk-json.js';
 import type { Exchange } from '../http/exchange.js';
-import type { JsonObject, JsonValue } from '../json/value.js';
+import type { JsonValue } from '../json/value.js';
 import { fromRoot } from '../paths.js';
 import type { ParsedXml } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
@@ -167,7 +168,7 @@ export class JudgePool {
 
 /** What a worker makes of its learner's data: the function that learns each judged exchange's
  *  secrets (with the body's JSON value or XML tree when the checks parsed it). */
-export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: (o: JsonObject) => readonly string[]) => void) | undefined;
+export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf) => void) | undefined;
 
 /** A judging worker's loop: judges each exchange it is given with the run's checks and settings,
  *  learns its secrets, and answers with the judgement; the exchange too when its body was moved here

@@ -7,9 +7,10 @@ import type { Dispatcher } from 'undici';
 import { checksFor } from '../checks/catalogue.js';
 import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import type { KeysOf } from '../checks/walk-json.js';
 import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
-import type { JsonObject, JsonValue } from '../json/value.js';
+import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
 import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
 import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } from './generation.js';
@@ -49,7 +50,7 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly ratePerSecond?: number;
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
-  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: (o: JsonObject) => readonly string[]) => void;
+  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf) => void;
   /** Threads that judge (issue 24): past 1, that many workers judge while this thread sends or reads
    *  and folds their judgements in the order the exchanges came (judge-pool.ts), so the result is the
    *  one judging here in that order gives. They run `judgeWorker`, whose learner stands for `observe`. */

@@ -30,13 +30,14 @@
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
+import type { KeysOf } from '../checks/walk-json.js';
 import { marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
 import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
-import type { JsonObject, JsonValue } from '../json/value.js';
+import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
@@ -275,7 +276,7 @@ export class Redactor {
    * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
    * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys): void {
     for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
       for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
     }
@@ -328,7 +329,7 @@ export class Redactor {
 
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
    *  names are listed (the judging's memo for a parsed answer). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: (o: JsonObject) => readonly string[] = Object.keys): void {
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (!hidden) return;
