@@ -1,17 +1,20 @@
-// Judging on worker threads (--jobs N, issue 24): a run judged by two workers writes the report one
-// judging thread writes for the same input (results, counts, examples in order, groups, kept
-// exchanges, a shrunk failure), a secret one worker learned is masked in an exchange another worker
-// judged, and a worker that dies ends the run in one line, never a hang.
+// Judging on worker threads (--jobs N, issue 24): a run judged by two workers writes the report the
+// main thread alone (--jobs 0) writes for the same input (results, counts, examples in order, groups,
+// kept exchanges, a shrunk failure), a secret one worker learned is masked in an exchange another
+// worker judged, workers started after the run's first exchanges (the default) change nothing but
+// where the rest are judged, and a worker that dies ends the run in one line, never a hang.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksFor } from '../lib/checks/catalogue.js';
 import { JudgePool } from '../lib/engine/judge-pool.js';
+import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { Redactor } from '../lib/reporting/redact.js';
 import { LEAN, runCli } from './helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'judge-pool-'));
@@ -36,10 +39,11 @@ function reportOf(dir: string): unknown {
 
 const checkOf = (dir: string, id: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { checks: { id: string; evidence?: { exchange: string }[]; counts: Record<string, number> }[] }).checks.find((c) => c.id === id)!;
 
-/** Runs the CLI with --jobs 1 and --jobs 2 on the same arguments; both report directories. */
+/** Runs the CLI with --jobs 0 (the main thread judges) and --jobs 2 on the same arguments; both
+ *  report directories. */
 async function bothWays(args: readonly string[]): Promise<[string, string]> {
   const [one, two] = [reports(), reports()];
-  const [a, b] = await Promise.all([runCli([...LEAN, ...args, '--jobs', '1', '--report-dir', one]), runCli([...LEAN, ...args, '--jobs', '2', '--report-dir', two])]);
+  const [a, b] = await Promise.all([runCli([...LEAN, ...args, '--jobs', '0', '--report-dir', one]), runCli([...LEAN, ...args, '--jobs', '2', '--report-dir', two])]);
   expect([a.code, a.stderr]).toEqual([b.code, b.stderr]);
   expect(a.code, a.stderr).toBeLessThan(2);
   return [one, two];
@@ -49,6 +53,8 @@ let plain: RunningReference;
 let faulty: RunningReference;
 let apostrophe: RunningReference;
 let har: string;
+/** The HAR's answers, in entry order. */
+const answers: string[] = [];
 /** Entries of the HAR whose answer has a three-digit createdDate (JSON-DATETIME fails on them). */
 const BROKEN = new Set([1, 6, 8, 10, 12, 14, 15, 17, 19, 23, 24, 31]);
 beforeAll(async () => {
@@ -69,6 +75,7 @@ beforeAll(async () => {
     if (i === 1) text = text.replace('"company":""', `"company":"see ${SECRET} here"`);
     // Bodies past 64 KiB are moved to the worker, not copied: what the run keeps of them comes back from it.
     text = `${text.slice(0, -1)}${' '.repeat(70 * 1024)}}`;
+    answers.push(text);
     return {
       startedDateTime: '2026-01-01T00:00:00.000Z', time: 3, cache: {}, timings: { send: 0, wait: 3, receive: 0 },
       request: { method: 'POST', url: `http://svc.test/supportstateuser`, httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: body.length, postData: { mimeType: 'application/json', text: body } },
@@ -81,7 +88,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => { await Promise.all([plain.close(), faulty.close(), apostrophe.close()]); });
 
-describe('--jobs 2 writes the report --jobs 1 writes', () => {
+describe('--jobs 2 writes the report --jobs 0 writes', () => {
   it('a HAR with faults: the same results, counts, groups, and examples from the first failing entries in file order', async () => {
     const [one, two] = await bothWays(['--har', har, ...PATIENT]);
     expect(reportOf(two)).toEqual(reportOf(one));
@@ -122,11 +129,37 @@ describe('--jobs 2 writes the report --jobs 1 writes', () => {
   }, 180_000);
 });
 
+describe('workers started after the run\'s first exchanges (the default: JUDGED_BEFORE_WORKERS)', () => {
+  it('judges the first 7 of 40 exchanges on the run\'s thread and the rest on one worker, with the result the run\'s thread alone gives', async () => {
+    const exchanges: Exchange[] = answers.map((text, i) => ({
+      id: `har.${i + 1}`, title: 'login', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
+      request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' },
+      response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(text)),
+    }));
+    const judged = async (jobs: number) => {
+      // The run's own learner (observe) sees only what this thread judged; a worker learns on its own.
+      let here = 0;
+      const result = await runConformance({
+        baseUrl: 'http://svc.test', recorded: exchanges, mode: 'traffic', probes: false, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {},
+        timeoutMs: 1000, maxBodyBytes: 1 << 20, observe: () => { here++; }, jobs, judgedBeforeWorkers: 7,
+        judgeWorker: { program: 'cli/judge-worker', data: () => ({ showPersonalData: false, secrets: [], secretHeaders: [], fingerprints: new Redactor({ showPersonalData: false, secrets: [] }).shareFingerprints() }) },
+      });
+      return { here, results: result.results.map((r) => ({ ...r, check: r.check.id })), counts: result.counts, kept: result.exchanges.map((e) => e.id) };
+    };
+    const [alone, late] = [await judged(0), await judged(1)];
+    expect([alone.here, late.here]).toEqual([40, 7]);
+    expect(late.results).toEqual(alone.results);
+    expect(late.counts).toEqual(alone.counts);
+    expect(late.kept).toEqual(alone.kept);
+    expect(alone.results.find((r) => r.check === 'JSON-DATETIME')).toMatchObject({ status: 'fail', failed: BROKEN.size });
+  }, 120_000);
+});
+
 describe('a judging worker that dies', () => {
   it('fails the run with its cause in one line, never a hang', async () => {
     // A worker given no learner data dies as it starts (it reads the shared fingerprints from it).
     const checks = checksFor(new Set(['har']));
-    const pool = new JudgePool(2, checks, { namespaces: DEFAULT_NAMESPACES }, { program: 'cli/judge-worker', data: null }, () => []);
+    const pool = new JudgePool(2, checks, { namespaces: DEFAULT_NAMESPACES }, { program: 'cli/judge-worker', data: () => null }, () => []);
     const ex: Exchange = {
       id: 'har.1', title: 'x', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
       request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body: '{}' },

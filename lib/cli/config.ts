@@ -28,6 +28,12 @@ export function reportsChosen(names: readonly string[] | undefined): ReadonlySet
 export const DEFAULT_GENERATED_CASES = 100;
 
 /** Every option of `npm run conformance`, once. */
+/** --jobs when not given: one judging worker per spare core (none on one core). */
+export const defaultJobs = (): number => availableParallelism() - 1;
+/** Exchanges the main thread judges before the default workers start (a run of fewer never starts
+ *  them): starting one costs about as much CPU as judging a few hundred exchanges. */
+export const JUDGED_BEFORE_WORKERS = 1000;
+
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },
@@ -45,7 +51,7 @@ export const CONFORMANCE_OPTIONS = {
   timeout: { kind: 'integer', arg: 'MS', env: 'TIMEOUT_MS', min: 1, max: 600_000, defaultText: String(DEFAULT_TIMEOUT_MS), help: `limit for connecting, for the response headers and for the body; an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this` },
   'max-body-mib': { kind: 'integer', arg: 'N', env: 'MAX_BODY_MIB', min: 1, max: 1024, defaultText: String(DEFAULT_MAX_BODY_BYTES / 1024 / 1024), help: 'cut off response bodies larger than N MiB' },
   concurrency: { kind: 'integer', arg: 'N', env: 'CONCURRENCY', min: 1, max: 256, defaultText: String(DEFAULT_CONCURRENCY), help: 'exchanges in flight at once' },
-  jobs: { kind: 'integer', arg: 'N', env: 'JOBS', min: 1, max: 64, defaultText: 'one per spare core (cores - 1, at least 1)', help: 'threads that judge --accounts, --har and --generate runs: past 1, N worker threads judge while the main thread sends or reads; 1 judges on the main thread. The reports are the same whatever N' },
+  jobs: { kind: 'integer', arg: 'N', env: 'JOBS', min: 0, max: 64, defaultText: `one per spare core (cores - 1), started after the first ${JUDGED_BEFORE_WORKERS} exchanges`, help: 'worker threads that judge --accounts, --har and --generate runs while the main thread sends or reads; 0: the main thread judges. The reports are the same whatever N' },
   rate: { kind: 'integer', arg: 'N', env: 'RATE', min: 1, max: 10_000, help: 'at most N requests per second (production targets)' },
   'max-requests': { kind: 'integer', arg: 'N', env: 'MAX_REQUESTS', min: 1, max: 1_000_000_000, help: 'at most N requests in the run; checks on unsent exchanges are not evaluated' },
   ca: { kind: 'string', arg: 'FILE', env: 'CA_FILE', help: 'trust this PEM CA certificate too (private PKI)' },
@@ -75,8 +81,8 @@ export interface Config {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly concurrency: number;
-  /** --jobs: threads that judge (1: the main thread only). */
-  readonly jobs: number;
+  /** --jobs: worker threads that judge (0: the main thread); absent: defaultJobs(), started late. */
+  readonly jobs?: number;
   readonly maxRequests?: number;
   readonly ratePerSecond?: number;
   /** PEM text of --ca, and where it came from. */
@@ -238,7 +244,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       timeoutMs: v.timeout ?? DEFAULT_TIMEOUT_MS,
       maxBodyBytes: (v['max-body-mib'] ?? DEFAULT_MAX_BODY_BYTES / 1024 / 1024) * 1024 * 1024,
       concurrency: v.concurrency ?? DEFAULT_CONCURRENCY,
-      jobs: v.jobs ?? Math.max(1, availableParallelism() - 1),
+      ...(v.jobs !== undefined ? { jobs: v.jobs } : {}),
       ...(v.rate !== undefined ? { ratePerSecond: v.rate } : {}),
       ...(v['max-requests'] !== undefined ? { maxRequests: v['max-requests'] } : {}),
       ...(ca ? { ca } : {}),

@@ -17,7 +17,7 @@ import { Redactor } from '../reporting/redact.js';
 import { buildReport, type Report } from '../reporting/report.js';
 import { judgesSide, type Gate } from '../reporting/verdict.js';
 import { shownOptions } from '../options.js';
-import { CONFORMANCE_OPTIONS, runWarnings, type Config } from './config.js';
+import { CONFORMANCE_OPTIONS, defaultJobs, JUDGED_BEFORE_WORKERS, runWarnings, type Config } from './config.js';
 import { harnessIdentity, runIdentity } from './identity.js';
 import { ProgressLine } from './progress.js';
 import { finish, writeReports, type ReportName, type Written } from './write-reports.js';
@@ -151,15 +151,18 @@ export class Session {
     return { observe: this.learn, ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}) };
   }
 
-  /** The options of an engine run judged on `jobs` threads (issue 24): past 1, workers running
-   *  judge-worker.ts, each learning into this session's fingerprints (shared memory). */
-  judging(jobs: number): Pick<RunOptions, 'jobs' | 'judgeWorker'> {
-    if (jobs <= 1) return { jobs: 1 };
-    const data: LearnerSetup = {
+  /** The options of an engine run judged by `jobs` worker threads (issue 24), each learning into
+   *  this session's fingerprints (shared memory from when they start). Unless the user chose `jobs`,
+   *  they start only after the first JUDGED_BEFORE_WORKERS exchanges (judged here), so a small run
+   *  does not pay for starting them. */
+  judging(jobs: number | undefined): Pick<RunOptions, 'jobs' | 'judgeWorker' | 'judgedBeforeWorkers'> {
+    const workers = jobs ?? defaultJobs();
+    if (workers === 0) return { jobs: 0 };
+    const data = (): LearnerSetup => ({
       showPersonalData: this.setup.showPersonalData, secrets: Object.values(this.setup.headers),
       secretHeaders: this.redactor.secretHeaderNames, fingerprints: this.redactor.shareFingerprints(),
-    };
-    return { jobs, judgeWorker: { program: 'cli/judge-worker', data } };
+    });
+    return { jobs: workers, judgeWorker: { program: 'cli/judge-worker', data }, judgedBeforeWorkers: jobs === undefined ? JUDGED_BEFORE_WORKERS : 0 };
   }
 
   /** The configuration the reports show: the options as given, the effective values they stand

@@ -21,10 +21,11 @@ import { Judge, keepHead, type Failures, type Judgement } from './run.js';
 import { MAX_EXAMPLE_EXCHANGES } from './tally.js';
 
 /** A judging worker's program (started through bin/run.mjs, so it runs the compiled code or the
- *  sources exactly as the run does; it calls `serveJudging`), and the data its learner is made from. */
+ *  sources exactly as the run does; it calls `serveJudging`), and the data its learner is made from,
+ *  asked for when the workers start (what the run learned until then goes with it). */
 export interface JudgeWorkerSpec {
   readonly program: string;
-  readonly data: unknown;
+  readonly data: () => unknown;
 }
 
 /** Exchanges waiting for one worker at most, and bytes of their bodies (one larger exchange at a time). */
@@ -76,7 +77,7 @@ export class JudgePool {
     const checkIds = checks.map((c) => c.id);
     const unknown = checks.filter((c) => checkById.get(c.id) !== c);
     if (unknown.length) throw new Error(`judging workers run only the catalogue's checks, not ${unknown.map((c) => c.id).join(', ')}`);
-    const setup: Setup = { checkIds, settings, data: spec.data };
+    const setup: Setup = { checkIds, settings, data: spec.data() };
     this.workers = Array.from({ length: jobs }, (_, i) => {
       const w = new Worker(fromRoot('bin', 'run.mjs'), { argv: [spec.program], workerData: setup });
       w.on('message', (a: Answer) => {

@@ -51,11 +51,15 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
   readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf) => void;
-  /** Threads that judge (issue 24): past 1, that many workers judge while this thread sends or reads
-   *  and folds their judgements in the order the exchanges came (judge-pool.ts), so the result is the
-   *  one judging here in that order gives. They run `judgeWorker`, whose learner stands for `observe`. */
+  /** Worker threads that judge (issue 24; 0 or absent: this thread judges): they judge while this
+   *  thread sends or reads and folds their judgements in the order the exchanges came
+   *  (judge-pool.ts), so the result is the one judging here in that order gives. They run
+   *  `judgeWorker`, whose learner stands for `observe`. */
   readonly jobs?: number;
   readonly judgeWorker?: JudgeWorkerSpec;
+  /** Exchanges judged on this thread before the workers start (0: they start with the run). A run
+   *  of fewer never starts them: starting one costs about as much CPU as judging a few hundred. */
+  readonly judgedBeforeWorkers?: number;
   /** Called as the run moves (after every exchange judged). */
   readonly onProgress?: (progress: Progress) => void;
 }
@@ -387,10 +391,16 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     progress();
     return failures;
   };
-  const pool = (options.jobs ?? 1) > 1 && options.judgeWorker
-    ? new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))) : undefined;
+  let pool: JudgePool | undefined;
+  let judgedHere = 0;
+  /** The workers, once this thread has judged its share (started then); undefined while it judges. */
+  const workers = (): JudgePool | undefined => {
+    if (pool || !options.judgeWorker || !(options.jobs! > 0) || judgedHere < (options.judgedBeforeWorkers ?? 0)) return pool;
+    return (pool = new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))));
+  };
   /** Judges one exchange on this thread; true when its body was large. */
   const judgeOne = (ex: Exchange): boolean => {
+    judgedHere++;
     fold(ex, judge.judge(ex));
     return (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
   };
@@ -406,8 +416,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     try {
       const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
       await before;
-      if (pool) {
-        const { folded } = await pool.submit(ex); // the pool folds in the order exchanges are submitted
+      const judging = workers();
+      if (judging) {
+        const { folded } = await judging.submit(ex); // the pool folds in the order exchanges are submitted
         done();
         await folded;
       } else if (judgeOne(ex)) collectGarbage(); // what judging a large body left behind (its text, its tree): collect.ts
@@ -442,12 +453,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     }
     if (options.recorded) {
       for await (const ex of options.recorded) {
-        if (pool) {
+        const judging = workers();
+        if (judging) {
           // Read on while the workers judge: a failure surfaces at the next exchange or at drain().
-          (await pool.submit(ex)).folded.catch(() => undefined);
+          (await judging.submit(ex)).folded.catch(() => undefined);
         } else {
-          judge.judge(ex);
-          progress();
+          judgeOne(ex);
         }
       }
       await pool?.drain();
