@@ -12,7 +12,7 @@ import { checkById } from '../checks/catalogue.js';
 import type { Check } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import type { KeysOf } from '../checks/walk-json.js';
-import type { Exchange } from '../http/exchange.js';
+import { recordedResponse, type Exchange, type RecordedResponse } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import { fromRoot } from '../paths.js';
 import type { ParsedXml } from '../xml/model.js';
@@ -43,10 +43,23 @@ type Answer = Judged | { readonly failed: string };
 export class JudgeWorkerFailure extends Error {}
 interface Setup { readonly checkIds: readonly string[]; readonly settings: CheckSettings; readonly data: unknown }
 
-/** A body that came through postMessage is a Uint8Array: a Buffer again, over the same bytes. */
+/** A body that came through postMessage is a Uint8Array: a Buffer again, over the same bytes; a
+ *  response sent without its digest (`unhashed`) takes it lazily again, from those bytes. */
 function asBuffers(ex: Exchange): Exchange {
-  const body = ex.response?.body as Uint8Array | undefined;
-  return body && !Buffer.isBuffer(body) ? { ...ex, response: { ...ex.response!, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) } } : ex;
+  const r = ex.response as (Omit<RecordedResponse, 'body' | 'sha256'> & { body: Uint8Array; sha256?: string }) | undefined;
+  if (!r || (Buffer.isBuffer(r.body) && r.sha256 !== undefined)) return ex;
+  const body = Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength);
+  return { ...ex, response: r.sha256 === undefined ? recordedResponse(r.status, r.headers, body) : { ...(r as RecordedResponse), body } };
+}
+
+/** The exchange as posted to a worker: a response whose digest is still to be taken (recordedResponse's
+ *  getter) goes without it, since copying the record would take it here, for every exchange; the
+ *  worker takes it from the same bytes if a report shows the exchange. */
+function unhashed(ex: Exchange): Exchange {
+  const r = ex.response;
+  if (!r || !Object.getOwnPropertyDescriptor(r, 'sha256')?.get) return ex;
+  const { status, headers, body, size } = r;
+  return { ...ex, response: { status, headers, body, size } as RecordedResponse };
 }
 
 /** A body that owns its whole memory is moved to the worker, not copied; a small one shares Node's
@@ -99,12 +112,27 @@ export class JudgePool {
   }
 
   /** Gives one exchange to its worker once there is room there; `folded` resolves with its failures
-   *  once it is folded. */
-  async submit(ex: Exchange): Promise<{ readonly folded: Promise<Failures> }> {
+   *  once it is folded. With `here`, an exchange whose worker has no room is judged at once on this
+   *  thread instead (`here` judges it and learns its secrets): the run's thread, idle while it waits,
+   *  takes the share of judging the workers cannot. */
+  async submit(ex: Exchange, here?: (ex: Exchange) => Judgement): Promise<{ readonly folded: Promise<Failures> }> {
     const seq = this.next++;
     const w = seq % this.workers.length;
     const size = ex.response?.body.byteLength ?? 0;
-    while (!this.failure && this.inFlight[w]! > 0 && (this.inFlight[w]! >= IN_FLIGHT || this.bytes[w]! + size > IN_FLIGHT_BYTES)) {
+    const full = () => this.inFlight[w]! > 0 && (this.inFlight[w]! >= IN_FLIGHT || this.bytes[w]! + size > IN_FLIGHT_BYTES);
+    if (here && full() && !this.failure) {
+      const folded = new Promise<Failures>((done, fail) => this.waiting.set(seq, { ex, size: 0, done, fail }));
+      try {
+        this.answered.set(seq, { seq, judgement: here(ex) });
+      } catch (e) {
+        this.fail(e as Error);
+        throw e;
+      }
+      if (size >= LARGE_BODY_BYTES) collectGarbage();
+      this.foldAnswered();
+      return { folded };
+    }
+    while (!this.failure && full()) {
       await new Promise<void>((resolve) => { const before = this.room; this.room = () => { before?.(); resolve(); }; });
     }
     if (this.failure) throw this.failure;
@@ -112,7 +140,7 @@ export class JudgePool {
     this.bytes[w]! += size;
     const folded = new Promise<Failures>((done, fail) => this.waiting.set(seq, { ex, size, done, fail }));
     const moving = movable(ex);
-    this.workers[w]!.postMessage({ seq, ex, moved: moving.length > 0 } satisfies Job, moving);
+    this.workers[w]!.postMessage({ seq, ex: unhashed(ex), moved: moving.length > 0 } satisfies Job, moving);
     return { folded };
   }
 
@@ -124,6 +152,11 @@ export class JudgePool {
     this.room = undefined;
     wake?.();
     this.answered.set(a.seq, a);
+    this.foldAnswered();
+  }
+
+  /** Folds every answer whose earlier ones are all folded. */
+  private foldAnswered(): void {
     for (let next = this.answered.get(this.folded); next && !this.failure; next = this.answered.get(this.folded)) {
       this.answered.delete(this.folded);
       const { ex, done } = this.waiting.get(this.folded)!;

@@ -217,6 +217,15 @@ export class Judge {
     return failures;
   }
 
+  /** judgement() of one exchange judged on this thread for the workers' pool (not yet folded), its
+   *  secrets learned as judge() learns them. */
+  judgedHere(ex: Exchange): Judgement {
+    const view = new ExchangeView(ex, this.settings);
+    const judgement = this.judgement(ex, view);
+    this.observe?.(ex, view.parsedBody(), view.keysOf);
+    return judgement;
+  }
+
   /** What every check that applies finds on one exchange, not yet folded: the part of judging a
    *  worker of judge-pool.ts does. */
   judgement(ex: Exchange, view: ExchangeView): Judgement {
@@ -398,6 +407,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (pool || !options.judgeWorker || !(options.jobs! > 0) || judgedHere < (options.judgedBeforeWorkers ?? 0)) return pool;
     return (pool = new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))));
   };
+  /** The run's thread judges an exchange whose worker has no room (judge-pool.ts). */
+  const here = (ex: Exchange) => { judgedHere++; return judge.judgedHere(ex); };
   /** Judges one exchange on this thread; true when its body was large. */
   const judgeOne = (ex: Exchange): boolean => {
     judgedHere++;
@@ -418,7 +429,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       await before;
       const judging = workers();
       if (judging) {
-        const { folded } = await judging.submit(ex); // the pool folds in the order exchanges are submitted
+        const { folded } = await judging.submit(ex, here); // the pool folds in the order exchanges are submitted
         done();
         await folded;
       } else if (judgeOne(ex)) collectGarbage(); // what judging a large body left behind (its text, its tree): collect.ts
@@ -456,7 +467,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         const judging = workers();
         if (judging) {
           // Read on while the workers judge: a failure surfaces at the next exchange or at drain().
-          (await judging.submit(ex)).folded.catch(() => undefined);
+          (await judging.submit(ex, here)).folded.catch(() => undefined);
         } else {
           judgeOne(ex);
         }
