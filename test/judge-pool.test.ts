@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksFor } from '../lib/checks/catalogue.js';
-import { IN_FLIGHT, JudgePool } from '../lib/engine/judge-pool.js';
+import { IN_FLIGHT, JudgePool, posted, unposted } from '../lib/engine/judge-pool.js';
 import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { FAULTS } from '../lib/reference/variants.js';
@@ -155,6 +155,21 @@ describe('workers started after the run\'s first exchanges (the default: JUDGED_
     expect(late.kept).toEqual(alone.kept);
     expect(alone.results.find((r) => r.check === 'JSON-DATETIME')).toMatchObject({ status: 'fail', failed: BROKEN.size });
   }, 120_000);
+});
+
+describe('a judgement as a worker posts it', () => {
+  it('comes back with every look, in check order, passes as empty lists, skips and findings as they were', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      let x = seed;
+      const next = () => (x = (x * 48271) % 2147483647);
+      const looks = Array.from({ length: 70 }, (_, i) => i).filter(() => next() % 3 > 0).map((i) => {
+        const r = next() % 4;
+        return [i, r === 0 ? { skip: `no answer ${i}` } : r === 1 ? [{ message: `wrong ${i}`, path: `$.f${i}` }] : []] as const;
+      });
+      const judgement = seed % 2 ? { label: 'SupportStateUserLoginRequest POST route -> JSON', looks } : { where: 'GET /elsewhere', looks };
+      expect(unposted(structuredClone(posted(judgement)))).toEqual(judgement);
+    }
+  });
 });
 
 describe('a judging worker that dies', () => {

@@ -9,7 +9,7 @@
 // ends the run with its cause (one line), never a hang.
 import { Worker, parentPort, workerData, type Transferable } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
-import type { Check } from '../checks/check.js';
+import type { Check, Finding, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import type { KeysOf } from '../checks/walk-json.js';
 import { recordedResponse, type Exchange, type RecordedResponse } from '../http/exchange.js';
@@ -37,7 +37,35 @@ interface Job { readonly seq: number; readonly ex: Exchange; readonly moved: boo
 /** Worker → run: the judgement, and the exchange (its head) when the run may keep it; or why the
  *  worker cannot go on. */
 interface Judged { readonly seq: number; readonly judgement: Judgement; readonly ex?: Exchange }
-type Answer = Judged | { readonly failed: string };
+/** A judgement as a worker posts it: the checks that passed as one typed array, the other looks as
+ *  they are (a clone of the whole [index, look] list cost three times as much, on both threads). */
+interface PostedJudgement { readonly label?: string; readonly where?: string; readonly passed: Uint16Array; readonly others: Judgement['looks'] }
+type Answer = { readonly seq: number; readonly judgement: PostedJudgement; readonly ex?: Exchange } | { readonly failed: string };
+
+/** What a passing check found: nothing (one array for every such look). */
+const PASSED: readonly Finding[] = Object.freeze([]);
+
+export function posted(j: Judgement): PostedJudgement {
+  const passed: number[] = [];
+  const others: (readonly [number, Look])[] = [];
+  for (const entry of j.looks) {
+    if (Array.isArray(entry[1]) && !entry[1].length) passed.push(entry[0]);
+    else others.push(entry);
+  }
+  return { ...(j.label !== undefined ? { label: j.label } : { where: j.where! }), passed: Uint16Array.from(passed), others };
+}
+
+/** The judgement a worker posted, its looks in check order again. */
+export function unposted(p: PostedJudgement): Judgement {
+  const looks: (readonly [number, Look])[] = [];
+  let k = 0;
+  for (const i of p.passed) {
+    while (k < p.others.length && p.others[k]![0] < i) looks.push(p.others[k++]!);
+    looks.push([i, PASSED]);
+  }
+  while (k < p.others.length) looks.push(p.others[k++]!);
+  return p.label !== undefined ? { label: p.label, looks } : { where: p.where!, looks };
+}
 
 /** A judging worker failed: the run cannot be judged whole (the CLI exits 2 with this line). */
 export class JudgeWorkerFailure extends Error {}
@@ -95,7 +123,7 @@ export class JudgePool {
       const w = new Worker(fromRoot('bin', 'run.mjs'), { argv: [spec.program], workerData: setup });
       w.on('message', (a: Answer) => {
         if ('failed' in a) this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} failed: ${a.failed}`));
-        else this.answer(i, a);
+        else this.answer(i, { seq: a.seq, judgement: unposted(a.judgement), ...(a.ex ? { ex: a.ex } : {}) });
       });
       w.on('error', (e) => this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} failed: ${e.message.split('\n')[0]}`)));
       w.on('exit', (code) => { if (!this.closing) this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} stopped (exit code ${code})`)); });
@@ -239,7 +267,7 @@ export function serveJudging(makeLearner: MakeLearner): void {
         if (ex.origin.source === 'generated' || probe || failedHere[i]! < MAX_EXAMPLE_EXCHANGES) keep = true;
         if (!probe) failedHere[i]!++;
       }
-      port.postMessage({ seq: job.seq, judgement, ...(keep && job.moved ? { ex: keepHead(ex) } : {}) } satisfies Answer);
+      port.postMessage({ seq: job.seq, judgement: posted(judgement), ...(keep && job.moved ? { ex: keepHead(ex) } : {}) } satisfies Answer);
       if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
     } catch (e) {
       failed(e);
