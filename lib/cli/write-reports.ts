@@ -123,6 +123,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
     }
   };
   const writers = chosenWriters(chosen);
+  for (const w of writers) w.prepare?.();
   for (const w of writers.filter((x) => !x.slow)) await write(w);
   onVerdict?.(current);
   const before = current;

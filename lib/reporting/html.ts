@@ -3,7 +3,7 @@
 // cut out here, and a file that would still reach outside itself is refused rather than written.
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -67,13 +67,63 @@ export function selfContained(html: string): string {
   return out;
 }
 
-function run(cli: string, args: string[], cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, ...args], { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, _out, stderr) => {
-      if (error) reject(new Error(`allure generate failed: ${(stderr || error.message).trim().split('\n').pop()}`));
-      else resolve();
-    });
-  });
+/** The Allure CLI in a process started before its input exists: it loads its modules (about 1 s of
+ *  CPU, most of a generation's start) while the presentation writes the results, then waits for one
+ *  line on stdin, {args, cwd}, and runs as `allure ...args` there. An empty stdin (the run needed
+ *  no HTML after all, or ended) ends it. Loading ahead is only a head start: if it fails, the CLI
+ *  loads the same modules when it runs. */
+const AHEAD = `
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const cli = process.argv[1];
+const load = async (resolve) => { try { await import(pathToFileURL(resolve()).href); } catch { /* loaded when it runs */ } };
+const from = createRequire(cli);
+await load(() => from.resolve('./dist/commands/index.js'));
+await load(() => createRequire(from.resolve('@allurereport/core')).resolve('@allurereport/plugin-awesome'));
+let input = '';
+process.stdin.setEncoding('utf8');
+for await (const chunk of process.stdin) input += chunk;
+if (input) {
+  const { args, cwd } = JSON.parse(input);
+  process.chdir(cwd);
+  process.argv.splice(1, process.argv.length, cli, ...args); // in place: the CLI reads node:process's argv export
+  await import(pathToFileURL(cli).href);
+}
+`;
+
+interface AllureAhead { readonly pid: number | undefined; run(args: string[], cwd: string): Promise<void> }
+
+function allureAhead(cli: string): AllureAhead {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', AHEAD, cli], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 64 * 1024) stderr += d; });
+  const ended = new Promise<number | null>((resolve) => { child.on('close', resolve); child.on('error', () => resolve(-1)); });
+  child.stdin.on('error', () => undefined); // a child that ended early says so by its exit code
+  // Until it is given work, it holds neither the run's process open nor a report back.
+  child.unref();
+  for (const stream of [child.stdin, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+  return {
+    pid: child.pid,
+    run: async (args, cwd) => {
+      child.ref();
+      for (const stream of [child.stdin, child.stderr]) (stream as unknown as { ref?: () => void }).ref?.();
+      const timer = setTimeout(() => child.kill(), 120_000);
+      child.stdin.end(JSON.stringify({ args, cwd }));
+      const code = await ended;
+      clearTimeout(timer);
+      if (code !== 0) throw new Error(`allure generate failed: ${(stderr || `exit code ${code}`).trim().split('\n').pop()}`);
+    },
+  };
+}
+
+let ahead: AllureAhead | undefined;
+
+/** Starts the Allure CLI loading now, for a writeHtmlReport to come (write-reports.ts calls it as the
+ *  reports begin, so it loads while the presentation runs); its process id. */
+export function loadAllureAhead(): number | undefined {
+  const cli = ahead ? undefined : allureCli();
+  if (cli) ahead = allureAhead(cli);
+  return ahead?.pid;
 }
 
 /** The regular files of `from` in `to` (made here) as hard links, each copied where it cannot be
@@ -198,7 +248,9 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     linkTree(join(reportDir, 'allure-results'), join(work, 'results'));
     prettyAttachments(join(work, 'results'));
-    await run(cli, ['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
+    const allure = ahead ?? allureAhead(cli);
+    ahead = undefined;
+    await allure.run(['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
     // Allure's page is some 11 MB: read as latin1 (a byte a character, whatever the bytes, written
     // back as the same bytes; the patterns above are ASCII, so they match as in UTF-8), edited once
     // and written in pieces, never joined or encoded whole (that took the run's peak up 44 MB).

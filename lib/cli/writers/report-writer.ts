@@ -19,5 +19,7 @@ export interface ReportWriter {
   readonly slow?: boolean;
   /** A writer it is made from: it is not written when that one was not (report.html from allure-results). */
   readonly needs?: string;
+  /** Called as the reports begin, when it is chosen: a slow writer starts what it can before its input exists. */
+  prepare?(): void;
   write(report: Report, dir: string): Promise<WriterOutput> | WriterOutput;
 }
