@@ -11,8 +11,10 @@
 // (lib/engine/judge-pool.ts) learn into the one table the main thread's redactor reads, each slot
 // claimed with Atomics.compareExchange so two workers never write one slot.
 
-/** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves. */
-function fingerprint(s: string): [number, number] {
+/** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves,
+ *  written to HALVES (no pair, nor a number too large for a small integer, allocated per value). */
+const HALVES = new Uint32Array(2);
+function fingerprint(s: string): void {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ s.length;
   for (let i = 0; i < s.length; i++) {
@@ -20,9 +22,38 @@ function fingerprint(s: string): [number, number] {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
   }
+  HALVES[0] = a;
   // A tag of 0 marks an empty slot: never produce it.
-  return [a >>> 0, (b >>> 0) || 1];
+  HALVES[1] = b || 1;
 }
+
+/** fingerprint() of `codes[from, to)` read as text (ASCII codes), lower-cased, and, when
+ *  `from2 < to2`, of that, a space and `codes[from2, to2)` lower-cased (two words as one): the same
+ *  halves, without the strings. */
+function foldedFingerprint(codes: Uint8Array, from: number, to: number, from2: number, to2: number): void {
+  const two = from2 < to2;
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ (to - from + (two ? 1 + to2 - from2 : 0));
+  for (let i = from; i < to; i++) {
+    const c = lowerAscii(codes[i]!);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  if (two) {
+    a = Math.imul(a ^ 0x20, 0x01000193);
+    b = Math.imul(b ^ 0x20, 0x5bd1e995) ^ (b >>> 15);
+    for (let i = from2; i < to2; i++) {
+      const c = lowerAscii(codes[i]!);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+  }
+  HALVES[0] = a;
+  HALVES[1] = b || 1;
+}
+
+/** An ASCII capital lower-cased, any other code as it is. */
+export const lowerAscii = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
 
 /** Fill at which the table stops taking values: linear probing stays short below it. */
 const MAX_FILL = 0.75;
@@ -90,7 +121,24 @@ export class FingerprintSet {
 
   /** Adds a fingerprint; false when it was refused because the set is full. */
   add(token: string): boolean {
-    const [a, b] = fingerprint(token);
+    fingerprint(token);
+    return this.insert(HALVES[0]!, HALVES[1]!);
+  }
+
+  /** add() of the text of ASCII `codes[from, to)` in lower case, with no string made: the learner's
+   *  common case (redact.ts). */
+  addFolded(codes: Uint8Array, from: number, to: number): boolean {
+    foldedFingerprint(codes, from, to, 0, 0);
+    return this.insert(HALVES[0]!, HALVES[1]!);
+  }
+
+  /** add() of two words of ASCII `codes` in lower case with a space between them, with no string made. */
+  addFoldedPair(codes: Uint8Array, from: number, to: number, from2: number, to2: number): boolean {
+    foldedFingerprint(codes, from, to, from2, to2);
+    return this.insert(HALVES[0]!, HALVES[1]!);
+  }
+
+  private insert(a: number, b: number): boolean {
     const tags = (this.tags ??= new Uint32Array(this.slots));
     const mask = tags.length - 1;
     let i = a & mask;
@@ -116,7 +164,9 @@ export class FingerprintSet {
   has(token: string): boolean {
     const tags = this.tags;
     if (!tags) return false;
-    const [a, b] = fingerprint(token);
+    fingerprint(token);
+    const a = HALVES[0]!;
+    const b = HALVES[1]!;
     const mask = tags.length - 1;
     for (let i = a & mask; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
     return false;

@@ -39,7 +39,7 @@ import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
-import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
+import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
@@ -90,25 +90,46 @@ const ASCII_TOKEN = new Uint8Array(128).map((_, c) => (/[\p{L}\p{N}_@+~.-]/u.tes
 const asciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 /** Trimmed as TRIM trims: . @ : - */
 const asciiTrimmed = (c: number): boolean => c === 0x2e || c === 0x40 || c === 0x3a || c === 0x2d;
-/** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token (learning
- *  runs over every sensitive value of every exchange): the same words. */
-function asciiWords(t: string): string[] {
-  const out: string[] = [];
+/** The words of the text of ASCII `codes[0, n)` as wordsOf gives them: the start and end of each in
+ *  turn written to `into` (room for n + 1), their count times two returned. Letters of either case are
+ *  read alike, so the bounds of a text are those of its lower case. */
+function asciiBounds(codes: Uint8Array, n: number, into: Int32Array): number {
+  let found = 0;
   let start = -1;
-  for (let i = 0; i <= t.length; i++) {
-    const c = i < t.length ? t.charCodeAt(i) : -1;
-    const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < t.length && asciiAlnum(t.charCodeAt(i + 1))));
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? codes[i]! : -1;
+    const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < n && asciiAlnum(codes[i + 1]!)));
     if (inToken) { if (start < 0) start = i; continue; }
     if (start < 0) continue;
     let a = start;
     let b = i;
-    while (a < b && asciiTrimmed(t.charCodeAt(a))) a++;
-    while (b > a && asciiTrimmed(t.charCodeAt(b - 1))) b--;
-    if (b > a) out.push(t.slice(a, b));
+    while (a < b && asciiTrimmed(codes[a]!)) a++;
+    while (b > a && asciiTrimmed(codes[b - 1]!)) b--;
+    if (b > a) { into[found++] = a; into[found++] = b; }
     start = -1;
   }
+  return found;
+}
+/** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token: the same words. */
+function asciiWords(t: string): string[] {
+  const codes = Buffer.from(t, 'latin1');
+  const bounds = new Int32Array(codes.length + 1);
+  const found = asciiBounds(codes, codes.length, bounds);
+  const out: string[] = [];
+  for (let k = 0; k < found; k += 2) out.push(t.slice(bounds[k], bounds[k + 1]));
   return out;
 }
+/** Values learned by their codes (learnAscii) at most this long: longer ones are rare. */
+const ASCII_LEARNED_LENGTH = 4096;
+/** The codes of the value learnAscii reads, written by asciiCodes: a typed array reads fast whatever
+ *  the string's representation (charCodeAt on a slice of a two-byte body was several times slower).
+ *  Three bytes a code unit: a value that is not ASCII is never cut short, so never taken for one. */
+const CODES = Buffer.alloc(ASCII_LEARNED_LENGTH * 3);
+/** The bounds of its words (asciiBounds). */
+const BOUNDS = new Int32Array(ASCII_LEARNED_LENGTH + 1);
+/** Whether `value` is ASCII (and short enough), its codes then in CODES: its UTF-8 is as long as it
+ *  only when every code unit is ASCII. */
+const asciiCodes = (value: string): boolean => value.length <= ASCII_LEARNED_LENGTH && CODES.write(value) === value.length;
 /** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
  *  (exported for test/redact-words.test.ts). */
 export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
@@ -118,6 +139,51 @@ export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(cano
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
+/** The harness's words and values by length, first and last code (harnessRange's key): a few each. */
+const HARNESS_BY_EDGES = (() => {
+  const m = new Map<number, string[]>();
+  for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
+    const key = edgesKey(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1));
+    m.set(key, [...(m.get(key) ?? []), w]);
+  }
+  return m;
+})();
+/** A small integer of a word's length, first and last code (a longer word, or codes beyond ASCII,
+ *  share keys: the words of a key are compared whole). */
+function edgesKey(length: number, first: number, last: number): number {
+  return (Math.min(length, 0xffff) << 14) | ((first & 0x7f) << 7) | (last & 0x7f);
+}
+/** harnessWord() of the text of ASCII `codes[from, to)` in lower case, with no string made. */
+function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
+  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, lowerAscii(codes[from]!), lowerAscii(codes[to - 1]!)));
+  if (!candidates) return false;
+  next: for (const w of candidates) {
+    if (w.length !== to - from) continue;
+    for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== lowerAscii(codes[from + k]!)) continue next;
+    return true;
+  }
+  return false;
+}
+/** fingerprint()'s tokens and pairs of an ASCII value, its codes in CODES and the bounds of its
+ *  words in BOUNDS (`found` of them): the same fingerprints, added in the same order, as from
+ *  wordsOf(canonicalValue(value)), with no string made. */
+function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean): void {
+  let tokens = 0;
+  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
+  for (let k = 0; k < found; k += 2) {
+    const from = BOUNDS[k]!;
+    const to = BOUNDS[k + 1]!;
+    if (to - from >= MIN_SCANNED && (tokens === 1 || withParts || to - from >= MIN_PART) && !harnessRange(CODES, from, to)) fingerprints.addFolded(CODES, from, to);
+  }
+  if (!pairs) return;
+  for (let k = 2; k < found; k += 2) {
+    const from = BOUNDS[k - 2]!;
+    const to = BOUNDS[k - 1]!;
+    const from2 = BOUNDS[k]!;
+    const to2 = BOUNDS[k + 1]!;
+    if (to - from + to2 - from2 >= MIN_SCANNED && !(harnessRange(CODES, from, to) && harnessRange(CODES, from2, to2))) fingerprints.addFoldedPair(CODES, from, to, from2, to2);
+  }
+}
 
 interface Secret {
   readonly marker: string;
@@ -306,7 +372,19 @@ export class Redactor {
     // By how it is fingerprinted, then the value itself: no key string built per value.
     const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
     if (memo?.has(value)) return;
-    const words = wordsOf(canonicalText ?? canonicalValue(value));
+    // An ASCII value (nearly every one) by its codes: its canonical form is its lower case.
+    if (asciiCodes(value)) learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
+    else this.fingerprintWords(wordsOf(canonicalText ?? canonicalValue(value)), withParts, pairs);
+    // Remembered only when every fingerprint was taken (a full set takes none anyway).
+    if (memo !== undefined && !fingerprints.full) {
+      if (memo.size >= FINGERPRINTED_MAX) memo.clear();
+      memo.add(detached ? value : detachedCopy(value));
+    }
+  }
+
+  /** fingerprint() of a value's words (canonical): each token, and every two words in a row. */
+  private fingerprintWords(words: readonly string[], withParts: boolean, pairs: boolean): void {
+    const { fingerprints } = this.shared;
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
     // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
@@ -319,11 +397,6 @@ export class Redactor {
         const [a, b] = [words[i - 1]!, words[i]!];
         if (a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b))) fingerprints.add(pair(a, b));
       }
-    }
-    // Remembered only when every fingerprint was taken (a full set takes none anyway).
-    if (memo !== undefined && !fingerprints.full) {
-      if (memo.size >= FINGERPRINTED_MAX) memo.clear();
-      memo.add(detached ? value : detachedCopy(value));
     }
   }
 
@@ -342,7 +415,14 @@ export class Redactor {
       return;
     }
     if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf); return; }
-    for (const k of keysOf(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k), keysOf);
+    for (const k of keysOf(value)) {
+      const v = value[k]!;
+      // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
+      // record is mostly flags), and the name's sensitivity not asked.
+      if (v === null || typeof v === 'boolean') continue;
+      const kind = hidden ?? this.sensitivityOf(k);
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf);
+    }
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
