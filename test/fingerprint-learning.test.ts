@@ -27,10 +27,10 @@ function expected(value: string, withParts: boolean, pairs: boolean): string[] {
   return out;
 }
 
-function exchange(headers: Record<string, string>, body: string): Exchange {
+function exchange(headers: Record<string, string>, body: string, request = '{}', generated = false): Exchange {
   return {
-    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
-    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json', ...headers }, body: '{}' },
+    id: 'case-1.login', title: 'login', origin: generated ? { source: 'generated', vouched: false, intent: 'valid' } : { source: 'case', vouched: true, case: 1 },
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json', ...headers }, body: request },
     response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(body)),
     startedAt: new Date(0).toISOString(), durationMs: 1,
   };
@@ -89,5 +89,25 @@ describe('learning a value by its codes', () => {
       'Zoë Ångström', 'İstanbul Street', `${'Ab'.repeat(3000)} tail`, 'credential personal', 'a b c d e f', 'abc de'];
     expectLearned(learnAsMember(values), values, false, true);
     expectLearned(learnAsHeader(values.filter((v) => v.trim())), values.filter((v) => v.trim()), true, false);
+  });
+});
+
+describe('learning a parsed answer without a scope of its own', () => {
+  const SENT = 'Zq9sentvalue';
+  const generated = () => exchange({}, `{"userName":"${SENT}"}`, `{"userName":"${SENT}","searchValues":"x"}`, true);
+
+  it('leaves out what a generated request sent, wherever its answer echoes it, and learns the rest', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [], maxLearned: MAX });
+    r.learnFingerprints(generated(), { userName: SENT, password: 'Target-Own-Secret' });
+    expect(r.line(`a ${SENT} b`)).toBe(`a ${SENT} b`);
+    expect(r.line('a Target-Own-Secret b')).toBe('a «secret: 17 chars» b');
+  });
+
+  it('learns a value the run-wide redactor once saw a generated request send, when a target sends it', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [], maxLearned: MAX });
+    r.learnExchange(generated()); // the run-wide redactor's own values now hold it
+    r.learnFingerprints(exchange({}, '{}'), {}); // its URL then known to hold nothing: no scope made
+    r.learnFingerprints(exchange({}, '{}'), { password: SENT });
+    expect(r.line(`a ${SENT} b`)).toBe('a «secret: 12 chars» b');
   });
 });

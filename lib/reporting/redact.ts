@@ -218,10 +218,11 @@ interface Shared {
   readonly secretHeaders: Set<string>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
-  /** Values already fingerprinted, one set per way of fingerprinting them (with parts, with pairs), so
-   *  a value every exchange repeats (a session's token, a record's fields) is walked once: adding them
-   *  again would change nothing, the set never forgets. Short values only, each kept as a copy of its
-   *  own (it may be a view of a whole body); each set emptied when full. */
+  /** Values beyond ASCII already fingerprinted, one set per way of fingerprinting them (with parts,
+   *  with pairs), so a value every exchange repeats is walked as strings once: adding them again would
+   *  change nothing, the set never forgets. (An ASCII value is fingerprinted by its codes, for less
+   *  than this lookup costs.) Short values only, each kept as a copy of its own (it may be a view of a
+   *  whole body); each set emptied when full. */
   readonly fingerprinted: readonly Set<string>[];
   /** Request URLs in which the structure walk found nothing to learn: every account's request goes to
    *  one of a few, and walking one again would find nothing again (the walk reads only the text and
@@ -230,6 +231,8 @@ interface Shared {
 }
 
 const FINGERPRINTED_MAX = 4096;
+/** No values: the harness's own in a scope that was not needed. */
+const NO_VALUES: ReadonlySet<string> = new Set();
 const FINGERPRINTED_LENGTH = 256;
 
 export class Redactor {
@@ -343,24 +346,31 @@ export class Redactor {
    * otherwise the text is learned.
    */
   learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys): void {
-    for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
-      for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
-    }
+    this.fingerprintHeaders(ex.request.headers);
+    if (ex.response) this.fingerprintHeaders(ex.response.headers);
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
-    // run-wide list of spelled secrets never grows with the number of accounts.
-    const scope = this.scope();
-    if (ex.origin?.source === 'generated') scope.ownValues(ex);
+    // run-wide list of spelled secrets never grows with the number of accounts. Made only when a
+    // walk needs one: most exchanges (a known URL, JSON both ways) learn fingerprints alone.
+    let scope: Redactor | undefined;
+    const scoped = (): Redactor => (scope ??= this.scope());
+    if (ex.origin?.source === 'generated') scoped().ownValues(ex);
     else {
-      scope.learnUrl(ex.request.url); // a query string's sensitive parameters
+      if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
       if (ex.request.body) {
         const request = parseQuietly(ex.request.body);
         if (request !== undefined) this.fingerprintValues(request, undefined);
-        else scope.learn(ex.request.body, MAX_SHOWN_TEXT);
+        else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
       }
     }
-    if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
-    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined, keysOf);
-    else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
+    if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
+    // A scope's values are its own only for a generated request's: none without a scope.
+    else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES);
+    else if (ex.response) scoped().learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
+  }
+
+  /** The values of the secret-carrying headers, fingerprinted with their parts. */
+  private fingerprintHeaders(headers: Readonly<Record<string, string>>): void {
+    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(headers[name]!, true);
   }
 
   /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
@@ -369,12 +379,13 @@ export class Redactor {
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints } = this.shared;
     if (fingerprints.full) return;
+    // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
+    // than the memo's lookup and entry (and their cache misses), which spare the string path only.
+    if (asciiCodes(value)) { learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs); return; }
     // By how it is fingerprinted, then the value itself: no key string built per value.
     const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
     if (memo?.has(value)) return;
-    // An ASCII value (nearly every one) by its codes: its canonical form is its lower case.
-    if (asciiCodes(value)) learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
-    else this.fingerprintWords(wordsOf(canonicalText ?? canonicalValue(value)), withParts, pairs);
+    this.fingerprintWords(wordsOf(canonicalText ?? canonicalValue(value)), withParts, pairs);
     // Remembered only when every fingerprint was taken (a full set takes none anyway).
     if (memo !== undefined && !fingerprints.full) {
       if (memo.size >= FINGERPRINTED_MAX) memo.clear();
@@ -402,26 +413,26 @@ export class Redactor {
 
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
    *  names are listed (the judging's memo for a parsed answer). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys): void {
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (!hidden) return;
       const text = String(value);
       // The harness's own values (none but a generated request's): canonical only when there are any.
-      if (this.own.size > 0) {
+      if (own.size > 0) {
         const c = canonicalValue(text);
-        if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
+        if (!own.has(c)) this.fingerprint(text, false, true, c, true);
       } else this.fingerprint(text, false, true, undefined, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf); return; }
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own); return; }
     for (const k of keysOf(value)) {
       const v = value[k]!;
       // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
       // record is mostly flags), and the name's sensitivity not asked.
       if (v === null || typeof v === 'boolean') continue;
       const kind = hidden ?? this.sensitivityOf(k);
-      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf);
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own);
     }
   }
 
