@@ -140,14 +140,18 @@ const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
 /** The harness's words and values by length, first and last code (harnessRange's key): a few each. */
-const HARNESS_BY_EDGES = (() => {
-  const m = new Map<number, string[]>();
-  for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
-    const key = edgesKey(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1));
-    m.set(key, [...(m.get(key) ?? []), w]);
-  }
-  return m;
-})();
+const HARNESS_BY_EDGES = new Map<number, string[]>();
+/** One bit per low five bits of length, first and last code: set where a harness word may be (most
+ *  words are told apart here, without a lookup). */
+const HARNESS_EDGE_BITS = new Uint8Array(1 << 12);
+const edgeBit = (length: number, first: number, last: number): number => ((length & 31) << 10) | ((first & 31) << 5) | (last & 31);
+for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
+  const [first, last] = [w.charCodeAt(0), w.charCodeAt(w.length - 1)];
+  const key = edgesKey(w.length, first, last);
+  HARNESS_BY_EDGES.set(key, [...(HARNESS_BY_EDGES.get(key) ?? []), w]);
+  const bit = edgeBit(w.length, first, last);
+  HARNESS_EDGE_BITS[bit >> 3]! |= 1 << (bit & 7);
+}
 /** A small integer of a word's length, first and last code (a longer word, or codes beyond ASCII,
  *  share keys: the words of a key are compared whole). */
 function edgesKey(length: number, first: number, last: number): number {
@@ -155,7 +159,11 @@ function edgesKey(length: number, first: number, last: number): number {
 }
 /** harnessWord() of the text of ASCII `codes[from, to)` in lower case, with no string made. */
 function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
-  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, lowerAscii(codes[from]!), lowerAscii(codes[to - 1]!)));
+  const first = lowerAscii(codes[from]!);
+  const last = lowerAscii(codes[to - 1]!);
+  const bit = edgeBit(to - from, first, last);
+  if ((HARNESS_EDGE_BITS[bit >> 3]! & (1 << (bit & 7))) === 0) return false;
+  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, first, last));
   if (!candidates) return false;
   next: for (const w of candidates) {
     if (w.length !== to - from) continue;
