@@ -111,3 +111,14 @@ describe('learning a parsed answer without a scope of its own', () => {
     expect(r.line(`a ${SENT} b`)).toBe('a «secret: 12 chars» b');
   });
 });
+
+describe('learning into a shared set', () => {
+  it('leaves every fingerprint of an exchange in the table when learnFingerprints returns, for another thread to read', () => {
+    const main = new Redactor({ showPersonalData: false, secrets: [], maxLearned: MAX });
+    // A judging worker's redactor opens the same table (lib/cli/judge-worker.ts); here on one thread.
+    const worker = new Redactor({ showPersonalData: false, secrets: [], fingerprints: main.shareFingerprints() });
+    worker.learnFingerprints(exchange({}, '{}'), { password: 'Worker-Learned-Token', name: 'x', nested: { apiKey: 'Second Secret-Words' } });
+    expect(main.line('a Worker-Learned-Token b')).toBe('a «secret: 20 chars» b');
+    expect(main.line('a second secret-words b')).toBe('a «secret: words» b');
+  });
+});

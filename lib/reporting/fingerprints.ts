@@ -55,6 +55,9 @@ function foldedFingerprint(codes: Uint8Array, from: number, to: number, from2: n
 /** An ASCII capital lower-cased, any other code as it is. */
 export const lowerAscii = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
 
+/** Fingerprints deferred at most (FingerprintSet.defer). */
+const PENDING = 64;
+
 /** Fill at which the table stops taking values: linear probing stays short below it. */
 const MAX_FILL = 0.75;
 
@@ -85,6 +88,7 @@ export class FingerprintSet {
    *  open with `new FingerprintSet(max, shared)`. The shared table is allocated at its bound like the
    *  private one; its pages too are mapped as first written. */
   share(): SharedFingerprints {
+    this.flush();
     if (!this.shared) {
       const tags = new Uint32Array(new SharedArrayBuffer(this.slots * 4));
       if (this.tags) tags.set(this.tags);
@@ -97,6 +101,13 @@ export class FingerprintSet {
 
   /** Whether a fingerprint was refused for want of room. */
   get full(): boolean {
+    this.flush();
+    return this.state[1] !== 0;
+  }
+
+  /** `full` without adding the deferred fingerprints first: it may say false where they are about to
+   *  be refused (they are, whoever asks), never true early. */
+  get fullSoFar(): boolean {
     return this.state[1] !== 0;
   }
 
@@ -111,31 +122,55 @@ export class FingerprintSet {
   }
 
   get size(): number {
+    this.flush();
     return this.state[0]!;
   }
 
   /** Bytes held by the table (0 until the first value). */
   get bytes(): number {
+    this.flush();
     return this.tags?.byteLength ?? 0;
   }
 
   /** Adds a fingerprint; false when it was refused because the set is full. */
   add(token: string): boolean {
+    this.flush();
     fingerprint(token);
     return this.insert(HALVES[0]!, HALVES[1]!);
   }
 
   /** add() of the text of ASCII `codes[from, to)` in lower case, with no string made: the learner's
-   *  common case (redact.ts). */
-  addFolded(codes: Uint8Array, from: number, to: number): boolean {
+   *  common case (redact.ts). Deferred, as addFoldedPair's, until the set is next read or `flush`ed. */
+  addFolded(codes: Uint8Array, from: number, to: number): void {
     foldedFingerprint(codes, from, to, 0, 0);
-    return this.insert(HALVES[0]!, HALVES[1]!);
+    this.defer();
   }
 
   /** add() of two words of ASCII `codes` in lower case with a space between them, with no string made. */
-  addFoldedPair(codes: Uint8Array, from: number, to: number, from2: number, to2: number): boolean {
+  addFoldedPair(codes: Uint8Array, from: number, to: number, from2: number, to2: number): void {
     foldedFingerprint(codes, from, to, from2, to2);
-    return this.insert(HALVES[0]!, HALVES[1]!);
+    this.defer();
+  }
+
+  /** Fingerprints computed and not yet added, in order: added in one tight loop, their slots (random
+   *  places in a table of megabytes, a cache miss each) are fetched together rather than one by one
+   *  between other work. Every read of the set (has, size, full, share) adds them first. */
+  private readonly pending = new Uint32Array(2 * PENDING);
+  private pendingCount = 0;
+
+  private defer(): void {
+    this.pending[this.pendingCount++] = HALVES[0]!;
+    this.pending[this.pendingCount++] = HALVES[1]!;
+    if (this.pendingCount === this.pending.length) this.flush();
+  }
+
+  /** Adds the deferred fingerprints, in the order they came. A learner that another thread reads calls
+   *  it when it is done with an exchange. */
+  flush(): void {
+    const n = this.pendingCount;
+    if (n === 0) return;
+    this.pendingCount = 0;
+    for (let k = 0; k < n; k += 2) this.insert(this.pending[k]!, this.pending[k + 1]!);
   }
 
   private insert(a: number, b: number): boolean {
@@ -162,6 +197,7 @@ export class FingerprintSet {
   }
 
   has(token: string): boolean {
+    this.flush();
     const tags = this.tags;
     if (!tags) return false;
     fingerprint(token);

@@ -236,6 +236,8 @@ interface Shared {
    *  one of a few, and walking one again would find nothing again (the walk reads only the text and
    *  the policy). Short ones, detached copies, emptied when full, as `fingerprinted`. */
   readonly plainUrls: Set<string>;
+  /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
+  batching: boolean;
 }
 
 const FINGERPRINTED_MAX = 4096;
@@ -252,7 +254,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set() };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -354,6 +356,17 @@ export class Redactor {
    * otherwise the text is learned.
    */
   learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys): void {
+    this.shared.batching = true;
+    try {
+      this.learnAllFingerprints(ex, parsed, keysOf);
+    } finally {
+      // Added now, not at the next read: a judging worker's redactor is read by the main thread.
+      this.shared.batching = false;
+      this.shared.fingerprints.flush();
+    }
+  }
+
+  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf): void {
     this.fingerprintHeaders(ex.request.headers);
     if (ex.response) this.fingerprintHeaders(ex.response.headers);
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
@@ -386,10 +399,15 @@ export class Redactor {
    *  memo needs no copy of its own. */
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints } = this.shared;
-    if (fingerprints.full) return;
+    if (fingerprints.fullSoFar) return;
     // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
     // than the memo's lookup and entry (and their cache misses), which spare the string path only.
-    if (asciiCodes(value)) { learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs); return; }
+    if (asciiCodes(value)) {
+      learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
+      // Deferred to the end of learnFingerprints only: any other learning is in the set at once.
+      if (!this.shared.batching) fingerprints.flush();
+      return;
+    }
     // By how it is fingerprinted, then the value itself: no key string built per value.
     const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
     if (memo?.has(value)) return;
