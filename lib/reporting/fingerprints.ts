@@ -11,8 +11,10 @@
 // (lib/engine/judge-pool.ts) learn into the one table the main thread's redactor reads, each slot
 // claimed with Atomics.compareExchange so two workers never write one slot.
 
-/** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves. */
-function fingerprint(s: string): [number, number] {
+/** FNV-1a over UTF-16 code units, twice with different offsets: two independent 32-bit halves,
+ *  written to HALVES (no pair, nor a number too large for a small integer, allocated per value). */
+const HALVES = new Uint32Array(2);
+function fingerprint(s: string): void {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ s.length;
   for (let i = 0; i < s.length; i++) {
@@ -20,9 +22,41 @@ function fingerprint(s: string): [number, number] {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
   }
+  HALVES[0] = a;
   // A tag of 0 marks an empty slot: never produce it.
-  return [a >>> 0, (b >>> 0) || 1];
+  HALVES[1] = b || 1;
 }
+
+/** fingerprint() of `codes[from, to)` read as text (ASCII codes), lower-cased, and, when
+ *  `from2 < to2`, of that, a space and `codes[from2, to2)` lower-cased (two words as one): the same
+ *  halves, without the strings. */
+function foldedFingerprint(codes: Uint8Array, from: number, to: number, from2: number, to2: number): void {
+  const two = from2 < to2;
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ (to - from + (two ? 1 + to2 - from2 : 0));
+  for (let i = from; i < to; i++) {
+    const c = lowerAscii(codes[i]!);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  if (two) {
+    a = Math.imul(a ^ 0x20, 0x01000193);
+    b = Math.imul(b ^ 0x20, 0x5bd1e995) ^ (b >>> 15);
+    for (let i = from2; i < to2; i++) {
+      const c = lowerAscii(codes[i]!);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+  }
+  HALVES[0] = a;
+  HALVES[1] = b || 1;
+}
+
+/** An ASCII capital lower-cased, any other code as it is. */
+export const lowerAscii = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
+
+/** Fingerprints deferred at most (FingerprintSet.defer). */
+const PENDING = 64;
 
 /** Fill at which the table stops taking values: linear probing stays short below it. */
 const MAX_FILL = 0.75;
@@ -54,6 +88,7 @@ export class FingerprintSet {
    *  open with `new FingerprintSet(max, shared)`. The shared table is allocated at its bound like the
    *  private one; its pages too are mapped as first written. */
   share(): SharedFingerprints {
+    this.flush();
     if (!this.shared) {
       const tags = new Uint32Array(new SharedArrayBuffer(this.slots * 4));
       if (this.tags) tags.set(this.tags);
@@ -66,6 +101,13 @@ export class FingerprintSet {
 
   /** Whether a fingerprint was refused for want of room. */
   get full(): boolean {
+    this.flush();
+    return this.state[1] !== 0;
+  }
+
+  /** `full` without adding the deferred fingerprints first: it may say false where they are about to
+   *  be refused (they are, whoever asks), never true early. */
+  get fullSoFar(): boolean {
     return this.state[1] !== 0;
   }
 
@@ -80,17 +122,58 @@ export class FingerprintSet {
   }
 
   get size(): number {
+    this.flush();
     return this.state[0]!;
   }
 
   /** Bytes held by the table (0 until the first value). */
   get bytes(): number {
+    this.flush();
     return this.tags?.byteLength ?? 0;
   }
 
   /** Adds a fingerprint; false when it was refused because the set is full. */
   add(token: string): boolean {
-    const [a, b] = fingerprint(token);
+    this.flush();
+    fingerprint(token);
+    return this.insert(HALVES[0]!, HALVES[1]!);
+  }
+
+  /** add() of the text of ASCII `codes[from, to)` in lower case, with no string made: the learner's
+   *  common case (redact.ts). Deferred, as addFoldedPair's, until the set is next read or `flush`ed. */
+  addFolded(codes: Uint8Array, from: number, to: number): void {
+    foldedFingerprint(codes, from, to, 0, 0);
+    this.defer();
+  }
+
+  /** add() of two words of ASCII `codes` in lower case with a space between them, with no string made. */
+  addFoldedPair(codes: Uint8Array, from: number, to: number, from2: number, to2: number): void {
+    foldedFingerprint(codes, from, to, from2, to2);
+    this.defer();
+  }
+
+  /** Fingerprints computed and not yet added, in order: added in one tight loop, their slots (random
+   *  places in a table of megabytes, a cache miss each) are fetched together rather than one by one
+   *  between other work. Every read of the set (has, size, full, share) adds them first. */
+  private readonly pending = new Uint32Array(2 * PENDING);
+  private pendingCount = 0;
+
+  private defer(): void {
+    this.pending[this.pendingCount++] = HALVES[0]!;
+    this.pending[this.pendingCount++] = HALVES[1]!;
+    if (this.pendingCount === this.pending.length) this.flush();
+  }
+
+  /** Adds the deferred fingerprints, in the order they came. A learner that another thread reads calls
+   *  it when it is done with an exchange. */
+  flush(): void {
+    const n = this.pendingCount;
+    if (n === 0) return;
+    this.pendingCount = 0;
+    for (let k = 0; k < n; k += 2) this.insert(this.pending[k]!, this.pending[k + 1]!);
+  }
+
+  private insert(a: number, b: number): boolean {
     const tags = (this.tags ??= new Uint32Array(this.slots));
     const mask = tags.length - 1;
     let i = a & mask;
@@ -114,9 +197,12 @@ export class FingerprintSet {
   }
 
   has(token: string): boolean {
+    this.flush();
     const tags = this.tags;
     if (!tags) return false;
-    const [a, b] = fingerprint(token);
+    fingerprint(token);
+    const a = HALVES[0]!;
+    const b = HALVES[1]!;
     const mask = tags.length - 1;
     for (let i = a & mask; tags[i] !== 0; i = (i + 1) & mask) if (tags[i] === b) return true;
     return false;

@@ -39,7 +39,7 @@ import type { Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
-import { FingerprintSet, type SharedFingerprints } from './fingerprints.js';
+import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
@@ -90,25 +90,46 @@ const ASCII_TOKEN = new Uint8Array(128).map((_, c) => (/[\p{L}\p{N}_@+~.-]/u.tes
 const asciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 /** Trimmed as TRIM trims: . @ : - */
 const asciiTrimmed = (c: number): boolean => c === 0x2e || c === 0x40 || c === 0x3a || c === 0x2d;
-/** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token (learning
- *  runs over every sensitive value of every exchange): the same words. */
-function asciiWords(t: string): string[] {
-  const out: string[] = [];
+/** The words of the text of ASCII `codes[0, n)` as wordsOf gives them: the start and end of each in
+ *  turn written to `into` (room for n + 1), their count times two returned. Letters of either case are
+ *  read alike, so the bounds of a text are those of its lower case. */
+function asciiBounds(codes: Uint8Array, n: number, into: Int32Array): number {
+  let found = 0;
   let start = -1;
-  for (let i = 0; i <= t.length; i++) {
-    const c = i < t.length ? t.charCodeAt(i) : -1;
-    const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < t.length && asciiAlnum(t.charCodeAt(i + 1))));
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? codes[i]! : -1;
+    const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < n && asciiAlnum(codes[i + 1]!)));
     if (inToken) { if (start < 0) start = i; continue; }
     if (start < 0) continue;
     let a = start;
     let b = i;
-    while (a < b && asciiTrimmed(t.charCodeAt(a))) a++;
-    while (b > a && asciiTrimmed(t.charCodeAt(b - 1))) b--;
-    if (b > a) out.push(t.slice(a, b));
+    while (a < b && asciiTrimmed(codes[a]!)) a++;
+    while (b > a && asciiTrimmed(codes[b - 1]!)) b--;
+    if (b > a) { into[found++] = a; into[found++] = b; }
     start = -1;
   }
+  return found;
+}
+/** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token: the same words. */
+function asciiWords(t: string): string[] {
+  const codes = Buffer.from(t, 'latin1');
+  const bounds = new Int32Array(codes.length + 1);
+  const found = asciiBounds(codes, codes.length, bounds);
+  const out: string[] = [];
+  for (let k = 0; k < found; k += 2) out.push(t.slice(bounds[k], bounds[k + 1]));
   return out;
 }
+/** Values learned by their codes (learnAscii) at most this long: longer ones are rare. */
+const ASCII_LEARNED_LENGTH = 4096;
+/** The codes of the value learnAscii reads, written by asciiCodes: a typed array reads fast whatever
+ *  the string's representation (charCodeAt on a slice of a two-byte body was several times slower).
+ *  Three bytes a code unit: a value that is not ASCII is never cut short, so never taken for one. */
+const CODES = Buffer.alloc(ASCII_LEARNED_LENGTH * 3);
+/** The bounds of its words (asciiBounds). */
+const BOUNDS = new Int32Array(ASCII_LEARNED_LENGTH + 1);
+/** Whether `value` is ASCII (and short enough), its codes then in CODES: its UTF-8 is as long as it
+ *  only when every code unit is ASCII. */
+const asciiCodes = (value: string): boolean => value.length <= ASCII_LEARNED_LENGTH && CODES.write(value) === value.length;
 /** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
  *  (exported for test/redact-words.test.ts). */
 export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
@@ -118,6 +139,59 @@ export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(cano
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
+/** The harness's words and values by length, first and last code (harnessRange's key): a few each. */
+const HARNESS_BY_EDGES = new Map<number, string[]>();
+/** One bit per low five bits of length, first and last code: set where a harness word may be (most
+ *  words are told apart here, without a lookup). */
+const HARNESS_EDGE_BITS = new Uint8Array(1 << 12);
+const edgeBit = (length: number, first: number, last: number): number => ((length & 31) << 10) | ((first & 31) << 5) | (last & 31);
+for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
+  const [first, last] = [w.charCodeAt(0), w.charCodeAt(w.length - 1)];
+  const key = edgesKey(w.length, first, last);
+  HARNESS_BY_EDGES.set(key, [...(HARNESS_BY_EDGES.get(key) ?? []), w]);
+  const bit = edgeBit(w.length, first, last);
+  HARNESS_EDGE_BITS[bit >> 3]! |= 1 << (bit & 7);
+}
+/** A small integer of a word's length, first and last code (a longer word, or codes beyond ASCII,
+ *  share keys: the words of a key are compared whole). */
+function edgesKey(length: number, first: number, last: number): number {
+  return (Math.min(length, 0xffff) << 14) | ((first & 0x7f) << 7) | (last & 0x7f);
+}
+/** harnessWord() of the text of ASCII `codes[from, to)` in lower case, with no string made. */
+function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
+  const first = lowerAscii(codes[from]!);
+  const last = lowerAscii(codes[to - 1]!);
+  const bit = edgeBit(to - from, first, last);
+  if ((HARNESS_EDGE_BITS[bit >> 3]! & (1 << (bit & 7))) === 0) return false;
+  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, first, last));
+  if (!candidates) return false;
+  next: for (const w of candidates) {
+    if (w.length !== to - from) continue;
+    for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== lowerAscii(codes[from + k]!)) continue next;
+    return true;
+  }
+  return false;
+}
+/** fingerprint()'s tokens and pairs of an ASCII value, its codes in CODES and the bounds of its
+ *  words in BOUNDS (`found` of them): the same fingerprints, added in the same order, as from
+ *  wordsOf(canonicalValue(value)), with no string made. */
+function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean): void {
+  let tokens = 0;
+  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
+  for (let k = 0; k < found; k += 2) {
+    const from = BOUNDS[k]!;
+    const to = BOUNDS[k + 1]!;
+    if (to - from >= MIN_SCANNED && (tokens === 1 || withParts || to - from >= MIN_PART) && !harnessRange(CODES, from, to)) fingerprints.addFolded(CODES, from, to);
+  }
+  if (!pairs) return;
+  for (let k = 2; k < found; k += 2) {
+    const from = BOUNDS[k - 2]!;
+    const to = BOUNDS[k - 1]!;
+    const from2 = BOUNDS[k]!;
+    const to2 = BOUNDS[k + 1]!;
+    if (to - from + to2 - from2 >= MIN_SCANNED && !(harnessRange(CODES, from, to) && harnessRange(CODES, from2, to2))) fingerprints.addFoldedPair(CODES, from, to, from2, to2);
+  }
+}
 
 interface Secret {
   readonly marker: string;
@@ -152,18 +226,23 @@ interface Shared {
   readonly secretHeaders: Set<string>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
-  /** Values already fingerprinted, one set per way of fingerprinting them (with parts, with pairs), so
-   *  a value every exchange repeats (a session's token, a record's fields) is walked once: adding them
-   *  again would change nothing, the set never forgets. Short values only, each kept as a copy of its
-   *  own (it may be a view of a whole body); each set emptied when full. */
+  /** Values beyond ASCII already fingerprinted, one set per way of fingerprinting them (with parts,
+   *  with pairs), so a value every exchange repeats is walked as strings once: adding them again would
+   *  change nothing, the set never forgets. (An ASCII value is fingerprinted by its codes, for less
+   *  than this lookup costs.) Short values only, each kept as a copy of its own (it may be a view of a
+   *  whole body); each set emptied when full. */
   readonly fingerprinted: readonly Set<string>[];
   /** Request URLs in which the structure walk found nothing to learn: every account's request goes to
    *  one of a few, and walking one again would find nothing again (the walk reads only the text and
    *  the policy). Short ones, detached copies, emptied when full, as `fingerprinted`. */
   readonly plainUrls: Set<string>;
+  /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
+  batching: boolean;
 }
 
 const FINGERPRINTED_MAX = 4096;
+/** No values: the harness's own in a scope that was not needed. */
+const NO_VALUES: ReadonlySet<string> = new Set();
 const FINGERPRINTED_LENGTH = 256;
 
 export class Redactor {
@@ -175,7 +254,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set() };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -277,24 +356,42 @@ export class Redactor {
    * otherwise the text is learned.
    */
   learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys): void {
-    for (const headers of [ex.request.headers, ex.response?.headers ?? {}]) {
-      for (const [name, value] of Object.entries(headers)) if (this.secretHeaderName(name)) this.fingerprint(value, true);
+    this.shared.batching = true;
+    try {
+      this.learnAllFingerprints(ex, parsed, keysOf);
+    } finally {
+      // Added now, not at the next read: a judging worker's redactor is read by the main thread.
+      this.shared.batching = false;
+      this.shared.fingerprints.flush();
     }
+  }
+
+  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf): void {
+    this.fingerprintHeaders(ex.request.headers);
+    if (ex.response) this.fingerprintHeaders(ex.response.headers);
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
-    // run-wide list of spelled secrets never grows with the number of accounts.
-    const scope = this.scope();
-    if (ex.origin?.source === 'generated') scope.ownValues(ex);
+    // run-wide list of spelled secrets never grows with the number of accounts. Made only when a
+    // walk needs one: most exchanges (a known URL, JSON both ways) learn fingerprints alone.
+    let scope: Redactor | undefined;
+    const scoped = (): Redactor => (scope ??= this.scope());
+    if (ex.origin?.source === 'generated') scoped().ownValues(ex);
     else {
-      scope.learnUrl(ex.request.url); // a query string's sensitive parameters
+      if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
       if (ex.request.body) {
         const request = parseQuietly(ex.request.body);
         if (request !== undefined) this.fingerprintValues(request, undefined);
-        else scope.learn(ex.request.body, MAX_SHOWN_TEXT);
+        else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
       }
     }
-    if (parsed instanceof ParsedXml) scope.fingerprintElement(parsed.root);
-    else if (parsed !== undefined) scope.fingerprintValues(parsed, undefined, keysOf);
-    else if (ex.response) scope.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
+    if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
+    // A scope's values are its own only for a generated request's: none without a scope.
+    else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES);
+    else if (ex.response) scoped().learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
+  }
+
+  /** The values of the secret-carrying headers, fingerprinted with their parts. */
+  private fingerprintHeaders(headers: Readonly<Record<string, string>>): void {
+    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(headers[name]!, true);
   }
 
   /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
@@ -302,11 +399,29 @@ export class Redactor {
    *  memo needs no copy of its own. */
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints } = this.shared;
-    if (fingerprints.full) return;
+    if (fingerprints.fullSoFar) return;
+    // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
+    // than the memo's lookup and entry (and their cache misses), which spare the string path only.
+    if (asciiCodes(value)) {
+      learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
+      // Deferred to the end of learnFingerprints only: any other learning is in the set at once.
+      if (!this.shared.batching) fingerprints.flush();
+      return;
+    }
     // By how it is fingerprinted, then the value itself: no key string built per value.
     const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
     if (memo?.has(value)) return;
-    const words = wordsOf(canonicalText ?? canonicalValue(value));
+    this.fingerprintWords(wordsOf(canonicalText ?? canonicalValue(value)), withParts, pairs);
+    // Remembered only when every fingerprint was taken (a full set takes none anyway).
+    if (memo !== undefined && !fingerprints.full) {
+      if (memo.size >= FINGERPRINTED_MAX) memo.clear();
+      memo.add(detached ? value : detachedCopy(value));
+    }
+  }
+
+  /** fingerprint() of a value's words (canonical): each token, and every two words in a row. */
+  private fingerprintWords(words: readonly string[], withParts: boolean, pairs: boolean): void {
+    const { fingerprints } = this.shared;
     const tokens = words.filter((t) => t.length >= MIN_SCANNED);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
     // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
@@ -320,29 +435,31 @@ export class Redactor {
         if (a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b))) fingerprints.add(pair(a, b));
       }
     }
-    // Remembered only when every fingerprint was taken (a full set takes none anyway).
-    if (memo !== undefined && !fingerprints.full) {
-      if (memo.size >= FINGERPRINTED_MAX) memo.clear();
-      memo.add(detached ? value : detachedCopy(value));
-    }
   }
 
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
    *  names are listed (the judging's memo for a parsed answer). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys): void {
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (!hidden) return;
       const text = String(value);
       // The harness's own values (none but a generated request's): canonical only when there are any.
-      if (this.own.size > 0) {
+      if (own.size > 0) {
         const c = canonicalValue(text);
-        if (!this.own.has(c)) this.fingerprint(text, false, true, c, true);
+        if (!own.has(c)) this.fingerprint(text, false, true, c, true);
       } else this.fingerprint(text, false, true, undefined, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf); return; }
-    for (const k of keysOf(value)) this.fingerprintValues(value[k]!, hidden ?? this.sensitivityOf(k), keysOf);
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own); return; }
+    for (const k of keysOf(value)) {
+      const v = value[k]!;
+      // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
+      // record is mostly flags), and the name's sensitivity not asked.
+      if (v === null || typeof v === 'boolean') continue;
+      const kind = hidden ?? this.sensitivityOf(k);
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own);
+    }
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
