@@ -1,10 +1,12 @@
-// The plain JSON path (lib/json/plain-json.ts) finds a repeated member name by the number of a name it
+// The plain JSON path (lib/json/plain-json.ts) lists a large object's names as it reads them, and
+// finds a repeated member name by the number of a name it
 // knows, not by looking the name up in the object: these texts are built to slip past a wrong
 // bookkeeping of those numbers (a nested object taking the parent's name, an escaped spelling, a full
 // table of names), and each must be handed back to the full path, which reports the repeat.
 import { describe, expect, it } from 'vitest';
 import { parseJson, parseJsonSlowly } from '../lib/json/parse.js';
-import { NOT_PLAIN, plainJson } from '../lib/json/plain-json.js';
+import { NOT_PLAIN, plainJson, plainJsonListed } from '../lib/json/plain-json.js';
+import type { JsonObject } from '../lib/json/value.js';
 
 /** Handed back by the plain path, and reported by parseJson as the full path reports it. */
 function handedBack(text: string): void {
@@ -55,5 +57,32 @@ describe('repeated member names on the plain path', () => {
     read(members(many.slice(0, 100)));
     read('{"a":1,"b":{"a":2}}'); // the table was emptied before this text: the names are learned anew
     handedBack('{"a":1,"b":{"a":2},"a":3}');
+  });
+});
+
+describe('names listed as read', () => {
+  /** Every listed object's names are Object.keys of it; how many objects were listed. */
+  function listedAsObjectKeys(text: string): number {
+    const r = plainJsonListed(text);
+    if (r === NOT_PLAIN) throw new Error(`not read: ${text.slice(0, 40)}`);
+    for (const [o, keys] of r.listed ?? []) expect(keys).toEqual(Object.keys(o));
+    return r.listed?.size ?? 0;
+  }
+  const names = Array.from({ length: 40 }, (_, i) => `m${i}`);
+
+  it('lists a large object\'s names as Object.keys lists them, at any depth', () => {
+    expect(listedAsObjectKeys(members(names))).toBe(1);
+    expect(listedAsObjectKeys(`{"a":${members(names)},"b":[${members(names)},${members(names.slice(0, 3))}],"c":1}`)).toBe(2);
+    expect(listedAsObjectKeys(`{${names.map((n) => `"${n}":${members(names)}`).join(',')}}`)).toBe(41);
+    expect(listedAsObjectKeys(members(['4294967295', '01', '-1', '1.5', '\\u0061', ...names]))).toBe(1); // no array index among them
+    expect(listedAsObjectKeys(members(names.slice(0, 16)))).toBe(0);
+  });
+
+  it('leaves out an object with an array index among its names (Object.keys puts those first)', () => {
+    for (const index of ['7', '0', '4294967294', '\\u0037']) {
+      const text = members([...names.slice(0, 20), index, ...names.slice(20)]);
+      expect(listedAsObjectKeys(text), index).toBe(0);
+      expect(Object.keys(plainJson(text) as JsonObject)[0]).toBe(JSON.parse(`"${index}"`));
+    }
   });
 });

@@ -31,6 +31,8 @@ interface Known {
   readonly after: Known[];
   /** The names that came first in an object held by a member of this name (or an item of it). */
   readonly first: Known[];
+  /** An array index ("0", "42"): Object.keys lists those first, in numeric order. */
+  readonly arrayIndex: boolean;
 }
 
 /** At most this many names are known, of at most this length, each with at most this many names after
@@ -40,7 +42,14 @@ const MAX_KNOWN = 4096;
 const MAX_KNOWN_LENGTH = 64;
 const MAX_AFTER = 8;
 const KNOWN = new Map<string, Known>();
-const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [] });
+const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name) });
+
+/** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
+const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
+
+/** Objects of more members than this have their names listed as read (V8 keeps an object given that
+ *  many names one by one as a dictionary, and Object.keys then sorts them again on every listing). */
+const LISTED_FROM = 16;
 /** What holds the text's own value, and every value held by a name not known. */
 let ROOT = newKnown('', -1);
 let UNKNOWN = newKnown('', -1);
@@ -196,6 +205,11 @@ class Reader {
    *  the object ends (its parent may take the same name next): pairs, `undo` entries in use. */
   private readonly held: number[] = [];
   private undo = 0;
+  /** The names of the open objects, each object's above its parent's: `named` in use. */
+  private readonly names: string[] = [];
+  private named = 0;
+  /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
+  listed: Map<JsonObject, readonly string[]> | undefined;
 
   private object(holder: Known): JsonObject {
     this.open();
@@ -203,6 +217,9 @@ class Reader {
     if (this.next() === 0x7d) { this.i++; this.depth--; return o; }
     const self = ++objects;
     const from = this.undo;
+    const base = this.named;
+    // Listed unless a name is an array index (Object.keys puts those first, in numeric order).
+    let listable = true;
     // A name not known (escaped, long, or met when the table was full) is looked up in the object,
     // and once one is, every name is: "a" and "\u0061" are the same name.
     let unknown = false;
@@ -218,10 +235,13 @@ class Reader {
         this.held[this.undo++] = TAKEN_BY[known.index]!;
         TAKEN_BY[known.index] = self;
         previous = known;
+        if (known.arrayIndex) listable = false;
       } else {
         name = this.unknown;
         unknown = true;
+        if (isArrayIndex(name)) listable = false;
       }
+      this.names[this.named++] = name;
       if (this.next() !== 0x3a) throw notPlain;
       this.i++;
       const v = this.value(known ?? UNKNOWN);
@@ -234,6 +254,8 @@ class Reader {
       if (c !== 0x7d) throw notPlain;
       for (let k = this.undo - 2; k >= from; k -= 2) TAKEN_BY[this.held[k]!] = this.held[k + 1]!;
       this.undo = from;
+      if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+      this.named = base;
       this.depth--;
       return o;
     }
@@ -283,9 +305,18 @@ class Reader {
 
 /** The value of a plain JSON text (see the head of this file), or NOT_PLAIN. */
 export function plainJson(text: string): JsonValue | typeof NOT_PLAIN {
+  const read = plainJsonListed(text);
+  return read === NOT_PLAIN ? read : read.value;
+}
+
+/** plainJson, with the names of each object of more than LISTED_FROM members as Object.keys lists
+ *  them (an object with an array index among its names is left out). */
+export function plainJsonListed(text: string): { readonly value: JsonValue; readonly listed?: ReadonlyMap<JsonObject, readonly string[]> } | typeof NOT_PLAIN {
   if (KNOWN.size >= MAX_KNOWN) { KNOWN.clear(); ROOT = newKnown('', -1); UNKNOWN = newKnown('', -1); }
   try {
-    return new Reader(text).whole();
+    const reader = new Reader(text);
+    const value = reader.whole();
+    return reader.listed ? { value, listed: reader.listed } : { value };
   } catch (e) {
     if (e === notPlain) return NOT_PLAIN;
     throw e;
