@@ -34,13 +34,7 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   const rec = ex.jsonRecord();
   if (!rec.ok) return { skip: rec.reason };
   const view = ex.once('json-record-view', (): JsonRecordView => {
-    const { slots, objects } = jsonWalk(op.response, rec.value.root, ex.keysOf);
-    const byKind = new Map<FieldType['kind'], JsonSlot[]>();
-    for (const s of slots) {
-      const same = byKind.get(s.type.kind);
-      if (same) same.push(s);
-      else byKind.set(s.type.kind, [s]);
-    }
+    const { slots, objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf);
     return { op, root: rec.value.root, json: rec.value.json, slots, objects, byKind };
   });
   return look(view);

@@ -89,7 +89,16 @@ class Slot implements JsonSlot {
 /** A record's walk: every slot, and every object of a known shape (when `list` is given). */
 class Walk {
   readonly slots: JsonSlot[] = [];
+  /** The slots by the kind of their type, each list in document order. */
+  readonly byKind = new Map<FieldType['kind'], JsonSlot[]>();
   readonly objects: JsonObjectAt[] = [];
+
+  private add(s: Slot): void {
+    this.slots.push(s);
+    const same = this.byKind.get(s.type.kind);
+    if (same) same.push(s);
+    else this.byKind.set(s.type.kind, [s]);
+  }
   constructor(private readonly list: KeysOf | undefined) {}
 
   inside(slot: Slot, type: FieldType, value: JsonValue): void {
@@ -100,12 +109,12 @@ class Walk {
         for (let i = 0; i < value.length; i++) {
           const item = value[i]!;
           const s = new Slot(slot.field, type.item, item, slot, i);
-          this.slots.push(s);
+          this.add(s);
           this.inside(s, type.item, item);
         }
       }
     } else if (type.kind === 'map' && isJsonObject(value)) {
-      for (const key of Object.keys(value)) {
+      for (const key of (this.list ?? Object.keys)(value)) { // the exchange's memo: the learner lists the map too
         const v = value[key]!;
         if (isJsonObject(v)) this.object(type.value, v, new MapEntryAt(slot, key));
       }
@@ -129,7 +138,7 @@ class Walk {
         continue;
       }
       const s = new Slot(f, f.type, value, at, f.json);
-      this.slots.push(s);
+      this.add(s);
       this.inside(s, f.type, value);
     }
     if (this.list) this.objects[objectsAt] = new ObjectAt(shape, obj, at, this.list, present, absent ?? NONE);
@@ -144,9 +153,11 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
   return walk.slots;
 }
 
-/** The slots (jsonSlots) and the record with every nested object of a known shape (each with its
- *  path, in document order), in one walk. */
-export function jsonWalk(shape: Shape, obj: JsonObject, list: KeysOf = Object.keys, path = ROOT): { readonly slots: readonly JsonSlot[]; readonly objects: readonly JsonObjectAt[] } {
+/** The slots (jsonSlots, also by kind) and the record with every nested object of a known shape
+ *  (each with its path, in document order), in one walk. */
+export function jsonWalk(shape: Shape, obj: JsonObject, list: KeysOf = Object.keys, path = ROOT): {
+  readonly slots: readonly JsonSlot[]; readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>; readonly objects: readonly JsonObjectAt[];
+} {
   const walk = new Walk(list);
   walk.object(shape, obj, path);
   return walk;
