@@ -46,6 +46,14 @@ describe('repeated member names on the plain path', () => {
 
   it('hands back a name Object.prototype answers, however spelled', () => {
     for (const t of ['{"__proto__":{}}', '{"a":1,"__proto__":[]}', '{"__pro\\u0074o__":{}}', '{"constructor":1}', '{"a":{"hasOwnProperty":1}}', '{"valueOf":1}']) handedBack(t);
+    // In a large object too (read once before, so that it starts without a prototype), at any place.
+    const large = Array.from({ length: 30 }, (_, i) => `p${i}`);
+    for (const name of ['__proto__', '__pro\\u0074o__', 'toStr\\u0069ng', 'isPrototypeOf']) {
+      for (const at of [0, 17, 30]) {
+        read(`{"x":${members(large)}}`);
+        handedBack(`{"x":${members([...large.slice(0, at), name, ...large.slice(at)])}}`);
+      }
+    }
   });
 
   it('finds repeats once the table of known names is full, and after it was emptied', () => {

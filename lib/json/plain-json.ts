@@ -33,6 +33,8 @@ interface Known {
   readonly first: Known[];
   /** An array index ("0", "42"): Object.keys lists those first, in numeric order. */
   readonly arrayIndex: boolean;
+  /** The last object it held had more than LISTED_FROM members. */
+  large: boolean;
 }
 
 /** At most this many names are known, of at most this length, each with at most this many names after
@@ -42,7 +44,7 @@ const MAX_KNOWN = 4096;
 const MAX_KNOWN_LENGTH = 64;
 const MAX_AFTER = 8;
 const KNOWN = new Map<string, Known>();
-const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name) });
+const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name), large: false });
 
 /** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
 const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
@@ -213,8 +215,12 @@ class Reader {
 
   private object(holder: Known): JsonObject {
     this.open();
-    const o: JsonObject = {};
-    if (this.next() === 0x7d) { this.i++; this.depth--; return o; }
+    if (this.next() === 0x7d) { this.i++; this.depth--; return {}; }
+    // An object expected large starts as a dictionary without a prototype: V8 turns an object given
+    // that many names one by one into a dictionary anyway, and a name added to one without a
+    // prototype is not looked up on Object.prototype first. It gets Object.prototype when read.
+    const large = holder.large;
+    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
     const self = ++objects;
     const from = this.undo;
     const base = this.named;
@@ -246,7 +252,7 @@ class Reader {
       this.i++;
       const v = this.value(known ?? UNKNOWN);
       // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
-      if (unknown && o[name] !== undefined) throw notPlain;
+      if (unknown && (o[name] !== undefined || (large && name in Object.prototype))) throw notPlain;
       o[name] = v;
       const c = this.next();
       this.i++;
@@ -254,6 +260,8 @@ class Reader {
       if (c !== 0x7d) throw notPlain;
       for (let k = this.undo - 2; k >= from; k -= 2) TAKEN_BY[this.held[k]!] = this.held[k + 1]!;
       this.undo = from;
+      if (large) Object.setPrototypeOf(o, Object.prototype);
+      holder.large = members > LISTED_FROM;
       if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
       this.named = base;
       this.depth--;
