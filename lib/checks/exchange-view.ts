@@ -64,7 +64,8 @@ export class ExchangeView {
 
   /** Member names of an object of this exchange's body (Object.keys), listed once for the checks and
    *  the learner alike: a record read name by name is a dictionary object, whose names are sorted
-   *  again on every listing. */
+   *  again on every listing. The plain JSON path hands over its large objects' names as it read them
+   *  (ParsedJson.listed). */
   readonly keysOf = (o: JsonObject): readonly string[] => {
     const listed = (this.listed ??= new Map()).get(o);
     if (listed) return listed;
@@ -127,8 +128,14 @@ export class ExchangeView {
       const t = this.text();
       if (!t.ok) return t;
       const parsed = parseJson(t.value);
-      return parsed.ok ? ok(parsed.json) : no(`the body is ${parsed.error}`);
+      return parsed.ok ? ok(this.listing(parsed.json)) : no(`the body is ${parsed.error}`);
     });
+  }
+
+  /** `json`, its listed names taken into keysOf's memo. */
+  private listing(json: ParsedJson): ParsedJson {
+    if (json.listed) for (const [o, keys] of json.listed) (this.listed ??= new Map()).set(o, keys);
+    return json;
   }
 
   jsonp(): Decoded<Jsonp> {
@@ -138,7 +145,7 @@ export class ExchangeView {
       const parts = splitJsonp(t.value);
       if (!parts.ok) return no(parts.error);
       const parsed = parseJson(parts.json);
-      return parsed.ok ? ok({ callback: parts.callback, json: parsed.json }) : no(`the text inside the callback is ${parsed.error}`);
+      return parsed.ok ? ok({ callback: parts.callback, json: this.listing(parsed.json) }) : no(`the text inside the callback is ${parsed.error}`);
     });
   }
 

@@ -3,7 +3,7 @@
 // and any selector, JSONP answers unwrapped.
 import { isJsonOperation } from '../contract/classify.js';
 import { JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
-import { fieldsOn, isValueType, perShape, type FieldType } from '../contract/types.js';
+import { fieldsOn, perShape, type FieldType } from '../contract/types.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import type { JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
@@ -12,7 +12,7 @@ import { splitJsonp } from '../json/jsonp.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { jsonRecordKind } from './kinds.js';
-import { jsonObjects, jsonSlots, type JsonObjectAt, type JsonSlot } from './walk-json.js';
+import { jsonWalk, type JsonObjectAt, type JsonSlot } from './walk-json.js';
 
 /** What the record checks read of a JSON record: the parsed answer and its walks, made once. */
 export interface JsonRecordView {
@@ -34,14 +34,8 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   const rec = ex.jsonRecord();
   if (!rec.ok) return { skip: rec.reason };
   const view = ex.once('json-record-view', (): JsonRecordView => {
-    const slots = jsonSlots(op.response, rec.value.root);
-    const byKind = new Map<FieldType['kind'], JsonSlot[]>();
-    for (const s of slots) {
-      const same = byKind.get(s.type.kind);
-      if (same) same.push(s);
-      else byKind.set(s.type.kind, [s]);
-    }
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects: jsonObjects(op.response, rec.value.root, ROOT, slots, ex.keysOf), byKind };
+    const { slots, objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf);
+    return { op, root: rec.value.root, json: rec.value.json, slots, objects, byKind };
   });
   return look(view);
 };
@@ -64,10 +58,19 @@ const SOAP_ONLY_NAMES = new Map(JSON_OPERATIONS.map((op) => [op, soapOnlyNames(o
  *  of every answer's names, known at once without lower-casing them. */
 const JSON_NOT_SOAP_ONLY = new Map(JSON_OPERATIONS.map((op) => [op, new Set(fieldsOn(op.response, 'json').map((f) => f.json).filter((n) => !soapOnlyNames(op).includes(n.toLowerCase())))]));
 
-/** A shape's JSON members of a .NET value type. */
-const valueFields = perShape((shape) => fieldsOn(shape, 'json').filter((f) => isValueType(f.type)));
+/** Each JSON operation: whether every JSON member name of its record, as written, is no SOAP-only
+ *  name in any case (then only the record's other names can be settings). */
+const SETTINGS_ONLY_IN_OTHERS = new Map(JSON_OPERATIONS.map((op) => [op, fieldsOn(op.response, 'json').every((f) => JSON_NOT_SOAP_ONLY.get(op)!.has(f.json))]));
 
-const overObjects = (look: (o: JsonObjectAt) => Finding[]): Check['judge'] => overJson((r) => r.objects.flatMap(look));
+/** The findings of `look` on every object, in order (no list made for an object without any). */
+const overObjects = (look: (o: JsonObjectAt) => Finding[] | undefined): Check['judge'] => overJson((r) => {
+  let found: Finding[] | undefined;
+  for (const o of r.objects) {
+    const more = look(o);
+    if (more?.length) (found ??= []).push(...more);
+  }
+  return found ?? [];
+});
 
 const json = {
   area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '), clause: '2.1, 2.3',
@@ -81,8 +84,8 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     title: 'Every value-type member is present and not null, at every level',
     requirement: 'Every integer, boolean, datetime, guid and enum member of the record and of each nested object is present and not null.',
     interpretation: '.NET value types cannot be null; string, array, object and map members may be null or omitted (ServiceStack omits nulls).',
-    judge: overObjects((o) => valueFields(o.shape).filter((f) => (o.value[f.json] ?? null) === null)
-      .map((f) => finding(`${f.json} is ${o.value[f.json] === null ? 'null' : 'missing'}`, { path: member(o.path, f.json) }))),
+    judge: overObjects((o) => (o.absentValues.length === 0 ? undefined
+      : o.absentValues.map((f) => finding(`${f.json} is ${o.value[f.json] === null ? 'null' : 'missing'}`, { path: member(o.path, f.json) })))),
   },
   {
     ...json, level: 'MUST',
@@ -91,8 +94,9 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'No member is written under a name that differs from the spec\'s only by case (userName, not UserName).',
     interpretation: 'Names that are no member at all are reported by JSON-UNKNOWN-MEMBERS.',
     judge: overObjects((o) => {
+      if (o.others.length === 0) return undefined;
       const { names, byLower } = jsonNames(o.shape);
-      return o.keys.filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
+      return o.others.filter((k) => !names.has(k) && byLower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(o.path, k), actual: k }));
     }),
   },
@@ -105,7 +109,8 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     judge: overJson(({ op, root, objects }) => {
       const soapOnly = SOAP_ONLY_NAMES.get(op) ?? soapOnlyNames(op);
       const notSoapOnly = JSON_NOT_SOAP_ONLY.get(op) ?? new Set();
-      return objects[0]!.keys.filter((k) => !notSoapOnly.has(k) && soapOnly.includes(k.toLowerCase()))
+      const record = objects[0]!;
+      return (SETTINGS_ONLY_IN_OTHERS.get(op) ? record.others : record.keys).filter((k) => !notSoapOnly.has(k) && soapOnly.includes(k.toLowerCase()))
         .map((k) => finding(`${k} is present (${show(root[k])}); it exists in SOAP only`, { path: member(ROOT, k) }));
     }),
   },
@@ -141,8 +146,9 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     requirement: 'The record and its nested objects hold no member the spec does not list.',
     interpretation: 'Advisory: the spec does not forbid extra members and clients ignore them.',
     judge: overObjects((o) => {
+      if (o.others.length === 0) return undefined;
       const { exact, lower } = allJsonNames(o.shape);
-      return o.keys.filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
+      return o.others.filter((k) => !exact.has(k) && !lower.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${o.shape.name}`, { path: member(o.path, k), actual: k }));
     }),
   },
@@ -160,8 +166,8 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     title: 'Integers fit in 32 bits',
     requirement: 'Every integer value lies in the range of a .NET int (−2147483648 to 2147483647).',
     interpretation: 'The spec says "integer"; the SOAP form is xs:int. JSON itself has no width, so this is advisory for JSON.',
-    judge: overJson(({ slots }) => slots
-      .filter((s) => s.type.kind === 'integer' && typeof s.value === 'number' && (s.value < INT32_MIN || s.value > INT32_MAX))
+    judge: overJson(({ byKind }) => (byKind.get('integer') ?? [])
+      .filter((s) => typeof s.value === 'number' && (s.value < INT32_MIN || s.value > INT32_MAX))
       .map((s) => finding(`${show(s.value)} is outside the 32-bit range`, { path: s.path, actual: String(s.value) }))),
   },
 ];

@@ -5,7 +5,7 @@ import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import type { JsonValue } from '../json/value.js';
-import { EXPECTED, jsonValueProblem } from '../contract/values.js';
+import { EXPECTED, jsonValueProblem, type ValueRules } from '../contract/values.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { overJson } from './json-record.js';
 import { jsonRecordKind } from './kinds.js';
@@ -19,8 +19,19 @@ interface TypeRule extends RuleMeta {
   readonly judge?: (value: JsonValue, lexeme: string | undefined, type: FieldType) => string | undefined;
 }
 
+/** The rules of a value without a lexeme (most): one object, not one per value. */
+const NO_LEXEME: ValueRules = Object.freeze({});
+
 const typeRule = (value: JsonValue, lexeme: string | undefined, type: FieldType): string | undefined =>
-  value === null ? (isValueType(type) ? `expected ${EXPECTED[type.kind]}` : undefined) : jsonValueProblem(type, value, lexeme === undefined ? {} : { lexeme });
+  value === null ? (isValueType(type) ? `expected ${EXPECTED[type.kind]}` : undefined) : jsonValueProblem(type, value, lexeme === undefined ? NO_LEXEME : { lexeme });
+
+/** An enum type's values, lower-cased (made once per type, not per value). */
+const LOWER_VALUES = new WeakMap<FieldType, ReadonlySet<string>>();
+function lowerValues(t: FieldType & { kind: 'enum' }): ReadonlySet<string> {
+  let lower = LOWER_VALUES.get(t);
+  if (!lower) LOWER_VALUES.set(t, (lower = new Set(t.values.map((n) => n.toLowerCase()))));
+  return lower;
+}
 
 const jsonKind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
@@ -123,7 +134,7 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
     requirement: 'Enum members hold the values seen in the spec (Unspecified, Center, Unknown).',
     interpretation: 'Advisory: the full value sets are not given (2.4). A value that differs from one of them only by case is JSON-ENUM-CASE\'s.',
     kind: 'enum', applies: (t) => t.kind === 'enum' && !t.closed,
-    judge: (v, _l, t) => (t.kind === 'enum' && isString(v) && !t.values.some((n) => n.toLowerCase() === v.toLowerCase())
+    judge: (v, _l, t) => (t.kind === 'enum' && isString(v) && !t.values.includes(v) && !lowerValues(t).has(v.toLowerCase())
       ? `not a value the spec shows (${t.values.join(', ')})` : undefined),
   }),
 ];

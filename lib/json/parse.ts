@@ -7,8 +7,8 @@ import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 
 import { limitMessage } from '../body-limits.js';
 import { measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
-import { NOT_PLAIN, plainJson } from './plain-json.js';
-import type { JsonValue } from './value.js';
+import { NOT_PLAIN, plainJsonListed } from './plain-json.js';
+import type { JsonObject, JsonValue } from './value.js';
 
 /** A JSON number written as an integer literal: no fraction, no exponent (RFC 8259 grammar). */
 export const INTEGER_LEXEME = /^-?(0|[1-9]\d*)$/;
@@ -20,6 +20,9 @@ export interface ParsedJson {
   readonly numbers: ReadonlyMap<string, string>;
   /** Paths of members whose key occurs more than once in its object. */
   readonly duplicateKeys: readonly string[];
+  /** Large objects of `value` with their names as Object.keys lists them, listed as they were read
+   *  (the plain path's; see ExchangeView.keysOf). */
+  readonly listed?: ReadonlyMap<JsonObject, readonly string[]>;
 }
 
 export type JsonParseResult = { readonly ok: true; readonly json: ParsedJson } | { readonly ok: false; readonly error: string };
@@ -65,8 +68,8 @@ const MAX_PLAIN = 256 * 1024;
 
 export function parseJson(text: string): JsonParseResult {
   // A plain text (plain-json.ts) is read and measured in one pass: nothing is dropped that the checks need.
-  const plain = text.length <= MAX_PLAIN ? plainJson(text) : NOT_PLAIN;
-  if (plain !== NOT_PLAIN) return { ok: true, json: { value: plain, numbers: new Map(), duplicateKeys: [] } };
+  const plain = text.length <= MAX_PLAIN ? plainJsonListed(text) : NOT_PLAIN;
+  if (plain !== NOT_PLAIN) return { ok: true, json: { value: plain.value, numbers: new Map(), duplicateKeys: [], ...(plain.listed ? { listed: plain.listed } : {}) } };
   return parseJsonSlowly(text);
 }
 

@@ -20,21 +20,72 @@ const MAX_NAME = BODY_LIMITS.nameLength - 8;
 /** Integer literals shorter than this are kept exactly by a double (measureJson's inexact from 16). */
 const MAX_INTEGER_LENGTH = 15;
 
-/** Member names remembered, each by the name before it in its object (a marker for the first):
- *  at most this many, of at most this length, emptied when full. */
-const MAX_GUESSES = 4096;
-const MAX_GUESSED = 64;
-const NEXT_NAME = new Map<string, string>();
+/** A member name met before, without escapes: the names that followed it in an object, tried first
+ *  for the next member (a record's names come in the same order answer after answer; more than one
+ *  where a member is left out, as an optional one is when null, or where objects of several shapes
+ *  share a name), and its number, by which repeats are found without looking the name up in the
+ *  object. */
+interface Known {
+  readonly name: string;
+  readonly index: number;
+  readonly after: Known[];
+  /** The names that came first in an object held by a member of this name (or an item of it). */
+  readonly first: Known[];
+  /** An array index ("0", "42"): Object.keys lists those first, in numeric order. */
+  readonly arrayIndex: boolean;
+  /** The last object it held had more than LISTED_FROM members. */
+  large: boolean;
+}
+
+/** At most this many names are known, of at most this length, each with at most this many names after
+ *  it; all are forgotten when the table is full, before a text is read (never during one, so that a
+ *  name has one number throughout a text). */
+const MAX_KNOWN = 4096;
+const MAX_KNOWN_LENGTH = 64;
+const MAX_AFTER = 8;
+const KNOWN = new Map<string, Known>();
+const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name), large: false });
+
+/** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
+const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
+
+/** Objects of more members than this have their names listed as read (V8 keeps an object given that
+ *  many names one by one as a dictionary, and Object.keys then sorts them again on every listing). */
+const LISTED_FROM = 16;
+/** What holds the text's own value, and every value held by a name not known. */
+let ROOT = newKnown('', -1);
+let UNKNOWN = newKnown('', -1);
+/** Per known name's number: the object that last took it (see Reader.object). */
+const TAKEN_BY = new Float64Array(MAX_KNOWN);
+/** Numbers objects, run-wide: a TAKEN_BY entry of an earlier text is below every later object's. */
+let objects = 0;
+
+/** `name` as V8 keeps it as a property key (internalized): a name used as a key again and again is
+ *  then found without being looked up in the string table first. */
+const interned = (name: string): string => Object.keys({ [name]: 0 })[0] ?? name;
+
+/** Whether the string token at `from` (its opening quote) is exactly `name`, a name without escapes:
+ *  its closing quote first, which tells most other names apart at once. */
+function spells(t: string, from: number, name: string): boolean {
+  const n = name.length;
+  if (t.charCodeAt(from + 1 + n) !== 0x22) return false;
+  for (let k = 0; k < n; k++) if (t.charCodeAt(from + 1 + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
 
 class NotPlain extends Error {}
 const notPlain = new NotPlain();
-
 
 /** What each one-character escape stands for, by the code after the backslash. */
 const SINGLE: Readonly<Record<number, string>> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
 
 const hex = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
 
+/** Whether `c` is JSON whitespace (space, line feed, carriage return, tab). */
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+// The position is kept in a local while a token is scanned and written back once; a code past the end
+// is NaN, which every comparison below refuses, so the scans need no separate bound.
 class Reader {
   private i = 0;
   private nodes = 0;
@@ -43,7 +94,7 @@ class Reader {
   constructor(private readonly text: string) {}
 
   whole(): JsonValue {
-    const v = this.value();
+    const v = this.value(ROOT);
     this.blank();
     if (this.i !== this.text.length) throw notPlain;
     return v;
@@ -51,138 +102,208 @@ class Reader {
 
   private blank(): void {
     const t = this.text;
-    for (let c = t.charCodeAt(this.i); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = t.charCodeAt(++this.i));
+    let i = this.i;
+    while (isBlank(t.charCodeAt(i))) i++;
+    this.i = i;
   }
 
-  private value(): JsonValue {
+  /** The code at the position after any whitespace (most texts have none between tokens). */
+  private next(): number {
+    const c = this.text.charCodeAt(this.i);
+    if (!isBlank(c)) return c;
     this.blank();
-    if (++this.nodes > MAX_NODES) throw notPlain;
-    const t = this.text;
-    const c = t.charCodeAt(this.i);
-    if (c === 0x22) return this.string();
-    if (c === 0x7b) return this.object();
-    if (c === 0x5b) return this.array();
-    if (c === 0x74 && t.startsWith('true', this.i)) { this.i += 4; return true; }
-    if (c === 0x66 && t.startsWith('false', this.i)) { this.i += 5; return false; }
-    if (c === 0x6e && t.startsWith('null', this.i)) { this.i += 4; return null; }
-    return this.integer();
+    return this.text.charCodeAt(this.i);
   }
 
-  /** -?(0|[1-9][0-9]*), followed by no fraction or exponent. */
-  private integer(): number {
+  /** `holder`: the member it is the value of, or whose item it is. */
+  private value(holder: Known): JsonValue {
+    const c = this.next();
+    if (++this.nodes > MAX_NODES) throw notPlain;
+    if (c === 0x22) return this.string();
+    if (c === 0x7b) return this.object(holder);
+    if (c === 0x5b) return this.array(holder);
+    if (c === 0x74) return this.word('true', true);
+    if (c === 0x66) return this.word('false', false);
+    if (c === 0x6e) return this.word('null', null);
+    return this.integer(c);
+  }
+
+  private word<T extends JsonValue>(w: string, v: T): T {
+    if (!this.text.startsWith(w, this.i)) throw notPlain;
+    this.i += w.length;
+    return v;
+  }
+
+  /** -?(0|[1-9][0-9]*), followed by no fraction or exponent; its value summed digit by digit (exact
+   *  below 2^53, which MAX_INTEGER_LENGTH keeps it), as Number() of the literal gives it. */
+  private integer(first: number): number {
     const t = this.text;
     const start = this.i;
-    if (t.charCodeAt(this.i) === 0x2d) this.i++;
-    const first = t.charCodeAt(this.i);
-    if (first === 0x30) this.i++;
-    else if (first >= 0x31 && first <= 0x39) {
-      for (let d = t.charCodeAt(++this.i); d >= 0x30 && d <= 0x39; d = t.charCodeAt(++this.i));
+    let i = start;
+    let c = first;
+    const negative = c === 0x2d;
+    if (negative) c = t.charCodeAt(++i);
+    let n = 0;
+    if (c === 0x30) c = t.charCodeAt(++i);
+    else if (c >= 0x31 && c <= 0x39) {
+      do { n = n * 10 + (c - 0x30); c = t.charCodeAt(++i); } while (c >= 0x30 && c <= 0x39);
     } else throw notPlain;
-    const next = t.charCodeAt(this.i);
-    if (next === 0x2e || next === 0x65 || next === 0x45 || (next >= 0x30 && next <= 0x39) || this.i - start > MAX_INTEGER_LENGTH) throw notPlain;
-    return Number(t.slice(start, this.i));
+    if (c === 0x2e || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39) || i - start > MAX_INTEGER_LENGTH) throw notPlain;
+    this.i = i;
+    return negative ? -n : n;
   }
 
   /** At the opening quote: the string's value. */
   private string(): string {
     const t = this.text;
-    const start = ++this.i;
-    for (let c = t.charCodeAt(this.i); this.i < t.length; c = t.charCodeAt(++this.i)) {
-      if (c === 0x22) return detachedText(t.slice(start, this.i++));
-      if (c === 0x5c) return this.escaped(start);
-      if (c < 0x20) throw notPlain;
+    const start = this.i + 1;
+    let i = start;
+    for (let c = t.charCodeAt(i); c !== 0x22; c = t.charCodeAt(++i)) {
+      if (c === 0x5c) { this.i = i; return this.escaped(start); }
+      if (!(c >= 0x20)) throw notPlain; // a control character, or the end of the text (NaN)
     }
-    throw notPlain;
+    this.i = i + 1;
+    return detachedText(t.slice(start, i));
   }
 
-  /** The rest of a string from its first backslash, escapes decoded as JSON.parse decodes them. */
+  /** The rest of a string from its first backslash (at the position), escapes decoded as JSON.parse
+   *  decodes them. */
   private escaped(start: number): string {
     const t = this.text;
-    let out = t.slice(start, this.i);
-    while (this.i < t.length) {
-      const c = t.charCodeAt(this.i);
-      if (c === 0x22) { this.i++; return detachedText(out); }
-      if (c < 0x20) throw notPlain;
-      if (c !== 0x5c) {
-        const from = this.i;
-        for (let d = c; this.i < t.length && d !== 0x22 && d !== 0x5c && d >= 0x20; d = t.charCodeAt(++this.i));
-        out += t.slice(from, this.i);
+    let i = this.i;
+    let out = t.slice(start, i);
+    for (;;) {
+      let c = t.charCodeAt(i);
+      if (c === 0x22) { this.i = i + 1; return detachedText(out); }
+      if (c === 0x5c) {
+        const e = t.charCodeAt(i + 1);
+        if (e === 0x75) {
+          const u = (hex(t.charCodeAt(i + 2)) << 12) | (hex(t.charCodeAt(i + 3)) << 8) | (hex(t.charCodeAt(i + 4)) << 4) | hex(t.charCodeAt(i + 5));
+          if (u < 0) throw notPlain; // a digit that is not hex makes some part negative, hence the whole
+          out += String.fromCharCode(u);
+          i += 6;
+        } else {
+          const single = SINGLE[e];
+          if (single === undefined) throw notPlain;
+          out += single;
+          i += 2;
+        }
         continue;
       }
-      const e = t.charCodeAt(this.i + 1);
-      if (e === 0x75) {
-        const u = (hex(t.charCodeAt(this.i + 2)) << 12) | (hex(t.charCodeAt(this.i + 3)) << 8) | (hex(t.charCodeAt(this.i + 4)) << 4) | hex(t.charCodeAt(this.i + 5));
-        if (u < 0) throw notPlain; // a digit that is not hex makes some part negative, hence the whole
-        out += String.fromCharCode(u);
-        this.i += 6;
-        continue;
-      }
-      const single = SINGLE[e];
-      if (single === undefined) throw notPlain;
-      out += single;
-      this.i += 2;
+      const from = i;
+      for (; c !== 0x22 && c !== 0x5c; c = t.charCodeAt(++i)) if (!(c >= 0x20)) throw notPlain;
+      out += t.slice(from, i);
     }
-    throw notPlain;
   }
 
   private open(): void {
     if (++this.depth > BODY_LIMITS.depth) throw notPlain;
     this.i++;
-    this.blank();
   }
 
-  private object(): JsonObject {
+  /** What name() read when it was no known name. */
+  private unknown = '';
+  /** Known names' numbers with the object that held each before an object took it, to hand back when
+   *  the object ends (its parent may take the same name next): pairs, `undo` entries in use. */
+  private readonly held: number[] = [];
+  private undo = 0;
+  /** The names of the open objects, each object's above its parent's: `named` in use. */
+  private readonly names: string[] = [];
+  private named = 0;
+  /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
+  listed: Map<JsonObject, readonly string[]> | undefined;
+
+  private object(holder: Known): JsonObject {
     this.open();
-    const t = this.text;
-    const o: JsonObject = {};
-    if (t.charCodeAt(this.i) === 0x7d) { this.i++; this.depth--; return o; }
-    let previous = '\u0000{';
+    if (this.next() === 0x7d) { this.i++; this.depth--; return {}; }
+    // An object expected large starts as a dictionary without a prototype: V8 turns an object given
+    // that many names one by one into a dictionary anyway, and a name added to one without a
+    // prototype is not looked up on Object.prototype first. It gets Object.prototype when read.
+    const large = holder.large;
+    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
+    const self = ++objects;
+    const from = this.undo;
+    const base = this.named;
+    // Listed unless a name is an array index (Object.keys puts those first, in numeric order).
+    let listable = true;
+    // A name not known (escaped, long, or met when the table was full) is looked up in the object,
+    // and once one is, every name is: "a" and "\u0061" are the same name.
+    let unknown = false;
+    let previous: Known | undefined;
     for (let members = 1; ; members++) {
-      this.blank();
-      if (t.charCodeAt(this.i) !== 0x22 || members > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw notPlain;
-      const from = this.i;
-      // The name that followed `previous` last time, compared in place: a record's names come in the
-      // same order answer after answer, and a name read this way is not cut out of the text again.
-      const guess = NEXT_NAME.get(previous);
+      if (this.next() !== 0x22 || members > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw notPlain;
+      const known = this.name(previous === undefined ? holder.first : previous.after);
       let name: string;
-      if (guess !== undefined && t.startsWith(guess, from + 1) && t.charCodeAt(from + 1 + guess.length) === 0x22) {
-        name = guess;
-        this.i = from + guess.length + 2;
+      if (known !== undefined) {
+        name = known.name;
+        if (TAKEN_BY[known.index] === self) throw notPlain; // given twice: parse.ts's
+        this.held[this.undo++] = known.index;
+        this.held[this.undo++] = TAKEN_BY[known.index]!;
+        TAKEN_BY[known.index] = self;
+        previous = known;
+        if (known.arrayIndex) listable = false;
       } else {
-        name = this.string();
-        if (this.i - from > MAX_NAME) throw notPlain;
-        // Only a name written without escapes stands for the same characters in the text.
-        if (this.i - from === name.length + 2 && name.length <= MAX_GUESSED) {
-          if (NEXT_NAME.size >= MAX_GUESSES) NEXT_NAME.clear();
-          NEXT_NAME.set(previous, name);
-        }
+        name = this.unknown;
+        unknown = true;
+        if (isArrayIndex(name)) listable = false;
       }
-      previous = name;
-      this.blank();
-      if (t.charCodeAt(this.i) !== 0x3a) throw notPlain;
+      this.names[this.named++] = name;
+      if (this.next() !== 0x3a) throw notPlain;
       this.i++;
-      const v = this.value();
-      // A name given twice (or one Object.prototype answers, __proto__ among them): parse.ts's.
-      if (o[name] !== undefined) throw notPlain;
+      const v = this.value(known ?? UNKNOWN);
+      // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
+      if (unknown && (o[name] !== undefined || (large && name in Object.prototype))) throw notPlain;
       o[name] = v;
-      this.blank();
-      const c = t.charCodeAt(this.i++);
+      const c = this.next();
+      this.i++;
       if (c === 0x2c) continue;
-      if (c === 0x7d) { this.depth--; return o; }
-      throw notPlain;
+      if (c !== 0x7d) throw notPlain;
+      for (let k = this.undo - 2; k >= from; k -= 2) TAKEN_BY[this.held[k]!] = this.held[k + 1]!;
+      this.undo = from;
+      if (large) Object.setPrototypeOf(o, Object.prototype);
+      holder.large = members > LISTED_FROM;
+      if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+      this.named = base;
+      this.depth--;
+      return o;
     }
   }
 
-  private array(): JsonValue[] {
-    this.open();
+  /** At a member name's opening quote, `after` the names tried first (those that followed the known
+   *  name before it, or came first in an object of its holder): the name, when known (see Known), else
+   *  undefined and the name in `unknown`. */
+  private name(after: Known[]): Known | undefined {
     const t = this.text;
+    const from = this.i;
+    for (let k = 0; k < after.length; k++) {
+      const guess = after[k]!;
+      if (spells(t, from, guess.name)) { this.i = from + guess.name.length + 2; return guess; }
+    }
+    const name = this.string();
+    if (this.i - from > MAX_NAME) throw notPlain;
+    // Only a name written without escapes stands for the same characters in the text; a name that
+    // Object.prototype answers is looked up in the object (and so refused).
+    if (this.i - from !== name.length + 2 || name.length > MAX_KNOWN_LENGTH || name in Object.prototype) { this.unknown = name; return undefined; }
+    let known = KNOWN.get(name);
+    if (known === undefined) {
+      if (KNOWN.size >= MAX_KNOWN) { this.unknown = name; return undefined; }
+      known = newKnown(interned(name), KNOWN.size);
+      KNOWN.set(known.name, known);
+    }
+    if (after.length >= MAX_AFTER) after.pop();
+    after.unshift(known);
+    return known;
+  }
+
+  private array(holder: Known): JsonValue[] {
+    this.open();
     const a: JsonValue[] = [];
-    if (t.charCodeAt(this.i) === 0x5d) { this.i++; this.depth--; return a; }
+    if (this.next() === 0x5d) { this.i++; this.depth--; return a; }
     for (;;) {
       if (a.length >= MAX_MEMBERS) throw notPlain;
-      a.push(this.value());
-      this.blank();
-      const c = t.charCodeAt(this.i++);
+      a.push(this.value(holder));
+      const c = this.next();
+      this.i++;
       if (c === 0x2c) continue;
       if (c === 0x5d) { this.depth--; return a; }
       throw notPlain;
@@ -192,8 +313,18 @@ class Reader {
 
 /** The value of a plain JSON text (see the head of this file), or NOT_PLAIN. */
 export function plainJson(text: string): JsonValue | typeof NOT_PLAIN {
+  const read = plainJsonListed(text);
+  return read === NOT_PLAIN ? read : read.value;
+}
+
+/** plainJson, with the names of each object of more than LISTED_FROM members as Object.keys lists
+ *  them (an object with an array index among its names is left out). */
+export function plainJsonListed(text: string): { readonly value: JsonValue; readonly listed?: ReadonlyMap<JsonObject, readonly string[]> } | typeof NOT_PLAIN {
+  if (KNOWN.size >= MAX_KNOWN) { KNOWN.clear(); ROOT = newKnown('', -1); UNKNOWN = newKnown('', -1); }
   try {
-    return new Reader(text).whole();
+    const reader = new Reader(text);
+    const value = reader.whole();
+    return reader.listed ? { value, listed: reader.listed } : { value };
   } catch (e) {
     if (e === notPlain) return NOT_PLAIN;
     throw e;

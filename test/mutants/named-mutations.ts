@@ -85,8 +85,8 @@ export const MUTATIONS: readonly NamedMutation[] = [
   },
   {
     name: 'checks/json-record: a missing or null value-type member is not reported',
-    file: 'lib/checks/json-record.ts',
-    edits: [{ from: '(o.value[f.json] ?? null) === null)', to: 'false)' }],
+    file: 'lib/checks/walk-json.ts',
+    edits: [{ from: '(absent ??= []).push(f);', to: 'absent = undefined;' }],
     killers: [MATRIX],
   },
   {
