@@ -151,10 +151,10 @@ export class Session {
     return { observe: this.learn, ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}) };
   }
 
-  /** The options of an engine run judged by `jobs` worker threads (issue 24), each learning into
-   *  this session's fingerprints (shared memory from when they start). Unless the user chose `jobs`,
-   *  they start only after the first JUDGED_BEFORE_WORKERS exchanges (judged here), so a small run
-   *  does not pay for starting them. */
+  /** The options of an engine run judged by `jobs` worker threads (issue 24; defaultJobs() when not
+   *  chosen), each learning into this session's fingerprints (shared memory from when they start).
+   *  Unless the user chose `jobs`, they start only after the first JUDGED_BEFORE_WORKERS exchanges
+   *  (judged here), so a small run does not pay for starting them. */
   judging(jobs: number | undefined): Pick<RunOptions, 'jobs' | 'judgeWorker' | 'judgedBeforeWorkers'> {
     const workers = jobs ?? defaultJobs();
     if (workers === 0) return { jobs: 0 };
