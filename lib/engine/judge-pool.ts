@@ -10,7 +10,7 @@
 import { Worker, parentPort, workerData, type Transferable } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
 import type { Check, Finding, Look } from '../checks/check.js';
-import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import type { CheckSettings } from '../checks/exchange-view.js';
 import type { KeysOf } from '../checks/walk-json.js';
 import { recordedResponse, type Exchange, type RecordedResponse } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
@@ -243,12 +243,11 @@ export function serveJudging(makeLearner: MakeLearner): void {
   const port = parentPort;
   /** Whatever stops this worker is told to the run in one line, which ends the run with it. */
   const failed = (e: unknown) => port.postMessage({ failed: String((e as Error)?.message ?? e).split('\n')[0] ?? '' } satisfies Answer);
-  let judge: Judge, learn: ReturnType<MakeLearner>, failedHere: number[], setup: Setup;
+  let judge: Judge, failedHere: number[];
   try {
-    setup = workerData as Setup;
+    const setup = workerData as Setup;
     const checks = setup.checkIds.map((id) => checkById.get(id)!);
-    judge = new Judge(checks, setup.settings);
-    learn = makeLearner(setup.data);
+    judge = new Judge(checks, setup.settings, makeLearner(setup.data));
     failedHere = checks.map(() => 0);
   } catch (e) {
     failed(e);
@@ -257,9 +256,7 @@ export function serveJudging(makeLearner: MakeLearner): void {
   port.on('message', (job: Job) => {
     try {
       const ex = asBuffers(job.ex);
-      const view = new ExchangeView(ex, setup.settings);
-      const judgement = judge.judgement(ex, view);
-      learn?.(ex, view.parsedBody(), view.keysOf);
+      const judgement = judge.judgedHere(ex);
       const probe = ex.origin.source === 'probe';
       let keep = probe;
       for (const [i, look] of judgement.looks) {

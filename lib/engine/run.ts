@@ -212,15 +212,12 @@ export class Judge {
   /** Judges one exchange; returns the checks that found something, with their findings. `view`: one
    *  the caller made of `ex` with the same settings, so a body is parsed once for everything that reads it. */
   judge(ex: Exchange, view = new ExchangeView(ex, this.settings)): Failures {
-    const failures = this.fold(ex, this.judgement(ex, view));
-    this.observe?.(ex, view.parsedBody(), view.keysOf);
-    return failures;
+    return this.fold(ex, this.judgedHere(ex, view));
   }
 
-  /** judgement() of one exchange judged on this thread for the workers' pool (not yet folded), its
-   *  secrets learned as judge() learns them. */
-  judgedHere(ex: Exchange): Judgement {
-    const view = new ExchangeView(ex, this.settings);
+  /** judgement() of one exchange, its secrets learned (observe), not yet folded: judge() without the
+   *  fold, for a judging worker and for the run's thread judging in the workers' stead. */
+  judgedHere(ex: Exchange, view = new ExchangeView(ex, this.settings)): Judgement {
     const judgement = this.judgement(ex, view);
     this.observe?.(ex, view.parsedBody(), view.keysOf);
     return judgement;
