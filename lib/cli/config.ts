@@ -27,7 +27,6 @@ export function reportsChosen(names: readonly string[] | undefined): ReadonlySet
  *  README's recommended N for --generate; tests hold the generator to it). */
 export const DEFAULT_GENERATED_CASES = 100;
 
-/** Every option of `npm run conformance`, once. */
 /** --jobs when not given: a judging worker per core but one from three cores on; none on two, where
  *  the target or the load generator takes the other core: a worker there judged no faster (a
  *  20 000-account run against a local reference, 3 interleaved pairs: 3 947 to 4 154 exchanges/s
@@ -37,6 +36,7 @@ export const defaultJobs = (): number => (availableParallelism() >= 3 ? availabl
  *  them): starting one costs about as much CPU as judging a few hundred exchanges. */
 export const JUDGED_BEFORE_WORKERS = 1000;
 
+/** Every option of `npm run conformance`, once. */
 export const CONFORMANCE_OPTIONS = {
   'base-url': { kind: 'string', arg: 'URL', env: 'BASE_URL', help: 'the deployment to check; none: the embedded reference' },
   'legacy-url': { kind: 'string', arg: 'URL', env: 'LEGACY_URL', help: 'differential run: send every request to this legacy deployment too (before and after the candidate) and compare the answers value by value; differences exit 1' },

@@ -405,7 +405,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     return (pool = new JudgePool(options.jobs!, checks, settings, options.judgeWorker, (ex, j) => fold(ex, judge.fold(ex, j))));
   };
   /** The run's thread judges an exchange whose worker has no room (judge-pool.ts). */
-  const here = (ex: Exchange) => { judgedHere++; return judge.judgedHere(ex); };
+  const here = (ex: Exchange) => judge.judgedHere(ex);
   /** Judges one exchange on this thread; true when its body was large. */
   const judgeOne = (ex: Exchange): boolean => {
     judgedHere++;

@@ -99,14 +99,15 @@ function allureAhead(cli: string): AllureAhead {
   child.stderr.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 64 * 1024) stderr += d; });
   const ended = new Promise<number | null>((resolve) => { child.on('close', resolve); child.on('error', () => resolve(-1)); });
   child.stdin.on('error', () => undefined); // a child that ended early says so by its exit code
-  // Until it is given work, it holds neither the run's process open nor a report back.
-  child.unref();
-  for (const stream of [child.stdin, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+  /** Whether the child and its pipes hold the run's process open: not until it is given work. */
+  const holdOpen = (hold: boolean) => {
+    for (const handle of [child, child.stdin, child.stderr] as unknown as { ref?: () => void; unref?: () => void }[]) (hold ? handle.ref : handle.unref)?.call(handle);
+  };
+  holdOpen(false);
   return {
     pid: child.pid,
     run: async (args, cwd) => {
-      child.ref();
-      for (const stream of [child.stdin, child.stderr]) (stream as unknown as { ref?: () => void }).ref?.();
+      holdOpen(true);
       const timer = setTimeout(() => child.kill(), 120_000);
       child.stdin.end(JSON.stringify({ args, cwd }));
       const code = await ended;
