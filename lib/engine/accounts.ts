@@ -15,7 +15,7 @@ import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
 import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
-import { jsonPost } from './probes.js';
+import { jsonPostHeaders, jsonRequest } from './probes.js';
 
 /** One account: its line in the file and its request values per operation. */
 export interface AccountCase {
@@ -36,11 +36,26 @@ function jsonOperationNamed(name: string): JsonOperation | string {
   return `unknown request ${JSON.stringify(name.slice(0, 80))} (expected SupportStateUserLoginRequest or ConfirmEmailRequest)`;
 }
 
+type Field = JsonOperation['request']['fields'][number];
+/** Each operation's request fields by JSON name, made at the first line that names the operation. */
+const FIELDS = new Map<JsonOperation, ReadonlyMap<string, Field>>();
+const fieldsOf = (op: JsonOperation): ReadonlyMap<string, Field> => {
+  let fields = FIELDS.get(op);
+  if (!fields) {
+    const byName = new Map<string, Field>();
+    for (const f of op.request.fields) if (!byName.has(f.json)) byName.set(f.json, f); // the first, as find() gives
+    FIELDS.set(op, (fields = byName));
+  }
+  return fields;
+};
+
 /** A request's values, checked field by field against 2.2 (types only: which are required is not shown). */
 function checkRecord(op: JsonOperation, record: JsonValue): string | undefined {
   if (!isJsonObject(record)) return `${op.name} must be a JSON object`;
-  for (const [name, value] of Object.entries(record)) {
-    const f = op.request.fields.find((x) => x.json === name);
+  const fields = fieldsOf(op);
+  for (const name in record) {
+    const value = record[name]!;
+    const f = fields.get(name);
     if (!f) return `${op.name}.${name.slice(0, 80)} is not a field of ${op.name}`;
     const problem = value === null ? (f.nullable ? undefined : 'expected a value, not null') : jsonValueProblem(f.type, value, { int32: true });
     if (problem) return `${op.name}.${name}: ${problem}`;
@@ -60,7 +75,8 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   const { value } = parsed.json;
   if (!isJsonObject(value)) return { line, error: 'a line must be a JSON object keyed by request name' };
   const requests = new Map<JsonOperation, JsonObject>();
-  for (const [name, record] of Object.entries(value)) {
+  for (const name in value) {
+    const record = value[name]!;
     const op = jsonOperationNamed(name);
     if (typeof op === 'string') return { line, error: op };
     const problem = checkRecord(op, record);
@@ -138,45 +154,84 @@ async function* utf8Chunks(file: string): AsyncGenerator<Buffer> {
   if (pending.length) fail(pending, 0);
 }
 
-/** The lines of a file as a stream, each at most MAX_LINE characters held: a longer line is reported
- *  as too long (and skipped) without ever being held whole, whatever it holds (readline would buffer
- *  a 1 GB line before anything could refuse it). A byte-order mark at the start is dropped. Bytes
- *  that are not UTF-8 throw NotUtf8. */
-export async function* boundedLines(file: string): AsyncGenerator<{ readonly line: number; readonly text: string } | { readonly line: number; readonly tooLong: true }> {
-  let n = 1;
-  let parts: string[] = [];
-  let held = 0;
-  let tooLong = false;
-  let first = true;
-  for await (const bytes of utf8Chunks(file)) {
-    const chunk = bytes.toString('utf8'); // whole characters: utf8Chunks cuts on their boundaries
-    let text = first && chunk.startsWith('\ufeff') ? chunk.slice(1) : chunk;
-    first = false;
-    for (let nl = text.indexOf('\n'); nl >= 0 || text; nl = text.indexOf('\n')) {
-      const piece = nl < 0 ? text : text.slice(0, nl);
-      if (!tooLong) {
-        held += piece.length;
-        if (held > MAX_LINE) { tooLong = true; parts = []; } else parts.push(piece);
+type Line = { readonly line: number; readonly text: string } | { readonly line: number; readonly tooLong: true };
+
+/** A line's text without the CR of a CRLF ending. */
+const withoutCr = (parts: readonly string[]): string => {
+  const text = parts.length === 1 ? parts[0]! : parts.join('');
+  return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
+};
+
+/** Cuts text into lines as it comes, each at most MAX_LINE characters held: a longer line is reported
+ *  as too long (and skipped) without ever being held whole. A byte-order mark at the start is dropped. */
+class LineCutter {
+  private n = 1;
+  private parts: string[] = [];
+  private held = 0;
+  private tooLong = false;
+  private first = true;
+
+  /** The lines that `chunk` (whole characters) completes, in order. */
+  cut(chunk: string): Line[] {
+    const out: Line[] = [];
+    const text = this.first && chunk.startsWith('\ufeff') ? chunk.slice(1) : chunk;
+    this.first = false;
+    for (let from = 0; from < text.length;) {
+      const nl = text.indexOf('\n', from);
+      if (!this.tooLong) {
+        const piece = nl < 0 ? text.slice(from) : text.slice(from, nl);
+        this.held += piece.length;
+        if (this.held > MAX_LINE) { this.tooLong = true; this.parts = []; } else this.parts.push(piece);
       }
       if (nl < 0) break;
-      yield tooLong ? { line: n, tooLong: true } : { line: n, text: parts.join('').replace(/\r$/, '') };
-      n++; parts = []; held = 0; tooLong = false;
-      text = text.slice(nl + 1);
+      out.push(this.tooLong ? { line: this.n, tooLong: true } : { line: this.n, text: withoutCr(this.parts) });
+      this.n++; this.parts = []; this.held = 0; this.tooLong = false;
+      from = nl + 1;
     }
+    return out;
   }
-  if (tooLong) yield { line: n, tooLong: true };
-  else if (held) yield { line: n, text: parts.join('').replace(/\r$/, '') };
+
+  /** The last line, when the text does not end with a line break. */
+  end(): Line[] {
+    if (this.tooLong) return [{ line: this.n, tooLong: true }];
+    return this.held ? [{ line: this.n, text: withoutCr(this.parts) }] : [];
+  }
 }
 
-async function* jsonLines(file: string): AsyncGenerator<CaseOrError> {
+/** The lines of a file as a stream, a chunk's lines at a time (one step of the stream per chunk, not
+ *  per line), each at most MAX_LINE characters held (readline would buffer a 1 GB line before anything
+ *  could refuse it). Bytes that are not UTF-8 throw NotUtf8. */
+async function* lineBatches(file: string): AsyncGenerator<readonly Line[]> {
+  const cutter = new LineCutter();
+  for await (const bytes of utf8Chunks(file)) {
+    const lines = cutter.cut(bytes.toString('utf8')); // whole characters: utf8Chunks cuts on their boundaries
+    if (lines.length) yield lines;
+  }
+  const last = cutter.end();
+  if (last.length) yield last;
+}
+
+/** The lines of a file as a stream, each at most MAX_LINE characters held: a longer line is reported
+ *  as too long (and skipped) without ever being held whole, whatever it holds. A byte-order mark at
+ *  the start is dropped. Bytes that are not UTF-8 throw NotUtf8. */
+export async function* boundedLines(file: string): AsyncGenerator<Line> {
+  for await (const lines of lineBatches(file)) for (const l of lines) yield l;
+}
+
+/** The cases of a JSON Lines file, a chunk's lines at a time. */
+async function* jsonCaseBatches(file: string): AsyncGenerator<readonly CaseOrError[]> {
   try {
-    for await (const l of boundedLines(file)) {
-      const c = 'tooLong' in l ? { line: l.line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` } : caseFromJsonLine(l.text, l.line);
-      if (c) yield c;
+    for await (const lines of lineBatches(file)) {
+      const cases: CaseOrError[] = [];
+      for (const l of lines) {
+        const c = 'tooLong' in l ? { line: l.line, error: `the line is longer than ${MAX_LINE / 1024 / 1024} MiB` } : caseFromJsonLine(l.text, l.line);
+        if (c) cases.push(c);
+      }
+      if (cases.length) yield cases;
     }
   } catch (e) {
     if (!(e instanceof NotUtf8)) throw e;
-    yield { line: e.line, error: e.message };
+    yield [{ line: e.line, error: e.message }];
   }
 }
 
@@ -246,8 +301,18 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
   }
 }
 
+/** One at a time, as batches of one (CSV rows come from csv-parse one by one). */
+async function* singly<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[]> {
+  for await (const item of items) yield [item];
+}
+
+/** Every case of the file, in order (errors included, as cases that carry one), in batches. */
+const caseBatches = (file: string): AsyncGenerator<readonly CaseOrError[]> => (isCsv(file) ? singly(csvRows(file)) : jsonCaseBatches(file));
+
 /** Every case of the file, in order (errors included, as cases that carry one). */
-export const readCases = (file: string): AsyncGenerator<CaseOrError> => (isCsv(file) ? csvRows(file) : jsonLines(file));
+export async function* readCases(file: string): AsyncGenerator<CaseOrError> {
+  for await (const cases of caseBatches(file)) for (const c of cases) yield c;
+}
 
 /** Reads the whole file once: the number of cases, or the first bad line as one line of text. */
 export async function validateAccounts(file: string): Promise<{ readonly cases: number } | { readonly error: string }> {
@@ -255,9 +320,11 @@ export async function validateAccounts(file: string): Promise<{ readonly cases: 
   try {
     // Read twice (checked whole, then streamed as requests go out): a pipe would be empty the second time.
     if (!statSync(file).isFile()) return { error: `${file} is not a regular file: the accounts are read twice (checked whole before anything is sent, then streamed), so write them to a file first` };
-    for await (const c of readCases(file)) {
-      if ('error' in c) return { error: `${file} line ${c.line}: ${c.error}` };
-      cases++;
+    for await (const batch of caseBatches(file)) {
+      for (const c of batch) {
+        if ('error' in c) return { error: `${file} line ${c.line}: ${c.error}` };
+        cases++;
+      }
     }
   } catch (e) {
     return { error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
@@ -265,17 +332,21 @@ export async function validateAccounts(file: string): Promise<{ readonly cases: 
   return cases ? { cases } : { error: `${file} holds no account` };
 }
 
-/** The requests of every case in this shard (every `count`-th case, from the `index`-th), lazily. */
+/** The requests of every case in this shard (every `count`-th case, from the `index`-th), lazily. All
+ *  share one headers object (nothing changes a request's headers once made). */
 export async function* accountRequests(
   file: string, extraHeaders: Readonly<Record<string, string>>, shard: { readonly index: number; readonly count: number } = { index: 1, count: 1 },
 ): AsyncGenerator<ExchangeSpec> {
+  const headers = jsonPostHeaders(extraHeaders);
   let k = 0;
-  for await (const c of readCases(file)) {
-    if ('error' in c) continue; // validated before the run: a file changed under the run loses nothing else
-    if (k++ % shard.count !== shard.index - 1) continue;
-    const origin: Origin = { source: 'case', vouched: true, case: c.line };
-    for (const [op, record] of c.requests) {
-      yield jsonPost(`case-${c.line}.${op.key}`, `case ${c.line}: POST ${op.route}`, op.route, record, origin, extraHeaders);
+  for await (const batch of caseBatches(file)) {
+    for (const c of batch) {
+      if ('error' in c) continue; // validated before the run: a file changed under the run loses nothing else
+      if (k++ % shard.count !== shard.index - 1) continue;
+      const origin: Origin = { source: 'case', vouched: true, case: c.line };
+      for (const [op, record] of c.requests) {
+        yield jsonRequest(`case-${c.line}.${op.key}`, `case ${c.line}: POST ${op.route}`, op.route, JSON.stringify(record), origin, headers);
+      }
     }
   }
 }

@@ -51,9 +51,17 @@ export const soapRequestBody = (ns: ServiceNamespaces): string =>
 
 const PROBE_ORIGIN: Origin = { source: 'probe', vouched: true };
 
+/** The headers of a JSON operation's POST: the run's extra ones, its media type, the request's own. */
+export const jsonPostHeaders = (extra: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}): Record<string, string> =>
+  ({ ...extra, 'content-type': JSON_MEDIA_TYPE, ...headers });
+
+/** A POST of a JSON body with its headers made (jsonPostHeaders), which requests may share. */
+export const jsonRequest = (id: string, title: string, path: string, body: string, origin: Origin, headers: Readonly<Record<string, string>>): ExchangeSpec =>
+  ({ id, title, origin, method: 'POST', path, headers, body });
+
 /** A POST of a JSON operation's request record, as the harness sends it (probes and accounts alike). */
 export const jsonPost = (id: string, title: string, path: string, record: JsonObject, origin: Origin, extra: Readonly<Record<string, string>>, headers: Record<string, string> = {}): ExchangeSpec =>
-  ({ id, title, origin, method: 'POST', path, headers: { ...extra, 'content-type': JSON_MEDIA_TYPE, ...headers }, body: JSON.stringify(record) });
+  jsonRequest(id, title, path, JSON.stringify(record), origin, jsonPostHeaders(extra, headers));
 
 export function planProbes(settings: RequestSettings): readonly ExchangeSpec[] {
   const specs: ExchangeSpec[] = [];

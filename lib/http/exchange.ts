@@ -87,12 +87,26 @@ export function requestBodyOf(bytes: Buffer): { readonly body: string; readonly 
   return { body, notUtf8At: 0 }; // not reached: bytes that are not UTF-8 always decode to some U+FFFD
 }
 
+/** Digests taken, by the response record they were read from. */
+const DIGESTS = new WeakMap<object, string>();
+/** The record's own `sha256` member: a getter (enumerable, so a copy or a report takes the digest
+ *  then), one function shared by every record, not a closure per record: a literal with a getter of
+ *  its own cost about four times as much to build. */
+const SHA256: PropertyDescriptor = {
+  get(this: { readonly body: Buffer }): string {
+    let digest = DIGESTS.get(this);
+    if (digest === undefined) DIGESTS.set(this, (digest = createHash('sha256').update(this.body).digest('hex')));
+    return digest;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** A recorded response with its size and digest taken from the whole body. The digest is taken the
  *  first time it is read (a report's kept exchange, a copy of the record), from the bytes given here:
  *  most exchanges are judged and dropped without it being read. */
 export function recordedResponse(status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse {
-  let sha256: string | undefined;
-  return { status, headers, body, size: body.length, get sha256() { return (sha256 ??= createHash('sha256').update(body).digest('hex')); } };
+  return Object.defineProperty({ status, headers, body, size: body.length }, 'sha256', SHA256) as RecordedResponse;
 }
 
 export type TransportErrorKind =

@@ -181,100 +181,147 @@ export function describeError(error: unknown, url: URL, options: TransportOption
 
 interface Received { readonly status: number; readonly headers: Record<string, string>; readonly raw: Buffer }
 
+/** A body in one chunk smaller than this is kept as received, not copied (it is a view of the
+ *  socket's read, which holds little more); a larger one is copied into memory of its own. */
+const SHARED_CHUNK_BYTES = 64 * 1024;
+
+/** One request's handler for the dispatcher: its state in fields and its callbacks on the prototype
+ *  (one object per request, not a dozen closures), and itself the Received it resolves with. */
+class OneRequest implements Dispatcher.DispatchHandler, Received {
+  status = 0;
+  headers: Record<string, string> = {};
+  raw: Buffer = EMPTY_BODY;
+  private controller: Dispatcher.DispatchController | undefined;
+  private early: Error | undefined; // the deadline passed before the request had a connection
+  private settled = false;
+  private late = false;
+  private holding = false;
+  private waiting: Buffer[] | undefined; // chunks held while waiting for a large-body slot
+  private ended = false;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private bodyTimer: NodeJS.Timeout | undefined;
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(private readonly options: TransportOptions, private readonly slots: BodySlots, private readonly resolve: (r: Received) => void, private readonly reject: (e: Error) => void, withinMs: number) {
+    this.deadline = setTimeout(pastDeadline, withinMs, this);
+  }
+
+  settle(error: Error | undefined): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    clearTimeout(this.bodyTimer);
+    if (this.holding) this.slots.release();
+    if (error) { this.reject(this.late ? new BodyTooSlow() : error); return; }
+    const { chunks } = this;
+    this.raw = chunks.length === 1 && this.size < SHARED_CHUNK_BYTES ? chunks[0]! : Buffer.concat(chunks);
+    this.resolve(this);
+  }
+
+  abort(reason: Error): void {
+    if (this.controller) this.controller.abort(reason);
+    else this.early ??= reason;
+  }
+
+  /** Takes a chunk; false once the cap is passed (the request is then aborted). */
+  private take(chunk: Buffer): boolean {
+    this.size += chunk.length;
+    if (this.size > this.options.maxBodyBytes) { this.abort(new BodyTooLarge()); return false; }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    if (this.early) c.abort(this.early);
+  }
+
+  onResponseStart(c: Dispatcher.DispatchController, statusCode: number, received: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = asExchangeHeaders(received);
+    this.bodyTimer = setTimeout(bodyTooSlow, this.options.timeoutMs, this, c);
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    if (this.waiting) { this.waiting.push(chunk); return; }
+    if (!this.holding && this.size + chunk.length > FREE_BODY_BYTES) {
+      this.waiting = [chunk];
+      c.pause();
+      void this.slots.acquire().then(() => {
+        this.holding = true;
+        if (this.settled) { this.slots.release(); this.holding = false; return; }
+        const held = this.waiting!;
+        this.waiting = undefined;
+        for (const x of held) if (!this.take(x)) return;
+        if (this.ended) this.settle(undefined);
+        else c.resume();
+      });
+      return;
+    }
+    this.take(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.waiting) this.ended = true;
+    else this.settle(undefined);
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
+    this.settle(error);
+  }
+
+  /** The body timer fired: the body was not complete within a phase limit of its headers. */
+  tooSlow(c: Dispatcher.DispatchController): void {
+    this.late = true;
+    c.abort(new BodyTooSlow());
+  }
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+const pastDeadline = (r: OneRequest) => r.abort(new ExchangeTooLong());
+const bodyTooSlow = (r: OneRequest, c: Dispatcher.DispatchController) => r.tooSlow(c);
+
+/** undici's header object as an exchange keeps it: its names are lower-case and unique already, so it
+ *  is kept, repeated headers joined with ", " in place; one holding `__proto__` as its own member
+ *  goes through exchangeHeaders like any other list (which leaves it out). */
+function asExchangeHeaders(received: Record<string, string | string[] | undefined>): Record<string, string> {
+  if (Object.hasOwn(received, '__proto__')) return exchangeHeaders(Object.entries(received));
+  for (const name in received) {
+    const value = received[name];
+    if (typeof value === 'string') continue;
+    if (value === undefined) return exchangeHeaders(Object.entries(received));
+    received[name] = value.join(', ');
+  }
+  return received as Record<string, string>;
+}
+
 /** One request through the dispatcher's handler interface: the body collected within the cap and
  *  within a phase limit of its headers, the whole within `withinMs`, or rejected with the reason.
  *  Past FREE_BODY_BYTES it holds one of the run's large-body slots until done (reading paused
  *  meanwhile). No Readable, async iterator or AbortSignal: through request() a send cost about five
  *  times the CPU of a load generator's. 1xx answers are passed over, as request() does. */
-function exchangeOnce(dispatcher: Dispatcher, url: URL, spec: ExchangeSpec, options: TransportOptions, slots: BodySlots, withinMs: number): Promise<Received> {
+function exchangeOnce(dispatcher: Dispatcher, target: Target, spec: ExchangeSpec, options: TransportOptions, slots: BodySlots, withinMs: number): Promise<Received> {
   return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let early: Error | undefined; // the deadline passed before the request had a connection
-    let settled = false;
-    let late = false;
-    let holding = false;
-    let waiting: Buffer[] | undefined; // chunks held while waiting for a large-body slot
-    let ended = false;
-    let status = 0;
-    let headers: Record<string, string> = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let bodyTimer: NodeJS.Timeout | undefined;
-    const settle = (error: Error | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearTimeout(bodyTimer);
-      if (holding) slots.release();
-      if (error) reject(late ? new BodyTooSlow() : error);
-      else resolve({ status, headers, raw: Buffer.concat(chunks) });
-    };
-    const abort = (reason: Error) => {
-      if (controller) controller.abort(reason);
-      else early ??= reason;
-    };
-    const deadline = setTimeout(() => abort(new ExchangeTooLong()), withinMs);
-    /** Takes a chunk; false once the cap is passed (the request is then aborted). */
-    const take = (chunk: Buffer): boolean => {
-      size += chunk.length;
-      if (size > options.maxBodyBytes) { abort(new BodyTooLarge()); return false; }
-      chunks.push(chunk);
-      return true;
-    };
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (early) c.abort(early);
-      },
-      onResponseStart(c, statusCode, received) {
-        if (statusCode < 200) return;
-        status = statusCode;
-        headers = exchangeHeaders(Object.entries(received));
-        bodyTimer = setTimeout(() => { late = true; c.abort(new BodyTooSlow()); }, options.timeoutMs);
-      },
-      onResponseData(c, chunk) {
-        if (settled) return;
-        if (waiting) { waiting.push(chunk); return; }
-        if (!holding && size + chunk.length > FREE_BODY_BYTES) {
-          waiting = [chunk];
-          c.pause();
-          void slots.acquire().then(() => {
-            holding = true;
-            if (settled) { slots.release(); holding = false; return; }
-            const held = waiting!;
-            waiting = undefined;
-            for (const x of held) if (!take(x)) return;
-            if (ended) settle(undefined);
-            else c.resume();
-          });
-          return;
-        }
-        take(chunk);
-      },
-      onResponseEnd() {
-        if (waiting) ended = true;
-        else settle(undefined);
-      },
-      onResponseError(_c, error) {
-        settle(error);
-      },
-    };
+    const handler = new OneRequest(options, slots, resolve, reject, withinMs);
     try {
-      dispatcher.dispatch({
-        origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-        method: (spec.method || (spec.body ? 'PUT' : 'GET')) as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body,
-      }, handler);
+      dispatcher.dispatch({ origin: target.origin, path: target.path, method: (spec.method || (spec.body ? 'PUT' : 'GET')) as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body }, handler);
     } catch (error) {
-      settle(error as Error);
+      handler.settle(error as Error);
     }
   });
 }
 
 /** The response as recorded: its body decoded from the content codings the request offered, within
  *  the cap counted after decoding; size and hash stay those of the bytes received. */
-function decodedResponse(status: number, headers: Readonly<Record<string, string>>, raw: Buffer, sent: Readonly<Record<string, string>>, options: TransportOptions) {
-  const accept = Object.entries(sent).find(([k]) => k.toLowerCase() === 'accept-encoding')?.[1];
-  const d = decodeContent(raw, headers['content-encoding'], accept, options.maxBodyBytes);
+function decodedResponse(status: number, headers: Readonly<Record<string, string>>, raw: Buffer, sent: Readonly<Record<string, string>>, options: TransportOptions): RecordedResponse {
+  const coded = headers['content-encoding'];
+  if (coded === undefined) return recordedResponse(status, headers, raw); // nothing to decode (decodeContent's answer)
+  let accept: string | undefined;
+  for (const name in sent) if (name.toLowerCase() === 'accept-encoding') { accept = sent[name]; break; }
+  const d = decodeContent(raw, coded, accept, options.maxBodyBytes);
   if (!d.codings.length) return recordedResponse(status, headers, raw);
   if (!d.ok && d.tooLarge) throw new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`);
   const received = recordedResponse(status, headers, raw);
@@ -300,31 +347,59 @@ export interface SendContext {
 
 const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Request URLs by base and path: every account's request goes to one of a few, and parsing the same
- *  URL again per exchange cost more than the rest of preparing the request. Never changed once made;
- *  short paths only, emptied when full. */
-const URLS = new Map<string, URL>();
-const MAX_URLS = 256;
+/** Where a request goes, read once from its URL: the URL's getters build their strings at every call. */
+interface Target {
+  readonly url: URL;
+  readonly href: string;
+  readonly origin: string;
+  /** Path and query, as the request line carries them. */
+  readonly path: string;
+  /** http: or https:, the only schemes a request can be sent to. */
+  readonly sendable: boolean;
+}
+
+const targetOf = (url: URL): Target => ({
+  url, href: url.href, origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+  sendable: url.protocol === 'http:' || url.protocol === 'https:',
+});
+
+/** Request targets by base and path: every account's request goes to one of a few, and parsing the
+ *  same URL again per exchange cost more than the rest of preparing the request. Never changed once
+ *  made; short paths only, emptied when full. */
+const TARGETS = new Map<string, Map<string, Target>>();
+const MAX_TARGETS = 256;
 const MAX_CACHED_PATH = 512;
-function urlOf(baseUrl: string, path: string): URL {
-  const make = () => new URL(baseUrl.replace(/\/+$/, '') + path);
+let targets = 0;
+function targetFor(baseUrl: string, path: string): Target {
+  const make = () => targetOf(new URL(baseUrl.replace(/\/+$/, '') + path));
   if (path.length > MAX_CACHED_PATH) return make();
-  const key = `${baseUrl}\u0000${path}`;
-  let url = URLS.get(key);
-  if (!url) {
-    url = make();
-    if (URLS.size >= MAX_URLS) URLS.clear();
-    URLS.set(key, url);
+  let byPath = TARGETS.get(baseUrl);
+  let target = byPath?.get(path);
+  if (!target) {
+    target = make();
+    if (targets >= MAX_TARGETS) { TARGETS.clear(); targets = 0; byPath = undefined; }
+    if (!byPath) TARGETS.set(baseUrl, (byPath = new Map()));
+    byPath.set(path, target);
+    targets++;
   }
-  return url;
+  return target;
+}
+
+/** The exchange's record, its keys always in this order. Written out, not spread: built once per exchange. */
+function recorded(spec: ExchangeSpec, request: Exchange['request'], startedAt: string, started: number, attempts: number, response: RecordedResponse | undefined, error?: TransportError): Exchange {
+  const out: { -readonly [K in keyof Exchange]: Exchange[K] } = response
+    ? { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request, response, durationMs: Date.now() - started }
+    : { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request, error, durationMs: Date.now() - started };
+  if (attempts > 1) out.attempts = attempts;
+  return out;
 }
 
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
-  const { dispatcher, options, budget, slots, sleep = timer } = ctx;
-  const url = urlOf(baseUrl, spec.path);
+  const { dispatcher, options, budget, slots } = ctx;
+  const target = targetFor(baseUrl, spec.path);
   const request_: Exchange['request'] = spec.body !== undefined
-    ? { method: spec.method, url: url.href, headers: spec.headers, body: spec.body }
-    : { method: spec.method, url: url.href, headers: spec.headers };
+    ? { method: spec.method, url: target.href, headers: spec.headers, body: spec.body }
+    : { method: spec.method, url: target.href, headers: spec.headers };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
   const taken = budget.take();
   if (!(taken === true || (taken !== false && await taken))) {
@@ -334,38 +409,31 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
   const startedAt = new Date(started).toISOString();
-  // Written out, not spread: the same keys in the same order, built once per exchange.
-  const done = (rest: { readonly response: RecordedResponse } | { readonly error: TransportError }, attempts: number): Exchange => {
-    const out: { -readonly [K in keyof Exchange]: Exchange[K] } = 'response' in rest
-      ? { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request: request_, response: rest.response, durationMs: Date.now() - started }
-      : { id: spec.id, title: spec.title, origin: spec.origin, startedAt, request: request_, error: rest.error, durationMs: Date.now() - started };
-    if (attempts > 1) out.attempts = attempts;
-    return out;
-  };
 
   for (let attempt = 1; ; attempt++) {
     let response;
     try {
       // request() refuses any other scheme with this error (the CLI allows only these two).
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
-      const res = await exchangeOnce(dispatcher, url, spec, options, slots, Math.max(1, deadline - Date.now()));
+      if (!target.sendable) throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      const res = await exchangeOnce(dispatcher, target, spec, options, slots, Math.max(1, deadline - Date.now()));
       response = decodedResponse(res.status, res.headers, res.raw, spec.headers, options);
     } catch (error) {
-      return done({ error: describeError(error, url, options) }, attempt);
+      return recorded(spec, request_, startedAt, started, attempt, undefined, describeError(error, target.url, options));
     }
-    const retryAfter = response.status === 429 || response.status === 503 ? response.headers['retry-after'] : undefined;
+    if (response.status !== 429 && response.status !== 503) return recorded(spec, request_, startedAt, started, attempt, response);
+    const retryAfter = response.headers['retry-after'];
     const asked = retryAfterMs(retryAfter);
-    if (asked === undefined) return done({ response }, attempt);
+    if (asked === undefined) return recorded(spec, request_, startedAt, started, attempt, response);
     // What was received (the 429 or 503) is the record; the exchange says why no further request was sent.
     const giveUp = (why?: string) => ({
-      ...done({ response }, attempt),
+      ...recorded(spec, request_, startedAt, started, attempt, response),
       gaveUp: `${response.status} ${STATUS_CODES[response.status] ?? ''} (Retry-After: ${retryAfter!.trim().slice(0, 40)}), gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'}${why ? ` (${why})` : ''}`,
     });
     if (attempt >= MAX_TRIES) return giveUp();
     const wait = Math.max(asked, RETRY_FLOOR_MS);
     if (Date.now() + wait >= deadline) return giveUp(`a wait of ${seconds(wait)} would pass the exchange's limit of ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}`);
     if (!budget.takeRetry()) return giveUp(`the run's retries are spent: ${budget.retryLimit}`);
-    await sleep(wait);
+    await (ctx.sleep ?? timer)(wait);
     if (!(await budget.take(true))) return giveUp('the run\'s request cap (--max-requests) was reached');
   }
 }
