@@ -227,11 +227,13 @@ export class Judge {
    *  worker of judge-pool.ts does. */
   judgement(ex: Exchange, view: ExchangeView): Judgement {
     const looks: (readonly [number, Look])[] = [];
-    this.tallies.forEach((t, i) => {
-      if (!t.check.appliesTo(view)) return;
-      const unjudgeable = view.unjudgeableBy(t.check);
-      looks.push([i, unjudgeable ? { skip: unjudgeable } : safely(t.check, view)]);
-    });
+    const { tallies } = this;
+    for (let i = 0; i < tallies.length; i++) {
+      const { check } = tallies[i]!;
+      if (!check.appliesTo(view)) continue;
+      const unjudgeable = view.unjudgeableBy(check);
+      looks.push([i, unjudgeable ? { skip: unjudgeable } : safely(check, view)]);
+    }
     return view.kind.operation ? { label: kindLabel(view.kind), looks }
       : { where: `${view.kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
   }
@@ -255,17 +257,16 @@ export class Judge {
     }
     let keep = ex.origin.source === 'probe';
     const failures: (readonly [Check, readonly Finding[]])[] = [];
-    const judgedBy: CheckTally[] = [];
+    const { tallies } = this;
     for (const [i, look] of j.looks) {
-      const t = this.tallies[i]!;
+      const t = tallies[i]!;
       if (Array.isArray(look) && look.length) failures.push([t.check, look]);
       if (t.fold(ex.id, ex.origin, look)) keep = true;
-      judgedBy.push(t);
     }
     if (failures.length) this.failedExchanges++;
     if (keep) {
       this.kept.push(keepHead(ex));
-      for (const t of judgedBy) t.kept.add(ex.id);
+      for (const [i] of j.looks) tallies[i]!.kept.add(ex.id); // every check that judged it
     }
     return failures;
   }

@@ -385,6 +385,15 @@ function targetFor(baseUrl: string, path: string): Target {
   return target;
 }
 
+/** The last time written as an ISO string, and the string: exchanges start several to a millisecond,
+ *  and writing it cost more than the rest of making the record. */
+let isoMs = NaN;
+let iso = '';
+const isoAt = (ms: number): string => {
+  if (ms !== isoMs) { iso = new Date(ms).toISOString(); isoMs = ms; }
+  return iso;
+};
+
 /** The exchange's record, its keys always in this order. Written out, not spread: built once per exchange. */
 function recorded(spec: ExchangeSpec, request: Exchange['request'], startedAt: string, started: number, attempts: number, response: RecordedResponse | undefined, error?: TransportError): Exchange {
   const out: { -readonly [K in keyof Exchange]: Exchange[K] } = response
@@ -408,7 +417,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
   }
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
-  const startedAt = new Date(started).toISOString();
+  const startedAt = isoAt(started);
 
   for (let attempt = 1; ; attempt++) {
     let response;
