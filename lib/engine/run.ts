@@ -149,12 +149,16 @@ export async function pump<T>(source: Source<T>, limit: number, task: (item: T) 
     wake = undefined;
     w?.();
   };
+  const failed = (error: unknown) => {
+    failure ??= { error };
+    finished();
+  };
   const slot = () => new Promise<void>((resolve) => { wake = resolve; });
   for await (const item of source) {
     while (active >= limit) await slot();
     if (failure) break;
     active++;
-    task(item).catch((error: unknown) => { failure ??= { error }; }).finally(finished);
+    task(item).then(finished, failed);
   }
   while (active > 0) await slot();
   if (failure) throw failure.error;
