@@ -12,7 +12,7 @@ import { kindLabel } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
-import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type TransportOptions } from '../http/send.js';
+import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, type SendContext, type TransportOptions } from '../http/send.js';
 import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } from './generation.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
@@ -374,6 +374,20 @@ export const sourcesOf = (plan: EvidencePlan): Set<EvidenceSource> => new Set<Ev
   ...(plan.recorded === true ? ['har' as const, 'proxy' as const, 'client' as const] : plan.recorded || []),
 ]);
 
+/** An exchange's place in the order of judging (runConformance's sendAndJudge). */
+interface Turn {
+  settled: boolean;
+  waiting?: Promise<void>;
+  wake?: () => void;
+}
+/** A promise of the turn's end, made when some exchange waits for it. */
+const turnOf = (t: Turn): Promise<void> => (t.waiting ??= new Promise<void>((resolve) => { t.wake = resolve; }));
+const endTurn = (t: Turn): void => {
+  if (t.settled) return;
+  t.settled = true;
+  t.wake?.();
+};
+
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -421,22 +435,25 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   // report shows as examples (the first failures of each check) is then the same on every run of the
   // same input. An answer that comes early waits for the earlier ones, at most `concurrency` of them
   // (pump holds a slot until its exchange is judged), so memory stays bounded as before.
-  let turn: Promise<void> = Promise.resolve();
+  // Each exchange's turn is settled once it is judged (with workers: submitted); the next one waits
+  // for it only when it comes first, and only then is a promise made for it.
+  let last: Turn = { settled: true };
+  const sendContext: SendContext = { dispatcher: dispatcher!, options, budget, slots };
   const sendAndJudge = async (spec: ExchangeSpec) => {
-    const before = turn;
-    let done!: () => void;
-    turn = new Promise<void>((resolve) => { done = resolve; });
+    const before = last;
+    const mine: Turn = { settled: false };
+    last = mine;
     try {
-      const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
-      await before;
+      const ex = await send(spec, options.baseUrl, sendContext);
+      if (!before.settled) await turnOf(before);
       const judging = workers();
       if (judging) {
         const { folded } = await judging.submit(ex, here); // the pool folds in the order exchanges are submitted
-        done();
+        endTurn(mine);
         await folded;
       } else if (judgeOne(ex)) collectGarbage(); // what judging a large body left behind (its text, its tree): collect.ts
     } finally {
-      done();
+      endTurn(mine);
     }
   };
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
