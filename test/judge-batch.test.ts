@@ -1,9 +1,10 @@
 // A batch of exchanges as the run's thread posts it to a judging worker (lib/engine/judge-pool.ts):
 // the worker reads back every exchange as the run recorded it (every field, the body's bytes, its
-// digest), the bodies travel in one buffer of exactly their bytes, and a large body is moved, not copied.
+// digest); the bodies go through the worker's ring of shared memory, which never writes over a batch
+// not yet answered; a large body is moved, not copied.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { batchOf, movable, transfers, unbatched } from '../lib/engine/judge-pool.js';
+import { batchOf, movable, Ring, transfers, unbatched } from '../lib/engine/judge-pool.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 
 const request = { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' } };
@@ -42,23 +43,63 @@ describe('a batch of exchanges posted to a judging worker', () => {
     const expected = given.map(plain);
     const jobs = given.map((ex, seq) => ({ seq, ex, move: movable(ex) }));
     expect(jobs.map((j) => j.move)).toEqual([false, false, false, false, true]);
-    const batch = batchOf(jobs);
-    const read = unbatched(structuredClone(batch, { transfer: transfers(batch) }));
+    const ring = new Ring();
+    const batch = batchOf(jobs, ring);
+    const read = unbatched(structuredClone(batch, { transfer: transfers(batch) }), ring.memory);
     expect(read.map(plain)).toEqual(expected);
     for (const ex of read) if (ex.response) expect(Buffer.isBuffer(ex.response.body)).toBe(true);
     // A digest not taken before is taken on the worker from the same bytes.
     expect(read[0]!.response!.sha256).toBe(sha(Buffer.from('{"userName":"東京"}')));
+    // The worker's record has its keys in the run's order.
     expect(JSON.stringify(read.map(plain))).toBe(JSON.stringify(expected));
   });
 
-  it('carries the copied bodies in one buffer of exactly their bytes (not the 8 KiB pools they sit in), and moves a large body', () => {
+  it('writes the small bodies into the ring (not the 8 KiB pools they sit in), moves a large one, copies one the ring has no room for', () => {
     const given = exchanges();
-    const batch = batchOf(given.map((ex, seq) => ({ seq, ex, move: movable(ex) })));
-    expect(given[0]!.response!.body.buffer.byteLength).toBeGreaterThan(given[0]!.response!.body.byteLength);
-    expect(batch.bytes.byteLength).toBe(Buffer.byteLength('{"userName":"東京"}') + 2);
+    const ring = new Ring(32);
+    ring.put(Buffer.alloc(20)); // held by an earlier batch not yet answered
+    ring.seal();
+    const batch = batchOf(given.map((ex, seq) => ({ seq, ex, move: movable(ex) })), ring);
+    // 21 bytes do not fit in the 12 left; 2 and 0 do.
+    expect(batch.spans).toEqual([-3, 0, -1, -1, 20, 22, 22, 22, -2, 1]);
+    expect(batch.own.map((b) => b.byteLength)).toEqual([21, 70 * 1024]);
     structuredClone(batch, { transfer: transfers(batch) });
-    // Moved: the run's thread no longer holds it; the small bodies are its own still.
+    // Moved: the run's thread no longer holds it; the copied body is its own still.
     expect(given[4]!.response!.body.byteLength).toBe(0);
     expect(given[0]!.response!.body.toString()).toBe('{"userName":"東京"}');
+  });
+});
+
+describe('a worker\'s ring', () => {
+  it('never writes over the bodies of a batch not yet answered, and wraps to reuse what answered batches held', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      let x = seed;
+      const next = () => (x = (x * 48271) % 2147483647);
+      const ring = new Ring(1000);
+      /** Batches posted and not answered: each body's start and the bytes written there. */
+      const held: { at: number; bytes: Buffer }[][] = [];
+      let wrapped = 0;
+      let last = 0;
+      for (let step = 0; step < 400; step++) {
+        if (held.length && (next() % 3 === 0 || held.length > 6)) {
+          for (const { at, bytes } of held.shift()!) if (!Buffer.from(ring.memory, at, bytes.length).equals(bytes)) expect.fail(`seed ${seed}, step ${step}: the body at ${at} was written over`);
+          ring.release();
+          continue;
+        }
+        const batch: { at: number; bytes: Buffer }[] = [];
+        for (let n = next() % 4; n > 0; n--) {
+          const bytes = Buffer.alloc(next() % 300, String.fromCharCode(97 + (next() % 26)));
+          const at = ring.put(bytes);
+          if (at < 0) continue;
+          if (at < last) wrapped++;
+          last = at;
+          if (at + bytes.length > 1000) expect.fail(`seed ${seed}, step ${step}: a body past the ring's end`);
+          batch.push({ at, bytes });
+        }
+        ring.seal();
+        held.push(batch);
+      }
+      expect(wrapped).toBeGreaterThan(5);
+    }
   });
 });

@@ -35,17 +35,17 @@ export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 /** Run → worker: the exchanges given to one worker since its last batch, posted together (one
  *  message, not one each: a message costs both threads as much as judging a small exchange). The
  *  exchanges go as one JSON text without their response bodies (a structured clone of the same
- *  objects cost twice as much); the bodies go in one buffer, moved, not copied (a small body's
- *  structured clone copied the whole 8 KiB pool it sits in). A body that owns its memory and is
- *  large goes on its own, moved (`moved`): the run no longer holds it. */
+ *  objects cost twice as much); the bodies are written into the worker's ring of shared memory (a
+ *  small body's structured clone copied the whole 8 KiB pool it sits in; a buffer allocated and moved
+ *  per batch cost as much again). A large body that owns its memory is moved to the worker, not
+ *  copied: the run no longer holds it. A body the ring has no room for goes in a buffer of its own. */
 export interface Batch {
   readonly seqs: readonly number[];
   readonly exchanges: string;
-  /** Per exchange: the start and end of its body in `bytes`; [-1, -1] without a response, [-2, k]
-   *  for `moved[k]`. */
-  readonly spans: Int32Array;
-  readonly bytes: ArrayBuffer;
-  readonly moved: readonly Uint8Array[];
+  /** Per exchange, two numbers: the start and end of its body in the ring; [-1, -1] without a
+   *  response; [-2, k] for `own[k]`, moved from the run; [-3, k] for `own[k]`, a copy. */
+  readonly spans: readonly number[];
+  readonly own: readonly Uint8Array[];
 }
 /** Worker → run: the judgements of one batch, in its order; the exchange (its head) where the run may
  *  keep it and its body was moved; or why the worker cannot go on. */
@@ -106,15 +106,69 @@ export function unposted(p: PostedJudgements): Judgement[] {
 
 /** A judging worker failed: the run cannot be judged whole (the CLI exits 2 with this line). */
 export class JudgeWorkerFailure extends Error {}
-interface Setup { readonly checkIds: readonly string[]; readonly settings: CheckSettings; readonly data: unknown }
+/** A worker's start: the run's checks, settings and learner data, and its ring's memory. */
+interface Setup { readonly checkIds: readonly string[]; readonly settings: CheckSettings; readonly data: unknown; readonly ring: SharedArrayBuffer }
 
-/** A body that owns its whole memory and is this large is moved to the worker, not copied into the
- *  batch's buffer (the run gets it back only when it may keep the exchange). */
+/** A body that owns its whole memory and is this large is moved to the worker, not copied (the run
+ *  gets it back only when it may keep the exchange). */
 const MOVE_FROM = 64 * 1024;
 export const movable = (ex: Exchange): boolean => {
   const b = ex.response?.body;
   return !!b && b.byteLength >= MOVE_FROM && b.byteOffset === 0 && b.buffer.byteLength === b.byteLength && !(b.buffer instanceof SharedArrayBuffer);
 };
+
+/** Bytes of a worker's ring: the bodies of IN_FLIGHT answers of some kilobytes each many times over. */
+export const RING_BYTES = 2 * 1024 * 1024;
+
+/** Shared memory the run's thread writes one worker's bodies into, taken in order and given back in
+ *  order, a batch at a time: the worker answers its batches in the order it was given them, and
+ *  holds no view of a batch's bodies once it has answered it. */
+export class Ring {
+  readonly memory: SharedArrayBuffer;
+  private readonly bytes: Uint8Array;
+  /** Next byte to write; oldest byte still held; bytes held (with what a wrap skipped). */
+  private head = 0;
+  private tail = 0;
+  private used = 0;
+  /** Per batch posted and not yet answered: the bytes it holds, and where the ring's head was after it. */
+  private readonly batches: { readonly taken: number; readonly end: number }[] = [];
+  private taken = 0;
+
+  constructor(size = RING_BYTES) {
+    this.memory = new SharedArrayBuffer(size);
+    this.bytes = new Uint8Array(this.memory);
+  }
+
+  /** Copies `body` in; its start, or -1 when there is no room now. */
+  put(body: Uint8Array): number {
+    const len = body.byteLength;
+    const size = this.bytes.byteLength;
+    let at = -1;
+    if (this.head > this.tail || (this.head === this.tail && this.used === 0)) {
+      if (this.head + len <= size) at = this.head;
+      else if (len <= this.tail) { this.taken += size - this.head; this.used += size - this.head; at = 0; }
+    } else if (this.head + len <= this.tail) at = this.head;
+    if (at < 0) return -1;
+    this.bytes.set(body, at);
+    this.head = at + len;
+    this.taken += len;
+    this.used += len;
+    return at;
+  }
+
+  /** Ends the batch being written. */
+  seal(): void {
+    this.batches.push({ taken: this.taken, end: this.head });
+    this.taken = 0;
+  }
+
+  /** Gives back the oldest batch's bytes (its worker answered it). */
+  release(): void {
+    const b = this.batches.shift()!;
+    this.used -= b.taken;
+    this.tail = b.end;
+  }
+}
 
 /** An exchange as its batch's JSON holds it: without its response body, and without a digest still
  *  to be taken (recordedResponse's getter: reading it would take it here, for every exchange; the
@@ -128,39 +182,35 @@ function withoutBody(ex: Exchange): unknown {
   return { ...ex, response: { status, headers, body: 0, size, ...(hashed ? { sha256: r.sha256 } : {}), ...(contentCoding ? { contentCoding } : {}) } };
 }
 
-/** The batch of some exchanges, each body copied into the batch's buffer or, when `move`, moved. */
-export function batchOf(jobs: readonly Queued[]): Batch {
-  const spans = new Int32Array(2 * jobs.length);
-  const moved: Uint8Array[] = [];
-  let total = 0;
-  for (const { ex, move } of jobs) if (ex.response && !move) total += ex.response.body.byteLength;
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  jobs.forEach(({ ex, move }, k) => {
+/** The batch of some exchanges: each body written into `ring` (sealed as one batch), or moved when
+ *  `move`, or copied into a buffer of its own when the ring is full. */
+export function batchOf(jobs: readonly Queued[], ring: Ring): Batch {
+  const spans: number[] = [];
+  const own: Uint8Array[] = [];
+  for (const { ex, move } of jobs) {
     const body = ex.response?.body;
-    if (!body) spans.set([-1, -1], 2 * k);
-    else if (move) spans.set([-2, moved.push(body) - 1], 2 * k);
-    else {
-      bytes.set(body, at);
-      spans.set([at, at + body.byteLength], 2 * k);
-      at += body.byteLength;
-    }
-  });
-  return { seqs: jobs.map((j) => j.seq), exchanges: JSON.stringify(jobs.map((j) => withoutBody(j.ex))), spans, bytes: bytes.buffer, moved };
+    const at = !body || move ? -1 : ring.put(body);
+    if (!body) spans.push(-1, -1);
+    else if (at >= 0) spans.push(at, at + body.byteLength);
+    else spans.push(move ? -2 : -3, own.push(move ? body : new Uint8Array(body)) - 1);
+  }
+  ring.seal();
+  return { seqs: jobs.map((j) => j.seq), exchanges: JSON.stringify(jobs.map((j) => withoutBody(j.ex))), spans, own };
 }
 
-/** What posting a batch moves rather than copies: its buffer and the moved bodies'. */
-export const transfers = (b: Batch): ArrayBuffer[] => [b.bytes, ...b.moved.map((u) => u.buffer as ArrayBuffer)];
+/** What posting a batch moves rather than copies: the buffers of its own bodies. */
+export const transfers = (b: Batch): ArrayBuffer[] => b.own.map((u) => u.buffer as ArrayBuffer);
 
-/** The exchanges of a batch again, each with its body: a Buffer over the batch's bytes or its own. */
-export function unbatched(b: Batch): Exchange[] {
+/** The exchanges of a batch again, each with its body: a Buffer over its bytes in the ring (valid
+ *  until the batch is answered) or over its own. */
+export function unbatched(b: Batch, ring: SharedArrayBuffer): Exchange[] {
   const list = JSON.parse(b.exchanges) as (Omit<Exchange, 'response'> & { response?: Omit<RecordedResponse, 'body' | 'sha256'> & { sha256?: string } })[];
   return list.map((ex, k) => {
     const r = ex.response;
     if (!r) return ex as Exchange;
     const [start, end] = [b.spans[2 * k]!, b.spans[2 * k + 1]!];
-    const u = start === -2 ? b.moved[end]! : undefined;
-    const body = u ? Buffer.from(u.buffer, u.byteOffset, u.byteLength) : Buffer.from(b.bytes, start, end - start);
+    const u = start < 0 ? b.own[end]! : undefined;
+    const body = u ? Buffer.from(u.buffer, u.byteOffset, u.byteLength) : Buffer.from(ring, start, end - start);
     // Written into the parsed object: its keys stay in the order the run's record has them.
     (ex as { response?: RecordedResponse }).response = r.sha256 === undefined
       ? Object.assign(recordedResponse(r.status, r.headers, body), r.size !== body.length ? { size: r.size } : {}, r.contentCoding ? { contentCoding: r.contentCoding } : {})
@@ -179,6 +229,7 @@ export class JudgePool {
   /** Per worker, the exchanges given to it since its last batch; posted together at the end of this
    *  turn of the event loop (every exchange that completed in it), or once IN_FLIGHT wait. */
   private readonly queued: Queued[][];
+  private readonly rings: Ring[];
   private posting: NodeJS.Immediate | undefined;
   private next = 0;
   private folded = 0;
@@ -196,9 +247,10 @@ export class JudgePool {
     const checkIds = checks.map((c) => c.id);
     const unknown = checks.filter((c) => checkById.get(c.id) !== c);
     if (unknown.length) throw new Error(`judging workers run only the catalogue's checks, not ${unknown.map((c) => c.id).join(', ')}`);
-    const setup: Setup = { checkIds, settings, data: spec.data() };
+    const data = spec.data();
+    this.rings = Array.from({ length: jobs }, () => new Ring());
     this.workers = Array.from({ length: jobs }, (_, i) => {
-      const w = new Worker(fromRoot('bin', 'run.mjs'), { argv: [spec.program], workerData: setup });
+      const w = new Worker(fromRoot('bin', 'run.mjs'), { argv: [spec.program], workerData: { checkIds, settings, data, ring: this.rings[i]!.memory } satisfies Setup });
       w.on('message', (a: Answer) => {
         if ('failed' in a) this.fail(new JudgeWorkerFailure(`judging worker ${i + 1} of ${jobs} failed: ${a.failed}`));
         else this.answer(i, a);
@@ -260,12 +312,13 @@ export class JudgePool {
     this.queued.forEach((jobs, w) => {
       if (!jobs.length) return;
       this.queued[w] = [];
-      const batch = batchOf(jobs);
+      const batch = batchOf(jobs, this.rings[w]!);
       this.workers[w]!.postMessage(batch, transfers(batch));
     });
   }
 
   private answer(w: number, a: Exclude<Answer, { failed: string }>): void {
+    this.rings[w]!.release();
     const judgements = unposted(a.judgements);
     const kept = new Map(a.kept);
     a.seqs.forEach((seq, k) => {
@@ -352,9 +405,10 @@ export function serveJudging(makeLearner: MakeLearner): void {
   const port = parentPort;
   /** Whatever stops this worker is told to the run in one line, which ends the run with it. */
   const failed = (e: unknown) => port.postMessage({ failed: String((e as Error)?.message ?? e).split('\n')[0] ?? '' } satisfies Answer);
-  let judge: Judge, failedHere: number[];
+  let judge: Judge, failedHere: number[], ring: SharedArrayBuffer;
   try {
     const setup = workerData as Setup;
+    ring = setup.ring;
     const checks = setup.checkIds.map((id) => checkById.get(id)!);
     judge = new Judge(checks, setup.settings, makeLearner(setup.data));
     failedHere = checks.map(() => 0);
@@ -366,7 +420,7 @@ export function serveJudging(makeLearner: MakeLearner): void {
     try {
       const judgements: Judgement[] = [];
       const kept: (readonly [number, Exchange])[] = [];
-      unbatched(batch).forEach((ex, k) => {
+      unbatched(batch, ring).forEach((ex, k) => {
         const judgement = judge.judgedHere(ex);
         judgements.push(judgement);
         const probe = ex.origin.source === 'probe';
