@@ -3,9 +3,13 @@
 // digest); the bodies go through the worker's ring of shared memory, which never writes over a batch
 // not yet answered; a large body is moved, not copied.
 import { createHash } from 'node:crypto';
+import { Worker, type Transferable } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { batchOf, movable, Ring, transfers, unbatched } from '../lib/engine/judge-pool.js';
+import { checksFor } from '../lib/checks/catalogue.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { batchOf, IN_FLIGHT, JudgePool, movable, Ring, transfers, unbatched, type Batch } from '../lib/engine/judge-pool.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { Redactor } from '../lib/reporting/redact.js';
 
 const request = { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' } };
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -102,4 +106,34 @@ describe('a worker\'s ring', () => {
       expect(wrapped).toBeGreaterThan(5);
     }
   });
+});
+
+describe('a pool of one judging worker given 200 exchanges at once', () => {
+  it('posts them in batches of at most IN_FLIGHT (not one message each) and folds every one, in order', async () => {
+    const posts: number[] = [];
+    const send = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
+      posts.push((message as Batch).seqs.length);
+      send.call(this, message, transfer);
+    };
+    const folded: string[] = [];
+    const pool = new JudgePool(1, checksFor(new Set(['har'])), { namespaces: DEFAULT_NAMESPACES },
+      { program: 'cli/judge-worker', data: () => ({ showPersonalData: false, secrets: [], secretHeaders: [], fingerprints: new Redactor({ showPersonalData: false, secrets: [] }).shareFingerprints() }) },
+      (ex, j) => { folded.push(`${ex.id} ${j.label}`); return []; });
+    try {
+      const given = Array.from({ length: 200 }, (_, i): Exchange => ({
+        id: `har.${i + 1}`, title: 'login', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
+        request: { ...request, body: '{"userName":"jdoe.support"}' },
+        response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(`{"userName":"user${i}"}`)),
+      }));
+      await Promise.all(given.map((ex) => pool.judge(ex)));
+      expect(folded).toEqual(given.map((ex) => `${ex.id} SupportStateUserLoginRequest POST route -> JSON`));
+      expect(posts.reduce((a, n) => a + n, 0)).toBe(200);
+      expect(Math.max(...posts)).toBeLessThanOrEqual(IN_FLIGHT);
+      expect(posts.length).toBeLessThanOrEqual(200 / 8);
+    } finally {
+      Worker.prototype.postMessage = send;
+      await pool.close();
+    }
+  }, 60_000);
 });

@@ -31,6 +31,8 @@ export interface JudgeWorkerSpec {
 /** Exchanges waiting for one worker at most, and bytes of their bodies (one larger exchange at a time). */
 export const IN_FLIGHT = 16;
 export const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+/** Batches posted to one worker and not yet answered, at most: one it judges, one that waits. */
+const OUTSTANDING = 2;
 
 /** Run → worker: the exchanges given to one worker since its last batch, posted together (one
  *  message, not one each: a message costs both threads as much as judging a small exchange). The
@@ -131,7 +133,7 @@ export class Ring {
   private tail = 0;
   private used = 0;
   /** Per batch posted and not yet answered: the bytes it holds, and where the ring's head was after it. */
-  private readonly batches: { readonly taken: number; readonly end: number }[] = [];
+  private readonly held: { readonly taken: number; readonly end: number }[] = [];
   private taken = 0;
 
   constructor(size = RING_BYTES) {
@@ -158,13 +160,18 @@ export class Ring {
 
   /** Ends the batch being written. */
   seal(): void {
-    this.batches.push({ taken: this.taken, end: this.head });
+    this.held.push({ taken: this.taken, end: this.head });
     this.taken = 0;
+  }
+
+  /** Batches posted and not yet answered. */
+  get batches(): number {
+    return this.held.length;
   }
 
   /** Gives back the oldest batch's bytes (its worker answered it). */
   release(): void {
-    const b = this.batches.shift()!;
+    const b = this.held.shift()!;
     this.used -= b.taken;
     this.tail = b.end;
   }
@@ -304,13 +311,15 @@ export class JudgePool {
     return { folded };
   }
 
-  /** Posts every worker's queued exchanges, one batch each. */
+  /** Posts every worker's queued exchanges, one batch each, to a worker with fewer than OUTSTANDING
+   *  batches unanswered; the others' wait for an answer (which posts them): a worker that is behind
+   *  gets one larger batch rather than many small ones, each a wake-up of both threads. */
   private post(): void {
     if (this.posting) clearImmediate(this.posting);
     this.posting = undefined;
     if (this.failure) return;
     this.queued.forEach((jobs, w) => {
-      if (!jobs.length) return;
+      if (!jobs.length || this.rings[w]!.batches >= OUTSTANDING) return;
       this.queued[w] = [];
       const batch = batchOf(jobs, this.rings[w]!);
       this.workers[w]!.postMessage(batch, transfers(batch));
@@ -330,6 +339,7 @@ export class JudgePool {
     const wake = this.room;
     this.room = undefined;
     wake?.();
+    if (this.queued[w]!.length) this.posting ??= setImmediate(() => this.post());
     this.foldAnswered();
   }
 
