@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checksFor } from '../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { batchOf, IN_FLIGHT, JudgePool, movable, Ring, transfers, unbatched, type Batch } from '../lib/engine/judge-pool.js';
+import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 
@@ -134,6 +135,33 @@ describe('a pool of one judging worker given 200 exchanges at once', () => {
     } finally {
       Worker.prototype.postMessage = send;
       await pool.close();
+    }
+  }, 60_000);
+});
+
+describe('a recording read without a turn of the event loop (--jobs 1)', () => {
+  it('posts the worker its window of exchanges before the run\'s thread judges the ones that find it full', async () => {
+    const events: string[] = [];
+    const send = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
+      events.push(`post ${(message as Batch).seqs.length}`);
+      send.call(this, message, transfer);
+    };
+    try {
+      const recorded = Array.from({ length: 40 }, (_, i): Exchange => ({
+        id: `har.${i + 1}`, title: 'login', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
+        request: { ...request, body: '{"userName":"jdoe.support"}' },
+        response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(`{"userName":"user${i}"}`)),
+      }));
+      const result = await runConformance({
+        baseUrl: 'http://svc.test', recorded, mode: 'traffic', probes: false, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {},
+        timeoutMs: 1000, maxBodyBytes: 1 << 20, observe: () => { events.push('here'); }, jobs: 1, judgedBeforeWorkers: 7,
+        judgeWorker: { program: 'cli/judge-worker', data: () => ({ showPersonalData: false, secrets: [], secretHeaders: [], fingerprints: new Redactor({ showPersonalData: false, secrets: [] }).shareFingerprints() }) },
+      });
+      expect(result.counts.exchanges).toBe(40);
+      expect(events).toEqual([...Array(7).fill('here'), `post ${IN_FLIGHT}`, ...Array(40 - 7 - IN_FLIGHT).fill('here')]);
+    } finally {
+      Worker.prototype.postMessage = send;
     }
   }, 60_000);
 });

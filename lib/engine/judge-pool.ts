@@ -287,6 +287,7 @@ export class JudgePool {
     const size = ex.response?.body.byteLength ?? 0;
     const full = () => this.inFlight[w]! > 0 && (this.inFlight[w]! >= IN_FLIGHT || this.bytes[w]! + size > IN_FLIGHT_BYTES);
     if (here && full() && !this.failure) {
+      this.post(); // what waits for the workers goes before this thread judges (a source read without a turn of the event loop)
       const folded = new Promise<Failures>((done, fail) => this.waiting.set(seq, { ex, size: 0, done, fail }));
       try {
         this.answered.set(seq, { judgement: here(ex) });
