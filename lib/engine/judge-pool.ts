@@ -1,12 +1,13 @@
 // Judging on every core (issue 24): the run's thread sends (or reads) the exchanges and folds the
 // verdicts; N worker threads judge them (parse, run the checks, learn the secrets). Exchange k goes to
-// worker k % N with its sequence number; a worker answers each with its Judgement (looks, not
-// tallies), and the run's thread folds the answers strictly in sequence order into the one Judge. So
-// the tallies, groups, examples, kept exchanges and progress are exactly those of judging on one
-// thread in the same order, by construction: nothing is merged but counts of looks already folded.
-// Memory: at most IN_FLIGHT exchanges (and IN_FLIGHT_BYTES of bodies, or one exchange) wait per
-// worker; answers waiting for an earlier one are bounded by the same window. A worker that fails
-// ends the run with its cause (one line), never a hang.
+// worker k % N with its sequence number, in batches (`Batch`); a worker answers each batch with its
+// Judgements (looks, not tallies), and the run's thread folds them strictly in sequence order into
+// the one Judge. So the tallies, groups, examples, kept exchanges and progress are exactly those of
+// judging on one thread in the same order, by construction: nothing is merged but counts of looks
+// already folded. Memory: at most IN_FLIGHT exchanges (and IN_FLIGHT_BYTES of bodies, or one
+// exchange) wait per worker, their bodies in its ring of RING_BYTES (or their own buffers past it);
+// answers waiting for an earlier one are bounded by the same window. A worker that fails ends the
+// run with its cause (one line), never a hang.
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
 import type { Check, Finding, Look } from '../checks/check.js';
@@ -60,7 +61,7 @@ export interface PostedJudgements {
   readonly heads: readonly string[];
   /** 1 where a head is a `where` (not of this interface), 0 for a label. */
   readonly where: Uint8Array;
-  /** Every judgement's passing checks, one judgement after another; `ends[k]`: where judgement k's end. */
+  /** Every judgement's passing checks, one judgement after another; `ends[k]`: where judgement k's end in it. */
   readonly passed: Uint16Array;
   readonly ends: Uint32Array;
   /** Per judgement, its other looks in check order, or 0 for none. */
