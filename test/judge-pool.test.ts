@@ -157,17 +157,20 @@ describe('workers started after the run\'s first exchanges (the default: JUDGED_
   }, 120_000);
 });
 
-describe('a judgement as a worker posts it', () => {
-  it('comes back with every look, in check order, passes as empty lists, skips and findings as they were', () => {
+describe('judgements as a worker posts them', () => {
+  it('come back in their order, each with every look in check order, passes as empty lists, skips and findings as they were', () => {
     for (let seed = 1; seed <= 200; seed++) {
       let x = seed;
       const next = () => (x = (x * 48271) % 2147483647);
-      const looks = Array.from({ length: 70 }, (_, i) => i).filter(() => next() % 3 > 0).map((i) => {
-        const r = next() % 4;
-        return [i, r === 0 ? { skip: `no answer ${i}` } : r === 1 ? [{ message: `wrong ${i}`, path: `$.f${i}` }] : []] as const;
+      // Batches of 1 to 8 judgements; some with no look at all, some with passes only.
+      const judgements = Array.from({ length: 1 + (next() % 8) }, (_, j) => {
+        const looks = Array.from({ length: next() % 5 ? 70 : 0 }, (_, i) => i).filter(() => next() % 3 > 0).map((i) => {
+          const r = j % 3 === 2 ? 2 : next() % 4;
+          return [i, r === 0 ? { skip: `no answer ${i}` } : r === 1 ? [{ message: `wrong ${i}`, path: `$.f${i}` }] : []] as const;
+        });
+        return (seed + j) % 2 ? { label: `SupportStateUserLoginRequest POST route -> JSON ${j}`, looks } : { where: `GET /elsewhere/${j}`, looks };
       });
-      const judgement = seed % 2 ? { label: 'SupportStateUserLoginRequest POST route -> JSON', looks } : { where: 'GET /elsewhere', looks };
-      expect(unposted(structuredClone(posted(judgement)))).toEqual(judgement);
+      expect(unposted(structuredClone(posted(judgements)))).toEqual(judgements);
     }
   });
 });
