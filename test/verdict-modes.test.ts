@@ -104,10 +104,13 @@ const given = (dir: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'
 
 // Generous: each test runs two to six CLI runs, some with the presentation child, all at once on a shared machine.
 describe.concurrent('every mode: one verdict in every output, meaning the exit code', { timeout: 600_000 }, () => {
-  it('probes: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+  it('probes: CONFORMANT (exit 0), NOT CONFORMANT (exit 1); the failed check with its replay command on the console, a <failure> in JUnit under its area', async () => {
     const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', conformant.url]), cli(['--base-url', failing.url])]);
     expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
     expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+    // Each failed check carries the command that replays it, in the console too.
+    expect(bad.stdout).toMatch(/^ {2}✗ ROUTE-LOGIN-REPLY .*\n(?: {6}.*\n)*? {6}replay: curl -sS -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/json\/reply\/SupportStateUserLoginRequest'$/m);
+    expect(readFileSync(join(bad.dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="Routes" name="ROUTE-LOGIN-REPLY [^"]+" time="0">\s*<properties>.*?<property name="level" value="MUST"\/>.*?<\/properties>\s*<failure message="[^"]+" type="MUST">/);
   });
 
   it('accounts: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
