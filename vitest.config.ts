@@ -4,13 +4,14 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { conformanceProject } from './suites/project.js';
 
-/** The files that spawn the CLI, a browser or a load, longest first (vitest's recorded durations on
- *  the project's machine, 25 Nov 2026): started first, so the two workers do not end on one long file
- *  while the other idles. Without vitest's cache (a fresh clone, CI) the default order is the
- *  directory's, which started proxy, secrets and stopping last; with it, the order follows the last
- *  run of each file, whatever the load was then. */
-const HEAVY = ['har-memory', 'report-verdict-screen', 'verdict-modes', 'har', 'merge-identity', 'secrets', 'report-files', 'differential-cli', 'accounts', 'stopping', 'generated', 'proxy',
-  'hostile-cli', 'proxy-hostile', 'auditor-report', 'verdict', 'cli', 'judging-reference', 'vitest-workspace', 'package'].map((n) => `/test/${n}.test.ts`);
+/** The files that spawn the CLI, a browser, npm, dotnet or a load, longest first (the fresh-clone
+ *  CI run's durations, 26 Nov 2026, less the runs since made once for several files): started
+ *  first, so the two workers do not end on one long file while the other idles. Without vitest's
+ *  cache (a fresh clone, CI) the default order is the directory's, which started proxy, secrets and
+ *  stopping last; with it, the order follows the last run of each file, whatever the load was then. */
+const HEAVY = ['report-verdict-screen', 'har-memory', 'proxy', 'auditor-report', 'package', 'report-files', 'hostile-cli', 'secrets', 'verdict-modes', 'har',
+  'merge-identity', 'replay-matrix', 'differential-cli', 'cli', 'proxy-unjudged-live', 'reference-abuse', 'dotnet-oracle', 'accounts', 'stopping', 'generated',
+  'verdict', 'proxy-hostile', 'judging-reference', 'vitest-workspace'].map((n) => `/test/${n}.test.ts`);
 const rank = (s: TestSpecification) => { const i = HEAVY.findIndex((h) => s.moduleId.endsWith(h)); return i < 0 ? HEAVY.length : i; };
 
 /** The files that run in the test's process alone: no CLI child, browser, npm or dotnet, no load

@@ -1,6 +1,6 @@
 // The Allure CLI loads ahead of its input (html.ts loadAllureAhead): a run that starts it and then
 // needs no HTML (the presentation failed, the run ended) neither waits for it nor leaves it behind.
-// Writing report.html through it is covered wherever a run writes one (cli.test.ts, package.test.ts).
+// Writing report.html through it is covered wherever a run writes one (report-files.test.ts, package.test.ts).
 import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';

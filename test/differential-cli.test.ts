@@ -1,4 +1,5 @@
-// The differential run through the CLI, as CI runs it: exit codes, the differences section in every
+// The differential run through the CLI, as CI runs it: exit codes, the verdict's words the same in
+// every output (verdict-modes.test.ts holds every other mode to it), the differences section in every
 // output, personal and credential values only as markers, one-line errors for bad input.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { LEAN, runCli, runProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { SOAP_REQUEST, useReference } from './helpers/reference.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const reports = () => mkdtempSync(join(tmpdir(), 'differential-cli-'));
 const fault = (name: string) => VALUE_FAULTS.find((f) => f.name === name)!;
@@ -26,11 +28,12 @@ const hostile = useReference({ userDetails: { ...referenceUserDetails(), company
 const plain = useReference({});
 
 describe('conformance --legacy-url', () => {
-  it('exits 0 when the candidate answers as the legacy does, its tokens aside (noise)', async () => {
+  it('exits 0 when the candidate answers as the legacy does, its tokens aside (noise): CONFORMANT in every output', async () => {
     const dir = reports();
-    const r = await runCli(['--base-url', same.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet', '--reports', 'summary,junit']);
+    const r = await runCli(['--base-url', same.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    expectOneVerdict(dir, r.stdout, r.code, 'CONFORMANT', false);
     expect(r.stdout).toContain('no difference beyond noise');
     const d = summary(dir).differential;
     expect(d.differences).toBe(0);
@@ -41,10 +44,13 @@ describe('conformance --legacy-url', () => {
     expect(junit).not.toMatch(/differs from the legacy/);
   });
 
-  it('exits 1 on a value difference, reported per path with redacted examples in every output', async () => {
+  it('exits 1 on a value difference, "CONFORMANT, DIFFERS FROM LEGACY (n values)" in every output, reported per path with redacted examples in every output', async () => {
     const dir = reports();
     const r = await runCli(['--base-url', shifted.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet', ...WITHOUT_HTML]);
     expect(r.code).toBe(1);
+    const differences = (summary(dir) as { differential: { differences: number } }).differential.differences;
+    expect(differences).toBeGreaterThan(1);
+    expectOneVerdict(dir, r.stdout, r.code, `CONFORMANT, DIFFERS FROM LEGACY (${differences} values)`, false);
     expect(r.stderr).toContain('differs from the legacy beyond noise');
     expect(r.stdout).toMatch(/≠ SupportStateUserLoginRequest birthDate: 9 of 10 pairs/);
     expect(r.stdout).toContain('"«personal: string, 27 chars»" → "«personal: string, 27 chars»" (+1 day)');

@@ -65,7 +65,7 @@ describe('every shard carries its run\'s identity', () => {
     expect(Object.keys(manifest.files).sort()).toEqual(['exchanges.json', 'replay.sh', 'summary.json']);
     const full = JSON.parse(readFileSync(join(dir('full'), 'manifest.json'), 'utf8'));
     expect(full.run).toEqual(summary(dir('full')).run);
-    // report.html among the files: cli.test.ts, whose first run writes it.
+    // report.html among the files: report-files.test.ts, whose run of the embedded reference writes it.
     expect(Object.keys(full.files)).toEqual(expect.arrayContaining(['summary.json', 'exchanges.json', 'junit.xml', 'traceability.md']));
     expect(Object.keys(full.files).filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(50);
   });

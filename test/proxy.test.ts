@@ -10,6 +10,7 @@ import { getPriority, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { JsonServiceClient } from '@servicestack/client';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
@@ -39,6 +40,11 @@ function rawCall(base: string, c: Call): Promise<Raw> {
     req.end(c.body);
   });
 }
+
+/** One Chromium for the file, launched on first use: a launch costs most of a CPU-second. */
+let chromium: Promise<Browser> | undefined;
+const browser = () => (chromium ??= launchChromium());
+afterAll(async () => { await (await chromium)?.close(); });
 
 /** Headers that describe one connection or one moment, not the answer. */
 const PER_HOP = /^(date|connection|keep-alive|transfer-encoding)$/i;
@@ -225,10 +231,12 @@ describe('forwarding: the same bytes as directly', () => {
     });
     for (const c of CALLS) expect(await curl(proxy.url, c), `${c.method} ${c.path}`).toBe(await curl(ref.url, c));
     // Chromium: a page's fetch() of every call, same origin, directly and through the proxy.
-    const browser = await launchChromium();
+    const shared = await browser();
+    const pages: Page[] = [];
     try {
       const seenBy = async (base: string) => {
-        const page = await browser.newPage();
+        const page = await shared.newPage();
+        pages.push(page);
         await page.goto(`${base}/`);
         return page.evaluate(async (calls) => {
           const out: unknown[] = [];
@@ -241,7 +249,7 @@ describe('forwarding: the same bytes as directly', () => {
       };
       expect(await seenBy(proxy.url)).toEqual(await seenBy(ref.url));
     } finally {
-      await browser.close();
+      await Promise.all(pages.map((p) => p.close()));
     }
   });
 });
@@ -261,7 +269,7 @@ describe('npm run conformance -- --proxy', () => {
     const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', ref.url, '--report-dir', dir, ...WITHOUT_HTML]);
     try {
       const url = await s.url;
-      const har = await recordPageTraffic(url, join(work, 'through-proxy.har'), TOKEN);
+      const har = await recordPageTraffic(url, join(work, 'through-proxy.har'), TOKEN, await browser());
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(0);
       const fromHar = dirOf('har');

@@ -1,13 +1,14 @@
 // Report writing never writes through what already stands in the report directory: a symlink
 // planted at an output's name (junit.xml -> a file elsewhere) is replaced by the output, and the
 // file it pointed at keeps its bytes. Over the real CLI, for every output of a run, a rebuild and a merge.
+// The run is also the CLI's run of the embedded reference with every output, whose contents are read here.
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { replaceDirectory, replaceFile } from '../lib/reporting/replace-file.js';
-import { runCli, runProgram } from './helpers/cli.js';
+import { runCli, runProgram, type CliRun } from './helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'report-files-'));
 let reference: RunningReference;
@@ -15,6 +16,12 @@ beforeAll(async () => { reference = await startReference(); });
 afterAll(async () => { await reference.close(); rmSync(work, { recursive: true, force: true }); });
 
 const FILES = ['junit.xml', 'summary.json', 'exchanges.json', 'traceability.md', 'report.html'];
+/** The run of the embedded reference with every output, past planted symlinks: made once, on first use. */
+let embedded: Promise<{ trap: { dir: string; victims: string }; r: CliRun }> | undefined;
+const embeddedRun = () => (embedded ??= (async () => {
+  const trap = trapped('run');
+  return { trap, r: await runCli(['--report-dir', trap.dir, '--quiet']) };
+})());
 
 /** A report directory where every output's name is a symlink to a victim outside it. */
 function trapped(name: string): { dir: string; victims: string } {
@@ -67,12 +74,30 @@ describe('report files are renamed into place, never written through a path alre
   });
 
   it('a run writes every output (junit.xml, summary.json, exchanges.json, traceability.md, report.html, allure-results) past planted symlinks', async () => {
-    const trap = trapped('run');
-    const r = await runCli(['--report-dir', trap.dir, '--quiet']);
+    const { trap, r } = await embeddedRun();
     expect([r.code, r.stderr]).toEqual([0, '']);
     expectUntouched(trap);
     expect(JSON.parse(readFileSync(join(trap.dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'conformant' });
   }, 240_000);
+
+  // The CLI as a pipeline sees it (cli.test.ts has the other exits): the same run of the embedded
+  // reference, every output read, so one run with the Allure HTML serves both.
+  it('exits 0 on the embedded reference and writes report.html, traceability.md, summary.json, junit.xml, allure-results, and a manifest hashing each', async () => {
+    const { trap: { dir }, r } = await embeddedRun();
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.verdict).toBe('conformant');
+    expect(summary.checks).toHaveLength(61); // Robustness joins only with --generate
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="61" failures="0"/);
+    expect(lstatSync(join(dir, 'allure-results')).isDirectory()).toBe(true);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: ` http:\/\/127\.0\.0\.1:\d+ `\n\nVerdict \*\*CONFORMANT\*\*/);
+    // The manifest hashes every output, report.html and each Allure result among them.
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+    expect(manifest.files['report.html']).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(50);
+  });
 
   it('a rebuild (npm run report) and a merge (npm run report -- --merge) write past planted symlinks too', async () => {
     const source = join(work, 'source');

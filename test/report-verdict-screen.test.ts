@@ -4,8 +4,10 @@
 // then differences from the legacy, then what passed; a merge's shards named once. Allure's
 // controls that mean nothing for one run (Retry, Flaky, Transition, History, Retries) and its
 // pass-rate donut are hidden, and a body is shown indented with its exact bytes one click away.
-// Four runs in all (a conformant, a failing, a differential and a merged one), two at a time.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// Four runs in all (a conformant, a failing, a differential and a merged one), two at a time. The
+// merge (of two shards, which write only what a merge reads) is also held to one verdict in every
+// output, and its shards' "covers this part only" warnings are looked for in every file it wrote.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -15,6 +17,7 @@ import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { launchChromium } from './helpers/browser.js';
 import { LEAN, runCli, runProgram, type CliRun } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const failing = useReference({ variants: FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'apostrophe-500'].includes(f.name)) });
 const legacy = useReference({ variants: [RANDOM_TOKENS] });
@@ -36,6 +39,7 @@ beforeAll(async () => {
   const [one, two] = await Promise.all(['1/2', '2/2'].map((shard, i) =>
     runCli([...LEAN, '--base-url', failing.url, '--accounts', accounts, '--shard', shard, '--report-dir', dirOf(`shard${i + 1}`), '--quiet'])));
   expect([one!.code, two!.code]).toEqual([1, 1]);
+  Object.assign(runs, { shard1: one!, shard2: two! });
   const [conformant, failed] = await Promise.all([
     runCli(['--reports', 'summary,html', '--report-dir', dirOf('conformant'), '--quiet']),
     // Generated requests reach the apostrophe fault: a SHOULD failure beside the MUST one.
@@ -51,9 +55,10 @@ beforeAll(async () => {
 
 afterAll(async () => { await browser?.close(); });
 
-/** Pages a later test reads again without acting on them, kept open from the first-screen test
- *  (a load of Allure's page costs about a CPU-second of Chromium's). */
-const SHARED = new Set(['failing:false', 'differential:false', 'merged:true']);
+/** Pages a later test reads again, kept open from the first-screen test (a load of Allure's page
+ *  costs about a CPU-second of Chromium's). Only the last reader of one may act on it: the failing
+ *  run's scripted page is read by the first-screen test, then clicked by the test of hidden controls. */
+const SHARED = new Set(['failing:false', 'failing:true', 'differential:false', 'merged:true']);
 const shared = new Map<string, Page>();
 
 /** report.html as `open` gives it, the same page for every reader of a SHARED one; `done` closes
@@ -120,6 +125,12 @@ describe('what follows the verdict', () => {
     expect(banner.indexOf('Differences from the legacy')).toBeLessThan(banner.indexOf('Passed ('));
   });
 
+  // verdict-modes.test.ts holds every mode's runs to one verdict; a merge's report.html is read here.
+  it('a merged report states one verdict in every output, report.html\'s title among them, meaning the exit code', () => {
+    expectOneVerdict(dirOf('merged'), runs.merged!.stdout, runs.merged!.code, 'NOT CONFORMANT');
+    expect(runs.merged!.stderr).toBe('');
+  });
+
   it('a merged report names its shards once and repeats no shard\'s "covers this part only"', async () => {
     const { page } = await view('merged', true);
     const text = await page.evaluate<string>('document.body.innerText');
@@ -129,14 +140,14 @@ describe('what follows the verdict', () => {
   });
 
   it('hides Retry, Flaky, Transition, the pass-rate donut, and a test\'s History and Retries tabs', async () => {
-    const page = await open('failing', true);
+    const { page, done } = await view('failing', true);
     const visible = `(ids) => ids.filter((id) => [...document.querySelectorAll('[data-testid="' + id + '"]')].some((e) => e.offsetParent !== null))`;
     expect(await page.evaluate(`(${visible})(['retry-filter', 'flaky-filter', 'transition-filter', 'severity-filter'])`)).toEqual(['severity-filter']);
     expect(await page.locator('[aria-label^="Success rate"]').isVisible()).toBe(false);
     await page.locator('[data-testid="tree-leaf-title"]', { hasText: /^JSON-GUID / }).click();
     await page.locator('[data-testid="test-result-tab-overview"]').waitFor();
     expect(await page.evaluate(`(${visible})(['test-result-tab-overview', 'test-result-tab-history', 'test-result-tab-retries'])`)).toEqual(['test-result-tab-overview']);
-    await page.context().close();
+    await done();
   });
 
   it('shows a response body indented, with the exact bytes in the attachment beside it', async () => {
@@ -155,5 +166,39 @@ describe('what follows the verdict', () => {
     expect(shown.filter((t) => t.includes('\n\n{\n  "userName": '))).toHaveLength(1);
     expect(shown.filter((t) => t.includes('\n\n{"userName":'))).toHaveLength(1);
     await page.context().close();
+  });
+});
+
+// The merge is the whole run: each shard warns that its verdict covers its part only, and the merge
+// gives the merged verdict, names its shards once, and repeats none of those warnings: not on the
+// console, not in summary.json, not in the Allure metadata report.html shows
+// (allure-results/environment.properties) nor any other file of the allure-results it is built from.
+describe('a merged report, beyond its first screen', () => {
+  const WARNING = /covers this part only/;
+  const shardDirs = [dirOf('shard1'), dirOf('shard2')];
+
+  it('each shard warns that its verdict covers its part only (what the merge must not repeat)', () => {
+    for (const [i, dir] of shardDirs.entries()) {
+      expect(runs[`shard${i + 1}`]!.code).toBe(1);
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[] };
+      expect(summary.warnings.filter((w) => WARNING.test(w))).toEqual([expect.stringMatching(new RegExp(`^shard ${i + 1}/2: `))]);
+    }
+  });
+
+  it('gives the merged verdict, names its shards once, and repeats no shard\'s warning anywhere', () => {
+    const [merged, out] = [runs.merged!, dirOf('merged')];
+    expect([merged.code, merged.stderr]).toEqual([1, '']);
+    expect(merged.stdout).toMatch(/^Verdict: NOT CONFORMANT \(/m);
+    expect(merged.stdout).not.toMatch(WARNING);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { verdictWords: string; warnings: string[]; configuration: { mergedFrom: string[] } };
+    expect(summary.verdictWords).toBe('NOT CONFORMANT');
+    expect(summary.warnings.filter((w) => WARNING.test(w))).toEqual([]);
+    expect(summary.configuration.mergedFrom).toEqual(shardDirs);
+    const metadata = readFileSync(join(out, 'allure-results', 'environment.properties'), 'utf8');
+    expect(metadata).not.toMatch(WARNING);
+    expect(metadata.split('\n').filter((l) => l.startsWith('configuration.mergedFrom='))).toHaveLength(1);
+    const results = readdirSync(join(out, 'allure-results'));
+    expect(results.length).toBeGreaterThan(50);
+    expect(results.filter((f) => WARNING.test(readFileSync(join(out, 'allure-results', f), 'utf8')))).toEqual([]);
   });
 });

@@ -3,12 +3,15 @@
 // what the exit code means (0 CONFORMANT, 1 NOT CONFORMANT or a difference from the legacy). For each
 // mode, a conformant target and a failing one. report.html (the presentation child and Allure, most
 // of a run's cost) is read where its writing takes a path of its own, in one run of each: the probes'
-// failing run (the session's end, which every run mode shares), the failing merge (npm run report),
-// and the failing proxy (the traffic modes' stop, lib/cli/live-judging.ts, which the judging reference
-// shares); their conformant twins take the same path to other words, which every other output states. The accounts, recording, differential and
-// generated runs end in that same session code as the probes, so their report.html would repeat the
-// probes' check; report-verdict-screen.test.ts reads it painted for a conformant, a generated failing,
-// a differential and a merged run.
+// failing run (the session's end, which every run mode shares) and the failing proxy (the traffic
+// modes' stop, lib/cli/live-judging.ts, which the judging reference shares) here, and a failing merge
+// (npm run report) in report-verdict-screen.test.ts, whose merged run is held to one verdict in every
+// output, report.html's title among them; their conformant twins take the same path to other words,
+// which every other output states. The accounts, recording, differential and generated runs end in
+// that same session code as the probes, so their report.html would repeat the probes' check;
+// report-verdict-screen.test.ts reads it painted for a conformant, a generated failing, a
+// differential and a merged run. The differential mode's two runs are differential-cli.test.ts's
+// first two, held to one verdict in every output there.
 // The traffic modes (proxy, judging reference) also state the options they were given, as every other
 // mode's reports do.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,16 +19,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
-import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { runCli, runProgram, servingProgram } from './helpers/cli.js';
 import { call, useReference } from './helpers/reference.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const fault = (name: string) => [...FAULTS, ...VALUE_FAULTS].find((f) => f.name === name)!;
 const conformant = useReference({});
 const failing = useReference({ variants: [fault('login-reply-missing')] });
-const legacy = useReference({ variants: [RANDOM_TOKENS] });
-const same = useReference({ variants: [RANDOM_TOKENS] });
-const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted-day')] });
 
 const work = mkdtempSync(join(tmpdir(), 'verdict-modes-'));
 const dirOf = () => mkdtempSync(join(work, 'reports-'));
@@ -33,30 +34,6 @@ const dirOf = () => mkdtempSync(join(work, 'reports-'));
 /** A login a client sends: its member named as the contract names it, or in PascalCase (which
  *  REQ-JSON-MEMBER-NAMES fails). */
 const LOGIN = { good: '{"userName":"a"}', bad: '{"UserName":"a"}' } as const;
-
-/** The verdict as each output states it, and what summary.json says the exit code is. */
-function verdictsIn(dir: string, printed: string, html: boolean) {
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
-  return {
-    console: /^Verdict: (.+?) \((?:MUST|no MUST|judged)/m.exec(printed)?.[1],
-    summary: summary.verdictWords,
-    junit: /<testsuites name="conformance: ([^"]+)"/.exec(readFileSync(join(dir, 'junit.xml'), 'utf8'))?.[1],
-    traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
-    // The target may hold spaces ("recording x.har"); the words are capitals, commas and a count.
-    ...(html ? { html: /<title>\s*Conformance of .*: ([A-Z][A-Z ,]+(?: \(\d+ values?\))?) \(\d{4}-/.exec(readFileSync(join(dir, 'report.html'), 'utf8'))?.[1] } : {}),
-    exitCode: summary.exitCode,
-  };
-}
-
-/** The exit code a verdict's words mean. */
-const meaning = (words: string): number => (words === 'CONFORMANT' ? 0 : words === 'NOT CONFORMANT' || /^CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/.test(words) ? 1 : 2);
-
-/** Asserts the one verdict everywhere, its meaning the exit code, and the word expected. `html`:
- *  report.html was written too (LIGHT runs leave it out). */
-function expectOneVerdict(dir: string, printed: string, code: number, words: string, html = true) {
-  expect(verdictsIn(dir, printed, html)).toEqual({ console: words, summary: words, junit: words, traceability: words, ...(html ? { html: words } : {}), exitCode: code });
-  expect(meaning(words)).toBe(code);
-}
 
 /** Every report but the presentation's (allure-results, report.html). */
 const LIGHT = ['--reports', 'summary,traceability,junit'];
@@ -104,10 +81,13 @@ const given = (dir: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'
 
 // Generous: each test runs two to six CLI runs, some with the presentation child, all at once on a shared machine.
 describe.concurrent('every mode: one verdict in every output, meaning the exit code', { timeout: 600_000 }, () => {
-  it('probes: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
+  it('probes: CONFORMANT (exit 0), NOT CONFORMANT (exit 1); the failed check with its replay command on the console, a <failure> in JUnit under its area', async () => {
     const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', conformant.url]), cli(['--base-url', failing.url])]);
     expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
     expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
+    // Each failed check carries the command that replays it, in the console too.
+    expect(bad.stdout).toMatch(/^ {2}✗ ROUTE-LOGIN-REPLY .*\n(?: {6}.*\n)*? {6}replay: curl -sS -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/json\/reply\/SupportStateUserLoginRequest'$/m);
+    expect(readFileSync(join(bad.dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="Routes" name="ROUTE-LOGIN-REPLY [^"]+" time="0">\s*<properties>.*?<property name="level" value="MUST"\/>.*?<\/properties>\s*<failure message="[^"]+" type="MUST">/);
   });
 
   it('accounts: CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {
@@ -123,10 +103,9 @@ describe.concurrent('every mode: one verdict in every output, meaning the exit c
     await Promise.all(([[conformant, 'CONFORMANT', 0], [failing, 'NOT CONFORMANT', 1]] as const).map(async ([target, words, code]) => {
       const shards = await Promise.all(['1/2', '2/2'].map((shard) => cli(['--base-url', target.url, '--accounts', accounts, '--shard', shard, '--reports', 'summary'])));
       const out = dirOf();
-      const html = code === 1;
-      const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out, ...(html ? [] : LIGHT)]);
+      const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out, ...LIGHT]);
       expect(merged.stderr).toBe('');
-      expectOneVerdict(out, merged.stdout, merged.code, words, html);
+      expectOneVerdict(out, merged.stdout, merged.code, words, false);
       expect(merged.code).toBe(code);
     }));
   });
@@ -158,14 +137,6 @@ describe.concurrent('every mode: one verdict in every output, meaning the exit c
     expectOneVerdict(okDir, ok.printed, ok.code, 'CONFORMANT', false);
     expectOneVerdict(badDir, bad.printed, bad.code, 'NOT CONFORMANT', false);
     expect(given(okDir)).toEqual({ port: 0, 'judge-clients': true, 'report-dir': okDir, reports: ['summary', 'traceability', 'junit'] });
-  });
-
-  it('differential (--legacy-url): CONFORMANT (exit 0), CONFORMANT, DIFFERS FROM LEGACY (exit 1)', async () => {
-    const [ok, bad] = await Promise.all([cli([...LIGHT, '--base-url', same.url, '--legacy-url', legacy.url]), cli([...LIGHT, '--base-url', shifted.url, '--legacy-url', legacy.url])]);
-    expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
-    const differences = (JSON.parse(readFileSync(join(bad.dir, 'summary.json'), 'utf8')) as { differential: { differences: number } }).differential.differences;
-    expect(differences).toBeGreaterThan(1);
-    expectOneVerdict(bad.dir, bad.stdout, bad.code, `CONFORMANT, DIFFERS FROM LEGACY (${differences} values)`, false);
   });
 
   it('generated requests (--generate): CONFORMANT (exit 0), NOT CONFORMANT (exit 1)', async () => {

@@ -16,8 +16,8 @@ export const LEAN = ['--reports', 'summary,traceability'] as const;
 /** Every output but report.html, for a run whose test scans its outputs for what must not be there
  *  (a secret, a raw control character): report.html is Allure's rendering of allure-results (scanned)
  *  under a banner made of the report's own words (summary.json, scanned), and building it is a second
- *  child per run. The tests of report.html itself read it: cli, report-files, report-verdict-screen,
- *  report-tree-order, auditor-report, display, verdict, verdict-modes, merge-shard-warning,
+ *  child per run. The tests of report.html itself read it: report-files, report-verdict-screen,
+ *  report-tree-order, auditor-report, display, verdict, verdict-modes,
  *  merge-identity, differential-bounds, package, and the secrets run that keeps it. */
 export const WITHOUT_HTML = ['--reports', 'summary,traceability,junit,allure'] as const;
 

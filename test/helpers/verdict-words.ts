@@ -1,0 +1,30 @@
+// One verdict in every output (issue 26): the words each output states and the exit code they mean,
+// read the same way by every test that holds a run to it (verdict-modes, differential-cli,
+// report-verdict-screen).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+
+/** The verdict as each output states it, and what summary.json says the exit code is. */
+export function verdictsIn(dir: string, printed: string, html: boolean) {
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
+  return {
+    console: /^Verdict: (.+?) \((?:MUST|no MUST|judged)/m.exec(printed)?.[1],
+    summary: summary.verdictWords,
+    junit: /<testsuites name="conformance: ([^"]+)"/.exec(readFileSync(join(dir, 'junit.xml'), 'utf8'))?.[1],
+    traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
+    // The target may hold spaces ("recording x.har"); the words are capitals, commas and a count.
+    ...(html ? { html: /<title>\s*Conformance of .*: ([A-Z][A-Z ,]+(?: \(\d+ values?\))?) \(\d{4}-/.exec(readFileSync(join(dir, 'report.html'), 'utf8'))?.[1] } : {}),
+    exitCode: summary.exitCode,
+  };
+}
+
+/** The exit code a verdict's words mean. */
+export const meaning = (words: string): number => (words === 'CONFORMANT' ? 0 : words === 'NOT CONFORMANT' || /^CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/.test(words) ? 1 : 2);
+
+/** Asserts the one verdict everywhere, its meaning the exit code, and the words expected. `html`:
+ *  report.html was written too. */
+export function expectOneVerdict(dir: string, printed: string, code: number, words: string, html = true) {
+  expect(verdictsIn(dir, printed, html)).toEqual({ console: words, summary: words, junit: words, traceability: words, ...(html ? { html: words } : {}), exitCode: code });
+  expect(meaning(words)).toBe(code);
+}
