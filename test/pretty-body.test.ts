@@ -1,5 +1,7 @@
 // A body as the HTML report indents it: only whitespace between tokens changes, every token stays as
 // written, and what does not read whole as JSON or XML is left alone (its exact bytes are beside it).
+import { readFileSync } from 'node:fs';
+import { applyEdits, format } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { MAX_PRETTY_CHARS, prettyBody, prettyMessage } from '../lib/reporting/pretty-body.js';
 
@@ -17,6 +19,16 @@ describe('prettyBody', () => {
 
   it('reads any element name as text, never as a pattern', () => {
     expect(prettyBody('<a(*><b>1</b><c>2</c  ></a(*>')).toBe('<a(*>\n  <b>1</b>\n  <c>2</c  >\n</a(*>');
+  });
+
+  it('indents JSON exactly as jsonc-parser\'s applyEdits would: a record, laid-out and crooked whitespace, empty containers, escapes', () => {
+    const golden = readFileSync(new URL('../fixtures/golden/login.json', import.meta.url), 'utf8');
+    const record = golden.slice(golden.indexOf('\n\n') + 2);
+    const bodies = [record, JSON.stringify(JSON.parse(record), null, 4), ' \t{ "a" :\r\n[ 1 ,2,{ } ,[ ]],"b\\"c":"\\u00e9 x" }\n', '[]', '"x"', '[[[[1]]],{"z":{"y":{"x":-0.5e3}}}]'];
+    for (const body of bodies) {
+      const expected = applyEdits(body, format(body, undefined, { tabSize: 2, insertSpaces: true, eol: '\n' }));
+      expect(prettyBody(body) ?? body, body.slice(0, 40)).toBe(expected);
+    }
   });
 
   it('leaves alone what does not read whole: cut-short JSON, JSONP, mixed content, unbalanced tags, text', () => {
