@@ -1,14 +1,15 @@
 // report.html is read as latin1 and written in pieces (html.ts): the page's bytes come back exactly,
 // whatever they hold, the verdict's style and banner are written in UTF-8, and a symlink at the
-// output's name is replaced, never written through. It is built from the allure results linked, not
-// copied: the report's own results keep their bytes.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// output's name is replaced, never written through. It is built from the allure results linked, or
+// copied into RAM when they are on a disk: the report's own results keep their bytes.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { runConformance } from '../lib/engine/run.js';
-import { selfContained, writeHtmlReport } from '../lib/reporting/html.js';
+import { htmlWorkPlace, selfContained, writeHtmlReport } from '../lib/reporting/html.js';
+import { PROJECT_ROOT } from '../lib/paths.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { replaceFileInPieces } from '../lib/reporting/replace-file.js';
 import { buildReport } from '../lib/reporting/report.js';
@@ -39,9 +40,20 @@ describe('replaceFileInPieces', () => {
   });
 });
 
+/** A directory on the disk the project is on (the suite's temporary files are in RAM): where a user's
+ *  report directory usually is. */
+const onDisk = mkdtempSync(join(PROJECT_ROOT, '.html-pieces-'));
+afterAll(() => rmSync(onDisk, { recursive: true, force: true }));
+
 describe('writeHtmlReport', () => {
-  it('leaves the allure results it is built from byte for byte as they were, attachments it indents included', async () => {
-    const dir = join(work, 'reports');
+  it('builds beside results already in RAM, and copies results on a disk into RAM when it has one', (ctx) => {
+    expect(htmlWorkPlace(work)).toBe('beside');
+    if (!existsSync('/dev/shm') || statfsSync(onDisk).type === statfsSync('/dev/shm').type) ctx.annotate('no RAM file system apart from the project\'s: both are built beside');
+    else expect(htmlWorkPlace(onDisk)).toBe('ram');
+  });
+
+  it.each([['the suite\'s temporary directory', work], ['the project\'s disk', onDisk]])('leaves the allure results it is built from byte for byte as they were, attachments it indents included, in %s', async (_, base) => {
+    const dir = join(base, 'reports');
     const results = join(dir, 'allure-results');
     mkdirSync(results, { recursive: true });
     // A result whose response attachment the writer indents (a new attachment, the result rewritten).
@@ -52,6 +64,7 @@ describe('writeHtmlReport', () => {
       attachments: [{ name: 'case-1.login response', source: 'a-attachment.txt', type: 'text/plain' }], steps: [], labels: [], links: [], parameters: [],
     }));
     const before = new Map(readdirSync(results).map((f) => [f, readFileSync(join(results, f))]));
+    const ramBefore = existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('conformance-html-')) : [];
     const run = await runConformance({ baseUrl: 'http://example.test', recorded: [], mode: 'traffic', checks: [], namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false });
     const report = buildReport(run, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
     const written = await writeHtmlReport(dir, 'title', report);
@@ -60,5 +73,6 @@ describe('writeHtmlReport', () => {
     expect(readdirSync(results).sort()).toEqual([...before.keys()].sort());
     for (const [f, bytes] of before) expect(readFileSync(join(results, f)).equals(bytes), f).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['allure-results', 'report.html']); // its work directory removed
+    if (existsSync('/dev/shm')) expect(readdirSync('/dev/shm').filter((f) => f.startsWith('conformance-html-'))).toEqual(ramBefore); // and the one in RAM
   }, 120_000);
 });

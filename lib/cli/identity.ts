@@ -2,7 +2,7 @@
 // the run a report belongs to: what a merge compares so that it takes the shards of one run only.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
@@ -55,8 +55,24 @@ const canonical = (v: unknown): string =>
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Files up to this size are hashed by reading them here at once: a stream costs several round trips
+ *  to the thread pool per file, and a manifest hashes allure-results' 800 files (0.4 s of a cold run
+ *  against 0.03). A larger one is streamed, so that a long-running mode's loop is never held long. */
+const READ_AT_ONCE = 1024 * 1024;
+const SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    if (fstatSync(fd).size <= READ_AT_ONCE) {
+      // To its end, however it grew since: the memory is SCRATCH's whatever the file's size.
+      for (let n = readSync(fd, SCRATCH); n > 0; n = readSync(fd, SCRATCH)) hash.update(SCRATCH.subarray(0, n));
+      return hash.digest('hex');
+    }
+  } finally {
+    closeSync(fd);
+  }
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
