@@ -77,11 +77,11 @@ export class ExchangeView {
 
   /** A value derived from this exchange, made once however many checks ask (the slots of its record,
    *  walked by every type check, are the costly one). */
-  once<T>(what: string, make: () => T): T {
+  once<T>(what: string, make: (view: this) => T): T {
     // One lookup when made (the common case: a score of checks ask for the same few values).
     const made = this.memo.get(what);
     if (made !== undefined || this.memo.has(what)) return made as T;
-    const value = make();
+    const value = make(this);
     this.memo.set(what, value);
     return value;
   }

@@ -29,7 +29,7 @@ export interface JsonRecordView {
 
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
 export const overJson = (look: (record: JsonRecordView) => Look) => (ex: ExchangeView): Look => {
-  const view = ex.once('json-record-view', () => jsonRecordView(ex));
+  const view = ex.once('json-record-view', jsonRecordView);
   return 'skip' in view ? view : look(view);
 };
 
@@ -43,7 +43,8 @@ function jsonRecordView(ex: ExchangeView): JsonRecordView | { readonly skip: str
   return { op, root: rec.value.root, json: rec.value.json, objects, byKind, keysOf: ex.keysOf };
 }
 
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** Whether the bytes start with the UTF-8 byte-order mark EF BB BF (read in place: no view made per answer). */
+const startsWithBom = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 
 /** A shape's JSON member names, and each lower-cased -> as written. */
 const jsonNames = perShape((shape) => {
@@ -133,7 +134,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
       if (!ex.kind.jsonp) {
         const body = ex.body();
         if (!body.ok) return { skip: body.reason };
-        return body.value.subarray(0, 3).equals(UTF8_BOM) ? [finding('the body starts with the UTF-8 byte-order mark EF BB BF', { path: ROOT, actual: 'EF BB BF' })] : [];
+        return startsWithBom(body.value) ? [finding('the body starts with the UTF-8 byte-order mark EF BB BF', { path: ROOT, actual: 'EF BB BF' })] : [];
       }
       const t = ex.text();
       if (!t.ok) return { skip: t.reason };

@@ -39,6 +39,7 @@ function typeCheck(rule: TypeRule): Check {
   const { kind: slotKind, applies, judge, level = 'MUST', ...meta } = rule;
   // Without a rule of its own: the contract's rule of its kind, picked once (values.ts).
   const valueRule = JSON_VALUE_RULES[slotKind];
+  const readsLexeme = slotKind === 'integer' || judge !== undefined;
   return {
     ...meta, level, area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '),
     judges: jsonRecordKind.judges, appliesTo: jsonRecordKind.applies,
@@ -53,10 +54,13 @@ function typeCheck(rule: TypeRule): Check {
       const rules: ValueRules = slotKind === 'map' ? { keysOf } : NO_LEXEME;
       for (const s of slots) {
         if (applies && !applies(s.type)) continue;
-        const lexeme = numbers?.get(s.path);
+        // Only the integer rule reads the number as written; other kinds' findings show it. A slot's
+        // path is written only when looked up, so it is looked up only where it is read.
+        let lexeme = numbers && readsLexeme ? numbers.get(s.path) : undefined;
         const why = judge ? judge(s.value, lexeme, s.type)
           : s.value === null ? nullProblem(s.type) : valueRule(s.type, s.value, lexeme === undefined ? rules : { ...rules, lexeme });
         if (!why) continue;
+        if (numbers && !readsLexeme) lexeme = numbers.get(s.path);
         const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
         found.push(finding(`${shown} (${jsonKind(s.value)}): ${why}`, {
           path: s.path, actual: lexeme ?? (typeof s.value === 'string' ? s.value : JSON.stringify(s.value)),
