@@ -6,8 +6,14 @@ import { appliedCodings, isOffered, offeredCodings } from '../http/content-codin
 import { finding, type Check } from './check.js';
 import { PATHS } from './whole-answer.js';
 
-const header = (headers: Readonly<Record<string, string>>, name: string) =>
-  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+/** The first header whose name is `name` in any case (a recording may keep other cases). */
+const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined => {
+  for (const k of Object.keys(headers)) if (k === name || k.toLowerCase() === name) return headers[k];
+  return undefined;
+};
+
+/** Whether a Content-Encoding value names a coding (most answers have none: no list made for them). */
+const codedAnswer = (contentEncoding: string | undefined): boolean => contentEncoding !== undefined && appliedCodings(contentEncoding).length > 0;
 
 export const COMPRESSION_CHECKS: readonly Check[] = [
   {
@@ -20,7 +26,7 @@ export const COMPRESSION_CHECKS: readonly Check[] = [
       + 'fails here; the probes that send Accept-Encoding: gzip, deflate, br are judged by every other check on the decoded body.',
     judges: 'every answer to a request of the interface that offered a content coding (Accept-Encoding), or that came content-coded',
     appliesTo: (ex) => ex.kind.operation !== undefined
-      && (header(ex.exchange.request.headers, 'accept-encoding') !== undefined || appliedCodings(ex.exchange.response?.headers['content-encoding']).length > 0),
+      && (header(ex.exchange.request.headers, 'accept-encoding') !== undefined || codedAnswer(ex.exchange.response?.headers['content-encoding'])),
     judge: (ex) => {
       const r = ex.response();
       if (!r.ok) return { skip: r.reason };

@@ -77,13 +77,21 @@ export class ExchangeView {
 
   /** A value derived from this exchange, made once however many checks ask (the slots of its record,
    *  walked by every type check, are the costly one). */
-  once<T>(what: string, make: () => T): T {
-    if (!this.memo.has(what)) this.memo.set(what, make());
-    return this.memo.get(what) as T;
+  once<T>(what: string, make: (view: this) => T): T {
+    // One lookup when made (the common case: a score of checks ask for the same few values).
+    const made = this.memo.get(what);
+    if (made !== undefined || this.memo.has(what)) return made as T;
+    const value = make(this);
+    this.memo.set(what, value);
+    return value;
   }
 
   /** The response, or why there is none ("no response: connection refused by …"). */
   response(): Decoded<RecordedResponse> {
+    return (this.answer ??= this.responseAnew());
+  }
+  private answer: Decoded<RecordedResponse> | undefined;
+  private responseAnew(): Decoded<RecordedResponse> {
     const ex = this.exchange;
     if (!ex.response) return no(ex.error?.kind === 'not-sent' ? ex.error.message : `no response: ${ex.error?.message ?? 'unknown error'}`);
     return ok(ex.response);
@@ -208,6 +216,9 @@ export class ExchangeView {
 
   /** A 200 response's JSON object, for the record checks; a JSONP answer is unwrapped. */
   jsonRecord(): Decoded<{ json: ParsedJson; root: JsonObject }> {
+    return this.once('jsonRecord', () => this.jsonRecordAnew());
+  }
+  private jsonRecordAnew(): Decoded<{ json: ParsedJson; root: JsonObject }> {
     const r = this.response();
     if (!r.ok) return r;
     if (r.value.status !== 200) return no(`status ${r.value.status}, not a record`);

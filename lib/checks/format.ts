@@ -1,7 +1,7 @@
 // Format selection of section 4: .json and ?format=json override content negotiation,
 // ?callback wraps JSON in a call, ?format=soap11 on the SOAP route answers the same SOAP, and the
 // ambiguous .soap11 suffix under a documented reading.
-import type { Format, Selector } from '../contract/classify.js';
+import type { Format, RequestKind, Selector } from '../contract/classify.js';
 import { SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
 import { FORMATS, impersonateLogout, JAVASCRIPT_MEDIA_TYPES, JSON_OPERATIONS, login } from '../contract/operations.js';
 import { mediaType } from '../http/media-type.js';
@@ -9,32 +9,29 @@ import { ROOT } from '../json/path.js';
 import { isJsonObject } from '../json/value.js';
 import { finding, show, type Check } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
-import { jsonpKind, type KindRule } from './kinds.js';
+import { jsonpKind, kindRule, type KindRule } from './kinds.js';
 import { jsonAnswer, PATHS, soapAnswer, statusAndType } from './whole-answer.js';
 
 const JSON_OPS = JSON_OPERATIONS.map((op) => op.name).join(', ');
 const format = { area: 'Format selection', operation: JSON_OPS, clause: '4' } as const;
 
 /** POST on a custom route whose selector names `selected` (and no callback). */
-const selecting = (wire: 'json' | 'soap', selector: Selector, selected: Format, words: string): KindRule => ({
-  applies: ({ kind: k }) => k.operation?.wire === wire && k.route === (wire === 'json' ? 'custom' : 'soap11') && k.method === 'POST'
-    && k.selector === selector && k.selected === selected && k.callback === undefined,
-  judges: words,
-});
+const selects = (wire: 'json' | 'soap', selector: Selector, selected: Format) => (k: RequestKind): boolean =>
+  k.operation?.wire === wire && k.route === (wire === 'json' ? 'custom' : 'soap11') && k.method === 'POST'
+    && k.selector === selector && k.selected === selected && k.callback === undefined;
+const selecting = (wire: 'json' | 'soap', selector: Selector, selected: Format, words: string): KindRule => kindRule(selects(wire, selector, selected), words);
 
 const jsonExtension = selecting('json', 'extension', 'json', `every POST {route}${FORMATS.jsonSuffix} with no callback`);
 const jsonQuery = selecting('json', 'query', 'json', `every POST {route}?${FORMATS.jsonQuery} with no callback`);
 const soapQuery = selecting('soap', 'query', 'soap11', `every POST ${impersonateLogout.route}?${FORMATS.soapQuery}`);
-const soapExtension: KindRule = {
-  applies: (ex) => ex.kind.operation === login && selecting('json', 'extension', 'soap11', '').applies(ex),
-  judges: `every POST ${login.route}${FORMATS.soapSuffix}`,
-};
+const soapSelected = selects('json', 'extension', 'soap11');
+const soapExtension = kindRule((k) => k.operation === login && soapSelected(k), `every POST ${login.route}${FORMATS.soapSuffix}`);
 const safeJsonp = jsonpKind(true);
 const unsafeJsonp = jsonpKind(false);
-const negotiatedXml: KindRule = {
-  applies: ({ kind: k }) => k.operation?.wire === 'json' && k.route === 'custom' && k.method === 'POST' && k.selector === 'none' && k.callback === undefined && k.negotiated === 'xml',
-  judges: 'every JSON-operation POST with an Accept that prefers XML and no selector',
-};
+const negotiatedXml = kindRule(
+  (k) => k.operation?.wire === 'json' && k.route === 'custom' && k.method === 'POST' && k.selector === 'none' && k.callback === undefined && k.negotiated === 'xml',
+  'every JSON-operation POST with an Accept that prefers XML and no selector',
+);
 
 /** The script text before the JSON it wraps: where a callback name would act. */
 const scriptPrefix = (text: string): string => {

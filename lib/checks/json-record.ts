@@ -12,35 +12,39 @@ import { splitJsonp } from '../json/jsonp.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { jsonRecordKind } from './kinds.js';
-import { jsonWalk, type JsonObjectAt, type JsonSlot } from './walk-json.js';
+import { jsonWalk, type JsonObjectAt, type JsonSlot, type KeysOf } from './walk-json.js';
 
 /** What the record checks read of a JSON record: the parsed answer and its walks, made once. */
 export interface JsonRecordView {
   readonly op: JsonOperation;
   readonly root: JsonObject;
   readonly json: ParsedJson;
-  /** Every present member and item at every depth. */
-  readonly slots: readonly JsonSlot[];
   /** The record and every nested object of a known shape. */
   readonly objects: readonly JsonObjectAt[];
   /** The slots by the kind of their type, each list in document order (a type check reads its own kind only). */
   readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>;
+  /** How the answer's objects' names are listed (the exchange's memo). */
+  readonly keysOf: KeysOf;
 }
 
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
 export const overJson = (look: (record: JsonRecordView) => Look) => (ex: ExchangeView): Look => {
+  const view = ex.once('json-record-view', jsonRecordView);
+  return 'skip' in view ? view : look(view);
+};
+
+/** The record view of an exchange, or why there is none (the same for every record check: made once). */
+function jsonRecordView(ex: ExchangeView): JsonRecordView | { readonly skip: string } {
   const op = ex.kind.operation;
   if (!isJsonOperation(op)) return { skip: 'not a JSON operation' };
   const rec = ex.jsonRecord();
   if (!rec.ok) return { skip: rec.reason };
-  const view = ex.once('json-record-view', (): JsonRecordView => {
-    const { slots, objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf);
-    return { op, root: rec.value.root, json: rec.value.json, slots, objects, byKind };
-  });
-  return look(view);
-};
+  const { objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf);
+  return { op, root: rec.value.root, json: rec.value.json, objects, byKind, keysOf: ex.keysOf };
+}
 
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** Whether the bytes start with the UTF-8 byte-order mark EF BB BF (read in place: no view made per answer). */
+const startsWithBom = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 
 /** A shape's JSON member names, and each lower-cased -> as written. */
 const jsonNames = perShape((shape) => {
@@ -130,7 +134,7 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
       if (!ex.kind.jsonp) {
         const body = ex.body();
         if (!body.ok) return { skip: body.reason };
-        return body.value.subarray(0, 3).equals(UTF8_BOM) ? [finding('the body starts with the UTF-8 byte-order mark EF BB BF', { path: ROOT, actual: 'EF BB BF' })] : [];
+        return startsWithBom(body.value) ? [finding('the body starts with the UTF-8 byte-order mark EF BB BF', { path: ROOT, actual: 'EF BB BF' })] : [];
       }
       const t = ex.text();
       if (!t.ok) return { skip: t.reason };

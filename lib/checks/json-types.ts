@@ -5,7 +5,7 @@ import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
 import { isValueType, type FieldType } from '../contract/types.js';
 import type { JsonValue } from '../json/value.js';
-import { EXPECTED, jsonValueProblem, type ValueRules } from '../contract/values.js';
+import { EXPECTED, JSON_VALUE_RULES, type ValueRules } from '../contract/values.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { overJson } from './json-record.js';
 import { jsonRecordKind } from './kinds.js';
@@ -22,8 +22,8 @@ interface TypeRule extends RuleMeta {
 /** The rules of a value without a lexeme (most): one object, not one per value. */
 const NO_LEXEME: ValueRules = Object.freeze({});
 
-const typeRule = (value: JsonValue, lexeme: string | undefined, type: FieldType): string | undefined =>
-  value === null ? (isValueType(type) ? `expected ${EXPECTED[type.kind]}` : undefined) : jsonValueProblem(type, value, lexeme === undefined ? NO_LEXEME : { lexeme });
+/** Why a null value is wrong for its type: only for a .NET value type. */
+const nullProblem = (type: FieldType): string | undefined => (isValueType(type) ? `expected ${EXPECTED[type.kind]}` : undefined);
 
 /** An enum type's values, lower-cased (made once per type, not per value). */
 const LOWER_VALUES = new WeakMap<FieldType, ReadonlySet<string>>();
@@ -36,19 +36,31 @@ function lowerValues(t: FieldType & { kind: 'enum' }): ReadonlySet<string> {
 const jsonKind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 function typeCheck(rule: TypeRule): Check {
-  const { kind: slotKind, applies, judge = typeRule, level = 'MUST', ...meta } = rule;
+  const { kind: slotKind, applies, judge, level = 'MUST', ...meta } = rule;
+  // Without a rule of its own: the contract's rule of its kind, picked once (values.ts).
+  const valueRule = JSON_VALUE_RULES[slotKind];
+  const readsLexeme = slotKind === 'integer' || judge !== undefined;
   return {
     ...meta, level, area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '),
     judges: jsonRecordKind.judges, appliesTo: jsonRecordKind.applies,
     // A loop over the slots of its kind (every type check ran a filter and a flatMap over every slot
     // of every answer: the harness's largest cost per exchange after JSON.parse).
-    judge: overJson(({ byKind, json: parsed }) => {
+    judge: overJson(({ byKind, json: parsed, keysOf }) => {
       const found: Finding[] = [];
-      for (const s of byKind.get(slotKind) ?? []) {
+      const slots = byKind.get(slotKind);
+      if (!slots) return found;
+      const numbers = parsed.numbers.size ? parsed.numbers : undefined;
+      // A map's names are listed by the exchange's memo (the walk and the learner list them too).
+      const rules: ValueRules = slotKind === 'map' ? { keysOf } : NO_LEXEME;
+      for (const s of slots) {
         if (applies && !applies(s.type)) continue;
-        const lexeme = parsed.numbers.size ? parsed.numbers.get(s.path) : undefined;
-        const why = judge(s.value, lexeme, s.type);
+        // Only the integer rule reads the number as written; other kinds' findings show it. A slot's
+        // path is written only when looked up, so it is looked up only where it is read.
+        let lexeme = numbers && readsLexeme ? numbers.get(s.path) : undefined;
+        const why = judge ? judge(s.value, lexeme, s.type)
+          : s.value === null ? nullProblem(s.type) : valueRule(s.type, s.value, lexeme === undefined ? rules : { ...rules, lexeme });
         if (!why) continue;
+        if (numbers && !readsLexeme) lexeme = numbers.get(s.path);
         const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
         found.push(finding(`${shown} (${jsonKind(s.value)}): ${why}`, {
           path: s.path, actual: lexeme ?? (typeof s.value === 'string' ? s.value : JSON.stringify(s.value)),

@@ -2,7 +2,7 @@
 // route answers 2xx, and POST /soap11 answers 200 with XML.
 import { impersonateLogout, JSON_OPERATIONS, replyRoute, type JsonOperation } from '../contract/operations.js';
 import { finding, type Check } from './check.js';
-import { optionsOn, postOn } from './kinds.js';
+import { kindRule, onKind, optionsOn, postOn } from './kinds.js';
 import { jsonAnswer, soapAnswer, statusAndType } from './whole-answer.js';
 
 const NAME: Record<string, string> = { login: 'LOGIN', confirm: 'CONFIRM' };
@@ -23,7 +23,7 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
       requirement: `POST ${op.route} with the request of ${op.clause} answers 200, Content-Type application/json, and a JSON object.`,
       interpretation: `${route.interpretation} Judged where nothing but the route decides the answer: no selector and an Accept that does not prefer XML (.json and ?format=json are the format checks').`,
       judges: `${custom.judges}, no selector, negotiated to JSON`,
-      appliesTo: (ex) => custom.applies(ex) && ex.kind.selector === 'none' && ex.kind.format === 'json',
+      appliesTo: onKind((k) => custom.of(k) && k.selector === 'none' && k.format === 'json'),
       judge: jsonAnswer,
     },
     {
@@ -50,7 +50,7 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
 
 const soapPostOn = postOn(impersonateLogout, 'soap11', '');
 /** ?format=soap11 on /soap11 is FORMAT-SOAP11-QUERY's. */
-const soapPost = { applies: (ex: Parameters<typeof soapPostOn.applies>[0]) => soapPostOn.applies(ex) && ex.kind.selector === 'none', judges: `every POST ${impersonateLogout.route} with no selector` };
+const soapPost = kindRule((k) => soapPostOn.of(k) && k.selector === 'none', `every POST ${impersonateLogout.route} with no selector`);
 const jsonOptions = optionsOn(JSON_OPERATIONS, 'every OPTIONS on the routes of 4.1 and 4.3');
 
 export const ROUTE_CHECKS: readonly Check[] = [

@@ -33,12 +33,46 @@ export type KeysOf = (o: JsonObject) => readonly string[];
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** A shape's JSON member names; and whether its fields are named apart and none is a name
- *  Object.prototype answers, so that its members present are counted by looking each up (a count
- *  equal to the object's number of names then means no other name). */
-const jsonNamesOf = perShape((shape) => {
-  const names = new Set(fieldsOn(shape, 'json').map((f) => f.json));
-  return { names, countable: names.size === fieldsOn(shape, 'json').length && [...names].every((n) => !(n in Object.prototype)) };
+type Kind = FieldType['kind'];
+
+/** A type as the walk reads it, made once per type: its kind, and what it holds (the types of a
+ *  contract are objects of several forms, so their `kind` read on every value is a slow property read). */
+interface TypePlan {
+  readonly type: FieldType;
+  readonly kind: Kind;
+  /** An object's shape; an array's items; a map's values' shape. */
+  readonly shape: Shape | undefined;
+  readonly item: TypePlan | undefined;
+  readonly mapValue: Shape | undefined;
+}
+const typePlans = new WeakMap<FieldType, TypePlan>();
+function typePlan(type: FieldType): TypePlan {
+  let plan = typePlans.get(type);
+  if (!plan) {
+    plan = {
+      type, kind: type.kind, shape: type.kind === 'object' ? type.shape : undefined,
+      item: type.kind === 'array' ? typePlan(type.item) : undefined, mapValue: type.kind === 'map' ? type.value : undefined,
+    };
+    typePlans.set(type, plan);
+  }
+  return plan;
+}
+
+interface MemberPlan {
+  readonly field: Field;
+  readonly name: string;
+  readonly valueType: boolean;
+  readonly plan: TypePlan;
+}
+
+/** A shape's JSON members as the walk reads them; its JSON member names; and whether its fields are
+ *  named apart and none is a name Object.prototype answers, so that its members present are counted
+ *  by looking each up (a count equal to the object's number of names then means no other name). */
+const shapePlan = perShape((shape) => {
+  const fields = fieldsOn(shape, 'json');
+  const members: MemberPlan[] = fields.map((f) => ({ field: f, name: f.json, valueType: isValueType(f.type), plan: typePlan(f.type) }));
+  const names = new Set(fields.map((f) => f.json));
+  return { members, names, countable: names.size === fields.length && [...names].every((n) => !(n in Object.prototype)) };
 });
 
 class ObjectAt implements JsonObjectAt {
@@ -58,7 +92,7 @@ class ObjectAt implements JsonObjectAt {
   }
   get others(): readonly string[] {
     if (this.odd === undefined) {
-      const { names, countable } = jsonNamesOf(this.shape);
+      const { names, countable } = shapePlan(this.shape);
       const keys = this.keys;
       this.odd = countable && keys.length === this.present ? NONE : keys.filter((k) => !names.has(k));
     }
@@ -88,35 +122,52 @@ class Slot implements JsonSlot {
 
 /** A record's walk: every slot, and every object of a known shape (when `list` is given). */
 class Walk {
-  readonly slots: JsonSlot[] = [];
-  /** The slots by the kind of their type, each list in document order. */
-  readonly byKind = new Map<FieldType['kind'], JsonSlot[]>();
+  /** Every slot, in document order (jsonSlots only). */
+  readonly slots: JsonSlot[] | undefined;
+  /** The slots by the kind of their type, each list in document order; the kinds in the order met. */
+  private readonly lists = new Map<Kind, JsonSlot[]>();
   readonly objects: JsonObjectAt[] = [];
+  /** The list of the kind added to last: a record's members come in runs of one kind. */
+  private lastKind: Kind | undefined;
+  private lastList: JsonSlot[] = [];
 
-  private add(s: Slot): void {
-    this.slots.push(s);
-    const same = this.byKind.get(s.type.kind);
+  private add(s: Slot, kind: Kind): void {
+    this.slots?.push(s);
+    if (kind === this.lastKind) {
+      this.lastList.push(s);
+      return;
+    }
+    let same = this.lists.get(kind);
     if (same) same.push(s);
-    else this.byKind.set(s.type.kind, [s]);
+    else this.lists.set(kind, (same = [s]));
+    this.lastKind = kind;
+    this.lastList = same;
   }
-  constructor(private readonly list: KeysOf | undefined) {}
+  constructor(private readonly list: KeysOf | undefined) {
+    this.slots = list ? undefined : [];
+  }
 
-  inside(slot: Slot, type: FieldType, value: JsonValue): void {
-    if (type.kind === 'object') {
-      if (isJsonObject(value)) this.object(type.shape, value, slot);
-    } else if (type.kind === 'array') {
+  get byKind(): ReadonlyMap<Kind, readonly JsonSlot[]> {
+    return this.lists;
+  }
+
+  inside(slot: Slot, plan: TypePlan, value: JsonValue): void {
+    if (plan.shape !== undefined) {
+      if (isJsonObject(value)) this.object(plan.shape, value, slot);
+    } else if (plan.item !== undefined) {
       if (Array.isArray(value)) {
+        const item = plan.item;
         for (let i = 0; i < value.length; i++) {
-          const item = value[i]!;
-          const s = new Slot(slot.field, type.item, item, slot, i);
-          this.add(s);
-          this.inside(s, type.item, item);
+          const v = value[i]!;
+          const s = new Slot(slot.field, item.type, v, slot, i);
+          this.add(s, item.kind);
+          this.inside(s, item, v);
         }
       }
-    } else if (type.kind === 'map' && isJsonObject(value)) {
+    } else if (plan.mapValue !== undefined && isJsonObject(value)) {
       for (const key of (this.list ?? Object.keys)(value)) { // the exchange's memo: the learner lists the map too
         const v = value[key]!;
-        if (isJsonObject(v)) this.object(type.value, v, new MapEntryAt(slot, key));
+        if (isJsonObject(v)) this.object(plan.mapValue, v, new MapEntryAt(slot, key));
       }
     }
   }
@@ -124,22 +175,22 @@ class Walk {
   /** The object's slots, after the object itself (document order of objects: the record, then each
    *  nested one as its slot is met). */
   object(shape: Shape, obj: JsonObject, at: string | JsonSlot | MapEntryAt): void {
-    const fields = fieldsOn(shape, 'json');
+    const { members } = shapePlan(shape);
     let present = 0;
     let absent: Field[] | undefined;
     const objectsAt = this.objects.length;
     if (this.list) this.objects.push(undefined as never); // its place, filled below once counted
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i]!;
-      const value = obj[f.json];
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i]!;
+      const value = obj[m.name];
       if (value !== undefined) present++;
       if (value === undefined || value === null) {
-        if (this.list && isValueType(f.type)) (absent ??= []).push(f);
+        if (this.list && m.valueType) (absent ??= []).push(m.field);
         continue;
       }
-      const s = new Slot(f, f.type, value, at, f.json);
-      this.add(s);
-      this.inside(s, f.type, value);
+      const s = new Slot(m.field, m.plan.type, value, at, m.name);
+      this.add(s, m.plan.kind);
+      this.inside(s, m.plan, value);
     }
     if (this.list) this.objects[objectsAt] = new ObjectAt(shape, obj, at, this.list, present, absent ?? NONE);
   }
@@ -150,13 +201,13 @@ class Walk {
 export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[] {
   const walk = new Walk(undefined);
   walk.object(shape, obj, path);
-  return walk.slots;
+  return walk.slots!;
 }
 
 /** The slots (jsonSlots, also by kind) and the record with every nested object of a known shape
  *  (each with its path, in document order), in one walk. */
 export function jsonWalk(shape: Shape, obj: JsonObject, list: KeysOf = Object.keys, path = ROOT): {
-  readonly slots: readonly JsonSlot[]; readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>; readonly objects: readonly JsonObjectAt[];
+  readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>; readonly objects: readonly JsonObjectAt[];
 } {
   const walk = new Walk(list);
   walk.object(shape, obj, path);

@@ -149,8 +149,18 @@ function classifyAnew(request: ClassifiedRequest): RequestKind {
 export const isJsonOperation = (op: Operation | undefined): op is JsonOperation => op?.wire === 'json';
 export const isSoapOperation = (op: Operation | undefined): op is SoapOperation => op?.wire === 'soap';
 
+/** Labels made, per kind object (classify hands out one per distinct request: the label of every
+ *  exchange of a run is one of a few). */
+const labels = new WeakMap<RequestKind, string>();
+
 /** One line naming a kind, for coverage tables: "SupportStateUserLoginRequest POST custom .json JSONP". */
 export function kindLabel(k: RequestKind): string {
+  let label = labels.get(k);
+  if (label === undefined) labels.set(k, (label = labelOf(k)));
+  return label;
+}
+
+function labelOf(k: RequestKind): string {
   if (!k.operation) return `${k.method} (not this interface)`;
   const selector = k.selector === 'extension' ? ` .${k.selected}` : k.selector === 'query' ? ` ?format=${k.selected}` : '';
   const form = k.route === 'custom' ? 'route' : k.route === 'reply' ? '/json/reply' : '/soap11';

@@ -3,7 +3,7 @@
 // the request checks, the reference's request binding, the accounts reader and the configuration
 // all ask here; the JSON Schemas are derived separately and a test holds them to the same answers.
 import type { JsonValue } from '../json/value.js';
-import { isJsonObject } from '../json/value.js';
+import { isJsonObject, type JsonObject } from '../json/value.js';
 import { ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from './formats.js';
 import type { FieldType } from './types.js';
 
@@ -12,6 +12,9 @@ export interface ValueRules {
   readonly lexeme?: string;
   /** Integers must fit .NET's int (a request: ServiceStack cannot bind a larger one). */
   readonly int32?: boolean;
+  /** How an object's member names are listed (default Object.keys): a caller that lists them
+   *  anyway passes its memo. */
+  readonly keysOf?: (o: JsonObject) => readonly string[];
 }
 
 /** What a value of each kind is called in a finding ("expected a string"). */
@@ -33,32 +36,46 @@ const isString = (v: JsonValue): v is string => typeof v === 'string';
  *  only needed for a value that fails. */
 const EXPECTED_PHRASE = Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, `expected ${v}`])) as Readonly<Record<FieldType['kind'], string>>;
 
+/** Why a value is not one of its type, per kind of type (jsonValueProblem): a caller judging many
+ *  values of one kind picks its rule once. */
+export type ValueRule = (type: FieldType, value: JsonValue, rules: ValueRules) => string | undefined;
+
+const P = EXPECTED_PHRASE;
+export const JSON_VALUE_RULES: Readonly<Record<FieldType['kind'], ValueRule>> = {
+  string: (_t, value) => (isString(value) ? undefined : P.string),
+  integer: (_t, value, rules) => {
+    if (typeof value !== 'number') return P.integer;
+    if (rules.lexeme !== undefined && !JSON_INTEGER_LEXEME.test(rules.lexeme)) return 'expected an integer literal (no fraction or exponent)';
+    if (!Number.isInteger(value)) return P.integer;
+    return rules.int32 && (value < INT32_MIN || value > INT32_MAX) ? 'outside the 32-bit range of a .NET int' : undefined;
+  },
+  boolean: (_t, value) => (typeof value === 'boolean' ? undefined : P.boolean),
+  datetime: (_t, value) => (isString(value) && isDatetime(value, JSON_DATETIME) ? undefined : P.datetime),
+  guid: (_t, value) => (isString(value) && JSON_GUID.test(value) ? undefined : P.guid),
+  enum: (type, value) => {
+    if (type.kind !== 'enum') return P.enum;
+    if (type.closed) return isString(value) && type.values.includes(value) ? undefined : `expected one of ${type.values.join(', ')}`;
+    return isString(value) && ENUM_NAME.test(value) ? undefined : P.enum;
+  },
+  array: (_t, value) => (Array.isArray(value) ? undefined : P.array),
+  object: (_t, value) => (isJsonObject(value) ? undefined : P.object),
+  map: (_t, value, rules) => {
+    if (!isJsonObject(value)) return P.map;
+    for (const key of (rules.keysOf ?? Object.keys)(value)) {
+      const x = value[key];
+      if (x !== null && !isJsonObject(x)) return 'every value must be an object or null';
+    }
+    return undefined;
+  },
+};
+
 /**
  * Why `value` is not a JSON value of `type` (one phrase), or undefined when it is. Null is judged by
  * the caller (whether a member may be null is the field's, not the type's). Only the value's own
  * level is judged: items and members are walked by the caller.
  */
 export function jsonValueProblem(type: FieldType, value: JsonValue, rules: ValueRules = {}): string | undefined {
-  const expected = EXPECTED_PHRASE[type.kind];
-  switch (type.kind) {
-    case 'string': return isString(value) ? undefined : expected;
-    case 'integer':
-      if (typeof value !== 'number') return expected;
-      if (rules.lexeme !== undefined && !JSON_INTEGER_LEXEME.test(rules.lexeme)) return 'expected an integer literal (no fraction or exponent)';
-      if (!Number.isInteger(value)) return expected;
-      return rules.int32 && (value < INT32_MIN || value > INT32_MAX) ? 'outside the 32-bit range of a .NET int' : undefined;
-    case 'boolean': return typeof value === 'boolean' ? undefined : expected;
-    case 'datetime': return isString(value) && isDatetime(value, JSON_DATETIME) ? undefined : expected;
-    case 'guid': return isString(value) && JSON_GUID.test(value) ? undefined : expected;
-    case 'enum':
-      if (type.closed) return isString(value) && type.values.includes(value) ? undefined : `expected one of ${type.values.join(', ')}`;
-      return isString(value) && ENUM_NAME.test(value) ? undefined : expected;
-    case 'array': return Array.isArray(value) ? undefined : expected;
-    case 'object': return isJsonObject(value) ? undefined : expected;
-    case 'map':
-      if (!isJsonObject(value)) return expected;
-      return Object.values(value).some((x) => x !== null && !isJsonObject(x)) ? 'every value must be an object or null' : undefined;
-  }
+  return JSON_VALUE_RULES[type.kind](type, value, rules);
 }
 
 /** A value of `type` from its text form: integers in .NET's int range, booleans as true/false, enum

@@ -7,8 +7,9 @@ import type { Dispatcher } from 'undici';
 import { checksFor } from '../checks/catalogue.js';
 import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
+import { readsKindOnly } from '../checks/kinds.js';
 import type { KeysOf } from '../checks/walk-json.js';
-import { kindLabel } from '../contract/classify.js';
+import { kindLabel, type RequestKind } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
@@ -164,6 +165,10 @@ export async function pump<T>(source: Source<T>, limit: number, task: (item: T) 
   if (failure) throw failure.error;
 }
 
+/** What unjudgeableBy reads of a check: which side of the exchange it judges. */
+const ANSWER_SIDE = {};
+const REQUEST_SIDE = { side: 'request' } as const;
+
 /** A check that throws is a harness defect: say so rather than hide it as a pass. */
 function safely(check: Check, view: ExchangeView): Look {
   try {
@@ -211,6 +216,7 @@ export class Judge {
 
   constructor(checks: readonly Check[], private readonly settings: CheckSettings, private readonly observe?: RunOptions['observe']) {
     this.tallies = checks.map((c) => new CheckTally(c));
+    this.kindOnly = checks.map((c) => readsKindOnly(c.appliesTo));
   }
 
   /** Judges one exchange; returns the checks that found something, with their findings. `view`: one
@@ -232,14 +238,30 @@ export class Judge {
   judgement(ex: Exchange, view: ExchangeView): Judgement {
     const looks: (readonly [number, Look])[] = [];
     const { tallies } = this;
-    for (let i = 0; i < tallies.length; i++) {
+    const { kind } = view;
+    // Whether anything of it can be judged depends on the check's side alone: asked once for each side.
+    const unjudgeable = view.unjudgeableBy(ANSWER_SIDE);
+    const unjudgeableRequest = view.unjudgeableBy(REQUEST_SIDE);
+    for (const i of this.candidates.get(kind) ?? this.candidatesOf(view)) {
       const { check } = tallies[i]!;
-      if (!check.appliesTo(view)) continue;
-      const unjudgeable = view.unjudgeableBy(check);
-      looks.push([i, unjudgeable ? { skip: unjudgeable } : safely(check, view)]);
+      if (!this.kindOnly[i] && !check.appliesTo(view)) continue;
+      const why = check.side === 'request' ? unjudgeableRequest : unjudgeable;
+      looks.push([i, why ? { skip: why } : safely(check, view)]);
     }
-    return view.kind.operation ? { label: kindLabel(view.kind), looks }
-      : { where: `${view.kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
+    return kind.operation ? { label: kindLabel(kind), looks }
+      : { where: `${kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
+  }
+
+  /** Whether each check's appliesTo reads the exchange's kind alone (kinds.ts onKind). */
+  private readonly kindOnly: readonly boolean[];
+  /** Per kind (the classifier hands out one object per distinct request kind): the checks that may
+   *  apply to its exchanges, in order: those of the kind, and those whose appliesTo reads more. */
+  private readonly candidates = new WeakMap<RequestKind, readonly number[]>();
+  private candidatesOf(view: ExchangeView): readonly number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.tallies.length; i++) if (!this.kindOnly[i] || this.tallies[i]!.check.appliesTo(view)) out.push(i);
+    this.candidates.set(view.kind, out);
+    return out;
   }
 
   /** Folds a judgement of `ex` into the counts and tallies, keeping `ex` (its head) when a probe or an

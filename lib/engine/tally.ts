@@ -35,14 +35,59 @@ const MAX_SKIP_REASONS = 20;
  *  received value wherever it stands unquoted (a member name, a number), on word boundaries; «…» kept.
  *  Groups outlive the exchanges they came from, so no received value may stay in them. */
 const maskValues = (message: string, actual?: string): string => maskActual(message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"'), actual);
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A received value that is one of the harness's own words ("string") is left: masking it would mask
  *  the harness's text ("(string): expected an integer"); and a marker a check wrote is never entered. */
-const maskActual = (text: string, actual?: string): string => {
-  if (!actual || HARNESS_WORDS.has(actual.toLowerCase())) return text;
-  const value = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(actual)}(?![\\p{L}\\p{N}_])`, 'gu');
-  return text.split(/(«[^«»]*»)/).map((part, i) => (i % 2 ? part : part.replace(value, '…'))).join('');
+export const maskActual = (text: string, actual?: string): string => {
+  if (!actual || !text.includes(actual) || HARNESS_WORDS.has(actual.toLowerCase())) return text;
+  return text.split(/(«[^«»]*»)/).map((part, i) => (i % 2 ? part : maskWord(part, actual))).join('');
 };
+
+/** A letter, digit or underscore: what may not touch a masked value (a word of its own). */
+const WORD = /^[\p{L}\p{N}_]$/u;
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * Every occurrence of `actual` in `text` that stands as a word of its own (no letter, digit or `_`
+ * on either side, by code point) replaced by "…", left to right: what a global Unicode expression
+ * `(?<![\p{L}\p{N}_])actual(?![\p{L}\p{N}_])` does, without compiling one per received value (a
+ * Unicode property class costs about a millisecond to compile, and every datetime or guid a faulty
+ * answer holds is a new value).
+ */
+function maskWord(text: string, actual: string): string {
+  let at = text.indexOf(actual);
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    const end = at + actual.length;
+    if (standsAlone(text, at, end)) {
+      out += `${text.slice(from, at)}…`;
+      from = end;
+      at = text.indexOf(actual, end);
+    } else {
+      at = text.indexOf(actual, at + 1);
+    }
+  }
+  return out + text.slice(from);
+}
+
+/** Whether text[at, end) starts and ends on code point boundaries with no word character next to it. */
+function standsAlone(text: string, at: number, end: number): boolean {
+  if (at > 0 && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at))) return false;
+  if (end < text.length && isHigh(text.charCodeAt(end - 1)) && isLow(text.charCodeAt(end))) return false;
+  if (at > 0) {
+    const c = text.charCodeAt(at - 1);
+    const from = isLow(c) && at > 1 && isHigh(text.charCodeAt(at - 2)) ? at - 2 : at - 1;
+    if (WORD.test(text.slice(from, at))) return false;
+  }
+  if (end < text.length) {
+    const c = text.charCodeAt(end);
+    const to = isHigh(c) && end + 1 < text.length && isLow(text.charCodeAt(end + 1)) ? end + 2 : end + 1;
+    if (WORD.test(text.slice(end, to))) return false;
+  }
+  return true;
+}
 /** Array indices and map keys vary from one record to the next: one group for all of them. */
 const maskPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]').replace(/\["(?:[^"\\]|\\.)*"\]/g, '[*]');
 
