@@ -121,15 +121,42 @@ function asciiWords(t: string): string[] {
 }
 /** Values learned by their codes (learnAscii) at most this long: longer ones are rare. */
 const ASCII_LEARNED_LENGTH = 4096;
-/** The codes of the value learnAscii reads, written by asciiCodes: a typed array reads fast whatever
- *  the string's representation (charCodeAt on a slice of a two-byte body was several times slower).
- *  Three bytes a code unit: a value that is not ASCII is never cut short, so never taken for one. */
-const CODES = Buffer.alloc(ASCII_LEARNED_LENGTH * 3);
-/** The bounds of its words (asciiBounds). */
+/** The codes of the value learnAscii reads, lower-cased, written by asciiScan. */
+const CODES = new Uint8Array(ASCII_LEARNED_LENGTH);
+/** The bounds of its words (as asciiBounds gives them). */
 const BOUNDS = new Int32Array(ASCII_LEARNED_LENGTH + 1);
-/** Whether `value` is ASCII (and short enough), its codes then in CODES: its UTF-8 is as long as it
- *  only when every code unit is ASCII. */
-const asciiCodes = (value: string): boolean => value.length <= ASCII_LEARNED_LENGTH && CODES.write(value) === value.length;
+/** Of the words asciiScan found last: how many have MIN_SCANNED characters or more. */
+let scannedTokens = 0;
+/** asciiBounds of an ASCII `value` (not longer than ASCII_LEARNED_LENGTH) in one pass over its code
+ *  units, with no buffer written by a call out of JavaScript: its codes lower-cased in CODES, the bounds
+ *  of its words in BOUNDS, their count times two returned (and scannedTokens set); -1, with nothing
+ *  else to read, for a value that is not ASCII or too long. */
+function asciiScan(value: string): number {
+  const n = value.length;
+  if (n > ASCII_LEARNED_LENGTH) return -1;
+  let found = 0;
+  let tokens = 0;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    if (i < n) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      CODES[i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      // The colon's look-ahead reads the next code unit as it is (one beyond ASCII is no letter here,
+      // and ends the scan at the next step anyway).
+      if (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < n && asciiAlnum(value.charCodeAt(i + 1)))) { if (start < 0) start = i; continue; }
+    }
+    if (start < 0) continue;
+    let a = start;
+    let b = i;
+    while (a < b && asciiTrimmed(CODES[a]!)) a++;
+    while (b > a && asciiTrimmed(CODES[b - 1]!)) b--;
+    if (b > a) { BOUNDS[found++] = a; BOUNDS[found++] = b; if (b - a >= MIN_SCANNED) tokens++; }
+    start = -1;
+  }
+  scannedTokens = tokens;
+  return found;
+}
 /** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
  *  (exported for test/redact-words.test.ts). */
 export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
@@ -176,8 +203,7 @@ function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
  *  words in BOUNDS (`found` of them): the same fingerprints, added in the same order, as from
  *  wordsOf(canonicalValue(value)), with no string made. */
 function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean): void {
-  let tokens = 0;
-  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
+  const tokens = scannedTokens;
   for (let k = 0; k < found; k += 2) {
     const from = BOUNDS[k]!;
     const to = BOUNDS[k + 1]!;
@@ -402,8 +428,9 @@ export class Redactor {
     if (fingerprints.fullSoFar) return;
     // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
     // than the memo's lookup and entry (and their cache misses), which spare the string path only.
-    if (asciiCodes(value)) {
-      learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
+    const found = asciiScan(value);
+    if (found >= 0) {
+      learnAscii(fingerprints, found, withParts, pairs);
       // Deferred to the end of learnFingerprints only: any other learning is in the set at once.
       if (!this.shared.batching) fingerprints.flush();
       return;
