@@ -404,9 +404,13 @@ export class Redactor {
     else {
       if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
       if (ex.request.body) {
-        const request = parseQuietly(ex.request.body);
-        if (request !== undefined) this.fingerprintValues(request, undefined);
-        else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
+        // The harness's own requests (an accounts line's record) are flat objects of plain values: read
+        // as text. Anything else is parsed, as a target's answer is.
+        if (!this.learnFlatObject(ex.request.body, this.own)) {
+          const request = parseQuietly(ex.request.body);
+          if (request !== undefined) this.fingerprintValues(request, undefined, Object.keys, this.own, REQUEST_ROOT);
+          else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
+        }
       }
     }
     if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
@@ -465,28 +469,140 @@ export class Redactor {
   }
 
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
-   *  names are listed (the judging's memo for a parsed answer). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own): void {
+   *  names are listed (the judging's memo for a parsed answer). `holder`: what the learner knows of
+   *  the name that holds `value` (NamedMember). */
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own, holder: NamedMember = ROOT_MEMBER): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
-      if (!hidden) return;
-      const text = String(value);
-      // The harness's own values (none but a generated request's): canonical only when there are any.
-      if (own.size > 0) {
-        const c = canonicalValue(text);
-        if (!own.has(c)) this.fingerprint(text, false, true, c, true);
-      } else this.fingerprint(text, false, true, undefined, true);
+      if (hidden) this.fingerprintHidden(typeof value === 'string' ? value : String(value), own, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own); return; }
-    for (const k of keysOf(value)) {
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own, holder); return; }
+    const keys = keysOf(value);
+    if (hidden) {
+      for (let i = 0; i < keys.length; i++) this.fingerprintValues(value[keys[i]!]!, hidden, keysOf, own);
+      return;
+    }
+    // Each name's sensitivity through the names that came in this order before (namedMember): a
+    // comparison of names where the lookup by name cost most of the walk.
+    let before: NamedMember | undefined;
+    let guess = holder.first;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      let m: NamedMember | undefined;
+      if (guess !== undefined && guess.name === k) m = guess;
+      else if (guess?.next !== undefined && guess.next.name === k) m = guess.next; // one name left out
+      else {
+        m = namedMember(k);
+        if (m === undefined) {
+          // A name not kept (too long, or past the bound): asked as before, no guess for the next.
+          const v = value[k]!;
+          if (v === null || typeof v === 'boolean') { before = undefined; guess = undefined; continue; }
+          const kind = this.sensitivityOf(k);
+          if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, LOOSE_MEMBER);
+          before = undefined;
+          guess = undefined;
+          continue;
+        }
+        if (before === undefined) holder.first = m;
+        else before.next = m;
+      }
+      before = m;
+      guess = m.next;
       const v = value[k]!;
       // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
-      // record is mostly flags), and the name's sensitivity not asked.
+      // record is mostly flags).
       if (v === null || typeof v === 'boolean') continue;
-      const kind = hidden ?? this.sensitivityOf(k);
-      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own);
+      const kind = this.hides(m.kind) ? m.kind : undefined;
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, m);
     }
+  }
+
+  /** A value under a member named as hidden, unless the harness sent it (`own`: none but a generated
+   *  request's, so the canonical form is made only when there are any). `detached`: as fingerprint's. */
+  private fingerprintHidden(text: string, own: ReadonlySet<string>, detached: boolean): void {
+    if (own.size > 0) {
+      const c = canonicalValue(text);
+      if (!own.has(c)) this.fingerprint(text, false, true, c, detached);
+    } else this.fingerprint(text, false, true, undefined, detached);
+  }
+
+  /**
+   * fingerprintValues(parseQuietly(text)) of a flat JSON object, read as text: an object of at most
+   * FLAT_MEMBERS members, each named once, without escapes, not an array index, each value a string
+   * without escapes, an integer of at most 15 digits, true, false or null (an accounts line's request,
+   * as the engine writes it). Every member is read before anything is learned: false, with nothing
+   * learned, for any other text (then parsed). The same values are learned in the same order: members
+   * in the order of the text (Object.keys' order for such names), a number as String of its value.
+   */
+  private learnFlatObject(t: string, own: ReadonlySet<string>): boolean {
+    const n = t.length;
+    if (n > FLAT_LENGTH) return false;
+    let i = skipSpace(t, 0);
+    if (t.charCodeAt(i) !== 0x7b) return false;
+    i = skipSpace(t, i + 1);
+    let members = 0;
+    let learned = 0;
+    if (t.charCodeAt(i) === 0x7d) i++;
+    else {
+      for (;;) {
+        if (t.charCodeAt(i) !== 0x22) return false;
+        const nameEnd = plainStringEnd(t, i + 1);
+        if (nameEnd < 0 || nameEnd === i + 1 || nameEnd - i - 1 > MAX_NAMED_LENGTH) return false;
+        const first = t.charCodeAt(i + 1);
+        if (first >= 0x30 && first <= 0x39) return false; // an array index: Object.keys lists it first
+        const name = t.slice(i + 1, nameEnd);
+        if (name === '__proto__' || members === FLAT_MEMBERS) return false;
+        for (let q = 0; q < members; q++) if (FLAT_NAMES[q] === name) return false; // named twice: the last value wins
+        FLAT_NAMES[members++] = name;
+        i = skipSpace(t, nameEnd + 1);
+        if (t.charCodeAt(i) !== 0x3a) return false;
+        i = skipSpace(t, i + 1);
+        const c = t.charCodeAt(i);
+        let from = -1;
+        let to = -1;
+        let number = 0;
+        if (c === 0x22) {
+          to = plainStringEnd(t, i + 1);
+          if (to < 0) return false;
+          from = i + 1;
+          i = to + 1;
+        } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          from = i;
+          if (c === 0x2d) i++;
+          const digits = i;
+          if (t.charCodeAt(i) === 0x30) i++;
+          else while (i < n && t.charCodeAt(i) >= 0x30 && t.charCodeAt(i) <= 0x39) i++;
+          // A fraction, an exponent, a leading zero or a long integer: parsed instead.
+          if (i === digits || i - digits > 15) return false;
+          to = i;
+          number = 1;
+        } else if (t.startsWith('true', i) || t.startsWith('null', i)) i += 4;
+        else if (t.startsWith('false', i)) i += 5;
+        else return false;
+        if (from >= 0) {
+          const m = namedMember(name);
+          if (this.hides(m !== undefined ? m.kind : knownSensitivity(name))) {
+            FLAT[learned++] = from;
+            FLAT[learned++] = to;
+            FLAT[learned++] = number;
+          }
+        }
+        i = skipSpace(t, i);
+        const d = t.charCodeAt(i);
+        if (d === 0x7d) { i++; break; }
+        if (d !== 0x2c) return false;
+        i = skipSpace(t, i + 1);
+      }
+    }
+    FLAT_NAMES.fill('', 0, members);
+    if (skipSpace(t, i) !== n) return false;
+    for (let k = 0; k < learned; k += 3) {
+      const text = t.slice(FLAT[k]!, FLAT[k + 1]!);
+      // A slice of the body: fingerprint()'s memo keeps a copy of its own.
+      this.fingerprintHidden(FLAT[k + 2] ? String(Number(text)) : text, own, false);
+    }
+    return true;
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
@@ -758,6 +874,68 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
     else out.push([from, to, mark]);
   }
   return out;
+}
+
+/** Requests learnFlatObject reads as text: at most this long, with at most this many members. */
+const FLAT_LENGTH = 4096;
+const FLAT_MEMBERS = 32;
+/** learnFlatObject's names of the object read, and the start, end and kind (1: a number) of each value
+ *  it will learn. */
+const FLAT_NAMES: string[] = [];
+const FLAT = new Int32Array(3 * FLAT_MEMBERS);
+/** Where the JSON whitespace from `i` ends. */
+function skipSpace(t: string, i: number): number {
+  for (;;) {
+    const c = t.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+}
+/** Where the JSON string whose characters start at `from` ends (its closing quote), or -1 when it has
+ *  an escape or a control character (JSON.parse refuses it) or is not closed. */
+function plainStringEnd(t: string, from: number): number {
+  for (let j = from; j < t.length; j++) {
+    const c = t.charCodeAt(j);
+    if (c === 0x22) return j;
+    if (c === 0x5c || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+/** What the learner knows of a member name (Redactor.fingerprintValues): its sensitivity, the name
+ *  that came after it when it was last seen, and the first name of the object it last held. A record's
+ *  names come in the same order answer after answer (one left out here and there), so most names are
+ *  found by comparing them with the one expected, not looked up. Every answer taken from here is the
+ *  name's own (`name` is compared whole first): a wrong guess costs a lookup, never a wrong kind. */
+interface NamedMember {
+  readonly name: string;
+  readonly kind: Sensitivity | undefined;
+  next: NamedMember | undefined;
+  first: NamedMember | undefined;
+}
+/** What holds an answer's own value, and a request's. */
+const ROOT_MEMBER: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+const REQUEST_ROOT: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+/** What holds the value of a name not kept: its guesses are not kept either (`first` stays unset). */
+const LOOSE_MEMBER: NamedMember = {
+  name: '', kind: undefined, next: undefined,
+  get first() { return undefined; },
+  set first(_: NamedMember | undefined) { /* not kept */ },
+};
+/** Names kept at most, of at most this length: a run names the same hundred or so. Past the bound a
+ *  new name is asked each time (knownSensitivity) and never kept: what is kept stays small for good. */
+const MAX_NAMED = 4096;
+const MAX_NAMED_LENGTH = 64;
+const NAMED = new Map<string, NamedMember>();
+/** The name's entry: made (its name a copy V8 keeps as a property key, which holds nothing of a body
+ *  and compares with another such name at once) on first sight, within the bound. */
+function namedMember(name: string): NamedMember | undefined {
+  const known = NAMED.get(name);
+  if (known !== undefined || name.length > MAX_NAMED_LENGTH || NAMED.size >= MAX_NAMED) return known;
+  const kept = Object.keys({ [name]: 0 })[0] ?? name;
+  const m: NamedMember = { name: kept, kind: sensitivityOfName(kept), next: undefined, first: undefined };
+  NAMED.set(kept, m);
+  return m;
 }
 
 /** Names whose sensitivity was asked, and the answer: every exchange names the same members, and
