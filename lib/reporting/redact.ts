@@ -543,6 +543,8 @@ export class Redactor {
     i = skipSpace(t, i + 1);
     let members = 0;
     let learned = 0;
+    let before: NamedMember | undefined;
+    let guess = FLAT_ROOT.first;
     if (t.charCodeAt(i) === 0x7d) i++;
     else {
       for (;;) {
@@ -551,10 +553,24 @@ export class Redactor {
         if (nameEnd < 0 || nameEnd === i + 1 || nameEnd - i - 1 > MAX_NAMED_LENGTH) return false;
         const first = t.charCodeAt(i + 1);
         if (first >= 0x30 && first <= 0x39) return false; // an array index: Object.keys lists it first
-        const name = t.slice(i + 1, nameEnd);
-        if (name === '__proto__' || members === FLAT_MEMBERS) return false;
-        for (let q = 0; q < members; q++) if (FLAT_NAMES[q] === name) return false; // named twice: the last value wins
-        FLAT_NAMES[members++] = name;
+        // The name through the names of the requests before (their first two, then each one's next).
+        let m: NamedMember | undefined;
+        if (guess !== undefined && spelled(t, i + 1, nameEnd, guess.name)) m = guess;
+        else if (before === undefined && FLAT_ROOT.next !== undefined && spelled(t, i + 1, nameEnd, FLAT_ROOT.next.name)) {
+          m = FLAT_ROOT.next;
+          FLAT_ROOT.next = FLAT_ROOT.first;
+          FLAT_ROOT.first = m;
+        } else {
+          m = namedMember(t.slice(i + 1, nameEnd), FLAT_NAMED);
+          if (m === undefined) return false; // a name not kept: parsed instead
+          if (before !== undefined) before.next = m;
+          else { FLAT_ROOT.next = FLAT_ROOT.first; FLAT_ROOT.first = m; }
+        }
+        if (m.name === '__proto__' || members === FLAT_MEMBERS) return false;
+        for (let q = 0; q < members; q++) if (FLAT_SEEN[q] === m) return false; // named twice: the last value wins
+        FLAT_SEEN[members++] = m;
+        before = m;
+        guess = m.next;
         i = skipSpace(t, nameEnd + 1);
         if (t.charCodeAt(i) !== 0x3a) return false;
         i = skipSpace(t, i + 1);
@@ -581,8 +597,7 @@ export class Redactor {
         else if (t.startsWith('false', i)) i += 5;
         else return false;
         if (from >= 0) {
-          const m = namedMember(name);
-          if (this.hides(m !== undefined ? m.kind : knownSensitivity(name))) {
+          if (this.hides(m.kind)) {
             FLAT[learned++] = from;
             FLAT[learned++] = to;
             FLAT[learned++] = number;
@@ -595,7 +610,6 @@ export class Redactor {
         i = skipSpace(t, i + 1);
       }
     }
-    FLAT_NAMES.fill('', 0, members);
     if (skipSpace(t, i) !== n) return false;
     for (let k = 0; k < learned; k += 3) {
       const text = t.slice(FLAT[k]!, FLAT[k + 1]!);
@@ -879,10 +893,16 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
 /** Requests learnFlatObject reads as text: at most this long, with at most this many members. */
 const FLAT_LENGTH = 4096;
 const FLAT_MEMBERS = 32;
-/** learnFlatObject's names of the object read, and the start, end and kind (1: a number) of each value
- *  it will learn. */
-const FLAT_NAMES: string[] = [];
+/** learnFlatObject's names of the object read (what it knows of each), and the start, end and kind (1:
+ *  a number) of each value it will learn. */
+const FLAT_SEEN: NamedMember[] = [];
 const FLAT = new Int32Array(3 * FLAT_MEMBERS);
+/** Whether `t[from, to)` is `name`. */
+function spelled(t: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if (t.charCodeAt(from + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
 /** Where the JSON whitespace from `i` ends. */
 function skipSpace(t: string, i: number): number {
   for (;;) {
@@ -927,14 +947,18 @@ const LOOSE_MEMBER: NamedMember = {
 const MAX_NAMED = 4096;
 const MAX_NAMED_LENGTH = 64;
 const NAMED = new Map<string, NamedMember>();
-/** The name's entry: made (its name a copy V8 keeps as a property key, which holds nothing of a body
- *  and compares with another such name at once) on first sight, within the bound. */
-function namedMember(name: string): NamedMember | undefined {
-  const known = NAMED.get(name);
-  if (known !== undefined || name.length > MAX_NAMED_LENGTH || NAMED.size >= MAX_NAMED) return known;
+/** The names of flat requests' members (learnFlatObject), apart: their order is not an answer's. */
+const FLAT_NAMED = new Map<string, NamedMember>();
+/** What holds a flat request: `first` the first name of the last one, `next` that of the one before. */
+const FLAT_ROOT: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+/** The name's entry in `table`: made (its name a copy V8 keeps as a property key, which holds nothing
+ *  of a body and compares with another such name at once) on first sight, within the bound. */
+function namedMember(name: string, table = NAMED): NamedMember | undefined {
+  const known = table.get(name);
+  if (known !== undefined || name.length > MAX_NAMED_LENGTH || table.size >= MAX_NAMED) return known;
   const kept = Object.keys({ [name]: 0 })[0] ?? name;
   const m: NamedMember = { name: kept, kind: sensitivityOfName(kept), next: undefined, first: undefined };
-  NAMED.set(kept, m);
+  table.set(kept, m);
   return m;
 }
 
