@@ -127,3 +127,14 @@ describe('a member\'s sensitivity through the names before it', () => {
     }), { numRuns: 1500 });
   });
 });
+
+describe('a header name\'s answer, remembered', () => {
+  it('is asked again once secretHeader() names the header: its value is then hidden', () => {
+    const r = redactor();
+    expect(r.header('X-Tenant-Key', 'Tenant-Value-0001')).toBe('Tenant-Value-0001');
+    r.secretHeader('x-tenant-key');
+    expect(r.header('X-Tenant-Key', 'Tenant-Value-0001')).toBe('«secret header: string, 17 chars»');
+    r.learnFingerprints({ ...exchange('{}', ''), response: recordedResponse(200, { 'X-Tenant-Key': 'Tenant-Value-0002' }, Buffer.from('{}')) }, {});
+    expect(r.line('a tenant-value-0002 b')).toBe('a «secret: 17 chars» b');
+  });
+});

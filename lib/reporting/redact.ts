@@ -166,33 +166,23 @@ export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(cano
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
-/** The harness's words and values by length, first and last code (harnessRange's key): a few each. */
-const HARNESS_BY_EDGES = new Map<number, string[]>();
 /** One bit per low five bits of length, first and last code: set where a harness word may be (most
  *  words are told apart here, without a lookup). */
 const HARNESS_EDGE_BITS = new Uint8Array(1 << 12);
 const edgeBit = (length: number, first: number, last: number): number => ((length & 31) << 10) | ((first & 31) << 5) | (last & 31);
+/** The harness's words and values by edgeBit: a few each (a word of another length, or codes beyond
+ *  ASCII, may share one: the words are compared whole). An array read where a Map's lookup was. */
+const HARNESS_BY_EDGES: (string[] | undefined)[] = new Array<string[] | undefined>(1 << 15).fill(undefined);
 for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
-  const [first, last] = [w.charCodeAt(0), w.charCodeAt(w.length - 1)];
-  const key = edgesKey(w.length, first, last);
-  HARNESS_BY_EDGES.set(key, [...(HARNESS_BY_EDGES.get(key) ?? []), w]);
-  const bit = edgeBit(w.length, first, last);
+  const bit = edgeBit(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1));
+  (HARNESS_BY_EDGES[bit] ??= []).push(w);
   HARNESS_EDGE_BITS[bit >> 3]! |= 1 << (bit & 7);
-}
-/** A small integer of a word's length, first and last code (a longer word, or codes beyond ASCII,
- *  share keys: the words of a key are compared whole). */
-function edgesKey(length: number, first: number, last: number): number {
-  return (Math.min(length, 0xffff) << 14) | ((first & 0x7f) << 7) | (last & 0x7f);
 }
 /** harnessWord() of the text of ASCII `codes[from, to)` in lower case, with no string made. */
 function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
-  const first = lowerAscii(codes[from]!);
-  const last = lowerAscii(codes[to - 1]!);
-  const bit = edgeBit(to - from, first, last);
+  const bit = edgeBit(to - from, lowerAscii(codes[from]!), lowerAscii(codes[to - 1]!));
   if ((HARNESS_EDGE_BITS[bit >> 3]! & (1 << (bit & 7))) === 0) return false;
-  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, first, last));
-  if (!candidates) return false;
-  next: for (const w of candidates) {
+  next: for (const w of HARNESS_BY_EDGES[bit]!) {
     if (w.length !== to - from) continue;
     for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== lowerAscii(codes[from + k]!)) continue next;
     return true;
@@ -250,6 +240,9 @@ class SecretTable {
 interface Shared {
   readonly policy: RedactionPolicy;
   readonly secretHeaders: Set<string>;
+  /** Header names as written -> whether secretHeaderName says so (short names; emptied when full, and
+   *  when a name is marked secret). */
+  readonly secretByHeaderName: Map<string, boolean>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
   /** Values beyond ASCII already fingerprinted, one set per way of fingerprinting them (with parts,
@@ -267,6 +260,8 @@ interface Shared {
 }
 
 const FINGERPRINTED_MAX = 4096;
+/** Header names whose answer secretHeaderName keeps at most. */
+const MAX_HEADER_NAMES = 256;
 /** No values: the harness's own in a scope that was not needed. */
 const NO_VALUES: ReadonlySet<string> = new Set();
 const FINGERPRINTED_LENGTH = 256;
@@ -280,7 +275,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -299,6 +294,7 @@ export class Redactor {
   /** Marks a header name as carrying a secret (user-supplied headers). */
   secretHeader(name: string): void {
     this.shared.secretHeaders.add(name.toLowerCase());
+    this.shared.secretByHeaderName.clear();
   }
 
   /** The run-wide fingerprints in shared memory, for a judging worker's redactor to learn into
@@ -646,10 +642,19 @@ export class Redactor {
     return this.hides(kind) ? kind : undefined;
   };
 
-  /** A header whose value is secret: a known one, one the user named, or one whose name says so. */
+  /** A header whose value is secret: a known one, one the user named, or one whose name says so.
+   *  Remembered per name as written (every answer names the same few), until secretHeader() names another. */
   private secretHeaderName(name: string): boolean {
+    const known = this.shared.secretByHeaderName;
+    const was = known.get(name);
+    if (was !== undefined) return was;
     const lower = name.toLowerCase();
-    return this.shared.secretHeaders.has(lower) || knownSensitivity(lower) === 'credential';
+    const secret = this.shared.secretHeaders.has(lower) || knownSensitivity(lower) === 'credential';
+    if (name.length <= MAX_NAMED_LENGTH) {
+      if (known.size >= MAX_HEADER_NAMES) known.clear();
+      known.set(detachedCopy(name), secret);
+    }
+    return secret;
   }
 
   /** Members, elements and parameters named as sensitive (layer 1), by the three walkers. */
