@@ -121,15 +121,42 @@ function asciiWords(t: string): string[] {
 }
 /** Values learned by their codes (learnAscii) at most this long: longer ones are rare. */
 const ASCII_LEARNED_LENGTH = 4096;
-/** The codes of the value learnAscii reads, written by asciiCodes: a typed array reads fast whatever
- *  the string's representation (charCodeAt on a slice of a two-byte body was several times slower).
- *  Three bytes a code unit: a value that is not ASCII is never cut short, so never taken for one. */
-const CODES = Buffer.alloc(ASCII_LEARNED_LENGTH * 3);
-/** The bounds of its words (asciiBounds). */
+/** The codes of the value learnAscii reads, lower-cased, written by asciiScan. */
+const CODES = new Uint8Array(ASCII_LEARNED_LENGTH);
+/** The bounds of its words (as asciiBounds gives them). */
 const BOUNDS = new Int32Array(ASCII_LEARNED_LENGTH + 1);
-/** Whether `value` is ASCII (and short enough), its codes then in CODES: its UTF-8 is as long as it
- *  only when every code unit is ASCII. */
-const asciiCodes = (value: string): boolean => value.length <= ASCII_LEARNED_LENGTH && CODES.write(value) === value.length;
+/** Of the words asciiScan found last: how many have MIN_SCANNED characters or more. */
+let scannedTokens = 0;
+/** asciiBounds of an ASCII `value` (not longer than ASCII_LEARNED_LENGTH) in one pass over its code
+ *  units, with no buffer written by a call out of JavaScript: its codes lower-cased in CODES, the bounds
+ *  of its words in BOUNDS, their count times two returned (and scannedTokens set); -1, with nothing
+ *  else to read, for a value that is not ASCII or too long. */
+function asciiScan(value: string): number {
+  const n = value.length;
+  if (n > ASCII_LEARNED_LENGTH) return -1;
+  let found = 0;
+  let tokens = 0;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    if (i < n) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      CODES[i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      // The colon's look-ahead reads the next code unit as it is (one beyond ASCII is no letter here,
+      // and ends the scan at the next step anyway).
+      if (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < n && asciiAlnum(value.charCodeAt(i + 1)))) { if (start < 0) start = i; continue; }
+    }
+    if (start < 0) continue;
+    let a = start;
+    let b = i;
+    while (a < b && asciiTrimmed(CODES[a]!)) a++;
+    while (b > a && asciiTrimmed(CODES[b - 1]!)) b--;
+    if (b > a) { BOUNDS[found++] = a; BOUNDS[found++] = b; if (b - a >= MIN_SCANNED) tokens++; }
+    start = -1;
+  }
+  scannedTokens = tokens;
+  return found;
+}
 /** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
  *  (exported for test/redact-words.test.ts). */
 export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
@@ -139,33 +166,23 @@ export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(cano
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
-/** The harness's words and values by length, first and last code (harnessRange's key): a few each. */
-const HARNESS_BY_EDGES = new Map<number, string[]>();
 /** One bit per low five bits of length, first and last code: set where a harness word may be (most
  *  words are told apart here, without a lookup). */
 const HARNESS_EDGE_BITS = new Uint8Array(1 << 12);
 const edgeBit = (length: number, first: number, last: number): number => ((length & 31) << 10) | ((first & 31) << 5) | (last & 31);
+/** The harness's words and values by edgeBit: a few each (a word of another length, or codes beyond
+ *  ASCII, may share one: the words are compared whole). An array read where a Map's lookup was. */
+const HARNESS_BY_EDGES: (string[] | undefined)[] = new Array<string[] | undefined>(1 << 15).fill(undefined);
 for (const w of [...HARNESS_WORDS, ...HARNESS_VALUES]) {
-  const [first, last] = [w.charCodeAt(0), w.charCodeAt(w.length - 1)];
-  const key = edgesKey(w.length, first, last);
-  HARNESS_BY_EDGES.set(key, [...(HARNESS_BY_EDGES.get(key) ?? []), w]);
-  const bit = edgeBit(w.length, first, last);
+  const bit = edgeBit(w.length, w.charCodeAt(0), w.charCodeAt(w.length - 1));
+  (HARNESS_BY_EDGES[bit] ??= []).push(w);
   HARNESS_EDGE_BITS[bit >> 3]! |= 1 << (bit & 7);
-}
-/** A small integer of a word's length, first and last code (a longer word, or codes beyond ASCII,
- *  share keys: the words of a key are compared whole). */
-function edgesKey(length: number, first: number, last: number): number {
-  return (Math.min(length, 0xffff) << 14) | ((first & 0x7f) << 7) | (last & 0x7f);
 }
 /** harnessWord() of the text of ASCII `codes[from, to)` in lower case, with no string made. */
 function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
-  const first = lowerAscii(codes[from]!);
-  const last = lowerAscii(codes[to - 1]!);
-  const bit = edgeBit(to - from, first, last);
+  const bit = edgeBit(to - from, lowerAscii(codes[from]!), lowerAscii(codes[to - 1]!));
   if ((HARNESS_EDGE_BITS[bit >> 3]! & (1 << (bit & 7))) === 0) return false;
-  const candidates = HARNESS_BY_EDGES.get(edgesKey(to - from, first, last));
-  if (!candidates) return false;
-  next: for (const w of candidates) {
+  next: for (const w of HARNESS_BY_EDGES[bit]!) {
     if (w.length !== to - from) continue;
     for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) !== lowerAscii(codes[from + k]!)) continue next;
     return true;
@@ -176,8 +193,7 @@ function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
  *  words in BOUNDS (`found` of them): the same fingerprints, added in the same order, as from
  *  wordsOf(canonicalValue(value)), with no string made. */
 function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean): void {
-  let tokens = 0;
-  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
+  const tokens = scannedTokens;
   for (let k = 0; k < found; k += 2) {
     const from = BOUNDS[k]!;
     const to = BOUNDS[k + 1]!;
@@ -224,6 +240,9 @@ class SecretTable {
 interface Shared {
   readonly policy: RedactionPolicy;
   readonly secretHeaders: Set<string>;
+  /** Header names as written -> whether secretHeaderName says so (short names; emptied when full, and
+   *  when a name is marked secret). */
+  readonly secretByHeaderName: Map<string, boolean>;
   readonly global: SecretTable;
   readonly fingerprints: FingerprintSet;
   /** Values beyond ASCII already fingerprinted, one set per way of fingerprinting them (with parts,
@@ -241,6 +260,8 @@ interface Shared {
 }
 
 const FINGERPRINTED_MAX = 4096;
+/** Header names whose answer secretHeaderName keeps at most. */
+const MAX_HEADER_NAMES = 256;
 /** No values: the harness's own in a scope that was not needed. */
 const NO_VALUES: ReadonlySet<string> = new Set();
 const FINGERPRINTED_LENGTH = 256;
@@ -254,7 +275,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -273,6 +294,7 @@ export class Redactor {
   /** Marks a header name as carrying a secret (user-supplied headers). */
   secretHeader(name: string): void {
     this.shared.secretHeaders.add(name.toLowerCase());
+    this.shared.secretByHeaderName.clear();
   }
 
   /** The run-wide fingerprints in shared memory, for a judging worker's redactor to learn into
@@ -378,9 +400,13 @@ export class Redactor {
     else {
       if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
       if (ex.request.body) {
-        const request = parseQuietly(ex.request.body);
-        if (request !== undefined) this.fingerprintValues(request, undefined);
-        else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
+        // The harness's own requests (an accounts line's record) are flat objects of plain values: read
+        // as text. Anything else is parsed, as a target's answer is.
+        if (!this.learnFlatObject(ex.request.body, this.own)) {
+          const request = parseQuietly(ex.request.body);
+          if (request !== undefined) this.fingerprintValues(request, undefined, Object.keys, this.own, REQUEST_ROOT);
+          else scoped().learn(ex.request.body, MAX_SHOWN_TEXT);
+        }
       }
     }
     if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
@@ -402,8 +428,9 @@ export class Redactor {
     if (fingerprints.fullSoFar) return;
     // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
     // than the memo's lookup and entry (and their cache misses), which spare the string path only.
-    if (asciiCodes(value)) {
-      learnAscii(fingerprints, asciiBounds(CODES, value.length, BOUNDS), withParts, pairs);
+    const found = asciiScan(value);
+    if (found >= 0) {
+      learnAscii(fingerprints, found, withParts, pairs);
       // Deferred to the end of learnFingerprints only: any other learning is in the set at once.
       if (!this.shared.batching) fingerprints.flush();
       return;
@@ -438,28 +465,154 @@ export class Redactor {
   }
 
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
-   *  names are listed (the judging's memo for a parsed answer). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own): void {
+   *  names are listed (the judging's memo for a parsed answer). `holder`: what the learner knows of
+   *  the name that holds `value` (NamedMember). */
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own, holder: NamedMember = ROOT_MEMBER): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
-      if (!hidden) return;
-      const text = String(value);
-      // The harness's own values (none but a generated request's): canonical only when there are any.
-      if (own.size > 0) {
-        const c = canonicalValue(text);
-        if (!own.has(c)) this.fingerprint(text, false, true, c, true);
-      } else this.fingerprint(text, false, true, undefined, true);
+      if (hidden) this.fingerprintHidden(typeof value === 'string' ? value : String(value), own, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own); return; }
-    for (const k of keysOf(value)) {
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own, holder); return; }
+    const keys = keysOf(value);
+    if (hidden) {
+      for (let i = 0; i < keys.length; i++) this.fingerprintValues(value[keys[i]!]!, hidden, keysOf, own);
+      return;
+    }
+    // Each name's sensitivity through the names that came in this order before (namedMember): a
+    // comparison of names where the lookup by name cost most of the walk.
+    let before: NamedMember | undefined;
+    let guess = holder.first;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      let m: NamedMember | undefined;
+      if (guess !== undefined && guess.name === k) m = guess;
+      else if (guess?.next !== undefined && guess.next.name === k) m = guess.next; // one name left out
+      else {
+        m = namedMember(k);
+        if (m === undefined) {
+          // A name not kept (too long, or past the bound): asked as before, no guess for the next.
+          const v = value[k]!;
+          if (v === null || typeof v === 'boolean') { before = undefined; guess = undefined; continue; }
+          const kind = this.sensitivityOf(k);
+          if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, LOOSE_MEMBER);
+          before = undefined;
+          guess = undefined;
+          continue;
+        }
+        if (before === undefined) holder.first = m;
+        else before.next = m;
+      }
+      before = m;
+      guess = m.next;
       const v = value[k]!;
       // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
-      // record is mostly flags), and the name's sensitivity not asked.
+      // record is mostly flags).
       if (v === null || typeof v === 'boolean') continue;
-      const kind = hidden ?? this.sensitivityOf(k);
-      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own);
+      const kind = this.hides(m.kind) ? m.kind : undefined;
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, m);
     }
+  }
+
+  /** A value under a member named as hidden, unless the harness sent it (`own`: none but a generated
+   *  request's, so the canonical form is made only when there are any). `detached`: as fingerprint's. */
+  private fingerprintHidden(text: string, own: ReadonlySet<string>, detached: boolean): void {
+    if (own.size > 0) {
+      const c = canonicalValue(text);
+      if (!own.has(c)) this.fingerprint(text, false, true, c, detached);
+    } else this.fingerprint(text, false, true, undefined, detached);
+  }
+
+  /**
+   * fingerprintValues(parseQuietly(text)) of a flat JSON object, read as text: an object of at most
+   * FLAT_MEMBERS members, each named once, without escapes, not an array index, each value a string
+   * without escapes, an integer of at most 15 digits, true, false or null (an accounts line's request,
+   * as the engine writes it). Every member is read before anything is learned: false, with nothing
+   * learned, for any other text (then parsed). The same values are learned in the same order: members
+   * in the order of the text (Object.keys' order for such names), a number as String of its value.
+   */
+  private learnFlatObject(t: string, own: ReadonlySet<string>): boolean {
+    const n = t.length;
+    if (n > FLAT_LENGTH) return false;
+    let i = skipSpace(t, 0);
+    if (t.charCodeAt(i) !== 0x7b) return false;
+    i = skipSpace(t, i + 1);
+    let members = 0;
+    let learned = 0;
+    let before: NamedMember | undefined;
+    let guess = FLAT_ROOT.first;
+    if (t.charCodeAt(i) === 0x7d) i++;
+    else {
+      for (;;) {
+        if (t.charCodeAt(i) !== 0x22) return false;
+        const nameEnd = plainStringEnd(t, i + 1);
+        if (nameEnd < 0 || nameEnd === i + 1 || nameEnd - i - 1 > MAX_NAMED_LENGTH) return false;
+        const first = t.charCodeAt(i + 1);
+        if (first >= 0x30 && first <= 0x39) return false; // an array index: Object.keys lists it first
+        // The name through the names of the requests before (their first two, then each one's next).
+        let m: NamedMember | undefined;
+        if (guess !== undefined && spelled(t, i + 1, nameEnd, guess.name)) m = guess;
+        else if (before === undefined && FLAT_ROOT.next !== undefined && spelled(t, i + 1, nameEnd, FLAT_ROOT.next.name)) {
+          m = FLAT_ROOT.next;
+          FLAT_ROOT.next = FLAT_ROOT.first;
+          FLAT_ROOT.first = m;
+        } else {
+          m = namedMember(t.slice(i + 1, nameEnd), FLAT_NAMED);
+          if (m === undefined) return false; // a name not kept: parsed instead
+          if (before !== undefined) before.next = m;
+          else { FLAT_ROOT.next = FLAT_ROOT.first; FLAT_ROOT.first = m; }
+        }
+        if (m.name === '__proto__' || members === FLAT_MEMBERS) return false;
+        for (let q = 0; q < members; q++) if (FLAT_SEEN[q] === m) return false; // named twice: the last value wins
+        FLAT_SEEN[members++] = m;
+        before = m;
+        guess = m.next;
+        i = skipSpace(t, nameEnd + 1);
+        if (t.charCodeAt(i) !== 0x3a) return false;
+        i = skipSpace(t, i + 1);
+        const c = t.charCodeAt(i);
+        let from = -1;
+        let to = -1;
+        let number = 0;
+        if (c === 0x22) {
+          to = plainStringEnd(t, i + 1);
+          if (to < 0) return false;
+          from = i + 1;
+          i = to + 1;
+        } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          from = i;
+          if (c === 0x2d) i++;
+          const digits = i;
+          if (t.charCodeAt(i) === 0x30) i++;
+          else while (i < n && t.charCodeAt(i) >= 0x30 && t.charCodeAt(i) <= 0x39) i++;
+          // A fraction, an exponent, a leading zero or a long integer: parsed instead.
+          if (i === digits || i - digits > 15) return false;
+          to = i;
+          number = 1;
+        } else if (t.startsWith('true', i) || t.startsWith('null', i)) i += 4;
+        else if (t.startsWith('false', i)) i += 5;
+        else return false;
+        if (from >= 0) {
+          if (this.hides(m.kind)) {
+            FLAT[learned++] = from;
+            FLAT[learned++] = to;
+            FLAT[learned++] = number;
+          }
+        }
+        i = skipSpace(t, i);
+        const d = t.charCodeAt(i);
+        if (d === 0x7d) { i++; break; }
+        if (d !== 0x2c) return false;
+        i = skipSpace(t, i + 1);
+      }
+    }
+    if (skipSpace(t, i) !== n) return false;
+    for (let k = 0; k < learned; k += 3) {
+      const text = t.slice(FLAT[k]!, FLAT[k + 1]!);
+      // A slice of the body: fingerprint()'s memo keeps a copy of its own.
+      this.fingerprintHidden(FLAT[k + 2] ? String(Number(text)) : text, own, false);
+    }
+    return true;
   }
 
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
@@ -489,10 +642,19 @@ export class Redactor {
     return this.hides(kind) ? kind : undefined;
   };
 
-  /** A header whose value is secret: a known one, one the user named, or one whose name says so. */
+  /** A header whose value is secret: a known one, one the user named, or one whose name says so.
+   *  Remembered per name as written (every answer names the same few), until secretHeader() names another. */
   private secretHeaderName(name: string): boolean {
+    const known = this.shared.secretByHeaderName;
+    const was = known.get(name);
+    if (was !== undefined) return was;
     const lower = name.toLowerCase();
-    return this.shared.secretHeaders.has(lower) || knownSensitivity(lower) === 'credential';
+    const secret = this.shared.secretHeaders.has(lower) || knownSensitivity(lower) === 'credential';
+    if (name.length <= MAX_NAMED_LENGTH) {
+      if (known.size >= MAX_HEADER_NAMES) known.clear();
+      known.set(detachedCopy(name), secret);
+    }
+    return secret;
   }
 
   /** Members, elements and parameters named as sensitive (layer 1), by the three walkers. */
@@ -731,6 +893,78 @@ function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: n
     else out.push([from, to, mark]);
   }
   return out;
+}
+
+/** Requests learnFlatObject reads as text: at most this long, with at most this many members. */
+const FLAT_LENGTH = 4096;
+const FLAT_MEMBERS = 32;
+/** learnFlatObject's names of the object read (what it knows of each), and the start, end and kind (1:
+ *  a number) of each value it will learn. */
+const FLAT_SEEN: NamedMember[] = [];
+const FLAT = new Int32Array(3 * FLAT_MEMBERS);
+/** Whether `t[from, to)` is `name`. */
+function spelled(t: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if (t.charCodeAt(from + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+/** Where the JSON whitespace from `i` ends. */
+function skipSpace(t: string, i: number): number {
+  for (;;) {
+    const c = t.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+}
+/** Where the JSON string whose characters start at `from` ends (its closing quote), or -1 when it has
+ *  an escape or a control character (JSON.parse refuses it) or is not closed. */
+function plainStringEnd(t: string, from: number): number {
+  for (let j = from; j < t.length; j++) {
+    const c = t.charCodeAt(j);
+    if (c === 0x22) return j;
+    if (c === 0x5c || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+/** What the learner knows of a member name (Redactor.fingerprintValues): its sensitivity, the name
+ *  that came after it when it was last seen, and the first name of the object it last held. A record's
+ *  names come in the same order answer after answer (one left out here and there), so most names are
+ *  found by comparing them with the one expected, not looked up. Every answer taken from here is the
+ *  name's own (`name` is compared whole first): a wrong guess costs a lookup, never a wrong kind. */
+interface NamedMember {
+  readonly name: string;
+  readonly kind: Sensitivity | undefined;
+  next: NamedMember | undefined;
+  first: NamedMember | undefined;
+}
+/** What holds an answer's own value, and a request's. */
+const ROOT_MEMBER: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+const REQUEST_ROOT: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+/** What holds the value of a name not kept: its guesses are not kept either (`first` stays unset). */
+const LOOSE_MEMBER: NamedMember = {
+  name: '', kind: undefined, next: undefined,
+  get first() { return undefined; },
+  set first(_: NamedMember | undefined) { /* not kept */ },
+};
+/** Names kept at most, of at most this length: a run names the same hundred or so. Past the bound a
+ *  new name is asked each time (knownSensitivity) and never kept: what is kept stays small for good. */
+const MAX_NAMED = 4096;
+const MAX_NAMED_LENGTH = 64;
+const NAMED = new Map<string, NamedMember>();
+/** The names of flat requests' members (learnFlatObject), apart: their order is not an answer's. */
+const FLAT_NAMED = new Map<string, NamedMember>();
+/** What holds a flat request: `first` the first name of the last one, `next` that of the one before. */
+const FLAT_ROOT: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
+/** The name's entry in `table`: made (its name a copy V8 keeps as a property key, which holds nothing
+ *  of a body and compares with another such name at once) on first sight, within the bound. */
+function namedMember(name: string, table = NAMED): NamedMember | undefined {
+  const known = table.get(name);
+  if (known !== undefined || name.length > MAX_NAMED_LENGTH || table.size >= MAX_NAMED) return known;
+  const kept = Object.keys({ [name]: 0 })[0] ?? name;
+  const m: NamedMember = { name: kept, kind: sensitivityOfName(kept), next: undefined, first: undefined };
+  table.set(kept, m);
+  return m;
 }
 
 /** Names whose sensitivity was asked, and the answer: every exchange names the same members, and
