@@ -86,7 +86,7 @@ export const MUTATIONS: readonly NamedMutation[] = [
   {
     name: 'checks/json-record: a missing or null value-type member is not reported',
     file: 'lib/checks/walk-json.ts',
-    edits: [{ from: '(absent ??= []).push(f);', to: 'absent = undefined;' }],
+    edits: [{ from: '(absent ??= []).push(m.field);', to: 'absent = undefined;' }],
     killers: [MATRIX],
   },
   {
