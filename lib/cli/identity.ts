@@ -2,7 +2,7 @@
 // the run a report belongs to: what a merge compares so that it takes the shards of one run only.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
@@ -63,17 +63,22 @@ const SCRATCH = Buffer.allocUnsafe(64 * 1024);
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO planted at the name cannot hold the open; anything but a regular file is refused.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let streamed = false;
   try {
-    if (fstatSync(fd).size <= READ_AT_ONCE) {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+    if (stat.size <= READ_AT_ONCE) {
       // To its end, however it grew since: the memory is SCRATCH's whatever the file's size.
       for (let n = readSync(fd, SCRATCH); n > 0; n = readSync(fd, SCRATCH)) hash.update(SCRATCH.subarray(0, n));
       return hash.digest('hex');
     }
+    streamed = true;
   } finally {
-    closeSync(fd);
+    if (!streamed) closeSync(fd);
   }
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream('', { fd })) hash.update(chunk as Buffer); // the same file, closed at its end
   return hash.digest('hex');
 }
 
