@@ -139,11 +139,13 @@ function linkTree(from: string, to: string, copy = false): void {
     const stat = lstatSync(source);
     if (stat.isDirectory()) linkTree(source, target, copy);
     else if (stat.isFile()) {
-      try {
-        if (copy) copyFileSync(source, target);
-        else linkSync(source, target);
-      } catch {
-        copyFileSync(source, target);
+      if (copy) copyFileSync(source, target);
+      else {
+        try {
+          linkSync(source, target);
+        } catch {
+          copyFileSync(source, target);
+        }
       }
     }
   }
