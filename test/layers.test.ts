@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const LIB = resolve(import.meta.dirname, '..', 'lib');
 
 /** Files at lib/'s root that everything may use (limits, paths, the option parser, detached copies). */
-const BASE = ['body-limits', 'paths', 'options', 'detached', 'digits'];
+const BASE = ['body-limits', 'paths', 'options', 'detached', 'digits', 'child-ahead'];
 /** What each folder (or root script) may import, besides itself and BASE. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   json: [],

@@ -15,7 +15,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import { displayLine } from '../reporting/display.js';
 import { parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
-import { impliedReports } from './write-reports.js';
+import { beginRun, impliedReports } from './write-reports.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
 function catalogueListing(json: boolean): string {
@@ -108,9 +108,10 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  if (config.proxy) return (await import('./proxy-run.js')).runProxy(config, dir, checks);
+  beginRun(config.reports);
   if (config.legacyUrl) return (await import('./differential.js')).differentialRun(config, config.legacyUrl, checks, dir, cases);
   if (config.har) return judgeRecording(config, config.har, dir);
-  if (config.proxy) return (await import('./proxy-run.js')).runProxy(config, dir, checks);
 
   let reference: RunningReference | undefined;
   try {

@@ -1,12 +1,21 @@
 // The presentation child (`bin/run.mjs cli/present REPORT.json DIR`): turns a finished, redacted
 // report into allure-results/ through vitest, and prints what it wrote as JSON. Run by
 // the CLI in a process of its own (vitest-run.ts); one line on stderr and exit 1 on failure.
+// With `--ahead` it is started before the report exists: it loads vitest, then reads
+// {"input", "dir"} from stdin (nothing there: it ends).
 import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import type { Report } from '../reporting/report.js';
 import { presentInProcess } from './vitest-run.js';
 
 async function main(): Promise<number> {
-  const [input, dir] = process.argv.slice(2);
+  let [input, dir] = process.argv.slice(2);
+  if (input === '--ahead') {
+    await import('vitest/node');
+    const line = await text(process.stdin);
+    if (!line) return 0;
+    ({ input, dir } = JSON.parse(line) as { input: string; dir: string });
+  }
   if (!input || !dir) { process.stderr.write('present: usage: cli/present REPORT.json DIR\n'); return 2; }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
   process.stdout.write(`${JSON.stringify(await presentInProcess(report, dir))}\n`);

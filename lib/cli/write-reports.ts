@@ -96,6 +96,11 @@ export const chosenWriters = (chosen: ReadonlySet<ReportName>): ReportWriter[] =
   return WRITERS.filter((w) => picked(w) || WRITERS.some((o) => o.needs === w.name && picked(o)));
 };
 
+/** A run that will write the chosen reports begins: the slow writers start their children now (a run
+ *  that ends without them loses only the head start). Not for a long-running mode, whose reports
+ *  come much later. */
+export const beginRun = (chosen: ReadonlySet<ReportName> = EVERY_REPORT): void => { for (const w of chosenWriters(chosen)) w.early?.(); };
+
 /** What a choice of --reports writes beyond the names given, said once before the run: report.html
  *  is built from the Allure results, so `--reports html` writes allure-results too (the choice stands;
  *  refusing it would make everyone spell out an input of the output they asked for). */

@@ -3,10 +3,10 @@
 // cut out here, and a file that would still reach outside itself is refused rather than written.
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
@@ -91,39 +91,14 @@ if (input) {
 }
 `;
 
-interface AllureAhead { readonly pid: number | undefined; run(args: string[], cwd: string): Promise<void> }
-
-function allureAhead(cli: string): AllureAhead {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', AHEAD, cli], { stdio: ['pipe', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 64 * 1024) stderr += d; });
-  const ended = new Promise<number | null>((resolve) => { child.on('close', resolve); child.on('error', () => resolve(-1)); });
-  child.stdin.on('error', () => undefined); // a child that ended early says so by its exit code
-  /** Whether the child and its pipes hold the run's process open: not until it is given work. */
-  const holdOpen = (hold: boolean) => {
-    for (const handle of [child, child.stdin, child.stderr] as unknown as { ref?: () => void; unref?: () => void }[]) (hold ? handle.ref : handle.unref)?.call(handle);
-  };
-  holdOpen(false);
-  return {
-    pid: child.pid,
-    run: async (args, cwd) => {
-      holdOpen(true);
-      const timer = setTimeout(() => child.kill(), 120_000);
-      child.stdin.end(JSON.stringify({ args, cwd }));
-      const code = await ended;
-      clearTimeout(timer);
-      if (code !== 0) throw new Error(`allure generate failed: ${(stderr || `exit code ${code}`).trim().split('\n').pop()}`);
-    },
-  };
-}
-
-let ahead: AllureAhead | undefined;
+const allureChild = (cli: string): ChildAhead => childAhead(['--input-type=module', '-e', AHEAD, cli], false);
+let ahead: ChildAhead | undefined;
 
 /** Starts the Allure CLI loading now, for a writeHtmlReport to come (write-reports.ts calls it as the
  *  reports begin, so it loads while the presentation runs); its process id. */
 export function loadAllureAhead(): number | undefined {
   const cli = ahead ? undefined : allureCli();
-  if (cli) ahead = allureAhead(cli);
+  if (cli) ahead = allureChild(cli);
   return ahead?.pid;
 }
 
@@ -289,9 +264,11 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     linkTree(results, join(work, 'results'), ram);
     prettyAttachments(join(work, 'results'));
-    const allure = ahead ?? allureAhead(cli);
+    const allure = ahead ?? allureChild(cli);
     ahead = undefined;
-    await allure.run(['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title], work);
+    const args = ['generate', join(work, 'results'), '--config', join(work, 'allurerc.mjs'), '--output', join(work, 'out'), '--report-name', title];
+    const { code, stderr } = await allure.run(JSON.stringify({ args, cwd: work }), 120_000);
+    if (code !== 0) throw new Error(`allure generate failed: ${(stderr || `exit code ${code}`).trim().split('\n').pop()}`);
     // Allure's page is some 11 MB: read as latin1 (a byte a character, whatever the bytes, written
     // back as the same bytes; the patterns above are ASCII, so they match as in UTF-8), edited once
     // and written in pieces, never joined or encoded whole (that took the run's peak up 44 MB).

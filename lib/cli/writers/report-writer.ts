@@ -19,6 +19,9 @@ export interface ReportWriter {
   readonly slow?: boolean;
   /** A writer it is made from: it is not written when that one was not (report.html from allure-results). */
   readonly needs?: string;
+  /** Called as a run that will write it begins (`beginRun`): a slow writer starts a child process
+   *  loading its modules while the run judges. */
+  early?(): void;
   /** Called as the reports begin, when it is chosen: a slow writer starts what it can before its input exists. */
   prepare?(): void;
   write(report: Report, dir: string): Promise<WriterOutput> | WriterOutput;

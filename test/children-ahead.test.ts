@@ -1,6 +1,8 @@
-// The Allure CLI loads ahead of its input (html.ts loadAllureAhead): a run that starts it and then
-// needs no HTML (the presentation failed, the run ended) neither waits for it nor leaves it behind.
-// Writing report.html through it is covered wherever a run writes one (report-files.test.ts, package.test.ts).
+// The children started before their input exists (lib/child-ahead.ts): the Allure CLI (html.ts
+// loadAllureAhead) and the presentation (vitest-run.ts presentAhead). A run that starts one and then
+// needs it not (the presentation failed, the run ended) neither waits for it nor leaves it behind.
+// Using them is covered wherever a run writes allure-results and report.html (report-files.test.ts,
+// package.test.ts): every CLI run that writes them starts both ahead.
 import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,11 +17,14 @@ const alive = (pid: number) => {
   }
 };
 
-describe('the Allure CLI loaded ahead and never used', () => {
+describe.each([
+  ['the Allure CLI', ['lib', 'reporting', 'html.ts'], 'loadAllureAhead'],
+  ['the presentation child', ['lib', 'cli', 'vitest-run.ts'], 'presentAhead'],
+])('%s loaded ahead and never used', (_what, file, start) => {
   it('does not keep the process that started it open, and ends once that process has', async () => {
     const script = `const { register } = await import('tsx/esm/api'); register();
-      const { loadAllureAhead } = await import(${JSON.stringify(pathToFileURL(fromRoot('lib', 'reporting', 'html.ts')).href)});
-      process.stdout.write(String(loadAllureAhead()));`;
+      const m = await import(${JSON.stringify(pathToFileURL(fromRoot(...file)).href)});
+      process.stdout.write(String(m[${JSON.stringify(start)}]()));`;
     const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       const child = execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: fromRoot(), timeout: 60_000 }, (_e, stdout) => resolve({ code: child.exitCode, stdout }));
     });
