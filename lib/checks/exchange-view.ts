@@ -65,11 +65,13 @@ export class ExchangeView {
   /** Member names of an object of this exchange's body (Object.keys), listed once for the checks and
    *  the learner alike: a record read name by name is a dictionary object, whose names are sorted
    *  again on every listing. The plain JSON path hands over its large objects' names as it read them
-   *  (ParsedJson.listed). */
+   *  (ParsedJson.listed). Listed by Object.getOwnPropertyNames, the same names in the same order for
+   *  a parsed JSON object (every name of one is its own, enumerable, and a string): V8 lists those of
+   *  plain-json's small objects in about half the time Object.keys takes (bench/, 2026-11). */
   readonly keysOf = (o: JsonObject): readonly string[] => {
     const listed = (this.listed ??= new Map()).get(o);
     if (listed) return listed;
-    const keys = Object.keys(o);
+    const keys = Object.getOwnPropertyNames(o);
     this.listed.set(o, keys);
     return keys;
   };
