@@ -25,7 +25,7 @@ const MAX_NAME = BODY_LIMITS.nameLength - 8;
 const MAX_INTEGER_LENGTH = 15;
 
 /** A member name met before, ASCII without escapes (the same characters in a text and in the
- *  Latin-1 view of its bytes): the names that followed it in an object, tried first
+ *  Latin-1 view of its bytes): the names that followed it in an object, the most frequent first, tried first
  *  for the next member (a record's names come in the same order answer after answer; more than one
  *  where a member is left out, as an optional one is when null, or where objects of several shapes
  *  share a name), and its number, by which repeats are found without looking the name up in the
@@ -267,22 +267,23 @@ class Reader {
   /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
   listed: Map<JsonObject, readonly string[]> | undefined;
 
+  /** The values of the members read of the open objects, at the places of their names in `names`. */
+  private readonly values: JsonValue[] = [];
+
   private object(holder: Known): JsonObject {
     this.open();
     if (this.next() === 0x7d) { this.i++; this.depth--; return {}; }
-    // An object expected large starts as a dictionary without a prototype: V8 turns an object given
-    // that many names one by one into a dictionary anyway, and a name added to one without a
-    // prototype is not looked up on Object.prototype first. It gets Object.prototype when read.
-    const large = holder.large;
-    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
     const self = ++objects;
     const from = this.undo;
     const base = this.named;
     // Listed unless a name is an array index (Object.keys puts those first, in numeric order).
     let listable = true;
-    // A name not known (escaped, long, or met when the table was full) is looked up in the object,
-    // and once one is, every name is: "a" and "\u0061" are the same name.
-    let unknown = false;
+    // While every name is known, the members are kept in `names` and `values`, and the object built
+    // when it ends, of a kind that fits their number (see built). From the first name not known
+    // (escaped, long, or met when the table was full) it is built member by member, every name looked
+    // up in it: "a" and "\u0061" are the same name.
+    let o: JsonObject | undefined;
+    let large = false;
     let previous: Known | undefined;
     for (let members = 1; ; members++) {
       if (this.next() !== 0x22 || members > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw notPlain;
@@ -298,22 +299,33 @@ class Reader {
         if (known.arrayIndex) listable = false;
       } else {
         name = this.unknown;
-        unknown = true;
         if (isArrayIndex(name)) listable = false;
+        if (o === undefined) {
+          large = holder.large;
+          o = this.built(base, large);
+        }
       }
-      this.names[this.named++] = name;
+      const at = this.named++;
+      this.names[at] = name;
       if (this.next() !== 0x3a) throw notPlain;
       this.i++;
       const v = this.value(known ?? UNKNOWN);
-      // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
-      if (unknown && (o[name] !== undefined || (large && name in Object.prototype))) throw notPlain;
-      o[name] = v;
+      if (o === undefined) this.values[at] = v;
+      else {
+        // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
+        if (o[name] !== undefined || (large && name in Object.prototype)) throw notPlain;
+        o[name] = v;
+      }
       const c = this.next();
       this.i++;
       if (c === 0x2c) continue;
       if (c !== 0x7d) throw notPlain;
       for (let k = this.undo - 2; k >= from; k -= 2) TAKEN_BY[this.held[k]!] = this.held[k + 1]!;
       this.undo = from;
+      if (o === undefined) {
+        large = members > LISTED_FROM;
+        o = this.built(base, large);
+      }
       if (large) Object.setPrototypeOf(o, Object.prototype);
       holder.large = members > LISTED_FROM;
       if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
@@ -321,6 +333,17 @@ class Reader {
       this.depth--;
       return o;
     }
+  }
+
+  /** An object of the members kept from `base` on. One `large` starts as a dictionary without a
+   *  prototype (it gets Object.prototype when it ends): V8 turns an object given that many names one
+   *  by one into a dictionary anyway, and a name added to one without a prototype is not looked up on
+   *  Object.prototype first. */
+  private built(base: number, large: boolean): JsonObject {
+    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
+    const { names, values } = this;
+    for (let k = base; k < this.named; k++) o[names[k]!] = values[k]!;
+    return o;
   }
 
   /** At a member name's opening quote, `after` the names tried first (those that followed the known
@@ -332,7 +355,13 @@ class Reader {
     const view = this.view;
     for (let k = 0; k < after.length; k++) {
       const guess = after[k]!;
-      if (view !== undefined ? spellsBytes(t, view, from, guess) : spells(t, from, guess.name)) { this.i = from + guess.name.length + 2; return guess; }
+      if (view !== undefined ? spellsBytes(t, view, from, guess) : spells(t, from, guess.name)) {
+        this.i = from + guess.name.length + 2;
+        // A step towards the front on each hit, so that the usual names come first (a name seen once,
+        // an optional member left out, stays behind them).
+        if (k > 0) { after[k] = after[k - 1]!; after[k - 1] = guess; }
+        return guess;
+      }
     }
     const name = this.string();
     if (this.i - from > MAX_NAME) throw notPlain;
@@ -346,8 +375,8 @@ class Reader {
       known = newKnown(interned(name), KNOWN.size);
       KNOWN.set(known.name, known);
     }
-    if (after.length >= MAX_AFTER) after.pop();
-    after.unshift(known);
+    if (after.length >= MAX_AFTER) after[MAX_AFTER - 1] = known;
+    else after.push(known);
     return known;
   }
 
