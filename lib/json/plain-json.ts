@@ -102,6 +102,19 @@ function spellsBytes(t: string, bytes: DataView, from: number, known: Known): bo
   return bytes.getInt32(from + n + 2 - 4, true) === words[last];
 }
 
+/** The stacks of a Reader, kept from one text to the next: arrays made anew for each text were grown
+ *  again and again, and changed their kind of elements, at a tenth of the cost of a read. Emptied of
+ *  a text's values and names when it has been read, and dropped when one grew them past STACK_KEPT. */
+let STACKS = { held: [] as number[], names: [] as string[], values: [] as JsonValue[] };
+const STACK_KEPT = 4096;
+
+/** How many places of the stacks hold a name or a value, and how many places they have (for the tests:
+ *  none between reads). */
+export const plainJsonStacks = (): { readonly holding: number; readonly places: number } => ({
+  holding: STACKS.names.filter((n) => n !== '').length + STACKS.values.filter((v) => v !== null).length,
+  places: STACKS.names.length,
+});
+
 class NotPlain extends Error {}
 const notPlain = new NotPlain();
 
@@ -259,16 +272,22 @@ class Reader {
   private unknown = '';
   /** Known names' numbers with the object that held each before an object took it, to hand back when
    *  the object ends (its parent may take the same name next): pairs, `undo` entries in use. */
-  private readonly held: number[] = [];
+  private readonly held = STACKS.held;
   private undo = 0;
   /** The names of the open objects, each object's above its parent's: `named` in use. */
-  private readonly names: string[] = [];
+  private readonly names = STACKS.names;
   private named = 0;
+  /** The most of `names` and `values` in use at once, by objects ended. */
+  private top = 0;
+  /** How many places of `names` and `values` the text has used so far. */
+  used(): number {
+    return Math.max(this.top, this.named);
+  }
   /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
   listed: Map<JsonObject, readonly string[]> | undefined;
 
   /** The values of the members read of the open objects, at the places of their names in `names`. */
-  private readonly values: JsonValue[] = [];
+  private readonly values = STACKS.values;
 
   private object(holder: Known): JsonObject {
     this.open();
@@ -329,6 +348,7 @@ class Reader {
       if (large) Object.setPrototypeOf(o, Object.prototype);
       holder.large = members > LISTED_FROM;
       if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+      if (this.named > this.top) this.top = this.named;
       this.named = base;
       this.depth--;
       return o;
@@ -420,12 +440,20 @@ export function plainJsonBytes(bytes: Buffer): PlainRead {
 
 function read(text: string, bytes: Buffer | undefined): PlainRead {
   if (KNOWN.size >= MAX_KNOWN) { KNOWN.clear(); ROOT = newKnown('', -1); UNKNOWN = newKnown('', -1); }
+  const reader = new Reader(text, bytes);
   try {
-    const reader = new Reader(text, bytes);
     const value = reader.whole();
     return reader.listed ? { value, listed: reader.listed } : { value };
   } catch (e) {
     if (e === notPlain) return NOT_PLAIN;
     throw e;
+  } finally {
+    // Nothing of a text is held past its read (a text handed back midway may have used more).
+    const used = reader.used();
+    if (used > STACK_KEPT) STACKS = { held: [], names: [], values: [] };
+    else {
+      STACKS.names.fill('', 0, used);
+      STACKS.values.fill(null, 0, used);
+    }
   }
 }
