@@ -7,7 +7,7 @@ import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 
 import { limitMessage } from '../body-limits.js';
 import { measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
-import { NOT_PLAIN, plainJsonListed } from './plain-json.js';
+import { NOT_PLAIN, plainJsonBytes, plainJsonListed, type PlainRead } from './plain-json.js';
 import type { JsonObject, JsonValue } from './value.js';
 
 /** A JSON number written as an integer literal: no fraction, no exponent (RFC 8259 grammar). */
@@ -69,9 +69,19 @@ const MAX_PLAIN = 256 * 1024;
 export function parseJson(text: string): JsonParseResult {
   // A plain text (plain-json.ts) is read and measured in one pass: nothing is dropped that the checks need.
   const plain = text.length <= MAX_PLAIN ? plainJsonListed(text) : NOT_PLAIN;
-  if (plain !== NOT_PLAIN) return { ok: true, json: { value: plain.value, numbers: new Map(), duplicateKeys: [], ...(plain.listed ? { listed: plain.listed } : {}) } };
+  if (plain !== NOT_PLAIN) return { ok: true, json: parsedPlain(plain) };
   return parseJsonSlowly(text);
 }
+
+/** parseJson of the UTF-8 text of `bytes` when the plain path reads it from the bytes (see
+ *  plainJsonBytes), else undefined: then the text is decoded and given to parseJson. */
+export function parseJsonBytes(bytes: Buffer): ParsedJson | undefined {
+  const plain = bytes.length <= MAX_PLAIN ? plainJsonBytes(bytes) : NOT_PLAIN;
+  return plain === NOT_PLAIN ? undefined : parsedPlain(plain);
+}
+
+const parsedPlain = (plain: Exclude<PlainRead, typeof NOT_PLAIN>): ParsedJson =>
+  ({ value: plain.value, numbers: new Map(), duplicateKeys: [], ...(plain.listed ? { listed: plain.listed } : {}) });
 
 /** parseJson without the plain path: measured, then JSON.parse (and the visitor for lexemes and
  *  repeated keys); the plain path's yardstick in test/plain-json.test.ts. */

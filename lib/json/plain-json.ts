@@ -5,7 +5,11 @@
 // table): a population answer it never saw costs it about four times one it did, and every account's
 // answer is new. Anything else, and any doubt, is handed back (NOT_PLAIN), and parse.ts reads the
 // text as before: every error, limit message, lexeme and repeated key stays that path's.
+// An answer's bytes are read as they came (plainJsonBytes), without decoding them first: through
+// their Latin-1 view, in which a string without a byte above 0x7F reads as itself (decoding UTF-8 to
+// a two-byte string cost about a fifth of the whole read, and every value sliced from it was two-byte).
 // test/plain-json.test.ts compares the two on answers, fixtures and broken texts.
+import { isUtf8 } from 'node:buffer';
 import { BODY_LIMITS } from '../body-limits.js';
 import { detachedText } from '../detached.js';
 import type { JsonObject, JsonValue } from './value.js';
@@ -20,7 +24,8 @@ const MAX_NAME = BODY_LIMITS.nameLength - 8;
 /** Integer literals shorter than this are kept exactly by a double (measureJson's inexact from 16). */
 const MAX_INTEGER_LENGTH = 15;
 
-/** A member name met before, without escapes: the names that followed it in an object, tried first
+/** A member name met before, ASCII without escapes (the same characters in a text and in the
+ *  Latin-1 view of its bytes): the names that followed it in an object, the most frequent first, tried first
  *  for the next member (a record's names come in the same order answer after answer; more than one
  *  where a member is left out, as an optional one is when null, or where objects of several shapes
  *  share a name), and its number, by which repeats are found without looking the name up in the
@@ -33,6 +38,9 @@ interface Known {
   readonly first: Known[];
   /** An array index ("0", "42"): Object.keys lists those first, in numeric order. */
   readonly arrayIndex: boolean;
+  /** Its token, the name between quotes, in 32-bit little-endian words of its bytes, each read at 4k
+   *  from the opening quote but the last, read at the token's end - 4 (see spellsBytes). */
+  readonly words: Int32Array;
   /** The last object it held had more than LISTED_FROM members. */
   large: boolean;
 }
@@ -44,7 +52,17 @@ const MAX_KNOWN = 4096;
 const MAX_KNOWN_LENGTH = 64;
 const MAX_AFTER = 8;
 const KNOWN = new Map<string, Known>();
-const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name), large: false });
+const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name), large: false, words: wordsOf(`"${name}"`) });
+
+/** The words of an ASCII token (see Known.words); none for one shorter than a word. */
+function wordsOf(token: string): Int32Array {
+  const n = token.length;
+  const words = new Int32Array(n < 4 ? 0 : Math.ceil(n / 4));
+  const word = (at: number): number => token.charCodeAt(at) | (token.charCodeAt(at + 1) << 8) | (token.charCodeAt(at + 2) << 16) | (token.charCodeAt(at + 3) << 24);
+  for (let k = 0; k < words.length - 1; k++) words[k] = word(4 * k);
+  if (words.length > 0) words[words.length - 1] = word(n - 4);
+  return words;
+}
 
 /** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
 const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
@@ -73,6 +91,30 @@ function spells(t: string, from: number, name: string): boolean {
   return true;
 }
 
+/** spells, on the bytes of a text (`t` their Latin-1 view), four at a time. */
+function spellsBytes(t: string, bytes: DataView, from: number, known: Known): boolean {
+  const n = known.name.length;
+  if (t.charCodeAt(from + 1 + n) !== 0x22) return false; // also past the end (NaN)
+  const words = known.words;
+  const last = words.length - 1;
+  if (last < 0) return spells(t, from, known.name);
+  for (let k = 0; k < last; k++) if (bytes.getInt32(from + 4 * k, true) !== words[k]) return false;
+  return bytes.getInt32(from + n + 2 - 4, true) === words[last];
+}
+
+/** The stacks of a Reader, kept from one text to the next: arrays made anew for each text were grown
+ *  again and again, and changed their kind of elements, at a tenth of the cost of a read. Emptied of
+ *  a text's values and names when it has been read, and dropped when one grew them past STACK_KEPT. */
+let STACKS = { held: [] as number[], names: [] as string[], values: [] as JsonValue[] };
+const STACK_KEPT = 4096;
+
+/** How many places of the stacks hold a name or a value, and how many places they have (for the tests:
+ *  none between reads). */
+export const plainJsonStacks = (): { readonly holding: number; readonly places: number } => ({
+  holding: STACKS.names.filter((n) => n !== '').length + STACKS.values.filter((v) => v !== null).length,
+  places: STACKS.names.length,
+});
+
 class NotPlain extends Error {}
 const notPlain = new NotPlain();
 
@@ -91,7 +133,22 @@ class Reader {
   private nodes = 0;
   private depth = 0;
 
-  constructor(private readonly text: string) {}
+  /** `text`: the text, or the Latin-1 view of `bytes` (valid UTF-8), from which a string holding a
+   *  byte above 0x7F is decoded. */
+  constructor(private readonly text: string, private readonly bytes?: Buffer) {
+    this.view = bytes && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  private readonly view: DataView | undefined;
+
+  /** Whether the last string read held a character (or, in the Latin-1 view, a byte) above 0x7F. */
+  private wide = false;
+
+  /** The characters of the text from `from` to `to`: decoded from the bytes when `wide` and read from
+   *  bytes (a string of its own), else sliced from the text. */
+  private piece(from: number, to: number, wide: boolean): string {
+    return wide && this.bytes !== undefined ? this.bytes.toString('utf8', from, to) : this.text.slice(from, to);
+  }
 
   whole(): JsonValue {
     const v = this.value(ROOT);
@@ -128,8 +185,12 @@ class Reader {
     return this.integer(c);
   }
 
+  /** At the first letter of `w` (value() saw it): `w`, compared letter by letter (a call of
+   *  startsWith for each of a record's many booleans cost more). */
   private word<T extends JsonValue>(w: string, v: T): T {
-    if (!this.text.startsWith(w, this.i)) throw notPlain;
+    const t = this.text;
+    const i = this.i;
+    for (let k = 1; k < w.length; k++) if (t.charCodeAt(i + k) !== w.charCodeAt(k)) throw notPlain;
     this.i += w.length;
     return v;
   }
@@ -155,26 +216,47 @@ class Reader {
 
   /** At the opening quote: the string's value. */
   private string(): string {
+    if (this.bytes !== undefined) return this.stringOf(this.bytes);
     const t = this.text;
     const start = this.i + 1;
     let i = start;
+    let wide = false;
     for (let c = t.charCodeAt(i); c !== 0x22; c = t.charCodeAt(++i)) {
-      if (c === 0x5c) { this.i = i; return this.escaped(start); }
+      if (c === 0x5c) { this.i = i; return this.escaped(start, wide); }
       if (!(c >= 0x20)) throw notPlain; // a control character, or the end of the text (NaN)
+      if (c >= 0x80) wide = true;
     }
     this.i = i + 1;
+    this.wide = wide;
     return detachedText(t.slice(start, i));
   }
 
+  /** string(), its characters scanned in the bytes (an element of a Uint8Array is read faster than a
+   *  character of a string), sliced from their Latin-1 view or decoded from them. */
+  private stringOf(b: Buffer): string {
+    const start = this.i + 1;
+    let i = start;
+    let wide = false;
+    for (let c = b[i]; c !== 0x22; c = b[++i]) {
+      if (c === 0x5c) { this.i = i; return this.escaped(start, wide); }
+      if (!(c! >= 0x20)) throw notPlain; // a control character, or the end of the bytes (undefined)
+      if (c! >= 0x80) wide = true;
+    }
+    this.i = i + 1;
+    this.wide = wide;
+    return wide ? b.toString('utf8', start, i) : detachedText(this.text.slice(start, i));
+  }
+
   /** The rest of a string from its first backslash (at the position), escapes decoded as JSON.parse
-   *  decodes them. */
-  private escaped(start: number): string {
+   *  decodes them; `wide`: whether the part before it held a character above 0x7F. */
+  private escaped(start: number, wide: boolean): string {
     const t = this.text;
     let i = this.i;
-    let out = t.slice(start, i);
+    let out = this.piece(start, i, wide);
+    let anyWide = wide;
     for (;;) {
       let c = t.charCodeAt(i);
-      if (c === 0x22) { this.i = i + 1; return detachedText(out); }
+      if (c === 0x22) { this.i = i + 1; this.wide = anyWide; return detachedText(out); }
       if (c === 0x5c) {
         const e = t.charCodeAt(i + 1);
         if (e === 0x75) {
@@ -191,8 +273,14 @@ class Reader {
         continue;
       }
       const from = i;
-      for (; c !== 0x22 && c !== 0x5c; c = t.charCodeAt(++i)) if (!(c >= 0x20)) throw notPlain;
-      out += t.slice(from, i);
+      let run = false;
+      for (; c !== 0x22 && c !== 0x5c; c = t.charCodeAt(++i)) {
+        if (!(c >= 0x20)) throw notPlain;
+        if (c >= 0x80) run = true;
+      }
+      // Between escapes (ASCII), a run of valid UTF-8 is whole characters.
+      out += this.piece(from, i, run);
+      anyWide ||= run;
     }
   }
 
@@ -205,30 +293,37 @@ class Reader {
   private unknown = '';
   /** Known names' numbers with the object that held each before an object took it, to hand back when
    *  the object ends (its parent may take the same name next): pairs, `undo` entries in use. */
-  private readonly held: number[] = [];
+  private readonly held = STACKS.held;
   private undo = 0;
   /** The names of the open objects, each object's above its parent's: `named` in use. */
-  private readonly names: string[] = [];
+  private readonly names = STACKS.names;
   private named = 0;
+  /** The most of `names` and `values` in use at once, by objects ended. */
+  private top = 0;
+  /** How many places of `names` and `values` the text has used so far. */
+  used(): number {
+    return Math.max(this.top, this.named);
+  }
   /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
   listed: Map<JsonObject, readonly string[]> | undefined;
+
+  /** The values of the members read of the open objects, at the places of their names in `names`. */
+  private readonly values = STACKS.values;
 
   private object(holder: Known): JsonObject {
     this.open();
     if (this.next() === 0x7d) { this.i++; this.depth--; return {}; }
-    // An object expected large starts as a dictionary without a prototype: V8 turns an object given
-    // that many names one by one into a dictionary anyway, and a name added to one without a
-    // prototype is not looked up on Object.prototype first. It gets Object.prototype when read.
-    const large = holder.large;
-    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
     const self = ++objects;
     const from = this.undo;
     const base = this.named;
     // Listed unless a name is an array index (Object.keys puts those first, in numeric order).
     let listable = true;
-    // A name not known (escaped, long, or met when the table was full) is looked up in the object,
-    // and once one is, every name is: "a" and "\u0061" are the same name.
-    let unknown = false;
+    // While every name is known, the members are kept in `names` and `values`, and the object built
+    // when it ends, of a kind that fits their number (see built). From the first name not known
+    // (escaped, long, or met when the table was full) it is built member by member, every name looked
+    // up in it: "a" and "\u0061" are the same name.
+    let o: JsonObject | undefined;
+    let large = false;
     let previous: Known | undefined;
     for (let members = 1; ; members++) {
       if (this.next() !== 0x22 || members > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw notPlain;
@@ -244,29 +339,52 @@ class Reader {
         if (known.arrayIndex) listable = false;
       } else {
         name = this.unknown;
-        unknown = true;
         if (isArrayIndex(name)) listable = false;
+        if (o === undefined) {
+          large = holder.large;
+          o = this.built(base, large);
+        }
       }
-      this.names[this.named++] = name;
+      const at = this.named++;
+      this.names[at] = name;
       if (this.next() !== 0x3a) throw notPlain;
       this.i++;
       const v = this.value(known ?? UNKNOWN);
-      // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
-      if (unknown && (o[name] !== undefined || (large && name in Object.prototype))) throw notPlain;
-      o[name] = v;
+      if (o === undefined) this.values[at] = v;
+      else {
+        // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
+        if (o[name] !== undefined || (large && name in Object.prototype)) throw notPlain;
+        o[name] = v;
+      }
       const c = this.next();
       this.i++;
       if (c === 0x2c) continue;
       if (c !== 0x7d) throw notPlain;
       for (let k = this.undo - 2; k >= from; k -= 2) TAKEN_BY[this.held[k]!] = this.held[k + 1]!;
       this.undo = from;
+      if (o === undefined) {
+        large = members > LISTED_FROM;
+        o = this.built(base, large);
+      }
       if (large) Object.setPrototypeOf(o, Object.prototype);
       holder.large = members > LISTED_FROM;
       if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+      if (this.named > this.top) this.top = this.named;
       this.named = base;
       this.depth--;
       return o;
     }
+  }
+
+  /** An object of the members kept from `base` on. One `large` starts as a dictionary without a
+   *  prototype (it gets Object.prototype when it ends): V8 turns an object given that many names one
+   *  by one into a dictionary anyway, and a name added to one without a prototype is not looked up on
+   *  Object.prototype first. */
+  private built(base: number, large: boolean): JsonObject {
+    const o: JsonObject = large ? Object.create(null) as JsonObject : {};
+    const { names, values } = this;
+    for (let k = base; k < this.named; k++) o[names[k]!] = values[k]!;
+    return o;
   }
 
   /** At a member name's opening quote, `after` the names tried first (those that followed the known
@@ -275,23 +393,31 @@ class Reader {
   private name(after: Known[]): Known | undefined {
     const t = this.text;
     const from = this.i;
+    const view = this.view;
     for (let k = 0; k < after.length; k++) {
       const guess = after[k]!;
-      if (spells(t, from, guess.name)) { this.i = from + guess.name.length + 2; return guess; }
+      if (view !== undefined ? spellsBytes(t, view, from, guess) : spells(t, from, guess.name)) {
+        this.i = from + guess.name.length + 2;
+        // A step towards the front on each hit, so that the usual names come first (a name seen once,
+        // an optional member left out, stays behind them).
+        if (k > 0) { after[k] = after[k - 1]!; after[k - 1] = guess; }
+        return guess;
+      }
     }
     const name = this.string();
     if (this.i - from > MAX_NAME) throw notPlain;
-    // Only a name written without escapes stands for the same characters in the text; a name that
-    // Object.prototype answers is looked up in the object (and so refused).
-    if (this.i - from !== name.length + 2 || name.length > MAX_KNOWN_LENGTH || name in Object.prototype) { this.unknown = name; return undefined; }
+    // Only an ASCII name written without escapes stands for the same characters in the text and in
+    // the Latin-1 view of any other; a name that Object.prototype answers is looked up in the object
+    // (and so refused).
+    if (this.wide || this.i - from !== name.length + 2 || name.length > MAX_KNOWN_LENGTH || name in Object.prototype) { this.unknown = name; return undefined; }
     let known = KNOWN.get(name);
     if (known === undefined) {
       if (KNOWN.size >= MAX_KNOWN) { this.unknown = name; return undefined; }
       known = newKnown(interned(name), KNOWN.size);
       KNOWN.set(known.name, known);
     }
-    if (after.length >= MAX_AFTER) after.pop();
-    after.unshift(known);
+    if (after.length >= MAX_AFTER) after[MAX_AFTER - 1] = known;
+    else after.push(known);
     return known;
   }
 
@@ -317,16 +443,38 @@ export function plainJson(text: string): JsonValue | typeof NOT_PLAIN {
   return read === NOT_PLAIN ? read : read.value;
 }
 
+/** What plainJsonListed and plainJsonBytes give for a text they read. */
+export type PlainRead = { readonly value: JsonValue; readonly listed?: ReadonlyMap<JsonObject, readonly string[]> } | typeof NOT_PLAIN;
+
 /** plainJson, with the names of each object of more than LISTED_FROM members as Object.keys lists
  *  them (an object with an array index among its names is left out). */
-export function plainJsonListed(text: string): { readonly value: JsonValue; readonly listed?: ReadonlyMap<JsonObject, readonly string[]> } | typeof NOT_PLAIN {
+export function plainJsonListed(text: string): PlainRead {
+  return read(text, undefined);
+}
+
+/** plainJsonListed of the UTF-8 text of `bytes`, read without decoding it first; NOT_PLAIN also when
+ *  the bytes are no UTF-8, or begin with a byte-order mark (a decoder drops it; parse.ts's then). */
+export function plainJsonBytes(bytes: Buffer): PlainRead {
+  if (!isUtf8(bytes)) return NOT_PLAIN;
+  return read(bytes.toString('latin1'), bytes);
+}
+
+function read(text: string, bytes: Buffer | undefined): PlainRead {
   if (KNOWN.size >= MAX_KNOWN) { KNOWN.clear(); ROOT = newKnown('', -1); UNKNOWN = newKnown('', -1); }
+  const reader = new Reader(text, bytes);
   try {
-    const reader = new Reader(text);
     const value = reader.whole();
     return reader.listed ? { value, listed: reader.listed } : { value };
   } catch (e) {
     if (e === notPlain) return NOT_PLAIN;
     throw e;
+  } finally {
+    // Nothing of a text is held past its read (a text handed back midway may have used more).
+    const used = reader.used();
+    if (used > STACK_KEPT) STACKS = { held: [], names: [], values: [] };
+    else {
+      STACKS.names.fill('', 0, used);
+      STACKS.values.fill(null, 0, used);
+    }
   }
 }
