@@ -7,7 +7,7 @@ import { Worker, type Transferable } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { checksFor } from '../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
-import { batchOf, IN_FLIGHT, JudgePool, movable, Ring, transfers, unbatched, type Batch } from '../lib/engine/judge-pool.js';
+import { AHEAD, batchOf, IN_FLIGHT, JudgePool, movable, Ring, transfers, unbatched, type Batch } from '../lib/engine/judge-pool.js';
 import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
@@ -140,7 +140,7 @@ describe('a pool of one judging worker given 200 exchanges at once', () => {
 });
 
 describe('a recording read without a turn of the event loop (--jobs 1)', () => {
-  it('posts the worker its window of exchanges before the run\'s thread judges the ones that find it full', async () => {
+  it('posts the worker its AHEAD exchanges before the run\'s thread judges the ones that find it behind', async () => {
     const events: string[] = [];
     const send = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
@@ -159,7 +159,7 @@ describe('a recording read without a turn of the event loop (--jobs 1)', () => {
         judgeWorker: { program: 'cli/judge-worker', data: () => ({ showPersonalData: false, secrets: [], secretHeaders: [], fingerprints: new Redactor({ showPersonalData: false, secrets: [] }).shareFingerprints() }) },
       });
       expect(result.counts.exchanges).toBe(40);
-      expect(events).toEqual([...Array(7).fill('here'), `post ${IN_FLIGHT}`, ...Array(40 - 7 - IN_FLIGHT).fill('here')]);
+      expect(events).toEqual([...Array(7).fill('here'), `post ${AHEAD}`, ...Array(40 - 7 - AHEAD).fill('here')]);
     } finally {
       Worker.prototype.postMessage = send;
     }

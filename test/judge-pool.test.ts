@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksFor } from '../lib/checks/catalogue.js';
-import { IN_FLIGHT, JudgePool, posted, unposted } from '../lib/engine/judge-pool.js';
+import { AHEAD, JudgePool, posted, unposted } from '../lib/engine/judge-pool.js';
 import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { FAULTS } from '../lib/reference/variants.js';
@@ -130,7 +130,7 @@ describe('--jobs 2 writes the report --jobs 0 writes', () => {
 });
 
 describe('workers started after the run\'s first exchanges (the default: JUDGED_BEFORE_WORKERS)', () => {
-  it('judges the first 7 of 40 on the run\'s thread, 16 (its window) on one worker and the 17 that find it full on the run\'s thread: the result the run\'s thread alone gives', async () => {
+  it('judges the first 7 of 40 on the run\'s thread, 16 (AHEAD) on one worker, still starting, and the 17 that find it behind on the run\'s thread: the result the run\'s thread alone gives', async () => {
     const exchanges: Exchange[] = answers.map((text, i) => ({
       id: `har.${i + 1}`, title: 'login', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
       request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' },
@@ -138,8 +138,9 @@ describe('workers started after the run\'s first exchanges (the default: JUDGED_
     }));
     const judged = async (jobs: number) => {
       // The run's own learner (observe) sees only what this thread judged; a worker learns on its own.
-      // The recording is an array, read without a macrotask: no answer comes back before the last
-      // exchange is given, so the worker holds exactly IN_FLIGHT of them and the run's thread the rest.
+      // The recording is an array, read without a macrotask: the worker, still loading its modules
+      // (hundreds of milliseconds) while this thread judges the 17, has judged none of its AHEAD, so
+      // the run's thread judges the rest.
       let here = 0;
       const result = await runConformance({
         baseUrl: 'http://svc.test', recorded: exchanges, mode: 'traffic', probes: false, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {},
@@ -149,7 +150,7 @@ describe('workers started after the run\'s first exchanges (the default: JUDGED_
       return { here, results: result.results.map((r) => ({ ...r, check: r.check.id })), counts: result.counts, kept: result.exchanges.map((e) => e.id) };
     };
     const [alone, late] = [await judged(0), await judged(1)];
-    expect([alone.here, late.here]).toEqual([40, 7 + 40 - 7 - IN_FLIGHT]);
+    expect([alone.here, late.here]).toEqual([40, 7 + 40 - 7 - AHEAD]);
     expect(late.results).toEqual(alone.results);
     expect(late.counts).toEqual(alone.counts);
     expect(late.kept).toEqual(alone.kept);
