@@ -9,16 +9,7 @@ import type { Exchange } from '../lib/http/exchange.js';
 import { parseJson, parseJsonBytes } from '../lib/json/parse.js';
 import { NOT_PLAIN, plainJsonBytes, plainJsonListed } from '../lib/json/plain-json.js';
 import type { JsonValue } from '../lib/json/value.js';
-
-/** The same value: types, numbers by Object.is (-0), arrays, and objects with their keys in order. */
-function same(a: JsonValue, b: JsonValue): boolean {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((x, i) => same(x, (b as JsonValue[])[i]!));
-  const [ka, kb] = [Object.keys(a), Object.keys(b)];
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same((a as Record<string, JsonValue>)[k]!, (b as Record<string, JsonValue>)[k]!))
-    && Object.getPrototypeOf(a) === Object.getPrototypeOf(b);
-}
+import { sameJson } from './helpers/same-json.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -38,8 +29,8 @@ function agreeBytes(bytes: Buffer): boolean {
   if (read === undefined) return false;
   expect(slow.ok, JSON.stringify(text.slice(0, 200))).toBe(true);
   if (!slow.ok) return false;
-  expect(same(read.value, slow.json.value), `${JSON.stringify(text.slice(0, 200))}: ${JSON.stringify(read.value).slice(0, 300)}`).toBe(true);
-  expect(same(read.value, JSON.parse(text) as JsonValue)).toBe(true);
+  expect(sameJson(read.value, slow.json.value), `${JSON.stringify(text.slice(0, 200))}: ${JSON.stringify(read.value).slice(0, 300)}`).toBe(true);
+  expect(sameJson(read.value, JSON.parse(text) as JsonValue)).toBe(true);
   expect([...(read.listed ?? [])].map(([, names]) => names)).toEqual([...(slow.json.listed ?? [])].map(([, names]) => names));
   return true;
 }
@@ -88,7 +79,7 @@ describe('plainJsonBytes: an answer read from its bytes', () => {
     const broken = new ExchangeView(exchangeOf(Buffer.from('{"a":"\xe9"}', 'latin1')), { namespaces: {} as never }).json();
     expect(broken).toEqual({ ok: false, reason: 'the body is not valid UTF-8' });
     const read = new ExchangeView(exchangeOf(Buffer.from(record(3), 'utf8')), { namespaces: {} as never }).json();
-    expect(read.ok && same(read.value.value, JSON.parse(record(3)) as JsonValue)).toBe(true);
+    expect(read.ok && sameJson(read.value.value, JSON.parse(record(3)) as JsonValue)).toBe(true);
   });
 
   it('never takes a name it knows for the Latin-1 view of another name\'s bytes', () => {

@@ -12,20 +12,11 @@ import { NOT_PLAIN, plainJson } from '../lib/json/plain-json.js';
 import type { JsonValue } from '../lib/json/value.js';
 import { fromRoot } from '../lib/paths.js';
 import { startReference } from '../lib/reference/server.js';
-
-/** The same value: types, numbers by Object.is (-0), arrays, and objects with their keys in order. */
-function same(a: JsonValue, b: JsonValue): boolean {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((x, i) => same(x, (b as JsonValue[])[i]!));
-  const [ka, kb] = [Object.keys(a), Object.keys(b)];
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same((a as Record<string, JsonValue>)[k]!, (b as Record<string, JsonValue>)[k]!))
-    && Object.getPrototypeOf(a) === Object.getPrototypeOf(b);
-}
+import { sameJson } from './helpers/same-json.js';
 
 function sameResult(a: JsonParseResult, b: JsonParseResult): boolean {
   if (!a.ok || !b.ok) return !a.ok && !b.ok && a.error === b.error;
-  return same(a.json.value, b.json.value) && JSON.stringify([...a.json.numbers]) === JSON.stringify([...b.json.numbers])
+  return sameJson(a.json.value, b.json.value) && JSON.stringify([...a.json.numbers]) === JSON.stringify([...b.json.numbers])
     && JSON.stringify(a.json.duplicateKeys) === JSON.stringify(b.json.duplicateKeys);
 }
 
@@ -34,7 +25,7 @@ function agree(text: string): void {
   const [fast, slow] = [parseJson(text), parseJsonSlowly(text)];
   expect(sameResult(fast, slow), `${JSON.stringify(text.slice(0, 200))}: ${JSON.stringify(fast).slice(0, 300)} against ${JSON.stringify(slow).slice(0, 300)}`).toBe(true);
   const plain = plainJson(text);
-  if (plain !== NOT_PLAIN) expect(same(plain, JSON.parse(text) as JsonValue)).toBe(true);
+  if (plain !== NOT_PLAIN) expect(sameJson(plain, JSON.parse(text) as JsonValue)).toBe(true);
 }
 
 function* jsonFiles(dir: string): Generator<string> {
