@@ -74,10 +74,10 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
   const staging = mkdtempSync(join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
-  const child = ahead ?? presentationChild();
-  ahead = undefined;
   try {
     writeFileSync(input, JSON.stringify(presentedReport(report)));
+    const child = ahead ?? presentationChild();
+    ahead = undefined;
     const { code, stdout, stderr } = await child.run(JSON.stringify({ input, dir: staging }), 300_000);
     if (code !== 0) throw new Error((stderr.trim().split('\n').pop() || `exit code ${code}`).replace(/^present: /, ''));
     const presented = JSON.parse(stdout) as Presented;
