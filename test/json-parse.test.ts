@@ -21,6 +21,11 @@ describe('parseJson', () => {
     expect(parsed('{"a":{"x":{"y":1}},"a":2}').duplicateKeys).toEqual(['$.a']);
     expect(parsed('[{"a":1},{"a":1,"a":1}]').duplicateKeys).toEqual(['$[1].a']);
   });
+  it('names where a text is not JSON once, as an offset, whether V8 says "in JSON" or "after JSON" at a position', () => {
+    expect(parseJson('{} x')).toEqual({ ok: false, error: 'not valid JSON: Unexpected non-whitespace character after JSON at offset 3' });
+    expect(parseJson('{"a" 1}')).toEqual({ ok: false, error: "not valid JSON: Expected ':' after property name at offset 5" });
+    expect(parseJson('"abc')).toEqual({ ok: false, error: 'not valid JSON: Unterminated string at offset 4' });
+  });
   it('refuses invalid JSON in one line', () => {
     expect(parseJson('{"a":')).toEqual({ ok: false, error: expect.stringMatching(/^not valid JSON: /) });
   });

@@ -49,7 +49,8 @@ function sameMemberCounts(value: JsonValue, counts: readonly number[]): boolean 
  *  layer recognises. The kind of error, and its offset (V8's, or the first jsonc-parser finds). */
 export function jsonSyntaxError(e: unknown, text: string): string {
   const message = e instanceof Error ? e.message : String(e);
-  const kind = /^Unexpected token/.test(message) ? 'Unexpected character' : message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*$/s, '').slice(0, 80);
+  // V8 says where as "in JSON at position N", or "after JSON at position N" past a whole value: said once, as the offset.
+  const kind = /^Unexpected token/.test(message) ? 'Unexpected character' : message.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, ".*$/s, '').slice(0, 80);
   let at: number | undefined = Number(/at position (\d+)/.exec(message)?.[1] ?? NaN);
   if (Number.isNaN(at)) {
     const errors: ParseError[] = [];
