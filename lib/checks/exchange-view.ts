@@ -7,7 +7,7 @@ import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { SOAP } from '../contract/namespaces.js';
 import type { Exchange, Origin, RecordedResponse } from '../http/exchange.js';
 import { splitJsonp } from '../json/jsonp.js';
-import { parseJson, parseJsonBytes, type ParsedJson } from '../json/parse.js';
+import { parseJson, parseJsonBytes, parseJsonSlowly, type ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { decodeXmlBytes } from '../xml/decode.js';
 import { elementChildren, ParsedXml, type XmlElement } from '../xml/model.js';
@@ -135,13 +135,14 @@ export class ExchangeView {
 
   json(): Decoded<ParsedJson> {
     return this.once('json', () => {
-      // Most answers are read from their bytes, undecoded (plainJsonBytes); the rest as text.
+      // Most answers are read from their bytes, undecoded (plainJsonBytes); the rest as text, by the
+      // measured path at once: the plain path, tried on the bytes already, gives the same or nothing.
       const b = this.body();
       const read = b.ok ? parseJsonBytes(b.value) : undefined;
       if (read) return ok(this.listing(read));
       const t = this.text();
       if (!t.ok) return t;
-      const parsed = parseJson(t.value);
+      const parsed = parseJsonSlowly(t.value);
       return parsed.ok ? ok(this.listing(parsed.json)) : no(`the body is ${parsed.error}`);
     });
   }
