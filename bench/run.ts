@@ -8,7 +8,8 @@
 //              (bench/bare-server.mjs): the sample account, a population account answered from the
 //              cache, and a population account asked for the first time (generated)
 //   accounts   --accounts N (and 100 000 unless --skip-100k) against a reference in its own process,
-//              beside autocannon replaying the same accounts' requests, 32 connections like the harness
+//              beside autocannon replaying the same accounts' requests, 32 connections like the harness,
+//              and undici alone sending them (bench/bare-undici.mjs: what is left for judging)
 //   har        a generated recording judged with --har, beside stream-json alone reading it
 //   proxy      autocannon through --proxy, through a bare forwarder (bench/bare-proxy.mjs), and direct
 // Options: --rounds N (3), --seconds S per load sample (5), --only group,group, --accounts N (10 000),
@@ -154,8 +155,9 @@ if (want('reference')) {
   figure('referenceCpuRatioGenerated', cpu('generated'), '× bare', 'reported', `the same accounts from a reference with no cache (each record generated and written, as for an account asked the first time): ${us('generated')} µs per request; wall clock ${shown(spread(wall('generated')))} × bare (${rps('generated')} req/s)`);
 }
 
-/** An accounts file of `n` cases (one login each, a confirm every third), and the same requests for autocannon. */
-function accountsFile(n: number): { path: string; requests: Request[] } {
+/** An accounts file of `n` cases (one login each, a confirm every third), and the same requests for
+ *  autocannon and, in a file of their own, for undici alone (bench/bare-undici.mjs). */
+function accountsFile(n: number): { path: string; requests: Request[]; requestsPath: string } {
   const path = join(mkdtempSync(join(tmpdir(), 'bench-accounts-')), `accounts-${n}.jsonl`);
   const lines: string[] = [];
   const requests: Request[] = [];
@@ -167,7 +169,9 @@ function accountsFile(n: number): { path: string; requests: Request[] } {
     if (confirm) requests.push({ path: '/user/confirmemail', body: JSON.stringify(confirm) });
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
-  return { path, requests };
+  const requestsPath = `${path}.requests.json`;
+  writeFileSync(requestsPath, JSON.stringify(requests));
+  return { path, requests, requestsPath };
 }
 
 if (want('accounts')) {
@@ -182,6 +186,7 @@ if (want('accounts')) {
     await load(ref.url, file.requests, { seconds: 600, connections: 32, amount: file.requests.length });
     const harness: { perSecond: number; cpuUs: number; refCpuUs: number; rss: number; checking: number; presentation: number; exchanges: number }[] = [];
     const replay: Load[] = [];
+    const alone: { rps: number; cpuUs: number }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const dir = reportDir();
       const refCpu0 = cpuSecondsOf(ref.child.pid!);
@@ -195,6 +200,9 @@ if (want('accounts')) {
         rss: mb(s.peakRss.runBytes), checking: mb(s.peakRss.checkingBytes), presentation: mb(s.peakRss.presentationBytes), exchanges,
       });
       replay.push(await load(ref.url, file.requests, { seconds: SECONDS, connections: 32, watch: ref.child.pid! }));
+      const u = await node(['bench/bare-undici.mjs', ref.url, file.requestsPath, '32']);
+      const sent = JSON.parse(u.stdout) as { requests: number; failed: number; seconds: number };
+      alone.push({ rps: sent.requests / sent.seconds, cpuUs: ((u.cpu ?? NaN) * 1e6) / sent.requests });
     }
     await stop(ref.child);
     const label = n === 100_000 ? '100k' : n === 10_000 ? '10k' : String(n);
@@ -203,6 +211,10 @@ if (want('accounts')) {
       `${h('perSecond')} exchanges/s judged over ${r0(n)} accounts (${r0(harness[0]!.exchanges)} exchanges) against ${shown(spread(replay.map((x) => x.rps)), 0)} req/s from autocannon replaying the same requests, 32 connections, same reference (cache of ${cacheMib} MiB, filled first)`);
     figure(`accountsCpuPerExchange${label}`, harness.map((x) => x.cpuUs), 'µs', 'reported',
       `the harness's CPU per exchange over its whole run (start, sending, judging, reports, presentation child) against autocannon's ${shown(spread(replay.map((x) => x.clientCpuUs)), 0)} µs per request; the reference spent ${h('refCpuUs', 1)} µs per exchange under the harness, ${shown(spread(replay.map((x) => x.serverCpuUs ?? NaN)), 1)} µs under autocannon`);
+    // What is left for judging: undici alone sends the same requests through the same Agent and
+    // handler interface, judging nothing; a harness at 0.5× autocannon has the difference per exchange.
+    figure(`accountsUndiciAloneRatio${label}`, alone.map((x, i) => x.rps / replay[i]!.rps), '× autocannon', 'reported',
+      `undici alone (bench/bare-undici.mjs: the harness's client, same requests, 32 in flight, nothing judged): ${shown(spread(alone.map((x) => x.rps)), 0)} req/s at ${shown(spread(alone.map((x) => x.cpuUs)), 0)} µs of CPU per request (start included); the harness ran at ${shown(spread(harness.map((x, i) => x.perSecond / alone[i]!.rps)), 2)} × undici alone`);
     figure(`accountsPeakRssMegabytes${label}`, harness.map((x) => x.rss), 'MB', n === 100_000 ? '≤ 250 MB, within 15% of 10k' : '≤ 250 MB',
       `peak RSS of the run's process; judging ${h('checking')} MB, presentation child ${h('presentation')} MB`);
   }
