@@ -10,7 +10,7 @@ import { runConformance } from '../engine/run.js';
 import { JudgeWorkerFailure } from '../engine/judge-pool.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
-import { boundHeapGrowth } from '../engine/collect.js';
+import { boundHeapGrowth, streamsExchanges } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import { displayLine } from '../reporting/display.js';
 import { parseConfig, shardOptions, usage, type Config } from './config.js';
@@ -95,8 +95,8 @@ async function run(argv: readonly string[]): Promise<number> {
     const valid = await accountsFile!.validateAccounts(config.accounts);
     if ('error' in valid) { process.stderr.write(`conformance: ${displayLine(valid.error)}\n`); return 2; }
     cases = config.shard ? Math.ceil((valid.cases - (config.shard.index - 1)) / config.shard.count) : valid.cases;
-    boundHeapGrowth(); // a run of many accounts stays at the memory it holds, not four times it
   }
+  if (streamsExchanges(config)) boundHeapGrowth(); // a run of many exchanges stays at the memory it holds, not four times it
 
   // The report directory is made (and proved writable) before the target sees a single request.
   const dir = resolve(config.reportDir);

@@ -33,6 +33,12 @@ export function collectGarbage(): void {
  *  of accounts (measured at 10 000 accounts: 180-212 MB judging, 160 MB with 30%, at the same CPU). */
 export const HEAP_GROWING_PERCENT = 30;
 
+/** Runs whose exchanges stream past by the thousand, each dropped once judged: --accounts, and
+ *  --generate (its shrink contexts and examples are bounded too: left to V8, a run of 24 000 generated
+ *  requests reached 323 MB of RSS against 248 MB at 6 000, its live set under 50 MB). Their heap's
+ *  growth is capped (boundHeapGrowth). */
+export const streamsExchanges = (run: { readonly accounts?: unknown; readonly generate?: unknown }): boolean => !!(run.accounts || run.generate);
+
 /** Caps the old generation's growth (read by V8 at every full collection, so it holds from the next). */
 export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
   setFlagsFromString(`--heap-growing-percent=${percent}`);
