@@ -363,11 +363,14 @@ export class Redactor {
     }
   }
 
-  /** The values of a request the harness generated: its own, never learned. */
+  /** The values of a request the harness generated: its own, never learned. Read as far as an output
+   *  may show the text, and measured only that far (a generated oversized body is a mebibyte: measured
+   *  whole, it was an eighth of a --generate run's CPU), as learn() reads a body cut at `shown`. */
   private ownValues(ex: Exchange): void {
     for (const text of [ex.request.url, ex.request.body ?? '']) {
-      if (jsonLimitPassed(text)) continue;
-      for (const r of this.sensitiveRanges(text.slice(0, MAX_SHOWN_TEXT))) for (const v of r.values) this.own.add(canonicalValue(v));
+      const part = text.slice(0, MAX_SHOWN_TEXT);
+      if (jsonLimitPassed(part)) continue;
+      for (const r of this.sensitiveRanges(part)) for (const v of r.values) this.own.add(canonicalValue(v));
     }
   }
 
