@@ -297,7 +297,7 @@ class Reference {
       } catch {
         answered = { reply: internalError(), answering: sample };
       }
-      // Kept only when nothing but the form and the body decides it: no reply edit reads other headers.
+      // Kept only for a profile that edits no reply: an edit may read any header, not only the form's.
       if (form && body && answered.sample && !answered.answering.profile.editReply.length) {
         prepared(answered.reply);
         keepAnswer(form, body, answered);
