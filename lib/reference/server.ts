@@ -20,6 +20,7 @@ import { accountKey, hitByFault, isSampleAccount, populationRecord } from './pop
 import { profileOf, writerStyle, type Profile, type Served, type Variant } from './profile.js';
 import { blameOf, reply, type Reply, type RequestContext } from './reply.js';
 import { checkSoapRequest } from './soap-endpoint.js';
+import { keepAnswer, knownAnswer, RequestForms, type RequestForm } from './request-forms.js';
 import { recordToXml, soapEnvelope, soapFault } from './soap-record.js';
 import { isFault } from './variants.js';
 
@@ -121,13 +122,32 @@ interface Written {
   readonly reply: Reply;
 }
 
-/** The head (content-length included) of each prebuilt reply: a reply no variant replaced is
- *  written with it as it is. Any edit of a reply makes a new object, which is sized afresh. */
-const HEADS = new WeakMap<Reply, Readonly<Record<string, string>>>();
+/** A reply as node:http writes it: the body's bytes and the head as a flat list of names and values
+ *  (content-length included, in the order of the reply's headers). */
+interface Prepared { readonly status: number; readonly head: readonly string[]; readonly body: Buffer }
+
+/** Each prebuilt reply, prepared once: a reply no variant replaced is written as it is. Any edit of
+ *  a reply makes a new object, which is prepared afresh. */
+const PREPARED = new WeakMap<Reply, Prepared>();
+
+function prepare(r: Reply): Prepared {
+  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
+  // As a map first: a content-length the reply names keeps its place and takes the body's length.
+  const headers: Record<string, string> = { ...r.headers, 'content-length': String(body.length) };
+  const head: string[] = [];
+  for (const k in headers) head.push(k, headers[k]!);
+  return { status: r.status, head, body };
+}
+
+function prepared(r: Reply): Prepared {
+  let p = PREPARED.get(r);
+  if (!p) PREPARED.set(r, (p = prepare(r)));
+  return p;
+}
 
 function written(mediaType: string, body: Buffer): Written {
   const r = reply(200, mediaType, body);
-  HEADS.set(r, { ...r.headers, 'content-length': String(body.length) });
+  PREPARED.set(r, prepare(r));
   return { mediaType, body, reply: r };
 }
 
@@ -192,13 +212,16 @@ class Answering {
 }
 
 type MutableReceived = { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] };
-interface Answered { reply: Reply; answering: Answering; jsonp?: boolean; dto?: JsonObject }
+/** `sample`: the sample account's record, answered as the endpoint answers it (no error). */
+interface Answered { reply: Reply; answering: Answering; jsonp?: boolean; dto?: JsonObject; sample?: boolean }
 
 const internalError = (): Reply => serviceStackError(500, 'InternalServerError', 'The reference failed to answer this request');
 
 class Reference {
   /** The answering of the sample account (and of every request no account is read from). */
   private readonly sample: Answering;
+  /** The forms of request seen (no observer set), each with the last sample answer it got. */
+  private readonly forms = new RequestForms<Answered>();
 
   constructor(
     /** With every variant, and with the styles only: a fault hits `faultRate` of the accounts. */
@@ -220,10 +243,10 @@ class Reference {
     return { account: { key, dto }, answering: hitByFault(key, this.faultRate) ? this.faulty : this.clean };
   }
 
-  private soapReply(ctx: RequestContext, answering: Answering): Reply {
+  private soapAnswer(ctx: RequestContext, answering: Answering): Answered {
     const outcome = checkSoapRequest(ctx, this.ns);
-    if (!outcome.ok) return reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, `${outcome.message}${blameOf(ctx)}`), answering.faultStyle));
-    return answering.render(login, 'soap11').reply; // ImpersonateLogoutRequest answers the same record as a login
+    if (!outcome.ok) return { reply: reply(outcome.status, answering.profile.behaviour.soapMediaType, writeXml(soapFault(outcome.code, `${outcome.message}${blameOf(ctx)}`), answering.faultStyle)), answering };
+    return { reply: answering.render(login, 'soap11').reply, answering, sample: true }; // ImpersonateLogoutRequest answers the same record as a login
   }
 
   /** Calls `done` once with the reply, every editReply of the answering profile applied (faults and
@@ -232,8 +255,10 @@ class Reference {
     const method = req.method ?? 'GET';
     const own = received && this.observer?.ownRoute?.(received);
     if (own) { own.then(done, () => done(internalError())); return; }
-    const kind = classify({ method, url: req.url ?? '/', headers: req.headers });
-    this.answer(req, method, kind, received, (a) => {
+    // A judging reference reads every request afresh: its observer judges each one.
+    const form = received ? undefined : this.forms.formOf(method, req.url ?? '/', req.headers);
+    const kind = form?.kind ?? classify({ method, url: req.url ?? '/', headers: req.headers });
+    this.answer(req, method, kind, received, form, (a) => {
       const edits = a.answering.profile.editReply;
       if (!edits.length) { done(a.reply); return; }
       const served: Served = { method, kind, headers: req.headers, ...(a.jsonp ? { jsonp: a.jsonp } : {}), ...(a.dto ? { dto: a.dto } : {}) };
@@ -247,7 +272,7 @@ class Reference {
     });
   }
 
-  private answer(req: IncomingMessage, method: string, kind: RequestKind, received: MutableReceived | undefined, done: (a: Answered) => void): void {
+  private answer(req: IncomingMessage, method: string, kind: RequestKind, received: MutableReceived | undefined, form: RequestForm<Answered> | undefined, done: (a: Answered) => void): void {
     const sample = this.sample;
     const b = sample.profile.behaviour;
     const path = () => (req.url ?? '/').split('?')[0]!;
@@ -264,11 +289,18 @@ class Reference {
     if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) { done({ reply: notFound(method, path()), answering: sample }); return; }
 
     readBody(req, this.maxBody, (body) => {
+      const known = form && body && knownAnswer(form, body);
+      if (known) { done(known); return; }
       let answered: Answered;
       try {
         answered = body ? this.answerBody(req, method, op, kind, body, received) : { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };
       } catch {
         answered = { reply: internalError(), answering: sample };
+      }
+      // Kept only for a profile that edits no reply: an edit may read any header, not only the form's.
+      if (form && body && answered.sample && !answered.answering.profile.editReply.length) {
+        prepared(answered.reply);
+        keepAnswer(form, body, answered);
       }
       done(answered);
     });
@@ -281,33 +313,42 @@ class Reference {
       broken = this.observer?.judgeRequest?.(received) ?? [];
     }
     const ctx: RequestContext = { method, headers: req.headers, body, ...(broken.length ? { breaks: broken } : {}) };
-    if (!isJsonOperation(op)) return { reply: this.soapReply(ctx, this.sample), answering: this.sample };
+    if (!isJsonOperation(op)) return this.soapAnswer(ctx, this.sample);
     const bound = bindJsonRequest(op, ctx);
     if ('error' in bound) return { reply: bound.error, answering: this.sample };
     const { account, answering } = this.accountOf(op, bound.dto);
     const render: Render = (o, format) => answering.render(o, format, account);
-    return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering, dto: bound.dto };
+    return { ...answerJson(op, kind, bound.dto, answering.profile.behaviour, render), answering, dto: bound.dto, ...(account ? {} : { sample: true }) };
   }
 }
 
 /** Writes the reply; what was written (undefined when nothing was: the socket is gone, or dropped). */
-function send(res: ServerResponse, r: Reply): { status: number; headers: Readonly<Record<string, string>>; body: Buffer } | undefined {
+function send(res: ServerResponse, r: Reply): Prepared | undefined {
   if (res.headersSent || res.destroyed) return undefined;
   if (r.drop) { res.socket?.destroy(); return undefined; }
-  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
-  const headers = HEADS.get(r) ?? { ...r.headers, 'content-length': String(body.length) };
+  const p = PREPARED.get(r) ?? prepare(r);
   try {
-    res.writeHead(r.status, headers);
+    res.writeHead(p.status, p.head as string[]);
   } catch {
     // A variant set a header Node cannot send (a character outside Latin-1): say so, never hang.
     const failed = serviceStackError(500, 'InvalidOperationException', 'The reference built a header it cannot send');
     res.writeHead(failed.status, failed.headers);
     res.end(failed.body);
-    return { status: failed.status, headers: { ...failed.headers }, body: Buffer.from(failed.body) };
+    return { status: failed.status, head: Object.entries(failed.headers).flat(), body: Buffer.from(failed.body) };
   }
-  res.end(body);
-  return { status: r.status, headers, body };
+  res.end(p.body);
+  return p;
 }
+
+/** A flat head as a header map (for an observer). */
+function headersOf(head: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < head.length; i += 2) headers[head[i]!] = head[i + 1]!;
+  return headers;
+}
+
+/** A response that fails is closed (one listener for every response). */
+function destroyOnError(this: ServerResponse): void { this.destroy(); }
 
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
@@ -330,26 +371,26 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS };
   const observer = options.observer;
   const answered = observer?.answered;
-  const respond = (res: ServerResponse, r: Reply, after?: (w: NonNullable<ReturnType<typeof send>>) => void) => {
-    const answer = () => {
+  const respond = latency > 0
+    ? (res: ServerResponse, r: Reply, after?: (w: Prepared) => void) => {
+      const timer = setTimeout(() => {
+        const w = send(res, r);
+        if (after && w) after(w);
+      }, latency);
+      res.on('close', () => clearTimeout(timer));
+    }
+    : (res: ServerResponse, r: Reply, after?: (w: Prepared) => void) => {
       const w = send(res, r);
       if (after && w) after(w);
     };
-    if (latency > 0) {
-      const timer = setTimeout(answer, latency);
-      res.on('close', () => clearTimeout(timer));
-    } else {
-      answer();
-    }
-  };
   // Without an observer nothing reads the request's time, its header map or its text: none is built.
   const listener: RequestListener = observer
     ? (req, res) => {
-      res.on('error', () => res.destroy());
+      res.on('error', destroyOnError);
       const startedAt = new Date();
       const t0 = performance.now();
       const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(Object.entries(req.headers)) };
-      const after = answered && ((w: NonNullable<ReturnType<typeof send>>) => answered(received, w, startedAt.toISOString(), performance.now() - t0));
+      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: w.body }, startedAt.toISOString(), performance.now() - t0));
       try {
         reference.handle(req, received, (r) => respond(res, r, after));
       } catch {
@@ -357,7 +398,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       }
     }
     : (req, res) => {
-      res.on('error', () => res.destroy());
+      res.on('error', destroyOnError);
       try {
         reference.handle(req, undefined, (r) => respond(res, r));
       } catch {
