@@ -1,7 +1,7 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
 import type { Exchange } from '../http/exchange.js';
-import { MAX_SHOWN_TEXT, type Redactor } from './redact.js';
+import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
  *  first, then cut (never inside a marker, nor after the first characters of a secret). `size`: bytes
@@ -24,9 +24,16 @@ function requestBody(body: string, redact: Redactor): string {
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
 
+/** A generated request's body as shown: as sent (redact.ts, ownRequestBody), cut at MAX_SHOWN_TEXT. */
+function ownBody(body: string): string {
+  return body.length > MAX_SHOWN_TEXT ? `${body.slice(0, MAX_SHOWN_TEXT)}\n… (${body.length - MAX_SHOWN_TEXT} more characters not shown)` : body;
+}
+
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.body === undefined ? '' : requestBody(r.body, redact)].join('\n');
+  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
+  if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
+  return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}`;
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {
@@ -76,9 +83,14 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = [CURL_PREFIX, '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
-  const body = r.body === undefined ? undefined : redact.text(r.body);
+  // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
+  // harness's own text, the rest of the command redacted as ever.
+  const own = ownRequestBody(ex);
+  const body = r.body === undefined ? undefined : own ? r.body : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
-  if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));
-  parts.push(shellQuote(redact.text(r.url)));
-  return writer ? `${writer} | ${parts.join(' ')}` : parts.join(' ');
+  const url = shellQuote(redact.text(r.url));
+  if (body === undefined) return [...parts, url].join(' ');
+  if (!own) return writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ');
+  if (writer) return redact.shown([[`${writer} | `, true], [[...parts, '--data-binary', '@-', url].join(' '), false]]);
+  return redact.shown([[`${parts.join(' ')} --data-binary `, false], [shellQuote(body), true], [` ${url}`, false]]);
 }
