@@ -3,6 +3,7 @@
 // taught the redactor a piece of it as the target's personal value; that value stays masked in the
 // answer and everywhere else. A probe's sample value likewise (sample-userName), though the target
 // echoes a piece of it.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,15 @@ describe('a generated request\'s body, a piece of which the target answers in a 
     expect(out.curl).toContain(`head -c 6398 /dev/zero | tr '\\0' 'x'`);
     expect(out.curl).not.toMatch(MARKER);
     expect(out.response).toContain('{"displayName":"«personal: string, 516 chars»","company":"c «personal: string, 516 chars» c"}');
+  });
+
+  it('its curl writes every character an output shows escaped (a control, CR, a bidi mark) by its bytes: shown, it still sends the body as sent', async () => {
+    const body = JSON.stringify({ searchValues: 'a\r\nb\u007f c\u202ed\u0085é' }).replace('é', '\u0000é');
+    const curl = curlCommand(exchange('gen.login.5', 'generated', body, '{}'), new Redactor({ showPersonalData: false, secrets: [] }));
+    expect(displayBlock(curl)).toBe(curl);
+    const writer = curl.slice(0, curl.indexOf(' | curl '));
+    const sent = await new Promise<Buffer>((resolve, reject) => execFile('sh', ['-c', writer], { encoding: 'buffer', timeout: 30_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))));
+    expect(sent.equals(Buffer.from(body, 'utf8'))).toBe(true);
   });
 
   it('is shown as sent though another exchange taught the whole run a word of it (a fingerprint)', () => {
@@ -107,7 +117,7 @@ interface Summary {
 const reference = useReference();
 
 describe('--generate 1000 --seed 1 against the reference', () => {
-  it('shows JSON-ENUM-SEEN\'s shrunk request as sent, and replay.sh re-sends it', async () => {
+  it('shows JSON-ENUM-SEEN\'s shrunk request as sent, and replay.sh re-sends it and gets the run\'s answer again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'generated-shown-'));
     const run = await runCli(['--base-url', reference.url, '--generate', '1000', '--seed', '1', '--report-dir', dir, '--reports', 'summary']);
     expect(run.code, run.stderr).toBe(0);
@@ -116,10 +126,12 @@ describe('--generate 1000 --seed 1 against the reference', () => {
     expect(c.status).toBe('failed');
     // The run sends no secret (no --header, no accounts): nothing in a generated request is masked.
     for (const text of [c.replay!, c.shrunk!.request, c.shrunk!.curl]) expect(text).not.toMatch(MARKER);
-    for (const curl of [c.replay!, c.shrunk!.curl]) expect(curl).toContain(`head -c 6398 /dev/zero | tr '\\0' 'x'`);
+    for (const curl of [c.replay!, c.shrunk!.curl]) expect(curl).toContain(`head -c 6398 /dev/zero | tr '\\0' 'x'; printf '\\177'; printf %s '\\u0000"}'`);
     expect(c.shrunk!.request).toContain(`\n\n{"searchValues":"&%Δ\\\\\\u001f${'x'.repeat(6398)}\\x7f\\u0000"}`);
-    const script = readFileSync(join(dir, 'replay.sh'), 'utf8');
-    expect(script).not.toContain('not replayed');
-    expect(script).toContain(`shown 'JSON-ENUM-SEEN (SHOULD) ${c.shrunk!.exchange}'`);
+    expect(readFileSync(join(dir, 'replay.sh'), 'utf8')).not.toContain('not replayed');
+    // Its DEL and every other control character written by their bytes: the very request is sent again.
+    const out = await new Promise<string>((resolve, reject) => execFile('sh', [join(dir, 'replay.sh')], { timeout: 120_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))));
+    const ex = summary.exchanges.find((e) => e.id === c.shrunk!.exchange)!;
+    expect(out.split('\n'), out).toContain(`JSON-ENUM-SEEN (SHOULD) ${ex.id}: ${ex.status} sha256 ${ex.responseSha256} (as in the run)`);
   }, 300_000);
 });

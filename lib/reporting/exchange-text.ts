@@ -1,6 +1,7 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
 import type { Exchange } from '../http/exchange.js';
+import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
@@ -61,17 +62,39 @@ function* longRuns(body: string): Generator<{ index: number; length: number; cha
   }
 }
 
-/** Shell commands that write `body` to standard output, or undefined when it has no long run. */
-function bodyWriter(body: string): string | undefined {
-  const parts: string[] = [];
+/** Commands that write `text` (holding no character displayBlock escapes): its long runs made. */
+function textWriters(text: string, parts: string[]): void {
   let last = 0;
-  for (const m of longRuns(body)) {
-    if (m.index > last) parts.push(`printf %s ${shellQuote(body.slice(last, m.index))}`);
+  for (const m of longRuns(text)) {
+    if (m.index > last) parts.push(`printf %s ${shellQuote(text.slice(last, m.index))}`);
     parts.push(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`);
     last = m.index + m.length;
   }
-  if (!parts.length) return undefined;
-  if (last < body.length) parts.push(`printf %s ${shellQuote(body.slice(last))}`);
+  if (last < text.length) parts.push(`printf %s ${shellQuote(text.slice(last))}`);
+}
+
+/** A printf format writing `chars` by the octal escapes of their UTF-8 bytes. */
+const bytesWriter = (chars: string): string => `printf '${[...Buffer.from(chars, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}'`;
+
+/** Shell commands that write `body` to standard output, or undefined when it needs none: when it has
+ *  no long run and no character an output shows escaped (a control character, a bidi mark). Those
+ *  are written by their bytes, so that the command, shown escaped as every output shows text, still
+ *  sends what was sent. */
+function bodyWriter(body: string): string | undefined {
+  const escaped = [...body.matchAll(ESCAPED_IN_BLOCK)];
+  if (!escaped.length && longRuns(body).next().done) return undefined;
+  const parts: string[] = [];
+  let last = 0;
+  for (let k = 0; k < escaped.length;) {
+    // A run of adjacent escaped characters, one printf.
+    const from = escaped[k]!.index;
+    let to = from + escaped[k]![0].length;
+    for (k++; k < escaped.length && escaped[k]!.index === to; k++) to += escaped[k]![0].length;
+    if (from > last) textWriters(body.slice(last, from), parts);
+    parts.push(bytesWriter(body.slice(from, to)));
+    last = to;
+  }
+  if (last < body.length) textWriters(body.slice(last), parts);
   return `{ ${parts.join('; ')}; }`;
 }
 
