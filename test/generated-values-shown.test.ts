@@ -8,11 +8,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkById } from '../lib/checks/catalogue.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { published } from '../lib/reporting/boundary.js';
 import { displayBlock } from '../lib/reporting/display.js';
 import { curlCommand, requestText, responseText } from '../lib/reporting/exchange-text.js';
 import { Redactor } from '../lib/reporting/redact.js';
+import { buildReport } from '../lib/reporting/report.js';
 import { MARKER } from '../lib/reporting/sensitive-ranges.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
@@ -104,6 +108,25 @@ describe('a probe\'s sample value, a piece of which the target answers in a pers
     expect(out.request.endsWith(`\n\n${shown}`)).toBe(true);
     expect(out.curl).toContain(shown);
     expect(out.response).toContain('{"displayName":"«personal: string, 13 chars»","lastName":"«personal: string, 15 chars»"}');
+  });
+});
+
+describe('a report of a run', () => {
+  it('shows a generated request as sent though another exchange taught the run a word of it; elsewhere the word is masked', async () => {
+    const word = 'Quokka7Zephyr';
+    const body = JSON.stringify({ searchValues: `gen ${word} gen` });
+    // A guid member not a guid: JSON-GUID fails on both, so both are kept and shown.
+    const answer = (more: object) => JSON.stringify({ siteId: 'not-a-guid', ...more });
+    const run = await runConformance({
+      baseUrl: 'http://svc.test', mode: 'traffic', checks: [checkById.get('JSON-GUID')!], namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false,
+      recorded: [exchange('har.1', 'probe', '{}', answer({ displayName: word })), exchange('gen.login.6', 'generated', body, answer({ company: `co ${word}` }))],
+    });
+    const report = buildReport(run, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
+    const gen = report.exchanges.find((e) => e.id === 'gen.login.6')!;
+    expect(gen.request.endsWith(`\n\n${body}`)).toBe(true);
+    expect(gen.curl).toContain(`--data-binary '${body}'`);
+    expect(gen.response).toContain('"company":"co «secret: 13 chars»"');
+    expect(JSON.stringify(report.exchanges.find((e) => e.id === 'har.1'))).not.toContain(word);
   });
 });
 
