@@ -14,17 +14,21 @@ const BLOCKS = new Set(['request', 'response', 'curl', 'replay']);
  * words ("user", "answers") would otherwise garble them, break the links between checks and
  * exchanges, and give itself away by comparison with the public docs/checks.md.
  */
-export function published<T>(value: T, redactor: Redactor, harnessTexts: ReadonlySet<string> = NONE, key = ''): T {
+export function published<T>(value: T, redactor: Redactor, harnessTexts: ReadonlySet<string> = NONE, shownBy: ReadonlyMap<string, Redactor> = NO_SCOPES, key = ''): T {
   if (typeof value === 'string') {
-    const redacted = harnessTexts.has(value) ? value : redactor.line(value);
+    // `shownBy`: a text an exchange's scope made with the harness's own text in it (a generated
+    // request as sent) goes through that scope, which knows all the run-wide redactor knows and
+    // redacts all but the own parts again (Redactor.shown).
+    const redacted = harnessTexts.has(value) ? value : (shownBy.get(value) ?? redactor).line(value);
     return (BLOCKS.has(key) ? displayBlock(redacted) : displayLine(redacted)) as T;
   }
-  if (Array.isArray(value)) return value.map((v) => published(v, redactor, harnessTexts, key)) as T;
+  if (Array.isArray(value)) return value.map((v) => published(v, redactor, harnessTexts, shownBy, key)) as T;
   if (value && typeof value === 'object') {
     // Member names are strings a target may supply too (a JSON member named after a token).
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [displayLine(harnessTexts.has(k) ? k : redactor.line(k)), published(v, redactor, harnessTexts, k)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [displayLine(harnessTexts.has(k) ? k : redactor.line(k)), published(v, redactor, harnessTexts, shownBy, k)])) as T;
   }
   return value;
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_SCOPES: ReadonlyMap<string, Redactor> = new Map();

@@ -14,6 +14,10 @@ const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
 // Set subtraction needs the v flag (Node 20 has it; TypeScript's ES2023 target does not know it).
 const UNSAFE_IN_BLOCK = new RegExp('[[\\p{Cc}--[\\n\\t]]\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}]', 'gv');
 
+/** The characters displayBlock shows other than as they are (a carriage return among them), for
+ *  matchAll only: a command that sends a text (a curl's body) writes them by their bytes instead. */
+export const ESCAPED_IN_BLOCK = new RegExp(UNSAFE_IN_BLOCK.source, 'gv');
+
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 const escape = (c: string): string => {

@@ -1,7 +1,8 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
 import type { Exchange } from '../http/exchange.js';
-import { MAX_SHOWN_TEXT, type Redactor } from './redact.js';
+import { ESCAPED_IN_BLOCK } from './display.js';
+import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
  *  first, then cut (never inside a marker, nor after the first characters of a secret). `size`: bytes
@@ -24,9 +25,16 @@ function requestBody(body: string, redact: Redactor): string {
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
 
+/** A generated request's body as shown: as sent (redact.ts, ownRequestBody), cut at MAX_SHOWN_TEXT. */
+function ownBody(body: string): string {
+  return body.length > MAX_SHOWN_TEXT ? `${body.slice(0, MAX_SHOWN_TEXT)}\n… (${body.length - MAX_SHOWN_TEXT} more characters not shown)` : body;
+}
+
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.body === undefined ? '' : requestBody(r.body, redact)].join('\n');
+  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
+  if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
+  return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}`;
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {
@@ -54,17 +62,39 @@ function* longRuns(body: string): Generator<{ index: number; length: number; cha
   }
 }
 
-/** Shell commands that write `body` to standard output, or undefined when it has no long run. */
-function bodyWriter(body: string): string | undefined {
-  const parts: string[] = [];
+/** Commands that write `text` (holding no character displayBlock escapes): its long runs made. */
+function textWriters(text: string, parts: string[]): void {
   let last = 0;
-  for (const m of longRuns(body)) {
-    if (m.index > last) parts.push(`printf %s ${shellQuote(body.slice(last, m.index))}`);
+  for (const m of longRuns(text)) {
+    if (m.index > last) parts.push(`printf %s ${shellQuote(text.slice(last, m.index))}`);
     parts.push(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`);
     last = m.index + m.length;
   }
-  if (!parts.length) return undefined;
-  if (last < body.length) parts.push(`printf %s ${shellQuote(body.slice(last))}`);
+  if (last < text.length) parts.push(`printf %s ${shellQuote(text.slice(last))}`);
+}
+
+/** A printf format writing `chars` by the octal escapes of their UTF-8 bytes. */
+const bytesWriter = (chars: string): string => `printf '${[...Buffer.from(chars, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}'`;
+
+/** Shell commands that write `body` to standard output, or undefined when it needs none: when it has
+ *  no long run and no character an output shows escaped (a control character, a bidi mark). Those
+ *  are written by their bytes, so that the command, shown escaped as every output shows text, still
+ *  sends what was sent. */
+function bodyWriter(body: string): string | undefined {
+  const escaped = [...body.matchAll(ESCAPED_IN_BLOCK)];
+  if (!escaped.length && longRuns(body).next().done) return undefined;
+  const parts: string[] = [];
+  let last = 0;
+  for (let k = 0; k < escaped.length;) {
+    // A run of adjacent escaped characters, one printf.
+    const from = escaped[k]!.index;
+    let to = from + escaped[k]![0].length;
+    for (k++; k < escaped.length && escaped[k]!.index === to; k++) to += escaped[k]![0].length;
+    if (from > last) textWriters(body.slice(last, from), parts);
+    parts.push(bytesWriter(body.slice(from, to)));
+    last = to;
+  }
+  if (last < body.length) textWriters(body.slice(last), parts);
   return `{ ${parts.join('; ')}; }`;
 }
 
@@ -76,9 +106,14 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = [CURL_PREFIX, '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
-  const body = r.body === undefined ? undefined : redact.text(r.body);
+  // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
+  // harness's own text, the rest of the command redacted as ever.
+  const own = ownRequestBody(ex);
+  const body = r.body === undefined ? undefined : own ? r.body : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
-  if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));
-  parts.push(shellQuote(redact.text(r.url)));
-  return writer ? `${writer} | ${parts.join(' ')}` : parts.join(' ');
+  const url = shellQuote(redact.text(r.url));
+  if (body === undefined) return [...parts, url].join(' ');
+  if (!own) return writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ');
+  if (writer) return redact.shown([[`${writer} | `, true], [[...parts, '--data-binary', '@-', url].join(' '), false]]);
+  return redact.shown([[`${parts.join(' ')} --data-binary `, false], [shellQuote(body), true], [` ${url}`, false]]);
 }

@@ -26,7 +26,8 @@
 // echoes them: those are hidden by name only when a target sent them. Values shorter than
 // MIN_SCANNED characters are not scanned for (replacing every "LA" or "true" would garble the report
 // and point at where such values sit). Text the harness wrote itself (the catalogue's words, probe
-// titles, exchange ids) is never redacted (boundary.ts).
+// titles, exchange ids) is never redacted (boundary.ts), nor the body of a request it generated, shown
+// wherever an output shows that request (shown(): layers 2 and 3 pass over it, whatever was learned).
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
@@ -166,6 +167,15 @@ export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(cano
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
+const SAMPLE_VALUES = [...HARNESS_VALUES];
+const LONGEST_SAMPLE = Math.max(...SAMPLE_VALUES.map((v) => v.length));
+/** A piece of a sample value the probes send (sample-userName): what a target echoes of one, cut.
+ *  (A longer value is none: its canonical form is not made.) */
+const pieceOfSample = (value: string): boolean => {
+  if (value.length > 2 * LONGEST_SAMPLE) return false;
+  const c = canonicalValue(value);
+  return SAMPLE_VALUES.some((v) => v.length > c.length && v.includes(c));
+};
 /** One bit per low five bits of length, first and last code: set where a harness word may be (most
  *  words are told apart here, without a lookup). */
 const HARNESS_EDGE_BITS = new Uint8Array(1 << 12);
@@ -266,11 +276,24 @@ const MAX_HEADER_NAMES = 256;
 const NO_VALUES: ReadonlySet<string> = new Set();
 const FINGERPRINTED_LENGTH = 256;
 
+/** Whether a request's body is the harness's own text through and through: a generated request's
+ *  (lib/engine/generated-requests.ts), made from the seed and the contract alone, so nothing of the
+ *  target's, the configuration's or the user's is in it (its headers are another matter: --header
+ *  values go with every request). Shown exactly as sent wherever the request is shown: masking a
+ *  value learned elsewhere inside it would hide nothing (the text is the harness's), would tell that
+ *  the value is a piece of it, and would leave a request that cannot be replayed. */
+export const ownRequestBody = (ex: Exchange): boolean => ex.origin?.source === 'generated' && ex.request.body !== undefined;
+
+/** A piece of an output: its text, and whether it is the harness's own (shown as it is). */
+export type ShownPart = readonly [text: string, own: boolean];
+
 export class Redactor {
   private readonly shared: Shared;
   private readonly local: SecretTable;
   /** Values the harness itself sent in this scope's exchange (a generated request's), canonical. */
   private readonly own = new Set<string>();
+  /** Outputs this scope made of the harness's own text and others (shown()), each with its parts. */
+  private readonly shownParts = new Map<string, readonly ShownPart[]>();
 
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
@@ -319,9 +342,25 @@ export class Redactor {
     return f.full ? `the set of learned secrets reached its bound (${withThousands(f.max)} fingerprints, ${f.maxBytes >= 1048576 ? `${f.maxBytes / 1048576} MiB` : `${f.maxBytes / 1024} KiB`}): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
   }
 
-  private isOwn(value: string): boolean {
+  /** Whether a value is one the harness sent: a sample value, or a value of this scope's generated request. */
+  isOwn(value: string): boolean {
     const c = canonicalValue(value);
     return HARNESS_VALUES.has(c) || this.own.has(c);
+  }
+
+  /**
+   * An output made of parts: the harness's own text (`own`: a generated request's body, or what
+   * writes it in a curl command), shown as it is, and others the caller redacted already. Kept with
+   * its parts, so that line() of the very same text (the boundary's pass over every report string,
+   * boundary.ts) redacts the others again, with whatever was learned since, and never the own ones:
+   * a value the target sent is learned as ever and masked everywhere else, its answer included (a
+   * target's value inside the answer's echo of a generated value is masked there: only the request
+   * as the harness sent it is spared).
+   */
+  shown(parts: readonly ShownPart[]): string {
+    const text = parts.map(([t]) => t).join('');
+    if (parts.some(([, own]) => own)) this.shownParts.set(text, parts);
+    return text;
   }
 
   private remember(value: string, kind: Kind, table: SecretTable = this.local): void {
@@ -671,7 +710,10 @@ export class Redactor {
     const out: Range[] = [];
     for (const r of found) {
       if (typeof r.shape === 'string' && this.isOwn(r.shape)) continue;
-      for (const v of r.values) this.remember(v, r.kind);
+      // A target's value that is a piece of a probe's sample value is hidden here by name, but not
+      // learned: the sample value is public text (docs/checks.md), and the piece, searched for, would
+      // be masked inside the probe's request as sent. A configured secret is learned whatever it is.
+      for (const v of r.values) if (!pieceOfSample(v)) this.remember(v, r.kind);
       const mark = marker(r.kind, r.shape);
       out.push([r.start, r.end, r.spelling === 'json' ? JSON.stringify(mark) : r.spelling === 'url' ? encodeURIComponent(mark) : mark]);
     }
@@ -822,13 +864,18 @@ export class Redactor {
   /** A single received value of a member with the given sensitivity. */
   /** `typed`: the value as a JSON value of its type, when `value` is only its text (a marker then
    *  says «personal: null» or «…: number», not the length of the text). */
+  /** A value the harness sent (isOwn) is shown as sent: only a value equal to one of the request's
+   *  counts, never one that merely holds a piece of one. */
   value(value: string, kind: Sensitivity | undefined, typed: unknown = value): string {
-    return this.hides(kind) && !this.isOwn(value) ? marker(kind, typed) : this.scan(value);
+    if (this.isOwn(value)) return this.shown([[value, true]]);
+    return this.hides(kind) ? marker(kind, typed) : this.scan(value);
   }
 
-  /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. */
+  /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. An output this
+   *  scope made with shown() is redacted again in its parts, its own ones left as they are. */
   line(value: string): string {
-    return this.scan(value);
+    const parts = this.shownParts.get(value);
+    return parts ? parts.map(([t, own]) => (own ? t : this.scan(t))).join('') : this.scan(value);
   }
 }
 

@@ -53,8 +53,8 @@ export function replayScript(report: Report): string {
   const variables = new Map<string, string>();
   const steps: string[] = [];
   for (const c of report.checks.filter((x) => x.status === 'fail' && x.replay)) {
-    // A shrunk failure replays its smallest failing request: a generated one is shown with its
-    // control characters escaped for display, so only its plain shrunk form is sent as it was.
+    // A shrunk failure replays its smallest failing request (a curl writes a control character of a
+    // body by its bytes, exchange-text.ts, so the first one is sent as it was too).
     const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
     const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
       variables.set(variableOf(name), `the value of the --header ${name}`);

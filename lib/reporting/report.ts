@@ -172,8 +172,12 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     scopes.set(ex.id, scope);
   }
   const scopeOf = (id: string) => scopes.get(id) ?? r;
+  // Texts a scope made with the harness's own text in them (a generated request's body, a value it
+  // sent): the boundary passes each through that scope again, which spares the own parts.
+  const shownBy = new Map<string, Redactor>();
+  const byScope = (text: string, scope: Redactor): string => { if (scope !== r) shownBy.set(text, scope); return text; };
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
-  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? curlCommand(ex, scopeOf(id)) : undefined; };
+  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? byScope(curlCommand(ex, scopeOf(id)), scopeOf(id)) : undefined; };
   const findingsOf = (exchange: string, findings: readonly Omit<Example, 'exchange'>[]): ReportedFinding[] => findings.map((f) => {
     const scope = scopeOf(exchange);
     return {
@@ -181,13 +185,15 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(f.case !== undefined ? { case: f.case } : {}),
       ...(f.path ? { path: scope.line(f.path) } : {}),
       message: shorten(scope.line(f.message), MAX_MESSAGE),
-      ...(f.actual !== undefined ? { actual: shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+      // A value the harness sent is shown as sent, shortened or not (Redactor.value).
+      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shorten(f.actual, MAX_ACTUAL), true]]), scope) : shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     };
   });
   // The engine keeps the shrunk request's exchange whenever it reports one.
   const shrunkOf = ({ findings, ...s }: ShrunkFailure): ReportedShrink => {
     const ex = byId.get(s.exchange)!;
-    return { ...s, request: requestText(ex, scopeOf(ex.id)), curl: curlCommand(ex, scopeOf(ex.id)), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
+    const scope = scopeOf(ex.id);
+    return { ...s, request: byScope(requestText(ex, scope), scope), curl: byScope(curlCommand(ex, scope), scope), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
   };
   const checks = run.results.map((res): ReportedCheck => ({
     ...describeCheck(res.check),
@@ -214,9 +220,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
       durationMs: ex.durationMs,
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
-      request: requestText(ex, scope),
+      request: byScope(requestText(ex, scope), scope),
       response: responseText(ex, scope),
-      curl: curlCommand(ex, scope),
+      curl: byScope(curlCommand(ex, scope), scope),
       ...(ex.response ? { responseSha256: ex.response.sha256 } : {}),
     };
   });
@@ -248,7 +254,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
     ...(ctx.differential ? { differential: ctx.differential } : {}),
-  }, r, harnessTexts(run));
+  }, r, harnessTexts(run), shownBy);
 }
 
 /** What the harness itself wrote into a report: every word of the checks' descriptions, the areas,
