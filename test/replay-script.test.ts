@@ -69,7 +69,7 @@ describe('replay.sh', () => {
 });
 
 describe('replay.sh of a generated failure', () => {
-  it('re-sends the smallest failing request (control characters and all are shown escaped in the first one) and gets its 500 again', async () => {
+  it('re-sends the smallest failing request of a generated run, as sent, and gets its 500 again', async () => {
     const gen = mkdtempSync(join(tmpdir(), 'replay-script-gen-'));
     const r = await runCli(['--base-url', generating.url, '--report-dir', gen, '--reports', 'summary', '--generate', '30', '--seed', '1', '--header', `X-Api-Key: ${SECRET}`]);
     expect(r.code).toBe(0); // a SHOULD failure only
