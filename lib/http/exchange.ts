@@ -63,7 +63,8 @@ export function exchangeHeaders(pairs: Iterable<readonly [string, string | reado
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
     const text = typeof value === 'string' ? value : value.join(', ');
-    out[name] = out[name] === undefined ? text : `${out[name]}, ${text}`;
+    // Own members only: `constructor` is Object.prototype's until a peer sends one.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${text}` : text;
   }
   return out;
 }
