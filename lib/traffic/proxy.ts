@@ -366,9 +366,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('information', (info) => {
       if (info.statusCode !== 103 || res.headersSent || failed) return;
       try {
-        const hints: Record<string, string[]> = {};
-        for (const [k, v] of rawPairs(info.rawHeaders)) (hints[k.toLowerCase()] ??= []).push(v);
-        res.writeEarlyHints(hints);
+        // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
+        const hints = new Map<string, string[]>();
+        for (const [k, v] of rawPairs(info.rawHeaders)) {
+          const name = k.toLowerCase();
+          const values = hints.get(name);
+          if (values) values.push(v); else hints.set(name, [v]);
+        }
+        res.writeEarlyHints(Object.fromEntries(hints));
       } catch (e) {
         relayFailed(relayCause(target.host, 'its early hints (103) are not ones Node can write', e));
       }
