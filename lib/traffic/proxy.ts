@@ -104,15 +104,19 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
   let te: string | undefined;
   let length: string | undefined;
   let connection: string[] | undefined;
+  let host = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
-    if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
+    if (name === 'host') host = true;
+    else if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
     else if (name === 'content-length') length ??= value;
     else if (name === 'connection') (connection ??= []).push(value);
     if (HOP_BY_HOP.has(name)) continue;
     headers.push(raw[i]!, name === 'host' && replaceHost ? replaceHost : value);
   }
+  // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which requires one (RFC 9112 3.2).
+  if (replaceHost && !host) headers.unshift('Host', replaceHost);
   // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only then.
   if (connection) {
     const named = new Set<string>();
