@@ -444,6 +444,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, handle);
+  // A client that half-closes once its request is sent (RFC 9112 9.6) still gets the answer the
+  // target gives it: Node's default would drop it (the request already forwarded, the exchange unjudged).
+  // (Node's own switch for it, not in its types; test/proxy-half-close.test.ts holds it working.)
+  Object.assign(server, { httpAllowHalfOpen: true });
   server.on('clientError', (_e, socket) => { if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'); else socket.destroy(); });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
