@@ -433,7 +433,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
     if (requestCopy) req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
-    req.pipe(upstream);
+    // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
+    req.pipe(upstream, { end: false });
+    req.on('end', () => {
+      if (finished || failed) return;
+      try {
+        if (req.rawTrailers.length) upstream.addTrailers([...rawPairs(req.rawTrailers)] as [string, string][]);
+      } catch {
+        // Trailers Node's parser took but its client will not write (none known): both sides are
+        // cut, as for a client that hangs up, and the exchange is counted as not judged.
+        res.destroy();
+        return;
+      }
+      upstream.end();
+    });
     // A client that hangs up: forwarded, not judged, and the target's side is closed too.
     res.on('close', () => {
       if (res.writableFinished) return;
