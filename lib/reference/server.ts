@@ -61,6 +61,8 @@ export interface ReceivedRequest {
   readonly body?: string;
   /** The body's bytes are not UTF-8: where the first bad one is (see lib/http/exchange.ts). */
   readonly notUtf8At?: number;
+  /** The body went past the reference's cap (it answered 413): not read, so not here. */
+  readonly bodyLeftOut?: true;
 }
 
 /** Hooks a host of the reference can set; the reference itself knows nothing of checks or reports. */
@@ -264,6 +266,7 @@ class Reference {
     if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) { done({ reply: notFound(method, path()), answering: sample }); return; }
 
     readBody(req, this.maxBody, (body) => {
+      if (!body && received) received.bodyLeftOut = true;
       let answered: Answered;
       try {
         answered = body ? this.answerBody(req, method, op, kind, body, received) : { reply: serviceStackError(413, 'RequestEntityTooLargeException', `The request body exceeds ${this.maxBody} bytes`, { connection: 'close' }), answering: sample };

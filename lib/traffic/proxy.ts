@@ -35,8 +35,10 @@ export interface ForwardedExchange {
   /** The path the client asked for (the exchange's title names it). */
   readonly path: string;
   readonly requestHeaders: readonly string[];
-  /** Absent when the request had no body, or one over the body cap. */
+  /** Absent when the request had no body, or one over the body cap (then `requestBodyLeftOut`). */
   readonly requestBody?: Uint8Array;
+  /** The request's body went past the body cap: forwarded whole, not copied. */
+  readonly requestBodyLeftOut?: true;
   readonly answer?: {
     readonly status: number;
     readonly rawHeaders: readonly string[];
@@ -214,7 +216,7 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
-    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}) },
+    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
     startedAt: fx.startedAt, durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
@@ -324,7 +326,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
         id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
-        requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
+        requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
     // A relay step Node refuses (a status, reason phrase, header or early hint the parser took but
