@@ -24,9 +24,13 @@ function requestBody(body: string, redact: Redactor): string {
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
 
+/** What stands for a request body that went past the cap: shown, and in its curl command, which
+ *  replay.sh then does not run (a replay without the body would be another request). */
+export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
+
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.body === undefined ? '' : requestBody(r.body, redact)].join('\n');
+  return [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), '', r.bodyLeftOut ? BODY_LEFT_OUT : r.body === undefined ? '' : requestBody(r.body, redact)].join('\n');
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {
@@ -79,6 +83,7 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const body = r.body === undefined ? undefined : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
   if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));
+  else if (r.bodyLeftOut) parts.push('--data-binary', shellQuote(BODY_LEFT_OUT));
   parts.push(shellQuote(redact.text(r.url)));
   return writer ? `${writer} | ${parts.join(' ')}` : parts.join(' ');
 }
