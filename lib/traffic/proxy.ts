@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
@@ -198,16 +198,11 @@ class BodyCopy {
 /** The body as the judge reads it: decoded from its Content-Encoding within the cap (the client got
  *  the encoded bytes; the checks judge what they mean). Undefined when it cannot be decoded in the cap. */
 function decoded(body: Buffer, encoding: string | undefined, cap: number): Buffer | undefined {
-  const e = encoding?.trim().toLowerCase();
-  if (!e || e === 'identity') return body;
-  try {
-    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: cap });
-    if (e === 'deflate') return inflateSync(body, { maxOutputLength: cap });
-    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: cap });
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  // Every coding listed, last applied first (RFC 9110 8.4: `gzip, br` is legal), as a probe's answer is
+  // decoded; the client's Accept-Encoding is its own business, so any coding counts as offered here.
+  if (!appliedCodings(encoding).length) return body;
+  const d = decodeContent(body, encoding, '*', cap);
+  return d.ok && d.codings.length ? d.body : undefined;
 }
 
 /** The exchange a forwarded one is judged as: headers mapped, the body decoded from its
