@@ -34,6 +34,8 @@ export interface ForwardedExchange {
   readonly url: string;
   /** The path the client asked for (the exchange's title names it). */
   readonly path: string;
+  /** The request's headers as forwarded (Host naming the target, the hop-by-hop ones made for this
+   *  hop), as its URL is the one forwarded: a replay of it sends what the target received. */
   readonly requestHeaders: readonly string[];
   /** Absent when the request had no body, or one over the body cap (then `requestBodyLeftOut`). */
   readonly requestBody?: Uint8Array;
@@ -321,7 +323,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
         id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
-        requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
+        requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
     // A relay step Node refuses (a status, reason phrase, header or early hint the parser took but
