@@ -135,14 +135,15 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
 }
 
 /** The request's target in origin form: an absolute-form request (`GET http://elsewhere/x`) goes
- *  to the configured target like any other, under its path. */
-function originForm(url: string): string {
+ *  to the configured target like any other, under its path. Undefined for a target that is neither
+ *  (`http://[::1`, `ftp://host/x`): it is refused, never forwarded as a path the client did not send. */
+function originForm(url: string): string | undefined {
   if (url.startsWith('/') || url === '*') return url;
   try {
     const u = new URL(url);
-    return `${u.pathname}${u.search}`;
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.pathname}${u.search}` : undefined;
   } catch {
-    return `/${url}`;
+    return undefined;
   }
 }
 
@@ -285,6 +286,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const bad = unframeable(head.te);
     if (bad) { refuse(req, res, bad); return; }
     const path = originForm(req.url ?? '/');
+    if (path === undefined) { refuse(req, res, 'a request target that is neither a path nor an absolute URL cannot be forwarded as it came'); return; }
     const method = req.method ?? 'GET';
     // The room is asked first: an exchange it has none for is forwarded as a bare forwarder would,
     // and nothing of it is copied, timed, named or listened to beyond what forwarding needs.
