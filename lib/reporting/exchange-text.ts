@@ -27,6 +27,9 @@ function requestBody(body: string, redact: Redactor): string {
 /** What stands for a request body that went past the cap: shown, and in its curl command, which
  *  replay.sh then does not run (a replay without the body would be another request). */
 export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
+/** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
+ *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
+export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
@@ -80,10 +83,10 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = [CURL_PREFIX, '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
-  const body = r.body === undefined ? undefined : redact.text(r.body);
+  const body = r.body === undefined || r.notUtf8At !== undefined ? undefined : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
   if (body !== undefined) parts.push('--data-binary', writer ? '@-' : shellQuote(body));
-  else if (r.bodyLeftOut) parts.push('--data-binary', shellQuote(BODY_LEFT_OUT));
+  else if (r.bodyLeftOut || r.notUtf8At !== undefined) parts.push('--data-binary', shellQuote(r.bodyLeftOut ? BODY_LEFT_OUT : BODY_NOT_UTF8));
   parts.push(shellQuote(redact.text(r.url)));
   return writer ? `${writer} | ${parts.join(' ')}` : parts.join(' ');
 }
