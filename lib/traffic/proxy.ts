@@ -85,6 +85,10 @@ export interface RunningProxy {
  *  refuse what the target would take, nor drop an answer the client would read. */
 const MAX_HEADER_BYTES = 256 * 1024;
 
+/** Pipelined requests waiting on one connection for the answer before them, at most: past this the
+ *  connection is cut (a client that reads its answers never has so many unanswered). */
+const MAX_PIPELINED = 100;
+
 /** Hop-by-hop headers: they describe one connection, so each hop makes its own (RFC 9110 7.6.1). */
 // (Trailer is not one: RFC 9110 6.6.2 makes it end to end, and the trailers it announces are relayed.)
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade']);
@@ -457,7 +461,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   };
 
-  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, handle);
+  // One exchange at a time per connection: a pipelined request is forwarded once the answer before it
+  // has ended, as a target reading the connection itself takes them. Node hands over every request it
+  // has parsed at once, so a client pipelining thousands without reading its answers made as many
+  // exchanges (and connections to the target) at once, hundreds of MB, all from one connection.
+  // Node reads on while one waits (it stops only once answers pile up unwritten, and none is written
+  // here before its turn), so past MAX_PIPELINED waiting the connection is cut: no client that reads
+  // its answers has that many unanswered, and nothing of those waiting was forwarded.
+  const waiting = new WeakMap<Socket, (() => void)[]>();
+  const next = (socket: Socket) => {
+    const queue = waiting.get(socket);
+    const start = queue?.shift();
+    if (start) start();
+    else waiting.delete(socket);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const start = () => {
+      // Its client went away while it waited: nothing of it was forwarded.
+      if (res.destroyed || socket.destroyed) { next(socket); return; }
+      res.once('close', () => next(socket));
+      handle(req, res);
+    };
+    if (socket.destroyed) return;
+    const queue = waiting.get(socket);
+    if (!queue) { waiting.set(socket, []); start(); return; }
+    if (queue.length >= MAX_PIPELINED) { queue.length = 0; socket.destroy(); return; }
+    queue.push(start);
+  };
+  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, serve);
   // A client that half-closes once its request is sent (RFC 9112 9.6) still gets the answer the
   // target gives it: Node's default would drop it (the request already forwarded, the exchange unjudged).
   // (Node's own switch for it, not in its types; test/proxy-half-close.test.ts holds it working.)
