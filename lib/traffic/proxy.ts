@@ -291,6 +291,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (bad) { refuse(req, res, bad); return; }
     const path = originForm(req.url ?? '/');
     if (path === undefined) { refuse(req, res, 'a request target that is neither a path nor an absolute URL cannot be forwarded as it came'); return; }
+    // Under the target's path, but `OPTIONS *` (the server as a whole) stays `*`: `/api*` is no request target.
+    const forwarded = path === '*' ? '*' : `${prefix}${path}`;
     const method = req.method ?? 'GET';
     // The room is asked first: an exchange it has none for is forwarded as a bare forwarder would,
     // and nothing of it is copied, timed, named or listened to beyond what forwarding needs.
@@ -302,7 +304,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (head.te !== undefined) headers.push('Transfer-Encoding', 'chunked');
     let upstream: ReturnType<typeof send>;
     try {
-      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: `${prefix}${path}`, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: forwarded, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
     } catch (e) {
       // A head Node's parser took but its client will not write (a control character in a header).
       requestCopy?.release();
@@ -328,7 +330,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
+        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${path === '*' ? '' : forwarded}`, path,
         requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
