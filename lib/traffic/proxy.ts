@@ -305,6 +305,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let upstream: ReturnType<typeof send>;
     try {
       upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: forwarded, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      // An answer's every header too (its head is bounded by MAX_HEADER_BYTES), as for requests.
+      upstream.maxHeadersCount = 0;
     } catch (e) {
       // A head Node's parser took but its client will not write (a control character in a header).
       requestCopy?.release();
@@ -492,6 +494,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     queue.push(start);
   };
   const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, serve);
+  // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
+  // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or
+  // Content-Length among the rest, so such a request went on unframed and its body reached the target
+  // as requests of its own, never counted or judged.
+  server.maxHeadersCount = 0;
   // A client that half-closes once its request is sent (RFC 9112 9.6) still gets the answer the
   // target gives it: Node's default would drop it (the request already forwarded, the exchange unjudged).
   // (Node's own switch for it, not in its types; test/proxy-half-close.test.ts holds it working.)
