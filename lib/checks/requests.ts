@@ -19,15 +19,21 @@ const CLIENT_SOURCES = ['har', 'proxy', 'client'] as const;
 const fromClient = (ex: ExchangeView) => (CLIENT_SOURCES as readonly string[]).includes(ex.origin.source);
 const PATHS = { contentType: 'request.headers.content-type', soapAction: 'request.headers.soapaction', body: 'request.body' } as const;
 
-/** A POST of a JSON operation carrying a body, by either route and any selector. */
+/** A POST of a JSON operation carrying a body, by either route and any selector (a body left out
+ *  past the cap was carried all the same). */
 const jsonRequest: KindRule = {
-  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && isJsonOperation(ex.kind.operation) && (ex.exchange.request.body ?? '') !== '',
+  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && isJsonOperation(ex.kind.operation) && ((ex.exchange.request.body ?? '') !== '' || ex.exchange.request.bodyLeftOut === true),
   judges: 'every POST with a body to a route of SupportStateUserLoginRequest or ConfirmEmailRequest a client sent',
 };
 const soapRequest: KindRule = {
   applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && ex.kind.operation?.wire === 'soap' && ex.kind.route === 'soap11',
   judges: 'every POST to /soap11 a client sent',
 };
+
+/** A check that reads the request's body: on a body left out past the cap it skips, saying so (the
+ *  body was sent; judging the request as one without a body would be a finding about nothing). */
+const readsBody = (judge: (ex: ExchangeView) => Look) => (ex: ExchangeView): Look =>
+  (ex.exchange.request.bodyLeftOut ? { skip: 'the request body went past the body cap and was left out' } : judge(ex));
 
 const base = { area: 'Requests', clause: '2.2', level: 'MUST', sources: CLIENT_SOURCES, side: 'request' } as const;
 const charsetProblem = (header: string): string | undefined => {
@@ -100,11 +106,11 @@ export const REQUEST_CHECKS: readonly Check[] = [
     title: 'A JSON request body is one JSON object',
     requirement: 'The body of a JSON request is a JSON object in UTF-8 (RFC 8259 8.1): the request record of 2.2.',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const j = ex.requestJson();
       if (!j.ok) return [finding(j.reason, { path: PATHS.body })];
       return isJsonObject(j.value.value) ? [] : [finding(`the body is ${Array.isArray(j.value.value) ? 'an array' : show(j.value.value)}, expected an object`, { path: ROOT })];
-    },
+    }),
   },
   {
     ...base, id: 'REQ-JSON-MEMBER-NAMES', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
@@ -112,13 +118,13 @@ export const REQUEST_CHECKS: readonly Check[] = [
     requirement: 'Members of a JSON request record are named exactly as 2.2 names them (camelCase).',
     interpretation: 'ServiceStack binds names in any letter case, so a deployment may accept them; the interface names one spelling, and a client that relies on the platform\'s leniency breaks on another implementation.',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const m = members(ex);
       if (!('op' in m)) return m;
       const byLower = new Map(m.op.request.fields.map((f) => [f.json.toLowerCase(), f.json]));
       return Object.keys(m.object).filter((k) => byLower.has(k.toLowerCase()) && byLower.get(k.toLowerCase()) !== k)
         .map((k) => finding(`${show(k)} should be ${byLower.get(k.toLowerCase())}`, { path: member(ROOT, k), actual: k }));
-    },
+    }),
   },
   {
     ...base, id: 'REQ-JSON-TYPES', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
@@ -126,7 +132,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
     requirement: 'Each member of a JSON request record holds a value of its type in 2.2 (an integer within .NET\'s 32 bits written as an integer, a boolean, a string, an enum name), or null.',
     interpretation: 'No member is assumed required (2.4 shows none), and null is "no value" for any member. A member written in another letter case is judged as the member it names.',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const m = members(ex);
       if (!('op' in m)) return m;
       const out: Finding[] = [];
@@ -139,7 +145,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
         if (problem) out.push(finding(`${lexeme ?? show(v)}: ${problem}`, { path: member(ROOT, k), actual: lexeme ?? (typeof v === 'string' ? v : JSON.stringify(v)), ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}) }));
       }
       return out;
-    },
+    }),
   },
   {
     ...base, id: 'REQ-JSON-UNKNOWN-MEMBERS', level: 'SHOULD', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
@@ -147,13 +153,13 @@ export const REQUEST_CHECKS: readonly Check[] = [
     requirement: 'A JSON request record holds only the members 2.2 names for it.',
     interpretation: 'ServiceStack ignores members it does not know, so this is advisory: such a member is a client\'s mistake that the service does not see.',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const m = members(ex);
       if (!('op' in m)) return m;
       const known = new Set(m.op.request.fields.map((f) => f.json.toLowerCase()));
       return Object.keys(m.object).filter((k) => !known.has(k.toLowerCase()))
         .map((k) => finding(`${show(k)} is not a member of ${m.op.request.name}`, { path: member(ROOT, k), actual: k }));
-    },
+    }),
   },
   {
     ...base, id: 'REQ-JSON-DUPLICATE-KEYS', level: 'SHOULD', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
@@ -161,11 +167,11 @@ export const REQUEST_CHECKS: readonly Check[] = [
     requirement: 'No object of a JSON request record repeats a member name.',
     interpretation: 'RFC 8259 4: names SHOULD be unique, and readers disagree on which duplicate wins (this one, as JSON.parse and ServiceStack, keeps the last: the other checks judge that one).',
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const m = members(ex);
       if (!('op' in m)) return m;
       return m.duplicateKeys.map((p) => finding('this member appears more than once', { path: p }));
-    },
+    }),
   },
   {
     ...base, id: 'REQ-SOAP-CONTENT-TYPE', clause: '4.2', operation: impersonateLogout.name,
@@ -200,7 +206,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
     title: 'A SOAP request is a SOAP 1.1 envelope',
     requirement: 'The body of a SOAP request is well-formed XML in UTF-8 (the charset 4.2 gives): a SOAP 1.1 Envelope holding [Header,] Body.',
     judges: soapRequest.judges, appliesTo: soapRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const doc = ex.requestXml();
       if (!doc.ok) return [finding(doc.reason, { path: PATHS.body })];
       const env = doc.value;
@@ -216,14 +222,14 @@ export const REQUEST_CHECKS: readonly Check[] = [
       const places: [XmlElement, string][] = [[env, `/${SOAP.envelope}`], [kids.at(-1)!, `/${SOAP.envelope}/${SOAP.body}`]];
       return places.filter(([e]) => textContent(e).trim() !== '')
         .map(([e, path]) => finding(`${e.name} holds text beside its elements; SOAP 1.1 allows elements only there`, { path }));
-    },
+    }),
   },
   {
     ...base, id: 'REQ-SOAP-BODY', clause: '4.2, 2.2', operation: impersonateLogout.name,
     title: 'A SOAP request\'s Body holds one ImpersonateLogoutRequest',
     requirement: 'The Body of a SOAP request holds exactly one ImpersonateLogoutRequest element in {service_request_namespace}.',
     judges: soapRequest.judges, appliesTo: soapRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const kids = soapBody(ex);
       if (!Array.isArray(kids)) return kids as Look;
       const want = ex.settings.namespaces.request;
@@ -232,7 +238,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
       const [only] = kids;
       return only!.name === impersonateLogout.name && only!.ns === want ? []
         : [finding(`the Body holds {${only!.ns ?? ''}}${only!.name}, expected {${want}}${impersonateLogout.name}`, { path: `${path}/${only!.name}`, actual: only!.ns ?? '' })];
-    },
+    }),
   },
   {
     ...base, id: 'REQ-SOAP-EMPTY', clause: '2.2, 4.2', level: 'SHOULD', operation: impersonateLogout.name,
@@ -240,13 +246,13 @@ export const REQUEST_CHECKS: readonly Check[] = [
     requirement: 'ImpersonateLogoutRequest has no members (2.2): the element is sent empty.',
     interpretation: 'DataContractSerializer ignores elements it does not know, so content is advisory, as unknown JSON members are.',
     judges: soapRequest.judges, appliesTo: soapRequest.applies,
-    judge: (ex): Look => {
+    judge: readsBody((ex): Look => {
       const kids = soapBody(ex);
       if (!Array.isArray(kids)) return kids as Look;
       const req = kids.find((k) => k.name === impersonateLogout.name);
       if (!req) return { skip: `no ${impersonateLogout.name} (REQ-SOAP-BODY judges it)` };
       const inside = elementChildren(req).map((e) => e.name);
       return inside.length || textContent(req).trim() ? [finding(`${impersonateLogout.name} holds ${inside.join(', ') || 'text'}`, { path: `/${SOAP.envelope}/${SOAP.body}/${impersonateLogout.name}` })] : [];
-    },
+    }),
   },
 ];

@@ -138,6 +138,11 @@ function parseHeaders(list: readonly string[]): Record<string, string> | string 
     const name = m[1]!.toLowerCase();
     if (RESERVED_HEADERS.has(name)) return `--header ${m[1]} is set by the harness per request and cannot be overridden`;
     if (/[\r\n]/.test(m[2]!)) return `--header ${m[1]} has a line break in its value`;
+    // What an HTTP client can send (RFC 9110 5.5: tab, visible ASCII, obs-text bytes): any other
+    // would make every request fail to be sent, and the run blame the target for it. Where, not which:
+    // the value is a secret.
+    const odd = /[^\t\x20-\x7e\x80-\xff]/.exec(m[2]!);
+    if (odd) return `--header ${m[1]} has a control character or one past U+00FF, which no header value can hold, at character ${odd.index + 1} of its value`;
     out[name] = m[2]!;
   }
   return out;

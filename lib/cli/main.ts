@@ -2,7 +2,8 @@
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
 import { randomInt } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { makeDirectory } from './make-directory.js';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
@@ -101,7 +102,7 @@ async function run(argv: readonly string[]): Promise<number> {
   // The report directory is made (and proved writable) before the target sees a single request.
   const dir = resolve(config.reportDir);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     accessSync(dir, constants.W_OK);
   } catch (e) {
     process.stderr.write(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);

@@ -1,7 +1,8 @@
 // `npm run reference -- [options]`: serves the reference until interrupted; with --judge-clients it also
 // judges every request a client sends (judging-reference.ts) and exits with the clients' verdict.
 // Options are declared once (the table below). Bad arguments: one line on stderr, exit 2.
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { makeDirectory } from './make-directory.js';
 import { resolve } from 'node:path';
 import { commandOf, parseOptions, shownOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
 async function judgeClients(options: ReferenceOptions, reportDir: string, reports: ReadonlySet<ReportName>, applied: readonly string[], given: Readonly<Record<string, unknown>>): Promise<void> {
   // The report directory is proved writable before the first client is served.
   try {
-    mkdirSync(reportDir, { recursive: true });
+    makeDirectory(reportDir);
     accessSync(reportDir, constants.W_OK);
   } catch (e) {
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

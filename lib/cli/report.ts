@@ -2,7 +2,8 @@
 // summary.json and exchanges.json (for instance after copying them off a CI runner).
 // `npm run report -- --merge DIR DIR… [--report-dir OUT]`: merges the report directories of a run split
 // into shards (--shard i/n) into one report with one verdict, and exits as that run would (0/1/2).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { makeDirectory } from './make-directory.js';
 import { join, resolve } from 'node:path';
 import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
@@ -67,7 +68,12 @@ async function main(): Promise<number> {
   }
   const merged = mergeReports(reports, parsed.positionals);
   if (!merged.ok) { process.stderr.write(`report: cannot merge: ${merged.error}\n`); return 2; }
-  mkdirSync(dir, { recursive: true });
+  try {
+    makeDirectory(dir);
+  } catch (e) {
+    process.stderr.write(`report: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
   // The merged verdict is printed as soon as summary.json and the fast reports are written.
   return finish(await writeReports(merged.report, dir, chosen, (r) => process.stdout.write(verdictSummary(r))), 'report');

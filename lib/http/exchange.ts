@@ -63,7 +63,8 @@ export function exchangeHeaders(pairs: Iterable<readonly [string, string | reado
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
     const text = typeof value === 'string' ? value : value.join(', ');
-    out[name] = out[name] === undefined ? text : `${out[name]}, ${text}`;
+    // Own members only: `constructor` is Object.prototype's until a peer sends one.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${text}` : text;
   }
   return out;
 }
@@ -136,6 +137,9 @@ export interface Exchange {
     /** The body came as bytes that are not UTF-8 (a client's request seen by the proxy or the judging
      *  reference): the offset of the first bad byte; `body` holds U+FFFD there, as any decoder would. */
     readonly notUtf8At?: number;
+    /** A body was sent but it went past the body cap, so it is left out (`body` is absent): the checks
+     *  that read it skip, saying so, rather than judge the request as one sent without a body. */
+    readonly bodyLeftOut?: true;
   };
   readonly response?: RecordedResponse;
   readonly error?: TransportError;

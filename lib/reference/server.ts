@@ -62,6 +62,8 @@ export interface ReceivedRequest {
   readonly body?: string;
   /** The body's bytes are not UTF-8: where the first bad one is (see lib/http/exchange.ts). */
   readonly notUtf8At?: number;
+  /** The body went past the reference's cap (it answered 413): not read, so not here. */
+  readonly bodyLeftOut?: true;
 }
 
 /** Hooks a host of the reference can set; the reference itself knows nothing of checks or reports. */
@@ -289,6 +291,7 @@ class Reference {
     if (kind.route === 'soap11' && kind.selector === 'query' && !b.honourSoapFormatQuery) { done({ reply: notFound(method, path()), answering: sample }); return; }
 
     readBody(req, this.maxBody, (body) => {
+      if (!body && received) received.bodyLeftOut = true;
       const known = form && body && knownAnswer(form, body);
       if (known) { done(known); return; }
       let answered: Answered;

@@ -25,6 +25,13 @@ function requestBody(body: string, redact: Redactor): string {
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
 
+/** What stands for a request body that went past the cap: shown, and in its curl command, which
+ *  replay.sh then does not run (a replay without the body would be another request). */
+export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
+/** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
+ *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
+export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
+
 /** A generated request's body as shown: as sent (redact.ts, ownRequestBody), cut at MAX_SHOWN_TEXT. */
 function ownBody(body: string): string {
   return body.length > MAX_SHOWN_TEXT ? `${body.slice(0, MAX_SHOWN_TEXT)}\n… (${body.length - MAX_SHOWN_TEXT} more characters not shown)` : body;
@@ -33,6 +40,7 @@ function ownBody(body: string): string {
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
+  if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}`;
 }
@@ -106,12 +114,14 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const parts = [CURL_PREFIX, '-X', r.method];
   for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
+  const url = shellQuote(redact.text(r.url));
+  // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
+  if (r.bodyLeftOut || r.notUtf8At !== undefined) return [...parts, '--data-binary', shellQuote(r.bodyLeftOut ? BODY_LEFT_OUT : BODY_NOT_UTF8), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
   // harness's own text, the rest of the command redacted as ever.
   const own = ownRequestBody(ex);
   const body = r.body === undefined ? undefined : own ? r.body : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
-  const url = shellQuote(redact.text(r.url));
   if (body === undefined) return [...parts, url].join(' ');
   if (!own) return writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ');
   if (writer) return redact.shown([[`${writer} | `, true], [[...parts, '--data-binary', '@-', url].join(' '), false]]);

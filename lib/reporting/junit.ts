@@ -8,7 +8,7 @@ import { escapeText } from '../xml/write.js';
 import { findingLines, type Report, type ReportedCheck } from './report.js';
 import type { ReportedDifferential } from './differential.js';
 import { differsText, exampleLine, noiseText, NOT_COMPARED_TEXT } from './difference-texts.js';
-import { verdictWords } from './verdict.js';
+import { exitCodeOf, verdictWords } from './verdict.js';
 import { findingId } from './finding-id.js';
 
 /** Characters XML 1.0 cannot hold, written as \u escapes (the report has made controls visible
@@ -27,6 +27,7 @@ interface Case {
     | { readonly kind: 'passed' }
     | { readonly kind: 'failed'; readonly message: string; readonly type: string; readonly body: string }
     | { readonly kind: 'skipped'; readonly message: string }
+    | { readonly kind: 'error'; readonly message: string }
     | { readonly kind: 'advisory'; readonly body: string };
 }
 
@@ -80,6 +81,7 @@ const caseXml = (c: Case): string => {
   const o = c.outcome;
   const inner = o.kind === 'failed' ? `\n      <failure message="${attr(o.message)}" type="${attr(o.type)}">${text(o.body)}</failure>`
     : o.kind === 'skipped' ? `\n      <skipped message="${attr(o.message)}"/>`
+      : o.kind === 'error' ? `\n      <error message="${attr(o.message)}" type="verdict"/>`
       : o.kind === 'advisory' ? `\n      <system-out>${text(o.body)}</system-out>` : '';
   return `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}" time="0">${props}${inner}${props || inner ? '\n    ' : ''}</testcase>`;
 };
@@ -88,22 +90,31 @@ const counts = (cases: readonly Case[]) => ({
   tests: cases.length,
   failures: cases.filter((c) => c.outcome.kind === 'failed').length,
   skipped: cases.filter((c) => c.outcome.kind === 'skipped').length,
+  errors: cases.filter((c) => c.outcome.kind === 'error').length,
+});
+
+/** A run that could not judge (exit 2: incomplete, nothing observed, unreachable, nothing compared)
+ *  is one error: with no failure among its skipped checks, a JUnit view would show it passed. */
+const verdictCase = (words: string): Case => ({
+  classname: 'Verdict', name: `the run could not judge: ${words}`, properties: [['exit code', '2']],
+  outcome: { kind: 'error', message: `${words} (exit 2)` },
 });
 
 export function junitXml(report: Report): string {
   const words = verdictWords(report);
   const suites: [string, Case[]][] = [...new Set(report.checks.map((c) => c.area))].map((area) => [area, report.checks.filter((c) => c.area === area).map((c) => checkCase(c, report))]);
   if (report.differential) suites.push(['Differential', differentialCases(report.differential)]);
+  if (exitCodeOf(report) === 2) suites.push(['Verdict', [verdictCase(words)]]);
   const all = counts(suites.flatMap(([, cases]) => cases));
   const suiteXml = suites.map(([name, cases]) => {
     const n = counts(cases);
-    return `  <testsuite name="${attr(name)}" tests="${n.tests}" failures="${n.failures}" errors="0" skipped="${n.skipped}" time="0" timestamp="${attr(report.startedAt)}">
+    return `  <testsuite name="${attr(name)}" tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" time="0" timestamp="${attr(report.startedAt)}">
     <properties><property name="verdict" value="${attr(words)}"/><property name="gate" value="${report.gate ?? 'must'}"/><property name="target" value="${attr(report.target.baseUrl)}"/></properties>
 ${cases.map(caseXml).join('\n')}
   </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="${attr(`conformance: ${words}`)}" tests="${all.tests}" failures="${all.failures}" errors="0" skipped="${all.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">
+<testsuites name="${attr(`conformance: ${words}`)}" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" skipped="${all.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">
 ${suiteXml.join('\n')}
 </testsuites>
 `;

@@ -6,7 +6,7 @@
 // masked value would make the request differ from the one sent, so such a check is listed as not
 // replayable rather than replayed wrong.
 import { envName, JSON_OPERATIONS } from '../contract/operations.js';
-import { CURL_PREFIX } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_UTF8, CURL_PREFIX } from './exchange-text.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -67,6 +67,10 @@ export function replayScript(report: Report): string {
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
     const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
+    if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
+      steps.push(`echo ${label}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
+      continue;
+    }
     if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {
       steps.push(`echo ${label}': not replayed: its request holds a masked value the user did not supply'`);
       continue;

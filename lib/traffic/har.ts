@@ -43,12 +43,15 @@ function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record
 }
 
 /** The request body a HAR recorded: its text, or (HAR 1.2 allows either) its form parameters, sent
- *  URL-encoded as a form is; undefined when there is none, or it was longer than the cap. */
+ *  URL-encoded as a form is; undefined when there is none; TOO_LONG when it, or one of its
+ *  parameters, was longer than the cap (a form without that parameter is not the form sent). */
 function postedBody(postData: { readonly text?: unknown; readonly params?: unknown } | undefined): string | undefined {
-  if (typeof postData?.text === 'string') return postData.text === TOO_LONG ? undefined : postData.text;
+  if (typeof postData?.text === 'string') return postData.text;
   if (!Array.isArray(postData?.params)) return undefined;
-  return (postData.params as { name?: unknown; value?: unknown }[])
-    .filter((p) => typeof p?.name === 'string' && p.name !== TOO_LONG && p.value !== TOO_LONG)
+  const params = postData.params as { name?: unknown; value?: unknown }[];
+  if (params.some((p) => p?.name === TOO_LONG || p?.value === TOO_LONG)) return TOO_LONG;
+  return params
+    .filter((p) => typeof p?.name === 'string')
     .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
 }
 
@@ -59,7 +62,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted !== undefined ? { body: posted } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {

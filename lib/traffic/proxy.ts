@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
@@ -34,9 +34,13 @@ export interface ForwardedExchange {
   readonly url: string;
   /** The path the client asked for (the exchange's title names it). */
   readonly path: string;
+  /** The request's headers as forwarded (Host naming the target, the hop-by-hop ones made for this
+   *  hop), as its URL is the one forwarded: a replay of it sends what the target received. */
   readonly requestHeaders: readonly string[];
-  /** Absent when the request had no body, or one over the body cap. */
+  /** Absent when the request had no body, or one over the body cap (then `requestBodyLeftOut`). */
   readonly requestBody?: Uint8Array;
+  /** The request's body went past the body cap: forwarded whole, not copied. */
+  readonly requestBodyLeftOut?: true;
   readonly answer?: {
     readonly status: number;
     readonly rawHeaders: readonly string[];
@@ -81,6 +85,10 @@ export interface RunningProxy {
  *  refuse what the target would take, nor drop an answer the client would read. */
 const MAX_HEADER_BYTES = 256 * 1024;
 
+/** Pipelined requests waiting on one connection for the answer before them, at most: past this the
+ *  connection is cut (a client that reads its answers never has so many unanswered). */
+const MAX_PIPELINED = 100;
+
 /** Hop-by-hop headers: they describe one connection, so each hop makes its own (RFC 9110 7.6.1). */
 // (Trailer is not one: RFC 9110 6.6.2 makes it end to end, and the trailers it announces are relayed.)
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade']);
@@ -104,15 +112,19 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
   let te: string | undefined;
   let length: string | undefined;
   let connection: string[] | undefined;
+  let host = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
-    if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
+    if (name === 'host') host = true;
+    else if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
     else if (name === 'content-length') length ??= value;
     else if (name === 'connection') (connection ??= []).push(value);
     if (HOP_BY_HOP.has(name)) continue;
     headers.push(raw[i]!, name === 'host' && replaceHost ? replaceHost : value);
   }
+  // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which requires one (RFC 9112 3.2).
+  if (replaceHost && !host) headers.unshift('Host', replaceHost);
   // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only then.
   if (connection) {
     const named = new Set<string>();
@@ -127,14 +139,15 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
 }
 
 /** The request's target in origin form: an absolute-form request (`GET http://elsewhere/x`) goes
- *  to the configured target like any other, under its path. */
-function originForm(url: string): string {
+ *  to the configured target like any other, under its path. Undefined for a target that is neither
+ *  (`http://[::1`, `ftp://host/x`): it is refused, never forwarded as a path the client did not send. */
+function originForm(url: string): string | undefined {
   if (url.startsWith('/') || url === '*') return url;
   try {
     const u = new URL(url);
-    return `${u.pathname}${u.search}`;
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.pathname}${u.search}` : undefined;
   } catch {
-    return `/${url}`;
+    return undefined;
   }
 }
 
@@ -192,16 +205,11 @@ class BodyCopy {
 /** The body as the judge reads it: decoded from its Content-Encoding within the cap (the client got
  *  the encoded bytes; the checks judge what they mean). Undefined when it cannot be decoded in the cap. */
 function decoded(body: Buffer, encoding: string | undefined, cap: number): Buffer | undefined {
-  const e = encoding?.trim().toLowerCase();
-  if (!e || e === 'identity') return body;
-  try {
-    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: cap });
-    if (e === 'deflate') return inflateSync(body, { maxOutputLength: cap });
-    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: cap });
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  // Every coding listed, last applied first (RFC 9110 8.4: `gzip, br` is legal), as a probe's answer is
+  // decoded; the client's Accept-Encoding is its own business, so any coding counts as offered here.
+  if (!appliedCodings(encoding).length) return body;
+  const d = decodeContent(body, encoding, '*', cap);
+  return d.ok && d.codings.length ? d.body : undefined;
 }
 
 /** The exchange a forwarded one is judged as: headers mapped, the body decoded from its
@@ -210,7 +218,7 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
-    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}) },
+    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
     startedAt: fx.startedAt, durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
@@ -282,6 +290,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const bad = unframeable(head.te);
     if (bad) { refuse(req, res, bad); return; }
     const path = originForm(req.url ?? '/');
+    if (path === undefined) { refuse(req, res, 'a request target that is neither a path nor an absolute URL cannot be forwarded as it came'); return; }
+    // Under the target's path, but `OPTIONS *` (the server as a whole) stays `*`: `/api*` is no request target.
+    const forwarded = path === '*' ? '*' : `${prefix}${path}`;
     const method = req.method ?? 'GET';
     // The room is asked first: an exchange it has none for is forwarded as a bare forwarder would,
     // and nothing of it is copied, timed, named or listened to beyond what forwarding needs.
@@ -293,7 +304,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (head.te !== undefined) headers.push('Transfer-Encoding', 'chunked');
     let upstream: ReturnType<typeof send>;
     try {
-      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: `${prefix}${path}`, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: forwarded, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      // An answer's every header too (its head is bounded by MAX_HEADER_BYTES), as for requests.
+      upstream.maxHeadersCount = 0;
     } catch (e) {
       // A head Node's parser took but its client will not write (a control character in a header).
       requestCopy?.release();
@@ -319,8 +332,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${prefix}${path}`, path,
-        requestHeaders: req.rawHeaders, ...(body?.length ? { requestBody: body } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
+        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${path === '*' ? '' : forwarded}`, path,
+        requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
     // A relay step Node refuses (a status, reason phrase, header or early hint the parser took but
@@ -366,9 +379,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('information', (info) => {
       if (info.statusCode !== 103 || res.headersSent || failed) return;
       try {
-        const hints: Record<string, string[]> = {};
-        for (const [k, v] of rawPairs(info.rawHeaders)) (hints[k.toLowerCase()] ??= []).push(v);
-        res.writeEarlyHints(hints);
+        // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
+        const hints = new Map<string, string[]>();
+        for (const [k, v] of rawPairs(info.rawHeaders)) {
+          const name = k.toLowerCase();
+          const values = hints.get(name);
+          if (values) values.push(v); else hints.set(name, [v]);
+        }
+        res.writeEarlyHints(Object.fromEntries(hints));
       } catch (e) {
         relayFailed(relayCause(target.host, 'its early hints (103) are not ones Node can write', e));
       }
@@ -424,7 +442,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
     if (requestCopy) req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
-    req.pipe(upstream);
+    // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
+    req.pipe(upstream, { end: false });
+    req.on('end', () => {
+      if (finished || failed) return;
+      try {
+        if (req.rawTrailers.length) upstream.addTrailers([...rawPairs(req.rawTrailers)] as [string, string][]);
+      } catch {
+        // Trailers Node's parser took but its client will not write (none known): both sides are
+        // cut, as for a client that hangs up, and the exchange is counted as not judged.
+        res.destroy();
+        return;
+      }
+      upstream.end();
+    });
     // A client that hangs up: forwarded, not judged, and the target's side is closed too.
     res.on('close', () => {
       if (res.writableFinished) return;
@@ -434,7 +465,44 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   };
 
-  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, handle);
+  // One exchange at a time per connection: a pipelined request is forwarded once the answer before it
+  // has ended, as a target reading the connection itself takes them. Node hands over every request it
+  // has parsed at once, so a client pipelining thousands without reading its answers made as many
+  // exchanges (and connections to the target) at once, hundreds of MB, all from one connection.
+  // Node reads on while one waits (it stops only once answers pile up unwritten, and none is written
+  // here before its turn), so past MAX_PIPELINED waiting the connection is cut: no client that reads
+  // its answers has that many unanswered, and nothing of those waiting was forwarded.
+  const waiting = new WeakMap<Socket, (() => void)[]>();
+  const next = (socket: Socket) => {
+    const queue = waiting.get(socket);
+    const start = queue?.shift();
+    if (start) start();
+    else waiting.delete(socket);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const start = () => {
+      // Its client went away while it waited: nothing of it was forwarded.
+      if (res.destroyed || socket.destroyed) { next(socket); return; }
+      res.once('close', () => next(socket));
+      handle(req, res);
+    };
+    if (socket.destroyed) return;
+    const queue = waiting.get(socket);
+    if (!queue) { waiting.set(socket, []); start(); return; }
+    if (queue.length >= MAX_PIPELINED) { queue.length = 0; socket.destroy(); return; }
+    queue.push(start);
+  };
+  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, serve);
+  // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
+  // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or
+  // Content-Length among the rest, so such a request went on unframed and its body reached the target
+  // as requests of its own, never counted or judged.
+  server.maxHeadersCount = 0;
+  // A client that half-closes once its request is sent (RFC 9112 9.6) still gets the answer the
+  // target gives it: Node's default would drop it (the request already forwarded, the exchange unjudged).
+  // (Node's own switch for it, not in its types; test/proxy-half-close.test.ts holds it working.)
+  Object.assign(server, { httpAllowHalfOpen: true });
   server.on('clientError', (_e, socket) => { if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'); else socket.destroy(); });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
