@@ -67,19 +67,57 @@ export function selfContained(html: string): string {
   return out;
 }
 
+/** Two changes to how Allure 3.18 works, none to what it writes (each left out when the module is not
+ *  shaped as expected):
+ *  - A result file or attachment (a few KB; up to ALLURE_READ_AT_ONCE) is read whole, synchronously,
+ *    as Allure's own in-memory result file does, not streamed: the page reads some 1 400 of them one
+ *    after another, and each stream's open, reads and close waited on libuv's threads (about 0.35 s
+ *    of a generation idle on a quiet machine, 0.5 s on a loaded one).
+ *  - Its local "CI" is told there is no git checkout, as it finds when it runs in /dev/shm, where the
+ *    page is built when there is room: it ran `git` five times (some 0.1 s) to learn the checkout's
+ *    name, branch and remote, which the page would carry had it been built inside a checkout (the
+ *    remote URL may hold a token). Nothing of the checkout belongs in a conformance report. */
+const ALLURE_READ_AT_ONCE = 8 * 1024 * 1024;
+const ALLURE_PATCHES = `
+const readerApi = await load(() => core.resolve('@allurereport/reader-api'));
+const resultFile = readerApi?.PathResultFile?.prototype;
+if (typeof resultFile?.getContent === 'function') {
+  const streamed = resultFile.getContent;
+  resultFile.getContent = function () {
+    try {
+      const stat = statSync(this.path, { throwIfNoEntry: false });
+      if (!stat) return undefined; // as Allure's: no file, no content
+      if (stat.isFile() && stat.size <= ${ALLURE_READ_AT_ONCE}) return Readable.from(readFileSync(this.path));
+    } catch { /* Allure's stream meets the same error */ }
+    return streamed.call(this);
+  };
+}
+const local = (await load(() => join(dirname(core.resolve('@allurereport/ci')), 'detectors', 'local.js')))?.local;
+if (local && Object.getOwnPropertyDescriptor(local, 'repoName')?.get) {
+  for (const [name, value] of [['repoName', ''], ['jobRunBranch', ''], ['provider', undefined], ['repository', undefined]]) {
+    Object.defineProperty(local, name, { get: () => value, enumerable: true, configurable: true });
+  }
+}
+`;
+
 /** The Allure CLI in a process started before its input exists: it loads its modules (about 1 s of
  *  CPU, most of a generation's start) while the presentation writes the results, then waits for one
  *  line on stdin, {args, cwd}, and runs as `allure ...args` there. An empty stdin (the run needed
  *  no HTML after all, or ended) ends it. Loading ahead is only a head start: if it fails, the CLI
  *  loads the same modules when it runs. */
 const AHEAD = `
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 const cli = process.argv[1];
-const load = async (resolve) => { try { await import(pathToFileURL(resolve()).href); } catch { /* loaded when it runs */ } };
+const load = async (resolve) => { try { return await import(pathToFileURL(resolve()).href); } catch { /* loaded when it runs */ } };
 const from = createRequire(cli);
 await load(() => from.resolve('./dist/commands/index.js'));
-await load(() => createRequire(from.resolve('@allurereport/core')).resolve('@allurereport/plugin-awesome'));
+const core = createRequire(from.resolve('@allurereport/core'));
+await load(() => core.resolve('@allurereport/plugin-awesome'));
+${ALLURE_PATCHES}
 let input = '';
 process.stdin.setEncoding('utf8');
 for await (const chunk of process.stdin) input += chunk;
