@@ -198,16 +198,29 @@ export function htmlWorkPlace(results: string): 'ram' | 'beside' {
   }
 }
 
+/** Characters of messages and their indented bodies prettyAttachments keeps to indent each once. */
+const INDENTED_KEPT = 4 * 1024 * 1024;
+
 /** A shown message attachment (`<exchange> request`, `<exchange> response`): its body re-indented
  *  is put before it, and it keeps the bytes as received. Only the copy the HTML is built from changes. */
 function prettyAttachments(results: string): void {
   type Attachment = { name: string; source: string; type?: string };
   type Step = { attachments?: Attachment[]; steps?: Step[] };
+  // A run's messages are attached to every check that judged them (the reference's: 30 texts in 698
+  // attachments): each is indented once, while what is kept stays small (a flood's texts are many).
+  const indented = new Map<string, string | undefined>();
+  let kept = 0;
+  const indent = (message: string) => {
+    if (indented.has(message)) return indented.get(message);
+    const pretty = prettyMessage(message);
+    if ((kept += message.length + (pretty?.length ?? 0)) <= INDENTED_KEPT) indented.set(message, pretty);
+    return pretty;
+  };
   const walk = (s: Step): boolean => {
     let changed = false;
     const out: Attachment[] = [];
     for (const a of s.attachments ?? []) {
-      const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? prettyMessage(readFileSync(join(results, a.source), 'utf8')) : undefined;
+      const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? indent(readFileSync(join(results, a.source), 'utf8')) : undefined;
       if (pretty !== undefined) {
         const source = a.source.replace(/-attachment(\.\w+)?$/, '-pretty-attachment.txt');
         replaceFile(join(results, source), pretty);
