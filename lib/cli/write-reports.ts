@@ -152,6 +152,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   const problems: string[] = [];
   const wrote = new Set<string>();
   const ahead = new HashesAhead();
+  const removals: Promise<void>[] = [];
   let current: Report = { ...report, peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
   const write = async (w: ReportWriter) => {
     if (w.needs && !wrote.has(w.needs)) return;
@@ -160,6 +161,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       for (const f of out.files) if (!outputs.includes(f)) outputs.push(f);
       wrote.add(w.name);
       if (out.report) current = out.report;
+      if (out.removed) removals.push(out.removed);
       try {
         ahead.add(out.files.flatMap((f) => filesUnder(dir, f)).map((name) => join(dir, name)));
       } catch {
@@ -187,6 +189,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   } finally {
     ahead.stop();
   }
+  await Promise.all(removals);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
   return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true } : {}) };
 }
