@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { Vitest } from 'vitest/node';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 
@@ -15,7 +16,7 @@ import { PROJECT_ROOT as ROOT } from '../paths.js';
 const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
-import { replaceDirectory } from '../reporting/replace-file.js';
+import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
 import { presentedReport } from '../reporting/presented-report.js';
@@ -70,7 +71,7 @@ export function presentAhead(): number | undefined {
  * write into a fresh directory made inside the report directory, and what they wrote is renamed into
  * place: a path already in the report directory (a planted symlink) is replaced, never written through.
  */
-export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented> {
+export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void> }> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
   const staging = mkdtempSync(join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
@@ -81,29 +82,48 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
     const { code, stdout, stderr } = await child.run(JSON.stringify({ input, dir: staging }), 300_000);
     if (code !== 0) throw new Error((stderr.trim().split('\n').pop() || `exit code ${code}`).replace(/^present: /, ''));
     const presented = JSON.parse(stdout) as Presented;
-    const allureResults = replaceDirectory(presented.allureResults, join(reportDir, 'allure-results'));
-    return { ...presented, allureResults };
+    // The previous run's results are removed while the HTML is built from these.
+    const { path: allureResults, removed } = replaceDirectoryInBackground(presented.allureResults, join(reportDir, 'allure-results'));
+    return { ...presented, allureResults, removed };
   } finally {
     rmSync(work, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
-/** The presentation itself, in this process (the child's work). */
-export async function presentInProcess(report: Report, reportDir: string): Promise<Presented> {
-  const allureResults = join(reportDir, 'allure-results');
-  rmSync(allureResults, { recursive: true, force: true }); // results of one run only (a fresh directory when run by presentWithVitest)
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest('test', [], {
+/** A vitest made before its report exists: the presentation child makes it while the run judges. */
+export interface PreparedVitest {
+  readonly vitest: Vitest;
+}
+
+/** Vitest, made with everything of a presentation but its report (which suite files run, what they
+ *  are given, where the results go): its configuration resolved and its server made (about 0.2 s of
+ *  a presentation on a quiet machine, 0.6 s on a loaded one) while the run still judges. Undefined
+ *  when that fails: presentInProcess then makes it itself, and says why it cannot. */
+export async function prepareVitest(): Promise<PreparedVitest | undefined> {
+  try {
+    return { vitest: await makeVitest(`suites/*.suite.${SUITES_EXT}`, {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+type AimedReporter = { aim(config: { resultsDir: string; environmentInfo: Record<string, string> }): void };
+
+async function makeVitest(include: string | string[], reporterConfig: Record<string, unknown>): Promise<Vitest> {
+  const { createVitest } = await import('vitest/node');
+  // What startVitest sets before it makes one.
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  return createVitest('test', {
     config: false,
     root: PRESENTATION_ROOT,
-    // The files of the areas this run has checks in (a file with no test fails), and the differential's.
-    include: [...new Set(report.checks.map((c) => suiteFile(areaFile(c.area)))), ...(report.differential ? [suiteFile('differential')] : [])],
+    include: [include].flat(),
     watch: false,
-    provide: { conformance: report },
     // Passing reporters replaces vitest's defaults: Allure only (without host, thread, framework or
-    // file labels), nothing on the console.
-    reporters: [[join(PRESENTATION_ROOT, 'suites', `auditor-reporter.${SUITES_EXT}`), { resultsDir: allureResults, environmentInfo: environmentOf(report) }]],
+    // file labels), nothing on the console. Aimed at a run's results before it starts (AimedReporter).
+    reporters: [[join(PRESENTATION_ROOT, 'suites', `auditor-reporter.${SUITES_EXT}`), reporterConfig]],
     setupFiles: ['allure-vitest/setup'],
     // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
     pool: 'threads',
@@ -111,12 +131,36 @@ export async function presentInProcess(report: Report, reportDir: string): Promi
     isolate: false,
     ...COMPILED_LIB,
   }, { logLevel: 'silent', cacheDir: join(ROOT, 'node_modules/.vite') }, { stdout: discard(), stderr: discard() });
+}
+
+/** The presentation itself, in this process (the child's work); with the vitest prepared ahead when
+ *  there is one. */
+export async function presentInProcess(report: Report, reportDir: string, prepared?: Promise<PreparedVitest | undefined>): Promise<Presented> {
+  const allureResults = join(reportDir, 'allure-results');
+  rmSync(allureResults, { recursive: true, force: true }); // results of one run only (a fresh directory when run by presentWithVitest)
+  // The files of the areas this run has checks in (a file with no test fails), and the differential's.
+  const files = [...new Set(report.checks.map((c) => suiteFile(areaFile(c.area)))), ...(report.differential ? [suiteFile('differential')] : [])];
+  const aim = { resultsDir: allureResults, environmentInfo: environmentOf(report) };
+  const ready = (await prepared)?.vitest;
+  // Its reporter, made with it (Vitest's `reporters`, internal), aimed at this run's results; made
+  // anew when there is none to aim.
+  const auditor = (ready as { reporters?: unknown[] } | undefined)?.reporters?.find((r): r is AimedReporter => typeof (r as Partial<AimedReporter> | undefined)?.aim === 'function');
+  auditor?.aim(aim);
+  if (ready && !auditor) await ready.close();
+  const vitest = ready && auditor ? ready : await makeVitest(files, aim);
+  let failure: string | undefined;
   try {
+    vitest.provide('conformance', report);
+    try {
+      await vitest.start(files.map((f) => join(PRESENTATION_ROOT, f)));
+    } catch (e) {
+      failure = (e as Error).message;
+    }
     const tests = vitest.state.getFiles().flatMap((f) => [...collect(f)]).length;
     const errors = vitest.state.getUnhandledErrors();
-    if (errors.length || tests < report.checks.length) {
+    if (failure !== undefined || errors.length || tests < report.checks.length) {
       const first = errors[0] as { message?: string } | undefined;
-      throw new Error(`the conformance suites did not run (${first?.message?.split('\n')[0] ?? `${tests} of ${report.checks.length} checks presented`})`);
+      throw new Error(`the conformance suites did not run (${(failure ?? first?.message)?.split('\n')[0] ?? `${tests} of ${report.checks.length} checks presented`})`);
     }
   } finally {
     await vitest.close();
