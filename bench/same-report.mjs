@@ -16,7 +16,7 @@ if (!a || !b) { process.stderr.write('usage: node bench/same-report.mjs DIR_A DI
 const text = (s, dir) => s
   .split(dir).join('<dir>')
   .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
-  .replace(/\b[0-9a-f]{16,64}\b/gi, '<hex>')
+  .replace(/\b[0-9a-f]{12,64}\b/gi, '<hex>')
   .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?/g, '<date>')
   .replace(/\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?/g, '<date>')
   .replace(/(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT/g, '<date>')
