@@ -2,7 +2,8 @@
 // `npx vitest run suites` runs) register one test per check from the injected report, and
 // allure-vitest writes allure-results/ (junit.xml is written from the report itself:
 // lib/reporting/junit.ts). Vitest's own console output is discarded; the CLI prints its summary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -16,6 +17,7 @@ import { PROJECT_ROOT as ROOT } from '../paths.js';
 const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
+import { inRam, RAM_DIR, ramHasRoomFor } from '../reporting/ram-place.js';
 import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
@@ -64,30 +66,86 @@ export function presentAhead(): number | undefined {
   return ahead.pid;
 }
 
+/** The presentation's results in RAM, by report directory, while their copy is written into it:
+ *  report.html is built from them meanwhile. */
+const inRamResults = new Map<string, string>();
+
+/** The results the last presentation into `reportDir` left in RAM, while they are there. */
+export function ramResultsOf(reportDir: string): string | undefined {
+  const path = inRamResults.get(reportDir);
+  return path && existsSync(path) ? path : undefined;
+}
+
+/** At most what the presentation writes for `report` (its texts as UTF-8 in every check that attaches
+ *  them, and some 64 KiB of each check's own): whether it fits in RAM. */
+function resultsBytes(report: Report): number {
+  const texts = new Map(report.exchanges.map((e) => [e.id, e.request.length + e.response.length + e.curl.length]));
+  return report.checks.reduce((n, c) => n + 64 * 1024 + c.exchanges.reduce((m, id) => m + 3 * (texts.get(id) ?? 0), 0), 0);
+}
+
+/** Files copied at once into the report directory (libuv runs four at a time). */
+const COPIES_AT_ONCE = 8;
+
+/** Copies the tree `from` into `to` (made here; every file created anew), off the event loop. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to);
+  const entries = await readdir(from, { withFileTypes: true });
+  let next = 0;
+  const copier = async () => {
+    for (let e = entries[next++]; e; e = entries[next++]) {
+      if (e.isDirectory()) await copyTree(join(from, e.name), join(to, e.name));
+      else if (e.isFile()) await copyFile(join(from, e.name), join(to, e.name), constants.COPYFILE_EXCL);
+    }
+  };
+  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, copier));
+}
+
 /**
  * Presents the report in a child process (`cli/present`): vitest and its reporters cost ~185 MB that
  * the run itself never needs, and in a process of their own they never add to the run's peak memory.
  * The report crosses as a JSON file in the temporary directory, removed after. Vitest's reporters
- * write into a fresh directory made inside the report directory, and what they wrote is renamed into
- * place: a path already in the report directory (a planted symlink) is replaced, never written through.
+ * write into a fresh directory, and what they wrote is renamed into place in the report directory: a
+ * path already there (a planted symlink) is replaced, never written through. That fresh directory is
+ * in RAM when the report directory is on a disk and RAM has room: then the results are copied into
+ * a fresh directory in the report directory while report.html is built from them (`finishing`
+ * settles once they are in place, and rejects when they cannot be), not written file by file to the
+ * disk while the run waits.
  */
-export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void> }> {
+export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void>; readonly finishing?: Promise<void> }> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
-  const staging = mkdtempSync(join(reportDir, '.presenting-'));
+  const presented = presentedReport(report);
+  const ram = !inRam(reportDir) && ramHasRoomFor(resultsBytes(presented));
+  const staging = mkdtempSync(ram ? join(RAM_DIR, 'conformance-present-') : join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
+  let kept = false;
   try {
-    writeFileSync(input, JSON.stringify(presentedReport(report)));
+    writeFileSync(input, JSON.stringify(presented));
     const child = ahead ?? presentationChild();
     ahead = undefined;
     const { code, stdout, stderr } = await child.run(JSON.stringify({ input, dir: staging }), 300_000);
     if (code !== 0) throw new Error((stderr.trim().split('\n').pop() || `exit code ${code}`).replace(/^present: /, ''));
-    const presented = JSON.parse(stdout) as Presented;
+    const out = JSON.parse(stdout) as Presented;
+    const allureResults = join(reportDir, 'allure-results');
     // The previous run's results are removed while the HTML is built from these.
-    const { path: allureResults, removed } = replaceDirectoryInBackground(presented.allureResults, join(reportDir, 'allure-results'));
-    return { ...presented, allureResults, removed };
+    if (!ram) return { ...out, allureResults, removed: replaceDirectoryInBackground(out.allureResults, allureResults).removed };
+    kept = true;
+    inRamResults.set(reportDir, out.allureResults);
+    let removed: Promise<void> = Promise.resolve();
+    const finishing = (async () => {
+      const disk = mkdtempSync(join(reportDir, '.presenting-'));
+      try {
+        await copyTree(out.allureResults, join(disk, 'allure-results'));
+        ({ removed } = replaceDirectoryInBackground(join(disk, 'allure-results'), allureResults));
+      } finally {
+        inRamResults.delete(reportDir);
+        await Promise.all([rm(disk, { recursive: true, force: true }), rm(staging, { recursive: true, force: true })]);
+      }
+    })();
+    finishing.catch(() => undefined); // its failure is the caller's to say
+    return { ...out, allureResults, finishing, removed: finishing.then(() => removed, () => undefined) };
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(staging, { recursive: true, force: true });
+    if (!kept) rmSync(staging, { recursive: true, force: true });
   }
 }
 

@@ -153,6 +153,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   const wrote = new Set<string>();
   const ahead = new HashesAhead();
   const removals: Promise<void>[] = [];
+  const finishing: Promise<void>[] = [];
   let current: Report = { ...report, peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
   const write = async (w: ReportWriter) => {
     if (w.needs && !wrote.has(w.needs)) return;
@@ -162,10 +163,20 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       wrote.add(w.name);
       if (out.report) current = out.report;
       if (out.removed) removals.push(out.removed);
-      try {
-        ahead.add(out.files.flatMap((f) => filesUnder(dir, f)).map((name) => join(dir, name)));
-      } catch {
-        // a file gone meanwhile: the manifest meets it itself
+      const hashAhead = () => {
+        try {
+          ahead.add(out.files.flatMap((f) => filesUnder(dir, f)).map((name) => join(dir, name)));
+        } catch {
+          // a file gone meanwhile: the manifest meets it itself
+        }
+      };
+      if (!out.finishing) hashAhead();
+      else {
+        // Files still being written: hashed once in place; not listed as written if they cannot be.
+        finishing.push(out.finishing.then(hashAhead, (e: unknown) => {
+          problems.push(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
+          for (const f of out.files) if (outputs.includes(f)) outputs.splice(outputs.indexOf(f), 1);
+        }));
       }
     } catch (e) {
       problems.push(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
@@ -182,6 +193,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
     current = { ...current, peakRss: { ...current.peakRss, runBytes: Math.max(current.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
     await write(summaryWriter);
   }
+  await Promise.all(finishing);
   try {
     outputs.push(await writeManifest(current, dir, [...outputs], ahead));
   } catch (e) {

@@ -3,12 +3,13 @@
 // cut out here, and a file that would still reach outside itself is refused rather than written.
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
+import { inRam, RAM_DIR, ramHasRoomFor } from './ram-place.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
@@ -174,27 +175,13 @@ function treeBytes(dir: string): number {
   return bytes;
 }
 
-/** Linux's shared-memory file system, where the HTML is built when the report directory is on a disk
- *  and it has room. Creating a file on the project's disks (ext4) costs about 1 ms of system time,
- *  in RAM 0.03 ms, and building the page creates one per indented attachment and per result
- *  rewritten (1.8 s of a cold run's 4.3 s on a loaded machine). */
-const RAM_DIR = '/dev/shm';
-const TMPFS_MAGIC = 0x01021994;
-/** Results larger than this are built beside the report, as before: what is held in RAM stays small. */
-const MAX_RAM_RESULTS = 128 * 1024 * 1024;
-/** Room left on RAM_DIR beyond the copy, the indented bodies and Allure's page (some 11 MB). */
-const RAM_MARGIN = 256 * 1024 * 1024;
-
 /** Where report.html is built from `results`: copied into RAM, or linked beside them (the report
  *  directory is in RAM already, or there is no RAM file system with room). */
 export function htmlWorkPlace(results: string): 'ram' | 'beside' {
   try {
-    if (statfsSync(results).type === TMPFS_MAGIC) return 'beside';
-    const bytes = treeBytes(results);
-    const ram = statfsSync(RAM_DIR);
-    return bytes <= MAX_RAM_RESULTS && ram.type === TMPFS_MAGIC && ram.bavail * ram.bsize >= 3 * bytes + RAM_MARGIN ? 'ram' : 'beside';
+    return !inRam(results) && ramHasRoomFor(treeBytes(results)) ? 'ram' : 'beside';
   } catch {
-    return 'beside'; // no such file system
+    return 'beside'; // the results cannot be measured
   }
 }
 
@@ -301,19 +288,21 @@ function verdictPieces(html: string, report: Report, encoding: BufferEncoding = 
 
 /** Writes `<reportDir>/report.html` from `<reportDir>/allure-results`; its path, or nothing (said on
  *  stderr) when the Allure CLI is not installed. */
-export async function writeHtmlReport(reportDir: string, title: string, report: Report): Promise<string[]> {
+export async function writeHtmlReport(reportDir: string, title: string, report: Report, ramResults?: string): Promise<string[]> {
   const cli = allureCli();
   if (!cli) {
     process.stderr.write(`note: ${ALLURE_MISSING}\n`);
     return [];
   }
-  // In RAM, copied; otherwise beside the results (the same file system), so that they are linked.
-  const results = join(reportDir, 'allure-results');
-  const ram = htmlWorkPlace(results) === 'ram';
+  // In RAM, copied (or linked: `ramResults`, the same results the presentation wrote there, whose
+  // copy is still being written into the report directory); otherwise beside the results (the same
+  // file system), so that they are linked.
+  const results = ramResults ?? join(reportDir, 'allure-results');
+  const ram = ramResults !== undefined || htmlWorkPlace(results) === 'ram';
   const work = mkdtempSync(ram ? join(RAM_DIR, 'conformance-html-') : join(reportDir, '.report-html-'));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
-    linkTree(results, join(work, 'results'), ram);
+    linkTree(results, join(work, 'results'), ram && ramResults === undefined);
     prettyAttachments(join(work, 'results'));
     const allure = ahead ?? allureChild(cli);
     ahead = undefined;
