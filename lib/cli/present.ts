@@ -6,20 +6,25 @@
 import { readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { Report } from '../reporting/report.js';
-import { prepareVitest, presentInProcess } from './vitest-run.js';
+import { prepareVitest, presentInProcess, type PresentationInput } from './presentation.js';
 
 async function main(): Promise<number> {
   let [input, dir] = process.argv.slice(2);
   let prepared: ReturnType<typeof prepareVitest> | undefined;
+  let given: Pick<PresentationInput, 'files' | 'environment'> | undefined;
   if (input === '--ahead') {
     prepared = prepareVitest();
     const line = await text(process.stdin);
     if (!line) { await (await prepared)?.vitest.close(); return 0; }
-    ({ input, dir } = JSON.parse(line) as { input: string; dir: string });
+    const parsed = JSON.parse(line) as PresentationInput;
+    ({ input, dir } = parsed);
+    if (Array.isArray(parsed.files) && parsed.environment) given = parsed;
   }
   if (!input || !dir) { process.stderr.write('present: usage: cli/present REPORT.json DIR\n'); return 2; }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
-  process.stdout.write(`${JSON.stringify(await presentInProcess(report, dir, prepared))}\n`);
+  // Run by hand (or told only where), it works out itself what the CLI tells it.
+  given ??= (await import('./vitest-run.js')).presentationInputs(report);
+  process.stdout.write(`${JSON.stringify(await presentInProcess(report, dir, given, prepared))}\n`);
   return 0;
 }
 
