@@ -11,14 +11,14 @@ import { prepareVitest, presentInProcess, type PresentationInput } from './prese
 async function main(): Promise<number> {
   let [input, dir] = process.argv.slice(2);
   let prepared: ReturnType<typeof prepareVitest> | undefined;
-  let given: Pick<PresentationInput, 'files' | 'environment'> | undefined;
+  let given: Pick<PresentationInput, 'suites' | 'environment'> | undefined;
   if (input === '--ahead') {
     prepared = prepareVitest();
     const line = await text(process.stdin);
     if (!line) { await (await prepared)?.vitest.close(); return 0; }
     const parsed = JSON.parse(line) as PresentationInput;
     ({ input, dir } = parsed);
-    if (Array.isArray(parsed.files) && parsed.environment) given = parsed;
+    if (Array.isArray(parsed.suites) && parsed.environment) given = parsed;
   }
   if (!input || !dir) { process.stderr.write('present: usage: cli/present REPORT.json DIR\n'); return 2; }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;

@@ -14,7 +14,7 @@ import type { Report } from '../reporting/report.js';
  *  checkout run from source (vitest reads it itself), JavaScript compiled beside dist/lib. */
 const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-export const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
+const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
 
 /** Compiled, the harness modules the suites import (dist/lib, and the suites' own helpers beside
  *  the suite files) are plain JavaScript: Node loads them itself instead of vite transforming each
@@ -30,8 +30,9 @@ export interface PresentationInput {
   readonly input: string;
   /** Where allure-results is written (a fresh directory). */
   readonly dir: string;
-  /** The suite files to run, relative to the presentation's root. */
-  readonly files: readonly string[];
+  /** The suites to run, by name (`routes` for suites/routes.suite.*): the child knows whether its
+   *  suite files are compiled (a run from source may start a compiled child). */
+  readonly suites: readonly string[];
   /** Allure's environment view. */
   readonly environment: Record<string, string>;
 }
@@ -86,10 +87,10 @@ async function makeVitest(include: string | string[], reporterConfig: Record<str
 
 /** The presentation itself, in this process (the child's work); with the vitest prepared ahead when
  *  there is one. */
-export async function presentInProcess(report: Report, reportDir: string, given: Pick<PresentationInput, 'files' | 'environment'>, prepared?: Promise<PreparedVitest | undefined>): Promise<Presented> {
+export async function presentInProcess(report: Report, reportDir: string, given: Pick<PresentationInput, 'suites' | 'environment'>, prepared?: Promise<PreparedVitest | undefined>): Promise<Presented> {
   const allureResults = join(reportDir, 'allure-results');
   rmSync(allureResults, { recursive: true, force: true }); // results of one run only (a fresh directory when run by presentWithVitest)
-  const files = [...given.files];
+  const files = given.suites.map(suiteFile);
   const aim = { resultsDir: allureResults, environmentInfo: given.environment };
   const ready = (await prepared)?.vitest;
   // Its reporter, made with it (Vitest's `reporters`, internal), aimed at this run's results; made

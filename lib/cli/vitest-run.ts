@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
-import { suiteFile, type PresentationInput, type Presented } from './presentation.js';
+import type { PresentationInput, Presented } from './presentation.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { inRam, RAM_DIR, ramHasRoomFor } from '../reporting/ram-place.js';
 import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
@@ -15,13 +15,13 @@ import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
 import { presentedReport } from '../reporting/presented-report.js';
 
-/** What the presentation child is told beside the report: the suite files of the areas this run has
+/** What the presentation child is told beside the report: the suites of the areas this run has
  *  checks in (a file with no test fails) and the differential's, and Allure's environment view (the
  *  run manifest, flattened to name = value). Worked out here, so that the child loads none of the
  *  catalogue the report's module brings (some 0.08 s of its start). */
-export function presentationInputs(report: Report): Pick<PresentationInput, 'files' | 'environment'> {
-  const files = [...new Set(report.checks.map((c) => suiteFile(areaFile(c.area)))), ...(report.differential ? [suiteFile('differential')] : [])];
-  return { files, environment: environmentOf(report) };
+export function presentationInputs(report: Report): Pick<PresentationInput, 'suites' | 'environment'> {
+  const suites = [...new Set(report.checks.map((c) => areaFile(c.area))), ...(report.differential ? ['differential'] : [])];
+  return { suites, environment: environmentOf(report) };
 }
 
 function environmentOf(report: Report): Record<string, string> {
@@ -123,7 +123,7 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
         await copyTree(out.allureResults, join(disk, 'allure-results'));
         ({ removed } = replaceDirectoryInBackground(join(disk, 'allure-results'), allureResults));
       } finally {
-        inRamResults.delete(reportDir);
+        if (inRamResults.get(reportDir) === out.allureResults) inRamResults.delete(reportDir);
         await Promise.all([rm(disk, { recursive: true, force: true }), rm(staging, { recursive: true, force: true })]);
       }
     })();
