@@ -2,7 +2,8 @@
 // report into allure-results/ through vitest, and prints what it wrote as JSON. Run by
 // the CLI in a process of its own (vitest-run.ts); one line on stderr and exit 1 on failure.
 // With `--ahead` it is started before the report exists: it makes its vitest, then reads
-// {"input", "dir"} from stdin (nothing there: it ends).
+// {"input", "dir", "suites", "environment"} from stdin (presentation.ts PresentationInput; nothing
+// there: it ends).
 import { readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { Report } from '../reporting/report.js';
