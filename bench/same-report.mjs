@@ -5,7 +5,8 @@
 // traceability.md, junit.xml, the Allure results (each result by its historyId, its attachments by
 // content) and report.html: its page outside the data, and every data file it embeds (decoded,
 // matched by content). Prints each difference (at most 20) and exits 1 when there is one; run it on
-// two runs of the same build first to see that it finds none there.
+// two runs of the same build first to see that it finds none there. Give directories whose paths are
+// equally long: the report names its directory, and Allure states the byte length of what names it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
