@@ -56,11 +56,19 @@ export class PlainResultsWriter implements Writer {
 }
 
 export default class AuditorReporter extends AllureVitestReporter {
-  private readonly resultsDir: string;
+  private resultsDir: string;
 
   constructor(config: AllureVitestReporterConfig = {}) {
     super({ ...config, listeners: [...(config.listeners ?? []), { beforeTestResultWrite: auditorView }] });
     this.resultsDir = config.resultsDir ?? './allure-results'; // allure-js-commons' default
+  }
+
+  /** Where the results go and the environment they name, for a reporter made before they were known
+   *  (the CLI's presentation makes its vitest while the run still judges); before its run starts. */
+  aim(config: Pick<AllureVitestReporterConfig, 'resultsDir' | 'environmentInfo'>): void {
+    const self = this as unknown as { config: AllureVitestReporterConfig };
+    self.config = { ...self.config, ...config };
+    this.resultsDir = config.resultsDir ?? this.resultsDir;
   }
 
   override onInit(vitest: Vitest): void {

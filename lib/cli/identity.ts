@@ -2,7 +2,7 @@
 // the run a report belongs to: what a merge compares so that it takes the shards of one run only.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
@@ -60,6 +60,31 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  *  against 0.03). A larger one is streamed, so that a long-running mode's loop is never held long. */
 const READ_AT_ONCE = 1024 * 1024;
 const SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
+/** What tells a file's version apart: its inode, size and times (a file rewritten in place or
+ *  replaced by rename has another). */
+const versionOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+
+/** The version of the file at `path` now, or undefined for anything but a regular file. */
+export function fileVersion(path: string): string | undefined {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat?.isFile() ? versionOf(stat) : undefined;
+}
+
+/** The SHA-256 of a regular file of at most READ_AT_ONCE bytes, read now, and the version it was read
+ *  from; undefined for anything else (left to fileSha256). */
+export function smallFileSha256(path: string): { readonly sha256: string; readonly version: string } | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile() || stat.size > READ_AT_ONCE) return undefined;
+    const hash = createHash('sha256');
+    for (let n = readSync(fd, SCRATCH); n > 0; n = readSync(fd, SCRATCH)) hash.update(SCRATCH.subarray(0, n));
+    return { sha256: hash.digest('hex'), version: versionOf(stat) };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');

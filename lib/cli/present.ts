@@ -1,24 +1,31 @@
 // The presentation child (`bin/run.mjs cli/present REPORT.json DIR`): turns a finished, redacted
 // report into allure-results/ through vitest, and prints what it wrote as JSON. Run by
 // the CLI in a process of its own (vitest-run.ts); one line on stderr and exit 1 on failure.
-// With `--ahead` it is started before the report exists: it loads vitest, then reads
-// {"input", "dir"} from stdin (nothing there: it ends).
+// With `--ahead` it is started before the report exists: it makes its vitest, then reads
+// {"input", "dir", "suites", "environment"} from stdin (presentation.ts PresentationInput; nothing
+// there: it ends).
 import { readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { Report } from '../reporting/report.js';
-import { presentInProcess } from './vitest-run.js';
+import { prepareVitest, presentInProcess, type PresentationInput } from './presentation.js';
 
 async function main(): Promise<number> {
   let [input, dir] = process.argv.slice(2);
+  let prepared: ReturnType<typeof prepareVitest> | undefined;
+  let given: Pick<PresentationInput, 'suites' | 'environment'> | undefined;
   if (input === '--ahead') {
-    await import('vitest/node');
+    prepared = prepareVitest();
     const line = await text(process.stdin);
-    if (!line) return 0;
-    ({ input, dir } = JSON.parse(line) as { input: string; dir: string });
+    if (!line) { await (await prepared)?.vitest.close(); return 0; }
+    const parsed = JSON.parse(line) as PresentationInput;
+    ({ input, dir } = parsed);
+    if (Array.isArray(parsed.suites) && parsed.environment) given = parsed;
   }
   if (!input || !dir) { process.stderr.write('present: usage: cli/present REPORT.json DIR\n'); return 2; }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
-  process.stdout.write(`${JSON.stringify(await presentInProcess(report, dir))}\n`);
+  // Run by hand (or told only where), it works out itself what the CLI tells it.
+  given ??= (await import('./vitest-run.js')).presentationInputs(report);
+  process.stdout.write(`${JSON.stringify(await presentInProcess(report, dir, given, prepared))}\n`);
   return 0;
 }
 

@@ -2,34 +2,28 @@
 // `npx vitest run suites` runs) register one test per check from the injected report, and
 // allure-vitest writes allure-results/ (junit.xml is written from the report itself:
 // lib/reporting/junit.ts). Vitest's own console output is discarded; the CLI prints its summary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
+import type { PresentationInput, Presented } from './presentation.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
-
-/** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. suites/ lies beneath it: TypeScript in a
- *  checkout run from source (vitest reads it itself), JavaScript compiled beside dist/lib. */
-const PRESENTATION_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SUITES_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-const suiteFile = (name: string) => `suites/${name}.suite.${SUITES_EXT}`;
-import { replaceDirectory } from '../reporting/replace-file.js';
+import { inRam, RAM_DIR, ramHasRoomFor } from '../reporting/ram-place.js';
+import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
 import { presentedReport } from '../reporting/presented-report.js';
 
-/** Compiled, the harness modules the suites import (dist/lib, and the suites' own helpers beside
- *  the suite files) are plain JavaScript: Node loads them itself instead of vite transforming each
- *  one for its module runner (measured on the reference's run: the child's CPU 1.8 → 1.4 s, its
- *  peak RSS 218 → 140 MB; allure-results the same). From source they are TypeScript, which only the
- *  transform reads. */
-const COMPILED_LIB = SUITES_EXT === 'js' ? { server: { deps: { external: [/\/dist\/(?:lib\/|suites\/(?!.*\.suite\.js$))/] } } } : {};
+/** What the presentation child is told beside the report: the suites of the areas this run has
+ *  checks in (a file with no test fails) and the differential's, and Allure's environment view (the
+ *  run manifest, flattened to name = value). Worked out here, so that the child loads none of the
+ *  catalogue the report's module brings (some 0.08 s of its start). */
+export function presentationInputs(report: Report): Pick<PresentationInput, 'suites' | 'environment'> {
+  const suites = [...new Set(report.checks.map((c) => areaFile(c.area))), ...(report.differential ? ['differential'] : [])];
+  return { suites, environment: environmentOf(report) };
+}
 
-const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
-
-/** Allure's environment view: the run manifest, flattened to name = value. */
 function environmentOf(report: Report): Record<string, string> {
   const out: Record<string, string> = {};
   const flat = (prefix: string, v: unknown) => {
@@ -46,12 +40,6 @@ function environmentOf(report: Report): Record<string, string> {
  *  on the reference's run, 235 against 269 to 283 MB on a flood's), at no time cost seen. */
 const PRESENTATION_YOUNG_GENERATION = '--max-semi-space-size=2';
 
-export interface Presented {
-  readonly allureResults: string;
-  /** Peak resident memory of the process that presented (a child of the run). */
-  readonly peakRssBytes?: number;
-}
-
 /** The presentation child, started with its modules loading; `presentWithVitest` takes it. */
 const presentationChild = (): ChildAhead => childAhead([PRESENTATION_YOUNG_GENERATION, join(ROOT, 'bin', 'run.mjs'), 'cli/present', '--ahead'], true);
 let ahead: ChildAhead | undefined;
@@ -63,68 +51,86 @@ export function presentAhead(): number | undefined {
   return ahead.pid;
 }
 
+/** The presentation's results in RAM, by report directory, while their copy is written into it:
+ *  report.html is built from them meanwhile. */
+const inRamResults = new Map<string, string>();
+
+/** The results the last presentation into `reportDir` left in RAM, while they are there. */
+export function ramResultsOf(reportDir: string): string | undefined {
+  const path = inRamResults.get(reportDir);
+  return path && existsSync(path) ? path : undefined;
+}
+
+/** At most what the presentation writes for `report` (its texts as UTF-8 in every check that attaches
+ *  them, and some 64 KiB of each check's own): whether it fits in RAM. */
+function resultsBytes(report: Report): number {
+  const texts = new Map(report.exchanges.map((e) => [e.id, e.request.length + e.response.length + e.curl.length]));
+  return report.checks.reduce((n, c) => n + 64 * 1024 + c.exchanges.reduce((m, id) => m + 3 * (texts.get(id) ?? 0), 0), 0);
+}
+
+/** Files copied at once into the report directory (libuv runs four at a time). */
+const COPIES_AT_ONCE = 8;
+
+/** Copies the tree `from` into `to` (made here; every file created anew), off the event loop. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to);
+  const entries = await readdir(from, { withFileTypes: true });
+  let next = 0;
+  const copier = async () => {
+    for (let e = entries[next++]; e; e = entries[next++]) {
+      if (e.isDirectory()) await copyTree(join(from, e.name), join(to, e.name));
+      else if (e.isFile()) await copyFile(join(from, e.name), join(to, e.name), constants.COPYFILE_EXCL);
+    }
+  };
+  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, copier));
+}
+
 /**
  * Presents the report in a child process (`cli/present`): vitest and its reporters cost ~185 MB that
  * the run itself never needs, and in a process of their own they never add to the run's peak memory.
  * The report crosses as a JSON file in the temporary directory, removed after. Vitest's reporters
- * write into a fresh directory made inside the report directory, and what they wrote is renamed into
- * place: a path already in the report directory (a planted symlink) is replaced, never written through.
+ * write into a fresh directory, and what they wrote is renamed into place in the report directory: a
+ * path already there (a planted symlink) is replaced, never written through. That fresh directory is
+ * in RAM when the report directory is on a disk and RAM has room: then the results are copied into
+ * a fresh directory in the report directory while report.html is built from them (`finishing`
+ * settles once they are in place, and rejects when they cannot be), not written file by file to the
+ * disk while the run waits.
  */
-export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented> {
+export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void>; readonly finishing?: Promise<void> }> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
-  const staging = mkdtempSync(join(reportDir, '.presenting-'));
+  const presented = presentedReport(report);
+  const ram = !inRam(reportDir) && ramHasRoomFor(resultsBytes(presented));
+  const staging = mkdtempSync(ram ? join(RAM_DIR, 'conformance-present-') : join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
+  let kept = false;
   try {
-    writeFileSync(input, JSON.stringify(presentedReport(report)));
+    writeFileSync(input, JSON.stringify(presented));
     const child = ahead ?? presentationChild();
     ahead = undefined;
-    const { code, stdout, stderr } = await child.run(JSON.stringify({ input, dir: staging }), 300_000);
+    const line: PresentationInput = { input, dir: staging, ...presentationInputs(report) };
+    const { code, stdout, stderr } = await child.run(JSON.stringify(line), 300_000);
     if (code !== 0) throw new Error((stderr.trim().split('\n').pop() || `exit code ${code}`).replace(/^present: /, ''));
-    const presented = JSON.parse(stdout) as Presented;
-    const allureResults = replaceDirectory(presented.allureResults, join(reportDir, 'allure-results'));
-    return { ...presented, allureResults };
+    const out = JSON.parse(stdout) as Presented;
+    const allureResults = join(reportDir, 'allure-results');
+    // The previous run's results are removed while the HTML is built from these.
+    if (!ram) return { ...out, allureResults, removed: replaceDirectoryInBackground(out.allureResults, allureResults).removed };
+    kept = true;
+    inRamResults.set(reportDir, out.allureResults);
+    let removed: Promise<void> = Promise.resolve();
+    const finishing = (async () => {
+      const disk = mkdtempSync(join(reportDir, '.presenting-'));
+      try {
+        await copyTree(out.allureResults, join(disk, 'allure-results'));
+        ({ removed } = replaceDirectoryInBackground(join(disk, 'allure-results'), allureResults));
+      } finally {
+        if (inRamResults.get(reportDir) === out.allureResults) inRamResults.delete(reportDir);
+        await Promise.all([rm(disk, { recursive: true, force: true }), rm(staging, { recursive: true, force: true })]);
+      }
+    })();
+    finishing.catch(() => undefined); // its failure is the caller's to say
+    return { ...out, allureResults, finishing, removed: finishing.then(() => removed, () => undefined) };
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(staging, { recursive: true, force: true });
+    if (!kept) rmSync(staging, { recursive: true, force: true });
   }
-}
-
-/** The presentation itself, in this process (the child's work). */
-export async function presentInProcess(report: Report, reportDir: string): Promise<Presented> {
-  const allureResults = join(reportDir, 'allure-results');
-  rmSync(allureResults, { recursive: true, force: true }); // results of one run only (a fresh directory when run by presentWithVitest)
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest('test', [], {
-    config: false,
-    root: PRESENTATION_ROOT,
-    // The files of the areas this run has checks in (a file with no test fails), and the differential's.
-    include: [...new Set(report.checks.map((c) => suiteFile(areaFile(c.area)))), ...(report.differential ? [suiteFile('differential')] : [])],
-    watch: false,
-    provide: { conformance: report },
-    // Passing reporters replaces vitest's defaults: Allure only (without host, thread, framework or
-    // file labels), nothing on the console.
-    reporters: [[join(PRESENTATION_ROOT, 'suites', `auditor-reporter.${SUITES_EXT}`), { resultsDir: allureResults, environmentInfo: environmentOf(report) }]],
-    setupFiles: ['allure-vitest/setup'],
-    // The tests only present verdicts already reached: one thread, no isolation, is the cheapest honest run.
-    pool: 'threads',
-    maxWorkers: 1,
-    isolate: false,
-    ...COMPILED_LIB,
-  }, { logLevel: 'silent', cacheDir: join(ROOT, 'node_modules/.vite') }, { stdout: discard(), stderr: discard() });
-  try {
-    const tests = vitest.state.getFiles().flatMap((f) => [...collect(f)]).length;
-    const errors = vitest.state.getUnhandledErrors();
-    if (errors.length || tests < report.checks.length) {
-      const first = errors[0] as { message?: string } | undefined;
-      throw new Error(`the conformance suites did not run (${first?.message?.split('\n')[0] ?? `${tests} of ${report.checks.length} checks presented`})`);
-    }
-  } finally {
-    await vitest.close();
-  }
-  return { allureResults, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
-}
-
-function* collect(task: { type: string; tasks?: unknown[] }): Generator<unknown> {
-  if (task.type === 'test') yield task;
-  for (const t of task.tasks ?? []) yield* collect(t as { type: string; tasks?: unknown[] });
 }

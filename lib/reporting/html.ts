@@ -3,12 +3,13 @@
 // cut out here, and a file that would still reach outside itself is refused rather than written.
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
+import { inRam, RAM_DIR, ramHasRoomFor } from './ram-place.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
@@ -67,19 +68,57 @@ export function selfContained(html: string): string {
   return out;
 }
 
+/** Two changes to how Allure 3.18 works, none to what it writes (each left out when the module is not
+ *  shaped as expected):
+ *  - A result file or attachment (a few KB; up to ALLURE_READ_AT_ONCE) is read whole, synchronously,
+ *    as Allure's own in-memory result file does, not streamed: the page reads some 1 400 of them one
+ *    after another, and each stream's open, reads and close waited on libuv's threads (about 0.35 s
+ *    of a generation idle on a quiet machine, 0.5 s on a loaded one).
+ *  - Its local "CI" is told there is no git checkout, as it finds when it runs in /dev/shm, where the
+ *    page is built when there is room: it ran `git` five times (some 0.1 s) to learn the checkout's
+ *    name, branch and remote, which the page would carry had it been built inside a checkout (the
+ *    remote URL may hold a token). Nothing of the checkout belongs in a conformance report. */
+const ALLURE_READ_AT_ONCE = 8 * 1024 * 1024;
+const ALLURE_PATCHES = `
+const readerApi = await load(() => core.resolve('@allurereport/reader-api'));
+const resultFile = readerApi?.PathResultFile?.prototype;
+if (typeof resultFile?.getContent === 'function') {
+  const streamed = resultFile.getContent;
+  resultFile.getContent = function () {
+    try {
+      const stat = statSync(this.path, { throwIfNoEntry: false });
+      if (!stat) return undefined; // as Allure's: no file, no content
+      if (stat.isFile() && stat.size <= ${ALLURE_READ_AT_ONCE}) return Readable.from(readFileSync(this.path));
+    } catch { /* Allure's stream meets the same error */ }
+    return streamed.call(this);
+  };
+}
+const local = (await load(() => join(dirname(core.resolve('@allurereport/ci')), 'detectors', 'local.js')))?.local;
+if (local && Object.getOwnPropertyDescriptor(local, 'repoName')?.get) {
+  for (const [name, value] of [['repoName', ''], ['jobRunBranch', ''], ['provider', undefined], ['repository', undefined]]) {
+    Object.defineProperty(local, name, { get: () => value, enumerable: true, configurable: true });
+  }
+}
+`;
+
 /** The Allure CLI in a process started before its input exists: it loads its modules (about 1 s of
  *  CPU, most of a generation's start) while the presentation writes the results, then waits for one
  *  line on stdin, {args, cwd}, and runs as `allure ...args` there. An empty stdin (the run needed
  *  no HTML after all, or ended) ends it. Loading ahead is only a head start: if it fails, the CLI
  *  loads the same modules when it runs. */
 const AHEAD = `
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 const cli = process.argv[1];
-const load = async (resolve) => { try { await import(pathToFileURL(resolve()).href); } catch { /* loaded when it runs */ } };
+const load = async (resolve) => { try { return await import(pathToFileURL(resolve()).href); } catch { /* loaded when it runs */ } };
 const from = createRequire(cli);
 await load(() => from.resolve('./dist/commands/index.js'));
-await load(() => createRequire(from.resolve('@allurereport/core')).resolve('@allurereport/plugin-awesome'));
+const core = createRequire(from.resolve('@allurereport/core'));
+await load(() => core.resolve('@allurereport/plugin-awesome'));
+${ALLURE_PATCHES}
 let input = '';
 process.stdin.setEncoding('utf8');
 for await (const chunk of process.stdin) input += chunk;
@@ -136,40 +175,39 @@ function treeBytes(dir: string): number {
   return bytes;
 }
 
-/** Linux's shared-memory file system, where the HTML is built when the report directory is on a disk
- *  and it has room. Creating a file on the project's disks (ext4) costs about 1 ms of system time,
- *  in RAM 0.03 ms, and building the page creates one per indented attachment and per result
- *  rewritten (1.8 s of a cold run's 4.3 s on a loaded machine). */
-const RAM_DIR = '/dev/shm';
-const TMPFS_MAGIC = 0x01021994;
-/** Results larger than this are built beside the report, as before: what is held in RAM stays small. */
-const MAX_RAM_RESULTS = 128 * 1024 * 1024;
-/** Room left on RAM_DIR beyond the copy, the indented bodies and Allure's page (some 11 MB). */
-const RAM_MARGIN = 256 * 1024 * 1024;
-
 /** Where report.html is built from `results`: copied into RAM, or linked beside them (the report
  *  directory is in RAM already, or there is no RAM file system with room). */
 export function htmlWorkPlace(results: string): 'ram' | 'beside' {
   try {
-    if (statfsSync(results).type === TMPFS_MAGIC) return 'beside';
-    const bytes = treeBytes(results);
-    const ram = statfsSync(RAM_DIR);
-    return bytes <= MAX_RAM_RESULTS && ram.type === TMPFS_MAGIC && ram.bavail * ram.bsize >= 3 * bytes + RAM_MARGIN ? 'ram' : 'beside';
+    return !inRam(results) && ramHasRoomFor(treeBytes(results)) ? 'ram' : 'beside';
   } catch {
-    return 'beside'; // no such file system
+    return 'beside'; // the results cannot be measured
   }
 }
+
+/** Characters of messages and their indented bodies prettyAttachments keeps to indent each once. */
+const INDENTED_KEPT = 4 * 1024 * 1024;
 
 /** A shown message attachment (`<exchange> request`, `<exchange> response`): its body re-indented
  *  is put before it, and it keeps the bytes as received. Only the copy the HTML is built from changes. */
 function prettyAttachments(results: string): void {
   type Attachment = { name: string; source: string; type?: string };
   type Step = { attachments?: Attachment[]; steps?: Step[] };
+  // A run's messages are attached to every check that judged them (the reference's: 30 texts in 698
+  // attachments): each is indented once, while what is kept stays small (a flood's texts are many).
+  const indented = new Map<string, string | undefined>();
+  let kept = 0;
+  const indent = (message: string) => {
+    if (indented.has(message)) return indented.get(message);
+    const pretty = prettyMessage(message);
+    if ((kept += message.length + (pretty?.length ?? 0)) <= INDENTED_KEPT) indented.set(message, pretty);
+    return pretty;
+  };
   const walk = (s: Step): boolean => {
     let changed = false;
     const out: Attachment[] = [];
     for (const a of s.attachments ?? []) {
-      const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? prettyMessage(readFileSync(join(results, a.source), 'utf8')) : undefined;
+      const pretty = /\b(?:request|response)$/.test(a.name) && a.type === 'text/plain' ? indent(readFileSync(join(results, a.source), 'utf8')) : undefined;
       if (pretty !== undefined) {
         const source = a.source.replace(/-attachment(\.\w+)?$/, '-pretty-attachment.txt');
         replaceFile(join(results, source), pretty);
@@ -250,19 +288,21 @@ function verdictPieces(html: string, report: Report, encoding: BufferEncoding = 
 
 /** Writes `<reportDir>/report.html` from `<reportDir>/allure-results`; its path, or nothing (said on
  *  stderr) when the Allure CLI is not installed. */
-export async function writeHtmlReport(reportDir: string, title: string, report: Report): Promise<string[]> {
+export async function writeHtmlReport(reportDir: string, title: string, report: Report, ramResults?: string): Promise<string[]> {
   const cli = allureCli();
   if (!cli) {
     process.stderr.write(`note: ${ALLURE_MISSING}\n`);
     return [];
   }
-  // In RAM, copied; otherwise beside the results (the same file system), so that they are linked.
-  const results = join(reportDir, 'allure-results');
-  const ram = htmlWorkPlace(results) === 'ram';
+  // In RAM, copied (or linked: `ramResults`, the same results the presentation wrote there, whose
+  // copy is still being written into the report directory); otherwise beside the results (the same
+  // file system), so that they are linked.
+  const results = ramResults ?? join(reportDir, 'allure-results');
+  const ram = ramResults !== undefined || htmlWorkPlace(results) === 'ram';
   const work = mkdtempSync(ram ? join(RAM_DIR, 'conformance-html-') : join(reportDir, '.report-html-'));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
-    linkTree(results, join(work, 'results'), ram);
+    linkTree(results, join(work, 'results'), ram && ramResults === undefined);
     prettyAttachments(join(work, 'results'));
     const allure = ahead ?? allureChild(cli);
     ahead = undefined;

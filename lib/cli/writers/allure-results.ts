@@ -14,9 +14,11 @@ export const allureWriter: ReportWriter = {
   early: () => { presentAhead(); },
   async write(report, dir) {
     const t = performance.now();
-    const { allureResults, peakRssBytes } = await presentWithVitest(report, dir);
+    const { allureResults, peakRssBytes, removed, finishing } = await presentWithVitest(report, dir);
     return {
       files: [allureResults, replaceFile(join(dir, SPEC_COPY), specText())],
+      removed,
+      ...(finishing ? { finishing } : {}),
       report: {
         ...report,
         timings: { ...report.timings, presentingMs: Math.round(performance.now() - t) },

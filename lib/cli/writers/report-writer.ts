@@ -7,6 +7,12 @@ export interface WriterOutput {
   readonly files: readonly string[];
   /** The report as writing it left it (the presentation's time and memory), when that changed it. */
   readonly report?: Report;
+  /** Settles once what writing left to remove (the directory it replaced) is gone: the reports are
+   *  done only then, and meanwhile the next writer works. */
+  readonly removed?: Promise<void>;
+  /** Settles once `files` are all in place when some are still being written (the Allure results,
+   *  copied from RAM while report.html is built from them); rejects when they cannot be. */
+  readonly finishing?: Promise<void>;
 }
 
 export interface ReportWriter {
