@@ -25,13 +25,13 @@ export const MUTATIONS: readonly NamedMutation[] = [
   {
     name: 'reference: every 200 JSON answer sent as text/html <html>not a record</html>',
     file: 'lib/reference/server.ts',
-    edits: [{ from: "  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;\n  const headers = HEADS.get(r) ?? { ...r.headers, 'content-length': String(body.length) };", to: "  const html = r.status === 200 && String(r.headers['content-type'] ?? '').startsWith('application/json');\n  const body = html ? Buffer.from('<html>not a record</html>') : typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;\n  const headers = { ...r.headers, ...(html ? { 'content-type': 'text/html' } : {}), 'content-length': String(body.length) };" }],
+    edits: [{ from: "  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;\n  // As a map first: a content-length the reply names keeps its place and takes the body's length.\n  const headers: Record<string, string> = { ...r.headers, 'content-length': String(body.length) };", to: "  const html = r.status === 200 && String(r.headers['content-type'] ?? '').startsWith('application/json');\n  const body = html ? Buffer.from('<html>not a record</html>') : typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;\n  const headers: Record<string, string> = { ...r.headers, ...(html ? { 'content-type': 'text/html' } : {}), 'content-length': String(body.length) };" }],
     killers: [{ files: ['test/reference-abuse.test.ts'], filter: 'generated requests' }],
   },
   {
     name: 'reference: every answer to HEAD sent as text/html',
     file: 'lib/reference/server.ts',
-    edits: [{ from: "  const headers = HEADS.get(r) ?? { ...r.headers, 'content-length': String(body.length) };", to: "  const headers = { ...(HEADS.get(r) ?? { ...r.headers, 'content-length': String(body.length) }), ...(res.req?.method === 'HEAD' ? { 'content-type': 'text/html' } : {}) };" }],
+    edits: [{ from: "    res.writeHead(p.status, p.head as string[]);", to: "    const head: string[] = [];\n    for (let i = 0; i < p.head.length; i += 2) if (res.req?.method !== 'HEAD' || p.head[i] !== 'content-type') head.push(p.head[i]!, p.head[i + 1]!);\n    if (res.req?.method === 'HEAD') head.push('content-type', 'text/html');\n    res.writeHead(p.status, head);" }],
     killers: [{ files: ['test/reference-abuse.test.ts'], filter: 'generated requests' }],
   },
   {
