@@ -64,15 +64,26 @@ describe('writeHtmlReport', () => {
       attachments: [{ name: 'case-1.login response', source: 'a-attachment.txt', type: 'text/plain' }], steps: [], labels: [], links: [], parameters: [],
     }));
     const before = new Map(readdirSync(results).map((f) => [f, readFileSync(join(results, f))]));
-    const ramBefore = existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('conformance-html-')) : [];
+    // Its own temporary directory, in RAM where the suite's is: the writer's work in RAM goes there
+    // (ramDir), with no other process's beside it.
+    const ownRam = mkdtempSync(join(tmpdir(), 'html-pieces-ram-'));
+    const suiteTmp = process.env.TMPDIR;
+    process.env.TMPDIR = ownRam;
     const run = await runConformance({ baseUrl: 'http://example.test', recorded: [], mode: 'traffic', checks: [], namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false });
     const report = buildReport(run, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
-    const written = await writeHtmlReport(dir, 'title', report);
+    let written: string[];
+    try {
+      written = await writeHtmlReport(dir, 'title', report);
+    } finally {
+      if (suiteTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = suiteTmp;
+    }
     expect(written).toEqual([join(dir, 'report.html')]);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="conformance-verdict"');
     expect(readdirSync(results).sort()).toEqual([...before.keys()].sort());
     for (const [f, bytes] of before) expect(readFileSync(join(results, f)).equals(bytes), f).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['allure-results', 'report.html']); // its work directory removed
-    if (existsSync('/dev/shm')) expect(readdirSync('/dev/shm').filter((f) => f.startsWith('conformance-html-'))).toEqual(ramBefore); // and the one in RAM
+    expect(readdirSync(ownRam)).toEqual([]); // and the one in RAM
+    rmSync(ownRam, { recursive: true });
   }, 120_000);
 });

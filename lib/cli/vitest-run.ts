@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import type { PresentationInput, Presented } from './presentation.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
-import { inRam, RAM_DIR, ramHasRoomFor } from '../reporting/ram-place.js';
+import { inRam, ramDir, ramHasRoomFor } from '../reporting/ram-place.js';
 import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
@@ -100,7 +100,7 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
   const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
   const presented = presentedReport(report);
   const ram = !inRam(reportDir) && ramHasRoomFor(resultsBytes(presented));
-  const staging = mkdtempSync(ram ? join(RAM_DIR, 'conformance-present-') : join(reportDir, '.presenting-'));
+  const staging = mkdtempSync(ram ? join(ramDir(), 'conformance-present-') : join(reportDir, '.presenting-'));
   const input = join(work, 'report.json');
   let kept = false;
   try {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
-import { inRam, RAM_DIR, ramHasRoomFor } from './ram-place.js';
+import { inRam, ramDir, ramHasRoomFor } from './ram-place.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
@@ -299,7 +299,7 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
   // file system), so that they are linked.
   const results = ramResults ?? join(reportDir, 'allure-results');
   const ram = ramResults !== undefined || htmlWorkPlace(results) === 'ram';
-  const work = mkdtempSync(ram ? join(RAM_DIR, 'conformance-html-') : join(reportDir, '.report-html-'));
+  const work = mkdtempSync(ram ? join(ramDir(), 'conformance-html-') : join(reportDir, '.report-html-'));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     linkTree(results, join(work, 'results'), ram && ramResults === undefined);

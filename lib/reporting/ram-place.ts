@@ -3,12 +3,21 @@
 // project's disks (ext4) costs about 1 ms of system time, in RAM 0.03 ms, and far more on a disk
 // other processes keep busy (the presentation's 760 files took over a second there).
 import { statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
-export const RAM_DIR = '/dev/shm';
+/** Linux's shared-memory file system. */
+const SHARED_MEMORY = '/dev/shm';
+/** Where files in RAM go: the system's temporary directory when it is on a RAM file system (TMPDIR
+ *  pointing into RAM, as a test's own does, or a /tmp mounted as tmpfs), else SHARED_MEMORY. Read at
+ *  each use, so what a process makes in RAM is found in its own temporary directory where it has one. */
+export const ramDir = (): string => {
+  const t = tmpdir();
+  return inRam(t) ? t : SHARED_MEMORY;
+};
 const TMPFS_MAGIC = 0x01021994;
 /** Results larger than this stay on the report's disk: what is held in RAM stays small. */
 const MAX_RAM_RESULTS = 128 * 1024 * 1024;
-/** Room left on RAM_DIR beyond three times the results (a copy, the indented bodies) and Allure's page (some 11 MB). */
+/** Room left in RAM beyond three times the results (a copy, the indented bodies) and Allure's page (some 11 MB). */
 const RAM_MARGIN = 256 * 1024 * 1024;
 
 /** Whether `path` is on a RAM file system (tmpfs); false when it cannot be told. */
@@ -20,10 +29,10 @@ export function inRam(path: string): boolean {
   }
 }
 
-/** Whether RAM_DIR is a RAM file system with room for `bytes` of results and what is made of them. */
+/** Whether ramDir() is a RAM file system with room for `bytes` of results and what is made of them. */
 export function ramHasRoomFor(bytes: number): boolean {
   try {
-    const ram = statfsSync(RAM_DIR);
+    const ram = statfsSync(ramDir());
     return bytes <= MAX_RAM_RESULTS && ram.type === TMPFS_MAGIC && ram.bavail * ram.bsize >= 3 * bytes + RAM_MARGIN;
   } catch {
     return false; // no such file system
