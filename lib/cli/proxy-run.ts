@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
-import { startProxy, type CopyRoom, type ForwardedExchange } from '../traffic/proxy.js';
+import { startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
@@ -44,6 +44,8 @@ export class JudgeQueue implements CopyRoom {
   handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
+  /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back). */
+  readonly slow = { 'slow-request': 0, 'slow-answer': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -70,6 +72,11 @@ export class JudgeQueue implements CopyRoom {
     this.count--;
     this.give(this.sizes.shift() ?? 0);
   }
+  /** An exchange forwarded, never to be judged, and why. */
+  notJudged(why: Unjudged): void {
+    this.unjudged++;
+    if (why !== 'room') this.slow[why]++;
+  }
   get waiting(): number { return this.count; }
   /** Bytes of copies held now. */
   get held(): number { return this.bytes; }
@@ -81,6 +88,21 @@ const transferable = (ex: ForwardedExchange): ArrayBuffer[] =>
 
 const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 100}%`;
+
+/** What the console and the reports say of the exchanges forwarded but not judged: how many of how
+ *  many, and why (with more than one reason, how many had each). */
+export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'slow'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
+  const forwarded = queue.handed + queue.unjudged;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers } = queue.slow;
+  const timeout = `${run.timeoutMs / 1000} s`;
+  const reasons = ([
+    [queue.unjudged - slowRequests - slowAnswers, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
+    [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout)`],
+    [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout)`],
+  ] as const).filter(([count]) => count > 0);
+  const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `for ${count}, ${reason}`).join('; ');
+  return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;
+}
 
 /** `checks`: the selection for traffic through a proxy (the answer checks and the request checks). */
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
@@ -128,17 +150,14 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   if (!(await judgeUp)) return 2;
   const proxy = await startProxy({
     target, port: listen.port, host: listen.host, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs,
-    room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: () => { queue.unjudged++; },
+    room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: (why) => queue.notJudged(why),
   }).catch(async (e: NodeJS.ErrnoException) => {
     judge.removeAllListeners('exit'); // stopped on purpose: not a judge that was lost
     await judge.terminate();
     throw Object.assign(new Error(listenProblem(e, listen.host, listen.port)), { code: 'LISTEN' });
   });
 
-  const unjudgedNote = (soFar = '') => {
-    const forwarded = queue.handed + queue.unjudged;
-    return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${lost ? 'the judge stopped' : `past the bound of ${mib(roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`}; they streamed through unjudged`;
-  };
+  const unjudgedNote = (soFar = '') => notJudgedNote(queue, { roomBytes, timeoutMs: config.timeoutMs, judgeStopped: lost !== undefined }, soFar);
   // The reports written while traffic comes say how much of it went unjudged so far, as the last one does.
   let told = 0;
   const counting = setInterval(() => {
