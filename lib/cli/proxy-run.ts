@@ -44,7 +44,8 @@ export class JudgeQueue implements CopyRoom {
   handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
-  /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back). */
+  /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back
+   *  to another exchange). */
   readonly slow = { 'slow-request': 0, 'slow-answer': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
@@ -90,17 +91,17 @@ const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 100}%`;
 
 /** What the console and the reports say of the exchanges forwarded but not judged: how many of how
- *  many, and why (with more than one reason, how many had each). */
+ *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
 export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'slow'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
   const { 'slow-request': slowRequests, 'slow-answer': slowAnswers } = queue.slow;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
     [queue.unjudged - slowRequests - slowAnswers, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
-    [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout)`],
-    [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout)`],
+    [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout), and its room was needed`],
+    [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout), and its room was needed`],
   ] as const).filter(([count]) => count > 0);
-  const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `for ${count}, ${reason}`).join('; ');
+  const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');
   return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;
 }
 

@@ -4,8 +4,8 @@
 // hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target; every
 // request goes on framed as it came, or is refused with 400. The copy of a body stops at the body
 // cap, and all copies together at the room the caller gives; the bytes forwarded never do. A client
-// that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes), so it
-// cannot hold the room for everyone else. An answer Node will not write gets the client a 502 naming
+// that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) as soon as
+// another exchange needs the room, so it cannot hold the room for everyone else. An answer Node will not write gets the client a 502 naming
 // why. Nothing here knows of checks.
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -58,9 +58,11 @@ export interface ForwardedExchange {
 export type Unjudged =
   /** No room for its copies (or no judge), or its client hung up before its answer was whole. */
   | 'room'
-  /** Its client had not sent the request's body whole --timeout after its head, the proxy waiting on it. */
+  /** Its client had not sent the request's body whole --timeout after its head, the proxy waiting on
+   *  it, and its room was needed. */
   | 'slow-request'
-  /** Its client had not read the answer whole --timeout after its first byte, the proxy waiting on it. */
+  /** Its client had not read the answer whole --timeout after its first byte, the proxy waiting on
+   *  it, and its room was needed. */
   | 'slow-answer';
 
 export interface ProxyOptions {
@@ -72,16 +74,16 @@ export interface ProxyOptions {
   readonly maxBodyBytes: number;
   /** No answer headers from the target within this time: 504 to the client (a body, once it
    *  streams, is never cut: the client decides how long it waits, as it would without the proxy).
-   *  Also how long a client may keep the proxy waiting on it while its exchange's copies hold room:
-   *  past it they give their room back and the exchange is not judged (`slow-request`, `slow-answer`). */
+   *  Also how long a client may keep the proxy waiting on it before its exchange's copies give their
+   *  room back to any exchange that finds none (then it is not judged: `slow-request`, `slow-answer`). */
   readonly timeoutMs: number;
   /** Where copies are made; without one, every exchange is copied (each up to `maxBodyBytes`). */
   readonly room?: CopyRoom;
   /** Called with each finished exchange that was copied whole, after its answer reached the client. */
   readonly onExchange: (ex: ForwardedExchange) => void;
   /** Called once for each exchange forwarded but not judged, saying why: with no room it was not
-   *  copied; a slow client's is called as soon as its copies gave their room back, while its bytes
-   *  still flow. */
+   *  copied; a slow client's is called as soon as its copies gave their room back to another
+   *  exchange, while its bytes may still flow. */
   readonly onUnjudged?: (why: Unjudged) => void;
 }
 
@@ -191,6 +193,8 @@ class BodyCopy {
     if (this.size + chunk.length > this.cap) { this.over = true; this.release(); return; }
     if (this.one && this.size + chunk.length <= this.one.length) { this.one.set(chunk, this.size); this.size += chunk.length; return; }
     if (!this.room.take(chunk.length)) { this.dropped = true; this.release(); return; }
+    // Asking made room by dropping the copies of overdue exchanges, this one's among them.
+    if (this.dropped) { this.room.give(chunk.length); return; }
     this.taken += chunk.length;
     // A copy of its own: a chunk may be a view of a larger buffer, which it would keep alive.
     this.chunks.push(new Uint8Array(chunk));
@@ -289,7 +293,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // The target's address once, as options: no URL is parsed per request.
   const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined };
-  const room = options.room ?? ANY_ROOM;
+  const given = options.room ?? ANY_ROOM;
+  // Exchanges whose client has kept the proxy waiting past --timeout (see `watchClient`): their
+  // copies give their room back when another exchange finds none, before it is refused. (When the
+  // room is short of count, not bytes, that frees nothing for it; it is rare and costs only them.)
+  const overdue = new Set<() => void>();
+  const reclaim = () => {
+    if (!overdue.size) return false;
+    for (const giveUp of [...overdue]) giveUp();
+    return true;
+  };
+  const room: CopyRoom = {
+    open: () => given.open() || (reclaim() && given.open()),
+    take: (bytes) => given.take(bytes) || (reclaim() && given.take(bytes)),
+    give: (bytes) => given.give(bytes),
+  };
   let n = 0;
   let active = 0;
   let refused = 0;
@@ -342,30 +360,39 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // A slow client costs judging its own exchange, never everyone's. Copies share one room across
     // every exchange, and an answer is never cut (its client decides how long it reads), so a few
     // clients asking for answers at the cap and never reading them held the whole room as long as
-    // they liked, and all other traffic went unjudged. So the proxy waits on a client for its copies
-    // at most --timeout: a request body not in whole that long after its head, or an answer not read
-    // whole that long after its first byte, while the proxy waits on the client (the target taking
-    // the body as fast as it comes; the client's side of the answer full, or the target done), gives
-    // its room back and is counted as not judged at once; its bytes flow on as before, nothing more is
-    // kept for it. A slow target is not the client's doing: then the watch looks again a --timeout
-    // later. (Not a share of the room per connection or address: a hostile peer opens as many
-    // connections as it likes, and every client behind one address would share one share.)
+    // they liked, and all other traffic went unjudged. So an exchange whose client keeps the proxy
+    // waiting past --timeout (a request body not in whole that long after its head, the target
+    // taking it as fast as it comes; or an answer not read whole that long after its first byte,
+    // the client's side full or the target done) becomes overdue: when another exchange finds no
+    // room, its copies give theirs back first, and it is counted as not judged; its bytes flow on as
+    // before, nothing more is kept for it. Until then it is judged as any other (a slow upload or
+    // reader costs nothing while nobody needs the room). A slow target is not the client's doing:
+    // the watch looks again a --timeout later. (Not a share of the room per connection or address:
+    // a hostile peer opens as many connections as it likes, and clients behind one address would
+    // share one share.)
     let watch: NodeJS.Timeout | undefined;
     let counted = false;
     let answering: IncomingMessage | undefined;
-    const giveUp = (why: Unjudged) => {
-      copying = false;
-      counted = true;
-      requestCopy?.drop();
-      answerCopy?.drop();
-      options.onUnjudged?.(why);
+    /** Set once overdue: takes it out of `overdue` when it ends first. */
+    let forget: (() => void) | undefined;
+    const overdueAs = (why: Unjudged) => {
+      const giveUp = () => {
+        overdue.delete(giveUp);
+        copying = false;
+        counted = true;
+        requestCopy?.drop();
+        answerCopy?.drop();
+        options.onUnjudged?.(why);
+      };
+      overdue.add(giveUp);
+      forget = () => overdue.delete(giveUp);
     };
     const watchClient = () => {
       watch = setTimeout(() => {
-        if (finished || !copying || requestCopy?.dropped) return;
-        // (A request body copied past the cap, or not begun, holds no room: nothing to give back yet.)
-        if (!req.complete) { if (requestCopy?.held && !upstream.writableNeedDrain) { giveUp('slow-request'); return; } }
-        else if (answering && (res.writableNeedDrain || answering.complete)) { giveUp('slow-answer'); return; }
+        if (finished || !copying || requestCopy?.dropped || forget) return;
+        // (A request body copied past the cap, or not begun, holds no room: nothing to give back.)
+        if (!req.complete) { if (requestCopy?.held && !upstream.writableNeedDrain) { overdueAs('slow-request'); return; } }
+        else if (answering && (res.writableNeedDrain || answering.complete)) { overdueAs('slow-answer'); return; }
         watchClient();
       }, options.timeoutMs);
     };
@@ -374,6 +401,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       finished = true;
       active--;
       clearTimeout(watch);
+      forget?.();
       if (outcome.error) answerCopy?.release();
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
