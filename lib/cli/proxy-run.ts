@@ -3,7 +3,7 @@
 // path: a copy goes to the judge, a worker thread of its own at the lowest CPU priority
 // (lib/cli/proxy-judge.ts), so no judgement ever takes a turn of the loop that forwards. What waits
 // for the judge is bounded in count and bytes; past that, an exchange is forwarded, not judged, and
-// counted in the reports. Findings are printed as they happen, each distinct one once; the reports
+// counted in the reports (a client that kept the proxy waiting past --timeout loses its copies first). Findings are printed as they happen, each distinct one once; the reports
 // are rewritten every few seconds while something changed, and on SIGINT/SIGTERM, after which the
 // run exits with the traffic's verdict.
 import { stopOnSignals } from './stopping.js';

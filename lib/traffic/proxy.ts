@@ -4,9 +4,9 @@
 // hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target; every
 // request goes on framed as it came, or is refused with 400. The copy of a body stops at the body
 // cap, and all copies together at the room the caller gives; the bytes forwarded never do. A client
-// that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) as soon as
-// another exchange needs the room, so it cannot hold the room for everyone else. An answer Node will not write gets the client a 502 naming
-// why. Nothing here knows of checks.
+// that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) once
+// another exchange needs the room, so it cannot hold the room for everyone else. An answer Node
+// will not write gets the client a 502 naming why. Nothing here knows of checks.
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
