@@ -3,7 +3,7 @@
 // path: a copy goes to the judge, a worker thread of its own at the lowest CPU priority
 // (lib/cli/proxy-judge.ts), so no judgement ever takes a turn of the loop that forwards. What waits
 // for the judge is bounded in count and bytes; past that, an exchange is forwarded, not judged, and
-// counted in the reports. Findings are printed as they happen, each distinct one once; the reports
+// counted in the reports (a client that kept the proxy waiting past --timeout loses its copies first). Findings are printed as they happen, each distinct one once; the reports
 // are rewritten every few seconds while something changed, and on SIGINT/SIGTERM, after which the
 // run exits with the traffic's verdict.
 import { stopOnSignals } from './stopping.js';
@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
-import { startProxy, type CopyRoom, type ForwardedExchange } from '../traffic/proxy.js';
+import { startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
@@ -44,6 +44,9 @@ export class JudgeQueue implements CopyRoom {
   handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
+  /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back
+   *  to another exchange). */
+  readonly slow = { 'slow-request': 0, 'slow-answer': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -70,6 +73,11 @@ export class JudgeQueue implements CopyRoom {
     this.count--;
     this.give(this.sizes.shift() ?? 0);
   }
+  /** An exchange forwarded, never to be judged, and why. */
+  notJudged(why: Unjudged): void {
+    this.unjudged++;
+    if (why !== 'room') this.slow[why]++;
+  }
   get waiting(): number { return this.count; }
   /** Bytes of copies held now. */
   get held(): number { return this.bytes; }
@@ -81,6 +89,21 @@ const transferable = (ex: ForwardedExchange): ArrayBuffer[] =>
 
 const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 100}%`;
+
+/** What the console and the reports say of the exchanges forwarded but not judged: how many of how
+ *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
+export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'slow'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
+  const forwarded = queue.handed + queue.unjudged;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers } = queue.slow;
+  const timeout = `${run.timeoutMs / 1000} s`;
+  const reasons = ([
+    [queue.unjudged - slowRequests - slowAnswers, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
+    [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout), and its room was needed`],
+    [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout), and its room was needed`],
+  ] as const).filter(([count]) => count > 0);
+  const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');
+  return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;
+}
 
 /** `checks`: the selection for traffic through a proxy (the answer checks and the request checks). */
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
@@ -128,17 +151,14 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   if (!(await judgeUp)) return 2;
   const proxy = await startProxy({
     target, port: listen.port, host: listen.host, maxBodyBytes: config.maxBodyBytes, timeoutMs: config.timeoutMs,
-    room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: () => { queue.unjudged++; },
+    room: queue, onExchange: (ex) => queue.offer(ex), onUnjudged: (why) => queue.notJudged(why),
   }).catch(async (e: NodeJS.ErrnoException) => {
     judge.removeAllListeners('exit'); // stopped on purpose: not a judge that was lost
     await judge.terminate();
     throw Object.assign(new Error(listenProblem(e, listen.host, listen.port)), { code: 'LISTEN' });
   });
 
-  const unjudgedNote = (soFar = '') => {
-    const forwarded = queue.handed + queue.unjudged;
-    return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${lost ? 'the judge stopped' : `past the bound of ${mib(roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`}; they streamed through unjudged`;
-  };
+  const unjudgedNote = (soFar = '') => notJudgedNote(queue, { roomBytes, timeoutMs: config.timeoutMs, judgeStopped: lost !== undefined }, soFar);
   // The reports written while traffic comes say how much of it went unjudged so far, as the last one does.
   let told = 0;
   const counting = setInterval(() => {

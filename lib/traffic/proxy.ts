@@ -3,8 +3,10 @@
 // and hands a copy of each finished exchange to whoever judges it, off the forwarding path. Only
 // hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target; every
 // request goes on framed as it came, or is refused with 400. The copy of a body stops at the body
-// cap, and all copies together at the room the caller gives; the bytes forwarded never do. An answer
-// Node will not write gets the client a 502 naming why. Nothing here knows of checks.
+// cap, and all copies together at the room the caller gives; the bytes forwarded never do. A client
+// that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) once
+// another exchange needs the room, so it cannot hold the room for everyone else. An answer Node
+// will not write gets the client a 502 naming why. Nothing here knows of checks.
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -52,6 +54,17 @@ export interface ForwardedExchange {
   readonly held: number;
 }
 
+/** Why an exchange was forwarded but not judged. */
+export type Unjudged =
+  /** No room for its copies (or no judge), or its client hung up before its answer was whole. */
+  | 'room'
+  /** Its client had not sent the request's body whole --timeout after its head, the proxy waiting on
+   *  it, and its room was needed. */
+  | 'slow-request'
+  /** Its client had not read the answer whole --timeout after its first byte, the proxy waiting on
+   *  it, and its room was needed. */
+  | 'slow-answer';
+
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
   readonly target: string;
@@ -60,14 +73,18 @@ export interface ProxyOptions {
   /** A body longer than this is forwarded whole, but copied only this far (and the exchange says so). */
   readonly maxBodyBytes: number;
   /** No answer headers from the target within this time: 504 to the client (a body, once it
-   *  streams, is not timed: the client decides how long it waits, as it would without the proxy). */
+   *  streams, is never cut: the client decides how long it waits, as it would without the proxy).
+   *  Also how long a client may keep the proxy waiting on it before its exchange's copies give their
+   *  room back to any exchange that finds none (then it is not judged: `slow-request`, `slow-answer`). */
   readonly timeoutMs: number;
   /** Where copies are made; without one, every exchange is copied (each up to `maxBodyBytes`). */
   readonly room?: CopyRoom;
   /** Called with each finished exchange that was copied whole, after its answer reached the client. */
   readonly onExchange: (ex: ForwardedExchange) => void;
-  /** Called for each exchange forwarded but not copied (no room): it is never judged. */
-  readonly onUnjudged?: () => void;
+  /** Called once for each exchange forwarded but not judged, saying why: with no room it was not
+   *  copied; a slow client's is called as soon as its copies gave their room back to another
+   *  exchange, while its bytes may still flow. */
+  readonly onUnjudged?: (why: Unjudged) => void;
 }
 
 export interface RunningProxy {
@@ -176,6 +193,8 @@ class BodyCopy {
     if (this.size + chunk.length > this.cap) { this.over = true; this.release(); return; }
     if (this.one && this.size + chunk.length <= this.one.length) { this.one.set(chunk, this.size); this.size += chunk.length; return; }
     if (!this.room.take(chunk.length)) { this.dropped = true; this.release(); return; }
+    // Asking made room by dropping the copies of overdue exchanges, this one's among them.
+    if (this.dropped) { this.room.give(chunk.length); return; }
     this.taken += chunk.length;
     // A copy of its own: a chunk may be a view of a larger buffer, which it would keep alive.
     this.chunks.push(new Uint8Array(chunk));
@@ -191,6 +210,11 @@ class BodyCopy {
     this.one = out;
     this.chunks = [];
     return out;
+  }
+  /** Gives its room back for good: nothing more is copied (its exchange will not be judged). */
+  drop(): void {
+    this.dropped = true;
+    this.release();
   }
   /** Bytes taken from the room (given back by whoever judges, or by `release`). */
   get held(): number { return this.taken; }
@@ -269,7 +293,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // The target's address once, as options: no URL is parsed per request.
   const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined };
-  const room = options.room ?? ANY_ROOM;
+  const given = options.room ?? ANY_ROOM;
+  // Exchanges whose client has kept the proxy waiting past --timeout (see `watchClient`): their
+  // copies give their room back when another exchange finds none, before it is refused. (When the
+  // room is short of count, not bytes, that frees nothing for it; it is rare and costs only them.)
+  const overdue = new Set<() => void>();
+  const reclaim = () => {
+    if (!overdue.size) return false;
+    for (const giveUp of [...overdue]) giveUp();
+    return true;
+  };
+  const room: CopyRoom = {
+    open: () => given.open() || (reclaim() && given.open()),
+    take: (bytes) => given.take(bytes) || (reclaim() && given.take(bytes)),
+    give: (bytes) => given.give(bytes),
+  };
   let n = 0;
   let active = 0;
   let refused = 0;
@@ -319,15 +357,56 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const t0 = copying ? performance.now() : 0;
     let finished = false;
     let answerCopy: BodyCopy | undefined;
+    // A slow client costs judging its own exchange, never everyone's. Copies share one room across
+    // every exchange, and an answer is never cut (its client decides how long it reads), so a few
+    // clients asking for answers at the cap and never reading them held the whole room as long as
+    // they liked, and all other traffic went unjudged. So an exchange whose client keeps the proxy
+    // waiting past --timeout (a request body not in whole that long after its head, the target
+    // taking it as fast as it comes; or an answer not read whole that long after its first byte,
+    // the client's side full or the target done) becomes overdue: when another exchange finds no
+    // room, its copies give theirs back first, and it is counted as not judged; its bytes flow on as
+    // before, nothing more is kept for it. Until then it is judged as any other (a slow upload or
+    // reader costs nothing while nobody needs the room). A slow target is not the client's doing:
+    // the watch looks again a --timeout later. (Not a share of the room per connection or address:
+    // a hostile peer opens as many connections as it likes, and clients behind one address would
+    // share one share.)
+    let watch: NodeJS.Timeout | undefined;
+    let counted = false;
+    let answering: IncomingMessage | undefined;
+    /** Set once overdue: takes it out of `overdue` when it ends first. */
+    let forget: (() => void) | undefined;
+    const overdueAs = (why: Unjudged) => {
+      const giveUp = () => {
+        overdue.delete(giveUp);
+        copying = false;
+        counted = true;
+        requestCopy?.drop();
+        answerCopy?.drop();
+        options.onUnjudged?.(why);
+      };
+      overdue.add(giveUp);
+      forget = () => overdue.delete(giveUp);
+    };
+    const watchClient = () => {
+      watch = setTimeout(() => {
+        if (finished || !copying || requestCopy?.dropped || forget) return;
+        // (A request body copied past the cap, or not begun, holds no room: nothing to give back.)
+        if (!req.complete) { if (requestCopy?.held && !upstream.writableNeedDrain) { overdueAs('slow-request'); return; } }
+        else if (answering && (res.writableNeedDrain || answering.complete)) { overdueAs('slow-answer'); return; }
+        watchClient();
+      }, options.timeoutMs);
+    };
     const done = (outcome: Pick<ForwardedExchange, 'answer' | 'error'>) => {
       if (finished) return;
       finished = true;
       active--;
+      clearTimeout(watch);
+      forget?.();
       if (outcome.error) answerCopy?.release();
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
         answerCopy?.release();
-        options.onUnjudged?.();
+        if (!counted) options.onUnjudged?.('room');
         return;
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
@@ -406,6 +485,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const back = headOf(answer.rawHeaders);
       if (copying && !requestCopy!.dropped) answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
       const copy = answerCopy;
+      // The answer's own --timeout for its client, from its first byte (not the request's).
+      if (copy) { answering = answer; clearTimeout(watch); watchClient(); }
       try {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back.headers as unknown as OutgoingHttpHeaders);
       } catch (e) {
@@ -441,10 +522,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         done(copy ? { answer: { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } } : {});
       });
     });
-    if (requestCopy) req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
+    if (requestCopy) {
+      req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
+      if (head.te !== undefined || Number(head.length) > 0) watchClient();
+    }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
     req.on('end', () => {
+      if (!answering) clearTimeout(watch);
       if (finished || failed) return;
       try {
         if (req.rawTrailers.length) upstream.addTrailers([...rawPairs(req.rawTrailers)] as [string, string][]);
