@@ -3,9 +3,8 @@
 // exchange is judged: the request reached the target either way, so dropping the answer would hide
 // an exchange that really happened from the client and from the judge.
 import { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxy, type ForwardedExchange, type RunningProxy } from '../lib/traffic/proxy.js';
-import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
+import { describe, expect, it } from 'vitest';
+import { proxiedRawTarget } from './helpers/raw-target.js';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
 
@@ -25,22 +24,15 @@ function halfClosed(url: string, bytes: string): Promise<string> {
 }
 
 describe('--proxy and a client that half-closes after its request', () => {
-  let target: RawTarget;
-  let proxy: RunningProxy;
-  const seen: ForwardedExchange[] = [];
   let unjudged = 0;
-  beforeAll(async () => {
-    target = await startRawTarget(() => OK);
-    proxy = await startProxy({ target: target.url, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: (ex) => seen.push(ex), onUnjudged: () => { unjudged++; } });
-  });
-  afterAll(async () => { await proxy.close(0); await target.close(); });
+  const setup = proxiedRawTarget(() => OK, { proxy: { onUnjudged: () => { unjudged++; } } });
 
   it('gets the answer to each request it sent, pipelined ones included, and each exchange is judged', async () => {
     const one = 'POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
-    const got = await halfClosed(proxy.url, `${one}${one.replace('/supportstateuser', '/user/confirmemail')}`);
+    const got = await halfClosed(setup.proxy.url, `${one}${one.replace('/supportstateuser', '/user/confirmemail')}`);
     expect(got.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2);
     expect(got.endsWith('\r\n\r\n{}')).toBe(true);
-    expect(seen.map((e) => [e.path, e.answer?.status])).toEqual([['/supportstateuser', 200], ['/user/confirmemail', 200]]);
+    expect(setup.seen.map((e) => [e.path, e.answer?.status])).toEqual([['/supportstateuser', 200], ['/user/confirmemail', 200]]);
     expect(unjudged).toBe(0);
   });
 });

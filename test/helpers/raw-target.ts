@@ -3,6 +3,8 @@
 // request on the same connection), logs the request line of every request it parses, and writes
 // whatever bytes `answer` gives, however malformed, with nothing of Node's HTTP in the way.
 import { createServer, Socket, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { startProxy, type ForwardedExchange, type ProxyOptions, type RunningProxy } from '../../lib/traffic/proxy.js';
 
 export interface ParsedRequest {
   readonly line: string;
@@ -92,4 +94,19 @@ export function rawExchange(url: string, bytes: string | Buffer): Promise<string
     socket.on('close', finish);
     socket.on('error', finish);
   });
+}
+
+/** A raw target behind the proxy for the tests of one file or describe block: started before them,
+ *  closed after; `seen` holds every exchange the proxy forwarded. `path`: the proxy's target is the
+ *  raw target's URL and this path; `proxy`: more of the proxy's options. */
+export function proxiedRawTarget(answer: (request: ParsedRequest) => string | Buffer, setup: { readonly path?: string; readonly proxy?: Partial<ProxyOptions> } = {}): { readonly target: RawTarget; readonly proxy: RunningProxy; readonly seen: ForwardedExchange[] } {
+  const seen: ForwardedExchange[] = [];
+  let target: RawTarget | undefined;
+  let proxy: RunningProxy | undefined;
+  beforeAll(async () => {
+    target = await startRawTarget(answer);
+    proxy = await startProxy({ target: `${target.url}${setup.path ?? ''}`, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: (ex) => seen.push(ex), ...setup.proxy });
+  });
+  afterAll(async () => { await proxy?.close(0); await target?.close(); });
+  return { get target() { return target!; }, get proxy() { return proxy!; }, seen };
 }
