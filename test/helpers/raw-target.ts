@@ -81,15 +81,16 @@ export async function startRawTarget(answer: (request: ParsedRequest) => string 
 }
 
 /** A raw client: writes `bytes` on one connection and gives back everything read until the peer
- *  closes it (the requests sent ask it to, with `Connection: close`; 30 s at most, never asserted on). */
-export function rawExchange(url: string, bytes: string | Buffer): Promise<string> {
+ *  closes it (the requests sent ask it to, with `Connection: close`; 30 s at most, never asserted on).
+ *  `halfClose`: ends its side once the bytes are written, and reads on. */
+export function rawExchange(url: string, bytes: string | Buffer, halfClose = false): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     let got = '';
-    const socket = new Socket();
+    const socket = new Socket({ allowHalfOpen: halfClose });
     const finish = () => { clearTimeout(timer); socket.destroy(); resolve(got); };
     const timer = setTimeout(finish, 30_000);
-    socket.connect(Number(port), hostname, () => socket.write(bytes));
+    socket.connect(Number(port), hostname, () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
     socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
     socket.on('close', finish);
     socket.on('error', finish);
