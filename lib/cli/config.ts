@@ -51,7 +51,7 @@ export const CONFORMANCE_OPTIONS = {
   only: { kind: 'list', arg: 'ID,…', help: 'run only these checks' },
   skip: { kind: 'list', arg: 'ID,…', help: 'do not run these checks' },
   header: { kind: 'repeatable', arg: '"Name: v"', help: 'send this header with every request (values are redacted everywhere)', shown: 'no' },
-  timeout: { kind: 'integer', arg: 'MS', env: 'TIMEOUT_MS', min: 1, max: 600_000, defaultText: String(DEFAULT_TIMEOUT_MS), help: `limit for connecting, for the response headers and for the body; an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this` },
+  timeout: { kind: 'integer', arg: 'MS', env: 'TIMEOUT_MS', min: 1, max: 600_000, defaultText: String(DEFAULT_TIMEOUT_MS), help: `limit for connecting, for the response headers and for the body; an exchange, retries included, takes at most ${PHASES_PER_EXCHANGE} times this; with --proxy, a client that sends its request or reads its answer slower than this loses that exchange's judging once another needs the room` },
   'max-body-mib': { kind: 'integer', arg: 'N', env: 'MAX_BODY_MIB', min: 1, max: 1024, defaultText: String(DEFAULT_MAX_BODY_BYTES / 1024 / 1024), help: 'cut off response bodies larger than N MiB' },
   concurrency: { kind: 'integer', arg: 'N', env: 'CONCURRENCY', min: 1, max: 256, defaultText: String(DEFAULT_CONCURRENCY), help: 'exchanges in flight at once' },
   jobs: { kind: 'integer', arg: 'N', env: 'JOBS', min: 0, max: 64, defaultText: `cores - 1 from three cores (none on two), started after the first ${JUDGED_BEFORE_WORKERS} exchanges`, help: 'worker threads that judge --accounts, --har and --generate runs while the main thread sends or reads; 0: the main thread judges. The reports are the same whatever N' },
