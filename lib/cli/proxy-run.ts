@@ -45,8 +45,8 @@ export class JudgeQueue implements CopyRoom {
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
   /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back
-   *  to another exchange). */
-  readonly slow = { 'slow-request': 0, 'slow-answer': 0 };
+   *  to another exchange), and those whose client hung up before its answer was whole. */
+  readonly slow = { 'slow-request': 0, 'slow-answer': 0, 'client-gone': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -94,12 +94,13 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
  *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
 export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'slow'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
-  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers } = queue.slow;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'client-gone': gone } = queue.slow;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
-    [queue.unjudged - slowRequests - slowAnswers, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
+    [queue.unjudged - slowRequests - slowAnswers - gone, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
     [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout), and its room was needed`],
     [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout), and its room was needed`],
+    [gone, 'the client closed its connection before its answer was whole'],
   ] as const).filter(([count]) => count > 0);
   const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');
   return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;

@@ -56,8 +56,10 @@ export interface ForwardedExchange {
 
 /** Why an exchange was forwarded but not judged. */
 export type Unjudged =
-  /** No room for its copies (or no judge), or its client hung up before its answer was whole. */
+  /** No room for its copies (or no judge). */
   | 'room'
+  /** Its client hung up before its answer was whole (what was copied of it is dropped). */
+  | 'client-gone'
   /** Its client had not sent the request's body whole --timeout after its head, the proxy waiting on
    *  it, and its room was needed. */
   | 'slow-request'
@@ -372,6 +374,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // share one share.)
     let watch: NodeJS.Timeout | undefined;
     let counted = false;
+    /** Its client hung up while it was being copied for judging. */
+    let hungUp = false;
     let answering: IncomingMessage | undefined;
     /** Set once overdue: takes it out of `overdue` when it ends first. */
     let forget: (() => void) | undefined;
@@ -406,7 +410,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
         answerCopy?.release();
-        if (!counted) options.onUnjudged?.('room');
+        if (!counted) options.onUnjudged?.(hungUp ? 'client-gone' : 'room');
         return;
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
@@ -546,7 +550,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (res.writableFinished) return;
       clearTimeout(noAnswer);
       upstream.destroy();
-      if (!finished) { copying = false; done({}); }
+      if (!finished) { hungUp = copying; copying = false; done({}); }
     });
   };
 
