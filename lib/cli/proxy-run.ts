@@ -44,9 +44,9 @@ export class JudgeQueue implements CopyRoom {
   handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
-  /** Of those, the ones whose client kept the proxy waiting past --timeout (their room given back
-   *  to another exchange), and those whose client hung up before its answer was whole. */
-  readonly slow = { 'slow-request': 0, 'slow-answer': 0, 'client-gone': 0 };
+  /** Of those, by reason other than the room: their client kept the proxy waiting past --timeout
+   *  (their room given back to another exchange), or hung up before its answer was whole. */
+  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'client-gone': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -76,7 +76,7 @@ export class JudgeQueue implements CopyRoom {
   /** An exchange forwarded, never to be judged, and why. */
   notJudged(why: Unjudged): void {
     this.unjudged++;
-    if (why !== 'room') this.slow[why]++;
+    if (why !== 'room') this.byReason[why]++;
   }
   get waiting(): number { return this.count; }
   /** Bytes of copies held now. */
@@ -92,9 +92,9 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
 
 /** What the console and the reports say of the exchanges forwarded but not judged: how many of how
  *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
-export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'slow'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
+export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'byReason'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
-  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'client-gone': gone } = queue.slow;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'client-gone': gone } = queue.byReason;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
     [queue.unjudged - slowRequests - slowAnswers - gone, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
