@@ -9,7 +9,8 @@
 //              cache, and a population account asked for the first time (generated)
 //   accounts   --accounts N (and 100 000 unless --skip-100k) against a reference in its own process,
 //              beside autocannon replaying the same accounts' requests, 32 connections like the harness,
-//              and undici alone sending them (bench/bare-undici.mjs: what is left for judging)
+//              and undici alone sending them (bench/bare-undici.mjs: what is left for judging), alone
+//              and with each answer parsed by JSON.parse or by the harness's parser (what parsing costs)
 //   har        a generated recording judged with --har, beside stream-json alone reading it
 //   proxy      autocannon through --proxy, through a bare forwarder (bench/bare-proxy.mjs), and direct
 // Options: --rounds N (3), --seconds S per load sample (5), --only group,group, --accounts N (10 000),
@@ -187,6 +188,8 @@ if (want('accounts')) {
     const harness: { perSecond: number; cpuUs: number; refCpuUs: number; rss: number; checking: number; presentation: number; exchanges: number }[] = [];
     const replay: Load[] = [];
     const alone: { rps: number; cpuUs: number }[] = [];
+    // undici and a parser, nothing judged: V8's JSON.parse, and the harness's own (bare-undici.mjs).
+    const parsed = { native: [] as { rps: number; cpuUs: number }[], plain: [] as { rps: number; cpuUs: number }[] };
     for (let i = 0; i < ROUNDS; i++) {
       const dir = reportDir();
       const refCpu0 = cpuSecondsOf(ref.child.pid!);
@@ -200,9 +203,14 @@ if (want('accounts')) {
         rss: mb(s.peakRss.runBytes), checking: mb(s.peakRss.checkingBytes), presentation: mb(s.peakRss.presentationBytes), exchanges,
       });
       replay.push(await load(ref.url, file.requests, { seconds: SECONDS, connections: 32, watch: ref.child.pid! }));
-      const u = await node(['bench/bare-undici.mjs', ref.url, file.requestsPath, '32']);
-      const sent = JSON.parse(u.stdout) as { requests: number; failed: number; seconds: number };
-      alone.push({ rps: sent.requests / sent.seconds, cpuUs: ((u.cpu ?? NaN) * 1e6) / sent.requests });
+      const undiciWith = async (parse: 'none' | 'native' | 'plain'): Promise<{ rps: number; cpuUs: number }> => {
+        const u = await node(['bench/bare-undici.mjs', ref.url, file.requestsPath, '32', parse]);
+        const sent = JSON.parse(u.stdout) as { requests: number; failed: number; seconds: number };
+        return { rps: sent.requests / sent.seconds, cpuUs: ((u.cpu ?? NaN) * 1e6) / sent.requests };
+      };
+      alone.push(await undiciWith('none'));
+      parsed.native.push(await undiciWith('native'));
+      parsed.plain.push(await undiciWith('plain'));
     }
     await stop(ref.child);
     const label = n === 100_000 ? '100k' : n === 10_000 ? '10k' : String(n);
@@ -215,6 +223,11 @@ if (want('accounts')) {
     // handler interface, judging nothing; a harness at 0.5× autocannon has the difference per exchange.
     figure(`accountsUndiciAloneRatio${label}`, alone.map((x, i) => x.rps / replay[i]!.rps), '× autocannon', 'reported',
       `undici alone (bench/bare-undici.mjs: the harness's client, same requests, 32 in flight, nothing judged): ${shown(spread(alone.map((x) => x.rps)), 0)} req/s at ${shown(spread(alone.map((x) => x.cpuUs)), 0)} µs of CPU per request (start included); the harness ran at ${shown(spread(harness.map((x, i) => x.perSecond / alone[i]!.rps)), 2)} × undici alone`);
+    // What parsing alone costs: a client that only parses each answer, judging nothing, beside the goal.
+    for (const [key, name, what] of [['native', 'NativeParse', "V8's JSON.parse of each answer's UTF-8 text"], ['plain', 'PlainParse', "the harness's own parser (lib/json/plain-json.ts) on each answer's bytes"]] as const) {
+      figure(`accounts${name}AloneRatio${label}`, parsed[key].map((x, i) => x.rps / replay[i]!.rps), '× autocannon', 'reported',
+        `undici alone and ${what}, nothing else: ${shown(spread(parsed[key].map((x) => x.rps)), 0)} req/s at ${shown(spread(parsed[key].map((x) => x.cpuUs)), 0)} µs of CPU per request (start included)`);
+    }
     figure(`accountsPeakRssMegabytes${label}`, harness.map((x) => x.rss), 'MB', n === 100_000 ? '≤ 250 MB, within 15% of 10k' : '≤ 250 MB',
       `peak RSS of the run's process; judging ${h('checking')} MB, presentation child ${h('presentation')} MB`);
   }
