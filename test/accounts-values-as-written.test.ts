@@ -96,6 +96,16 @@ describe('an accounts file\'s values are sent as written', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(received.slice(from).map((x) => `${x.url} ${x.body ?? ''}`)).toEqual(failed.map(() => sent[0]));
   }, 120_000);
+
+  it('replay.sh does not replay a request whose masked value was written with escapes (it could only send other bytes), and says why', async () => {
+    // recoveryToken is a credential: masked in every report, and a variable in replay.sh.
+    const { dir, summary } = await run('respelled.jsonl', [String.raw`{"ConfirmEmailRequest":{"recoveryToken":"r\u0022t\/k","ownerId":1}}`]);
+    expect(summary.checks.filter((c) => c.status === 'failed').length).toBeGreaterThan(0);
+    const text = readFileSync(join(dir, REPLAY_FILE), 'utf8');
+    expect(text).not.toMatch(/^status=/m);
+    expect(text).toContain(": not replayed: ConfirmEmailRequest.recoveryToken of the account on line 1 of the --accounts file was sent with JSON escapes (as the file wrote it) that this script cannot write from the value'");
+    expect(text).not.toMatch(/r.u0022t|t.\/k|r"t\/k/);
+  }, 120_000);
 });
 
 describe('a value the contract cannot carry as written stops the run in one line', () => {

@@ -15,10 +15,10 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { visit } from 'jsonc-parser';
 import { operationNamed, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
+import { memberTexts } from '../json/member-texts.js';
 import { parseJson } from '../json/parse.js';
 import { member, ROOT } from '../json/path.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
@@ -72,22 +72,6 @@ function checkRecord(op: JsonOperation, record: JsonValue, numbers: ReadonlyMap<
     if (problem) return `${op.name}.${name}: ${problem}`;
   }
   return undefined;
-}
-
-/** The text of each member of a JSON object text (valid JSON, no key twice), by name: its value as written. */
-function memberTexts(text: string): Map<string, string> {
-  const texts = new Map<string, string>();
-  let depth = 0;
-  let name: string | undefined;
-  let from = -1;
-  const begin = (offset: number) => { if (depth++ === 1) from = offset; };
-  const end = (offset: number, length: number) => { if (--depth === 1 && name !== undefined) texts.set(name, text.slice(from, offset + length)); };
-  visit(text, {
-    onObjectBegin: begin, onArrayBegin: begin, onObjectEnd: end, onArrayEnd: end,
-    onObjectProperty: (property) => { if (depth === 1) name = property; },
-    onLiteralValue: (_v, offset, length) => { if (depth === 1 && name !== undefined) texts.set(name, text.slice(offset, offset + length)); },
-  }, { disallowComments: true, allowTrailingComma: false });
-  return texts;
 }
 
 function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
