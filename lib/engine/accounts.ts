@@ -74,6 +74,17 @@ function checkRecord(op: JsonOperation, record: JsonValue, numbers: ReadonlyMap<
   return undefined;
 }
 
+/** A JSON line's case: its bodies are cut from the line when asked (as requests go out), not when
+ *  the file is checked. */
+class JsonLineCase implements AccountCase {
+  constructor(readonly line: number, readonly requests: ReadonlyMap<JsonOperation, JsonObject>, private readonly text: string) {}
+
+  get bodies(): ReadonlyMap<JsonOperation, string> {
+    const texts = memberTexts(this.text);
+    return new Map([...this.requests.keys()].map((op) => [op, texts.get(op.name)!]));
+  }
+}
+
 function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
   if (!text.trim()) return undefined; // blank lines separate nothing
   const parsed = parseJson(text);
@@ -95,10 +106,7 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
     requests.set(op, record as JsonObject);
   }
   if (!requests.size) return { line, error: 'the line holds no request' };
-  const texts = memberTexts(text);
-  const bodies = new Map<JsonOperation, string>();
-  for (const op of requests.keys()) bodies.set(op, texts.get(op.name)!);
-  return { line, requests, bodies };
+  return new JsonLineCase(line, requests, text);
 }
 
 /** Bytes that are not UTF-8: the line (1-based) and the byte offset in that line (0-based) where the
