@@ -12,6 +12,8 @@
 // lexeme. What the contract cannot carry as written is refused, never rewritten: an integer (ownerId)
 // must be an int32 written as an integer literal, no fraction or exponent (2.2 "integer", read as
 // REQ-JSON-TYPES reads a client's request: `1.0` or `1e2` would make the harness the faulty client).
+// No account value is ever written in XML: the one SOAP operation (4.2, ImpersonateLogoutRequest) has
+// no fields, and a line cannot name it.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
