@@ -91,6 +91,10 @@ describe('an accounts file\'s values are sent as written', () => {
     expect(failed.length).toBeGreaterThan(0);
     const quoted = `'${CONFIRM_1.replace(/'/g, `'\\''`)}'`;
     for (const c of failed) expect(c.replay, c.id).toContain(` --data-binary ${quoted} `);
+    // exchanges.json (written with summary.json): the request's text and curl command as shown.
+    const shown = (JSON.parse(readFileSync(join(dir, 'exchanges.json'), 'utf8')) as { id: string; request: string; curl: string }[]).find((e) => e.id === 'case-1.confirm')!;
+    expect(shown.request).toContain(`\n\n${CONFIRM_1}`);
+    expect(shown.curl).toContain(` --data-binary ${quoted} `);
     const from = received.length;
     const r = await sh(join(dir, REPLAY_FILE));
     expect([r.code, r.stderr]).toEqual([0, '']);
