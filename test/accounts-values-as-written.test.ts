@@ -4,7 +4,8 @@
 // reports write send those same bytes. A value the contract cannot carry as written (an integer
 // written with a fraction or an exponent, a leading zero in a CSV cell) stops the run in one line
 // naming the file, line and field. (Account values only ever travel in JSON bodies: the one SOAP
-// operation, ImpersonateLogoutRequest, has no fields, and an accounts line cannot name it.)
+// operation, ImpersonateLogoutRequest, has no fields, and an accounts line cannot name it.) A probe's
+// value given in the environment (CONFIRM_OWNER_ID=-0) is sent as given too.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, shardOptions } from '../lib/cli/config.js';
 import { openSession, selectedChecks, setupOf } from '../lib/cli/session.js';
 import { accountRequests, validateAccounts } from '../lib/engine/accounts.js';
+import { planProbes } from '../lib/engine/probes.js';
 import { runConformance } from '../lib/engine/run.js';
 import { startReference, type ReceivedRequest, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS } from '../lib/reference/variants.js';
@@ -143,5 +145,16 @@ describe('a value the contract cannot carry as written stops the run in one line
       expect(await refusal(`c-${cell}.csv`, ['ConfirmEmailRequest.ownerId', '1', cell]), cell).toBe('line 3: ConfirmEmailRequest.ownerId must be a 32-bit integer written without a leading zero');
     }
     for (const cell of ['+7', '1.0', '1e2']) expect(await refusal(`c-${cell}.csv`, ['ConfirmEmailRequest.ownerId', '1', cell]), cell).toBe('line 3: ConfirmEmailRequest.ownerId must be a 32-bit integer');
+  });
+});
+
+describe('a probe\'s request values from the environment are sent as given', () => {
+  it('CONFIRM_OWNER_ID=-0: every confirm probe\'s body writes -0', () => {
+    const parsed = parseConfig([], { CONFIRM_OWNER_ID: '-0', CONFIRM_CHILD_ID: 'c"\\1' });
+    if (parsed.ok !== true) throw new Error(`configuration refused: ${JSON.stringify(parsed)}`);
+    const bodies = planProbes({ namespaces: parsed.config.namespaces, values: parsed.config.values, extraHeaders: {} })
+      .filter((p) => p.path.startsWith('/user/confirmemail') && p.body !== undefined).map((p) => JSON.parse(p.body!.replace('"ownerId":-0', '"ownerId":"-0"')) as Record<string, unknown>);
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const b of bodies) expect([b.ownerId, b.childId]).toEqual(['-0', 'c"\\1']);
   });
 });
