@@ -78,13 +78,15 @@ export function jsonValueProblem(type: FieldType, value: JsonValue, rules: Value
   return JSON_VALUE_RULES[type.kind](type, value, rules);
 }
 
-/** A value of `type` from its text form: integers in .NET's int range, booleans as true/false, enum
+/** A value of `type` from its text form: integers in .NET's int range written as JSON integers, booleans as true/false, enum
  *  names, strings as they are. Other kinds have no text form here. */
 export function valueFromText(type: FieldType, text: string): { readonly value: JsonValue } | { readonly problem: string } {
   switch (type.kind) {
     case 'integer': {
       const n = Number(text);
-      return /^-?\d+$/.test(text) && n >= INT32_MIN && n <= INT32_MAX ? { value: n } : { problem: 'must be a 32-bit integer' };
+      if (!/^-?\d+$/.test(text) || n < INT32_MIN || n > INT32_MAX) return { problem: 'must be a 32-bit integer' };
+      // The text is sent as the JSON number it spells (accounts.ts): 007 is no JSON number, and 7 is not what was written.
+      return JSON_INTEGER_LEXEME.test(text) ? { value: n } : { problem: 'must be a 32-bit integer written without a leading zero' };
     }
     case 'boolean':
       return text === 'true' || text === 'false' ? { value: text === 'true' } : { problem: 'must be true or false' };

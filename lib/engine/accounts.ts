@@ -7,20 +7,31 @@
 // value), then lazily, as the engine asks for the next case, so memory does not grow with the file.
 // Bytes that are not UTF-8 and keys given twice are refused like any bad line: decoding would send
 // U+FFFD in place of the account's own bytes, and a repeated key would silently pick one value.
+// Values are sent as written: a JSON line's record is sent as its own text, byte for byte (JSON.stringify
+// of the parsed value would write -0 as 0, \u00e9 as é, \/ as /), and a CSV integer cell as its
+// lexeme. What the contract cannot carry as written is refused, never rewritten: an integer (ownerId)
+// must be an int32 written as an integer literal, no fraction or exponent (2.2 "integer", read as
+// REQ-JSON-TYPES reads a client's request: `1.0` or `1e2` would make the harness the faulty client).
+// No account value is ever written in XML: the one SOAP operation (4.2, ImpersonateLogoutRequest) has
+// no fields, and a line cannot name it.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { operationNamed, type JsonOperation } from '../contract/operations.js';
 import { jsonValueProblem, valueFromText } from '../contract/values.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
+import { memberTexts } from '../json/member-texts.js';
 import { parseJson } from '../json/parse.js';
+import { member, ROOT } from '../json/path.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
 import { jsonPostHeaders, jsonRequest } from './probes.js';
 
-/** One account: its line in the file and its request values per operation. */
+/** One account: its line in the file, its request values per operation, and each request's body as
+ *  the file wrote it (a JSON line's record text; a CSV row's cells written as a JSON object). */
 export interface AccountCase {
   readonly line: number;
   readonly requests: ReadonlyMap<JsonOperation, JsonObject>;
+  readonly bodies: ReadonlyMap<JsonOperation, string>;
 }
 
 export type CaseOrError = AccountCase | { readonly line: number; readonly error: string };
@@ -50,17 +61,30 @@ const fieldsOf = (op: JsonOperation): ReadonlyMap<string, Field> => {
 };
 
 /** A request's values, checked field by field against 2.2 (types only: which are required is not shown). */
-function checkRecord(op: JsonOperation, record: JsonValue): string | undefined {
+function checkRecord(op: JsonOperation, record: JsonValue, numbers: ReadonlyMap<string, string>): string | undefined {
   if (!isJsonObject(record)) return `${op.name} must be a JSON object`;
   const fields = fieldsOf(op);
   for (const name in record) {
     const value = record[name]!;
     const f = fields.get(name);
     if (!f) return `${op.name}.${name.slice(0, 80)} is not a field of ${op.name}`;
-    const problem = value === null ? (f.nullable ? undefined : 'expected a value, not null') : jsonValueProblem(f.type, value, { int32: true });
+    // A number's lexeme, when it is not a plain integer literal (1.0, 1e2): judged as written.
+    const lexeme = typeof value === 'number' && numbers.size ? numbers.get(member(member(ROOT, op.name), name)) : undefined;
+    const problem = value === null ? (f.nullable ? undefined : 'expected a value, not null') : jsonValueProblem(f.type, value, { int32: true, ...(lexeme !== undefined ? { lexeme } : {}) });
     if (problem) return `${op.name}.${name}: ${problem}`;
   }
   return undefined;
+}
+
+/** A JSON line's case: its bodies are cut from the line when asked (as requests go out), not when
+ *  the file is checked. */
+class JsonLineCase implements AccountCase {
+  constructor(readonly line: number, readonly requests: ReadonlyMap<JsonOperation, JsonObject>, private readonly text: string) {}
+
+  get bodies(): ReadonlyMap<JsonOperation, string> {
+    const texts = memberTexts(this.text);
+    return new Map([...this.requests.keys()].map((op) => [op, texts.get(op.name)!]));
+  }
 }
 
 function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
@@ -79,12 +103,12 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
     const record = value[name]!;
     const op = jsonOperationNamed(name);
     if (typeof op === 'string') return { line, error: op };
-    const problem = checkRecord(op, record);
+    const problem = checkRecord(op, record, parsed.json.numbers);
     if (problem) return { line, error: problem };
     requests.set(op, record as JsonObject);
   }
   if (!requests.size) return { line, error: 'the line holds no request' };
-  return { line, requests };
+  return new JsonLineCase(line, requests, text);
 }
 
 /** Bytes that are not UTF-8: the line (1-based) and the byte offset in that line (0-based) where the
@@ -278,6 +302,7 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
         continue;
       }
       const requests = new Map<JsonOperation, JsonObject>();
+      const members = new Map<JsonOperation, string[]>();
       let error: string | undefined;
       record.forEach((cell, i) => {
         const col = columns![i] as Exclude<Column, { error: string }>;
@@ -287,10 +312,16 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
         const rec = requests.get(col.op) ?? {};
         rec[col.field.json] = typed.value;
         requests.set(col.op, rec);
+        // The body writes the cell as it is: an integer or boolean as its own lexeme (-0 stays -0), a
+        // string as the JSON string of its text.
+        const written = typeof typed.value === 'string' ? JSON.stringify(cell) : cell;
+        const list = members.get(col.op) ?? [];
+        list.push(`${JSON.stringify(col.field.json)}:${written}`);
+        members.set(col.op, list);
       });
       if (error) yield { line, error };
       else if (!requests.size) yield { line, error: 'the row holds no value' };
-      else yield { line, requests };
+      else yield { line, requests, bodies: new Map([...members].map(([op, list]) => [op, `{${list.join(',')}}`])) };
     }
   } catch (e) {
     if (e instanceof NotUtf8) { yield { line: e.line, error: e.message }; return; }
@@ -344,8 +375,8 @@ export async function* accountRequests(
       if ('error' in c) continue; // validated before the run: a file changed under the run loses nothing else
       if (k++ % shard.count !== shard.index - 1) continue;
       const origin: Origin = { source: 'case', vouched: true, case: c.line };
-      for (const [op, record] of c.requests) {
-        yield jsonRequest(`case-${c.line}.${op.key}`, `case ${c.line}: POST ${op.route}`, op.route, JSON.stringify(record), origin, headers);
+      for (const [op, body] of c.bodies) {
+        yield jsonRequest(`case-${c.line}.${op.key}`, `case ${c.line}: POST ${op.route}`, op.route, body, origin, headers);
       }
     }
   }

@@ -59,9 +59,17 @@ export const jsonPostHeaders = (extra: Readonly<Record<string, string>>, headers
 export const jsonRequest = (id: string, title: string, path: string, body: string, origin: Origin, headers: Readonly<Record<string, string>>): ExchangeSpec =>
   ({ id, title, origin, method: 'POST', path, headers, body });
 
-/** A POST of a JSON operation's request record, as the harness sends it (probes and accounts alike). */
+/** A request record's JSON text: JSON.stringify's, but -0 (CONFIRM_OWNER_ID=-0) written as it was
+ *  given, where JSON.stringify writes 0. A record's members are scalars (2.2). */
+const recordText = (record: JsonObject): string => {
+  const text = JSON.stringify(record);
+  if (!Object.values(record).some((v) => Object.is(v, -0))) return text;
+  return `{${Object.entries(record).map(([k, v]) => `${JSON.stringify(k)}:${Object.is(v, -0) ? '-0' : JSON.stringify(v)}`).join(',')}}`;
+};
+
+/** A POST of a JSON operation's request record, as the harness sends it (the probes). */
 export const jsonPost = (id: string, title: string, path: string, record: JsonObject, origin: Origin, extra: Readonly<Record<string, string>>, headers: Record<string, string> = {}): ExchangeSpec =>
-  jsonRequest(id, title, path, JSON.stringify(record), origin, jsonPostHeaders(extra, headers));
+  jsonRequest(id, title, path, recordText(record), origin, jsonPostHeaders(extra, headers));
 
 export function planProbes(settings: RequestSettings): readonly ExchangeSpec[] {
   const specs: ExchangeSpec[] = [];

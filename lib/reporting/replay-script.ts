@@ -5,7 +5,9 @@
 // that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
 // masked value would make the request differ from the one sent, so such a check is listed as not
 // replayable rather than replayed wrong.
-import { envName, JSON_OPERATIONS } from '../contract/operations.js';
+import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
+import type { Exchange } from '../http/exchange.js';
+import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_UTF8, CURL_PREFIX } from './exchange-text.js';
 import type { Report, ReportedExchange } from './report.js';
 
@@ -23,16 +25,44 @@ export const variableOf = (header: string): string => {
  *  text between the name and the value's opening quote. */
 const MASKED_MEMBER = /"([A-Za-z_][A-Za-z0-9_]*)"(\s*:\s*)"«(?:personal|credential): string, \d+ chars»"/g;
 
-/** The request field a masked member of this exchange's body is, and the variable that stands for the
- *  value the user supplied for it, with what to set it to; undefined when the user did not supply it. */
-function suppliedField(ex: ReportedExchange, member: string): { variable: string; what: string } | undefined {
+/** The JSON operation whose route a request URL names, or undefined. */
+function operationOf(url: string): JsonOperation | undefined {
   let path: string;
   try {
-    path = new URL(ex.url).pathname.toLowerCase().replace(/\.json$/, '');
+    path = new URL(url).pathname.toLowerCase().replace(/\.json$/, '');
   } catch {
     return undefined;
   }
-  const op = JSON_OPERATIONS.find((o) => o.route.toLowerCase() === path);
+  return JSON_OPERATIONS.find((o) => o.route.toLowerCase() === path);
+}
+
+/** A string as json_text (below) writes it in a JSON string: " and \ escaped, nothing else. */
+const jsonText = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/** The sensitive members of an account's JSON request whose text is not the one json_text writes
+ *  from their value (an escape such as \u00e9 or \/, which the run sent as the file wrote it):
+ *  replay.sh cannot send such a request as sent, so it says so rather than send other bytes. */
+export function respelledMembers(ex: Exchange): readonly string[] | undefined {
+  const body = ex.request.body;
+  if (ex.origin.source !== 'case' || body === undefined || !body.includes('\\')) return undefined;
+  const op = operationOf(ex.request.url);
+  if (!op) return undefined;
+  try {
+    const texts = memberTexts(body);
+    const names = op.request.fields.filter((f) => {
+      const text = f.sensitivity ? texts.get(f.json) : undefined;
+      return text?.startsWith('"') && text !== jsonText(JSON.parse(text) as string);
+    }).map((f) => f.json);
+    return names.length ? names : undefined;
+  } catch {
+    return undefined; // not JSON: no member to write
+  }
+}
+
+/** The request field a masked member of this exchange's body is, and the variable that stands for the
+ *  value the user supplied for it, with what to set it to; undefined when the user did not supply it. */
+function suppliedField(ex: ReportedExchange, member: string): { variable: string; what: string } | undefined {
+  const op = operationOf(ex.url);
   const f = op?.request.fields.find((x) => x.json === member && x.sensitivity);
   if (!op || !f) return undefined;
   if (ex.source === 'case' && ex.case !== undefined) {
@@ -56,12 +86,14 @@ export function replayScript(report: Report): string {
     // A shrunk failure replays its smallest failing request (a curl writes a control character of a
     // body by its bytes, exchange-text.ts, so the first one is sent as it was too).
     const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
+    let respelled: string | undefined;
     const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
       variables.set(variableOf(name), `the value of the --header ${name}`);
       return `-H "${name}: $${variableOf(name)}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
+      if (ex.respelled?.includes(member)) respelled ??= field.what;
       variables.set(field.variable, field.what);
       // Out of the single quotes, the value as a JSON string holds it, and back in.
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
@@ -69,6 +101,10 @@ export function replayScript(report: Report): string {
     const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
     if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
       steps.push(`echo ${label}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
+      continue;
+    }
+    if (respelled !== undefined) {
+      steps.push(`echo ${label}${shellQuote(`: not replayed: ${respelled} was sent with JSON escapes (as the file wrote it) that this script cannot write from the value`)}`);
       continue;
     }
     if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {

@@ -16,6 +16,7 @@ import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
 import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
+import { respelledMembers } from './replay-script.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -78,6 +79,8 @@ export interface ReportedExchange {
   readonly curl: string;
   /** SHA-256 of the response body as received: a replay that reproduces it has the same. */
   readonly responseSha256?: string;
+  /** An account's sensitive request members written with escapes replay.sh cannot write (respelledMembers). */
+  readonly respelled?: readonly string[];
 }
 
 export interface Tally { passed: number; failed: number; skipped: number }
@@ -209,6 +212,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   }));
   const exchanges = run.exchanges.map((ex): ReportedExchange => {
     const scope = scopeOf(ex.id);
+    const respelled = respelledMembers(ex);
     return {
       id: ex.id,
       title: ex.title,
@@ -224,6 +228,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       response: responseText(ex, scope),
       curl: byScope(curlCommand(ex, scope), scope),
       ...(ex.response ? { responseSha256: ex.response.sha256 } : {}),
+      ...(respelled ? { respelled } : {}),
     };
   });
   const at = (level: Level) => run.results.filter((x) => x.check.level === level);
