@@ -41,7 +41,7 @@ const jsonText = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `
 
 /** The sensitive members of an account's JSON request whose text is not the one json_text writes
  *  from their value (an escape such as \u00e9 or \/, which the run sent as the file wrote it):
- *  replay.sh cannot send such a request as sent, so it says so rather than send other bytes. */
+ *  replay.sh asks for such a member's text as the file wrote it and sends it untouched. */
 export function respelledMembers(ex: Exchange): readonly string[] | undefined {
   const body = ex.request.body;
   if (ex.origin.source !== 'case' || body === undefined || !body.includes('\\')) return undefined;
@@ -86,25 +86,24 @@ export function replayScript(report: Report): string {
     // A shrunk failure replays its smallest failing request (a curl writes a control character of a
     // body by its bytes, exchange-text.ts, so the first one is sent as it was too).
     const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
-    let respelled: string | undefined;
     const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
       variables.set(variableOf(name), `the value of the --header ${name}`);
       return `-H "${name}: $${variableOf(name)}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
-      if (ex.respelled?.includes(member)) respelled ??= field.what;
+      // Out of the single quotes, the value as a JSON string holds it, and back in. A value the file
+      // wrote with escapes is asked for as written there and sent as it is: the same bytes as the run.
+      if (ex.respelled?.includes(member)) {
+        variables.set(field.variable, `${field.what}, as the file writes it between its quotes (its JSON escapes kept)`);
+        return `"${member}"${colon}"'"$${field.variable}"'"`;
+      }
       variables.set(field.variable, field.what);
-      // Out of the single quotes, the value as a JSON string holds it, and back in.
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
     const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
     if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
       steps.push(`echo ${label}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
-      continue;
-    }
-    if (respelled !== undefined) {
-      steps.push(`echo ${label}${shellQuote(`: not replayed: ${respelled} was sent with JSON escapes (as the file wrote it) that this script cannot write from the value`)}`);
       continue;
     }
     if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {

@@ -79,7 +79,7 @@ export interface ReportedExchange {
   readonly curl: string;
   /** SHA-256 of the response body as received: a replay that reproduces it has the same. */
   readonly responseSha256?: string;
-  /** An account's sensitive request members written with escapes replay.sh cannot write (respelledMembers). */
+  /** An account's sensitive request members the file wrote with escapes: replay.sh asks for their text as written (respelledMembers). */
   readonly respelled?: readonly string[];
 }
 
