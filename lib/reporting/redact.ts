@@ -32,7 +32,7 @@ import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import type { KeysOf } from '../checks/walk-json.js';
-import { marker, sensitivityOfName } from '../contract/sensitivity.js';
+import { codePointCount, marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
@@ -753,7 +753,7 @@ export class Redactor {
     if (!this.shared.policy.showPersonalData && text.includes('@')) for (const m of text.matchAll(EMAIL)) ranges.push([m.index, m.index + m[0].length, marker('personal', m[0])]);
     if (!(tables.every((t) => t.empty) && fingerprints.size === 0)) this.secretRanges(text, tables, ranges);
     const masks = markersIn(text);
-    return replaceRanges(text, masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges);
+    return replaceRanges(text, masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges, (start, end, longest) => joinedMarker(text, start, end, longest));
   }
 
   private secretRanges(text: string, tables: readonly SecretTable[], ranges: Range[]): void {
@@ -915,6 +915,21 @@ function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
   if (!HEX_TOKEN.test(token)) return false;
   const decoded = canonicalValue(Buffer.from(token, 'hex').toString('utf8'));
   return decoded.length >= MIN_PART && fingerprints.has(decoded);
+}
+
+/** The marker of ranges that overlap (replaceRanges): the longest one's when it states no length
+ *  («secret: words» of a value's words in a row), else its kind, in its spelling, stating the length of
+ *  what the joined range hides as a reader reads it (escapes decoded, as a match's marker states the
+ *  length of the value it found), inside the quotes when the longest stands for a JSON string. */
+function joinedMarker(text: string, start: number, end: number, longest: string): string {
+  const spelling = longest.startsWith('"') ? 'json' : longest.startsWith('%') ? 'url' : 'text';
+  const plain = spelling === 'json' ? JSON.parse(longest) as string : spelling === 'url' ? decodeURIComponent(longest) : longest;
+  if (!/ \d+ chars»$/.test(plain)) return longest;
+  const quoted = spelling === 'json' && end - start >= 2 && text[start] === '"' && text[end - 1] === '"';
+  const length = codePointCount(canonical(text.slice(quoted ? start + 1 : start, quoted ? end - 1 : end)).text);
+  const kind = /^«(credential|personal|secret header):/.exec(plain)?.[1];
+  const mark = kind ? `«${kind}: string, ${length} chars»` : `«secret: ${length} chars»`;
+  return spelling === 'json' ? JSON.stringify(mark) : spelling === 'url' ? encodeURIComponent(mark) : mark;
 }
 
 /** Whether a range lies inside one of the markers (sorted, not overlapping). */
