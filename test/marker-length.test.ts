@@ -49,3 +49,11 @@ describe('a marker over matches of learned values that overlap', () => {
     expect([...out.matchAll(MARKER)].map((m) => m[0])).toContain('«personal: string, 320 chars»');
   });
 });
+
+describe('a marker over a learned word found elsewhere (a fingerprint)', () => {
+  it('counts characters, not UTF-16 code units: five astral letters are 5 chars', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    r.scope().learn('{"displayName":"𝐀𝐁𝐂𝐃𝐄"}');
+    expect(r.line('say 𝐀𝐁𝐂𝐃𝐄 here')).toBe('say «secret: 5 chars» here');
+  });
+});

@@ -822,7 +822,7 @@ export class Redactor {
         const token = end - lead === raw.length ? raw : raw.slice(lead, end);
         const from = m.index + lead;
         const to = c.to[from + token.length - 1]!;
-        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
+        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
         if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
