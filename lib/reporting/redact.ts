@@ -23,16 +23,17 @@
 // characters) only as a word not joined to another (2026 in 2026-11-01 is not 2026), two words only
 // within one value. Never inside a marker already written. Never the harness's own words or sample
 // values (lib/checks/harness-words.ts), nor the values of a request it generated, wherever the answer
-// echoes them: those are hidden by name only when a target sent them. Values shorter than
-// MIN_SCANNED characters are not scanned for (replacing every "LA" or "true" would garble the report
-// and point at where such values sit). Text the harness wrote itself (the catalogue's words, probe
-// titles, exchange ids) is never redacted (boundary.ts), nor the body of a request it generated, shown
-// wherever an output shows that request (shown(): layers 2 and 3 pass over it, whatever was learned).
+// echoes them: those are hidden by name only when a target sent them, a piece of them too (it is not
+// learned: pieceOfOwn). Values shorter than MIN_SCANNED characters are not scanned for (replacing
+// every "LA" or "true" would garble the report and point at where such values sit). Text the harness
+// wrote itself (the catalogue's words, probe titles, exchange ids) is never redacted (boundary.ts), nor
+// the body of a request it generated, shown wherever an output shows that request (shown(): layers 2
+// and 3 pass over it, whatever was learned).
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import type { KeysOf } from '../checks/walk-json.js';
-import { marker, sensitivityOfName } from '../contract/sensitivity.js';
+import { codePointCount, marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
@@ -292,6 +293,11 @@ export class Redactor {
   private readonly local: SecretTable;
   /** Values the harness itself sent in this scope's exchange (a generated request's), canonical. */
   private readonly own = new Set<string>();
+  /** The texts of this scope's generated request (its URL and body, as far as an output shows them),
+   *  and their canonical readings once pieceOfOwn needs them: undefined for any other exchange, and in
+   *  the run-wide redactor. */
+  private ownTexts: string[] | undefined;
+  private ownReadings: string[] | undefined;
   /** Outputs this scope made of the harness's own text and others (shown()), each with its parts. */
   private readonly shownParts = new Map<string, readonly ShownPart[]>();
 
@@ -406,11 +412,31 @@ export class Redactor {
    *  may show the text, and measured only that far (a generated oversized body is a mebibyte: measured
    *  whole, it was an eighth of a --generate run's CPU), as learn() reads a body cut at `shown`. */
   private ownValues(ex: Exchange): void {
+    // Pieces in a scope only: the run-wide redactor learns every exchange, and a piece of one generated
+    // request in another exchange's answer is no echo.
+    const texts: string[] | undefined = this.local === this.shared.global ? undefined : (this.ownTexts = []);
     for (const text of [ex.request.url, ex.request.body ?? '']) {
       const part = text.slice(0, MAX_SHOWN_TEXT);
+      texts?.push(part);
       if (jsonLimitPassed(part)) continue;
       for (const r of this.sensitiveRanges(part)) for (const v of r.values) this.own.add(canonicalValue(v));
     }
+  }
+
+  /**
+   * Whether a target's value is a piece of this scope's generated request (the target echoed the
+   * harness's text, as the reference puts 516 of a generated value's 6 398 x in displayName): hidden
+   * by name where it stands, but not learned. The request is shown exactly as sent, so the piece is in
+   * the report whole already; learned, it would mask the harness's own value wherever the answer
+   * echoes it (a non-sensitive member's value, a finding's actual) and hide nothing. A value the
+   * target adds is no piece and is learned as ever; a secret the run was given, and a secret header's
+   * value, are learned whatever they are. Read as the text is searched (canonical: escapes decoded).
+   */
+  private pieceOfOwn(value: string): boolean {
+    if (this.ownTexts === undefined) return false;
+    const readings = (this.ownReadings ??= this.ownTexts.map((t) => canonical(t).text));
+    const c = canonical(value).text;
+    return readings.some((t) => t.includes(c));
   }
 
   /**
@@ -559,9 +585,10 @@ export class Redactor {
   /** A value under a member named as hidden, unless the harness sent it (`own`: none but a generated
    *  request's, so the canonical form is made only when there are any). `detached`: as fingerprint's. */
   private fingerprintHidden(text: string, own: ReadonlySet<string>, detached: boolean): void {
-    if (own.size > 0) {
+    // A generated request's scope only (ownTexts): an account's exchange learns as it did.
+    if (own.size > 0 || this.ownTexts !== undefined) {
       const c = canonicalValue(text);
-      if (!own.has(c)) this.fingerprint(text, false, true, c, detached);
+      if (!own.has(c) && !this.pieceOfOwn(text)) this.fingerprint(text, false, true, c, detached);
     } else this.fingerprint(text, false, true, undefined, detached);
   }
 
@@ -660,15 +687,15 @@ export class Redactor {
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
    *  whole, tags dropped, and each piece of it between tags; and every attribute named as hidden. */
   private fingerprintElement(e: XmlElement): void {
-    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value)) this.fingerprint(a.value, false);
+    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value) && !this.pieceOfOwn(a.value)) this.fingerprint(a.value, false);
     if (this.sensitivityOf(e.name)) {
       const pieces: string[] = [];
       const collect = (x: XmlElement): void => { for (const c of x.children) if (isElement(c)) collect(c); else pieces.push(c.text); };
       collect(e);
       const whole = pieces.join('');
-      if (this.isOwn(whole)) return;
+      if (this.isOwn(whole) || this.pieceOfOwn(whole)) return;
       this.fingerprint(whole, false);
-      if (pieces.length > 1) for (const p of pieces) this.fingerprint(p, false);
+      if (pieces.length > 1) for (const p of pieces) if (!this.pieceOfOwn(p)) this.fingerprint(p, false);
       return;
     }
     for (const c of e.children) if (isElement(c)) this.fingerprintElement(c);
@@ -713,7 +740,8 @@ export class Redactor {
       // A target's value that is a piece of a probe's sample value is hidden here by name, but not
       // learned: the sample value is public text (docs/checks.md), and the piece, searched for, would
       // be masked inside the probe's request as sent. A configured secret is learned whatever it is.
-      for (const v of r.values) if (!pieceOfSample(v)) this.remember(v, r.kind);
+      // Nor a piece of the scope's generated request (pieceOfOwn).
+      for (const v of r.values) if (!pieceOfSample(v) && !this.pieceOfOwn(v)) this.remember(v, r.kind);
       const mark = marker(r.kind, r.shape);
       out.push([r.start, r.end, r.spelling === 'json' ? JSON.stringify(mark) : r.spelling === 'url' ? encodeURIComponent(mark) : mark]);
     }
@@ -753,7 +781,7 @@ export class Redactor {
     if (!this.shared.policy.showPersonalData && text.includes('@')) for (const m of text.matchAll(EMAIL)) ranges.push([m.index, m.index + m[0].length, marker('personal', m[0])]);
     if (!(tables.every((t) => t.empty) && fingerprints.size === 0)) this.secretRanges(text, tables, ranges);
     const masks = markersIn(text);
-    return replaceRanges(text, masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges);
+    return replaceRanges(text, masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges, (start, end, longest) => joinedMarker(text, start, end, longest));
   }
 
   private secretRanges(text: string, tables: readonly SecretTable[], ranges: Range[]): void {
@@ -794,7 +822,7 @@ export class Redactor {
         const token = end - lead === raw.length ? raw : raw.slice(lead, end);
         const from = m.index + lead;
         const to = c.to[from + token.length - 1]!;
-        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${token.length} chars»`]);
+        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
         if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
@@ -915,6 +943,21 @@ function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
   if (!HEX_TOKEN.test(token)) return false;
   const decoded = canonicalValue(Buffer.from(token, 'hex').toString('utf8'));
   return decoded.length >= MIN_PART && fingerprints.has(decoded);
+}
+
+/** The marker of ranges that overlap (replaceRanges): the longest one's when it states no length
+ *  («secret: words» of a value's words in a row), else its kind, in its spelling, stating the length of
+ *  what the joined range hides as a reader reads it (escapes decoded, as a match's marker states the
+ *  length of the value it found), inside the quotes when the longest stands for a JSON string. */
+function joinedMarker(text: string, start: number, end: number, longest: string): string {
+  const spelling = longest.startsWith('"') ? 'json' : longest.startsWith('%') ? 'url' : 'text';
+  const plain = spelling === 'json' ? JSON.parse(longest) as string : spelling === 'url' ? decodeURIComponent(longest) : longest;
+  if (!/ \d+ chars»$/.test(plain)) return longest;
+  const quoted = spelling === 'json' && end - start >= 2 && text[start] === '"' && text[end - 1] === '"';
+  const length = codePointCount(canonical(text.slice(quoted ? start + 1 : start, quoted ? end - 1 : end)).text);
+  const kind = /^«(credential|personal|secret header):/.exec(plain)?.[1];
+  const mark = kind ? `«${kind}: string, ${length} chars»` : `«secret: ${length} chars»`;
+  return spelling === 'json' ? JSON.stringify(mark) : spelling === 'url' ? encodeURIComponent(mark) : mark;
 }
 
 /** Whether a range lies inside one of the markers (sorted, not overlapping). */

@@ -23,22 +23,27 @@ export type KindOf = (name: string) => Sensitivity | undefined;
 /** A range of a text and the marker that replaces it. */
 export type Range = [start: number, end: number, marker: string];
 
-/** Replaces each range by its marker; overlapping ranges become one (the longest one's marker). */
-export function replaceRanges(text: string, ranges: Range[]): string {
+/** Replaces each range by its marker. Overlapping ranges become one: written as the marker of a range
+ *  that covers them all, or else as `joined(start, end, marker)` makes it from the longest one's (a
+ *  value found again and again in a run of text, two secrets that share an end): the longest one's
+ *  own marker would state its own length, not that of what the joined range hides. */
+export function replaceRanges(text: string, ranges: Range[], joined: (start: number, end: number, longest: string) => string): string {
   if (!ranges.length) return text;
   ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  const merged: Range[] = [];
+  // Each joined range, and the longest of the ranges in it (the first of them when several are as long).
+  const merged: Array<[start: number, end: number, longest: Range]> = [];
   for (const r of ranges) {
     const top = merged[merged.length - 1];
     if (top && r[0] < top[1]) {
-      if (r[1] - r[0] > top[1] - top[0]) top[2] = r[2];
+      if (r[1] - r[0] > top[2][1] - top[2][0]) top[2] = r;
       top[1] = Math.max(top[1], r[1]);
-    } else merged.push([...r]);
+    } else merged.push([r[0], r[1], r]);
   }
   let out = '';
   let at = 0;
-  for (const [start, end, mark] of merged) {
-    out += text.slice(at, start) + mark;
+  for (const [start, end, longest] of merged) {
+    const covers = longest[0] === start && longest[1] === end;
+    out += text.slice(at, start) + (covers ? longest[2] : joined(start, end, longest[2]));
     at = end;
   }
   return out + text.slice(at);
