@@ -5,7 +5,7 @@
 // exchange streamed through unjudged ('room'). Now an exchange whose client the proxy is waiting on,
 // and which is behind the pace that has its body whole within --timeout by more than a grace (at most
 // 1 s), gives its room back to the next exchange that finds none, and is counted with its reason. A
-// client that keeps pace keeps its room. --timeout is 60 s here, never reached: the subject is the pace.
+// client that keeps pace keeps its room. --timeout is 30 s here, never reached: the subject is the pace.
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const MIB = 1024 * 1024;
 const CAP = 10 * MIB;
 /** An answer longer than the kernel's buffers hold even for a client that reads (they grow as it does). */
 const HUGE = 32 * MIB;
-const TIMEOUT_MS = 60_000;
+const TIMEOUT_MS = 30_000;
 const OK = '{"releaseMessage":"ok"}';
 
 /** A client on a raw socket that sends `head` and reads until it has `upTo` bytes, then nothing
@@ -124,7 +124,7 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
     const { proxy, judged, unjudged } = await proxied(HUGE, HUGE);
     const reader = client(proxy.url, 'GET /huge HTTP/1.1\r\nHost: x\r\n\r\n', 0);
     try {
-      // 256 KiB at a time, 20 ms apart (at most 12.5 MiB/s): far ahead of the pace of 32 MiB in 60 s.
+      // 256 KiB at a time, 20 ms apart (at most 12.5 MiB/s): far ahead of the pace of 32 MiB in 30 s.
       const readTo = async (bytes: number) => {
         while (reader.got() < bytes && !reader.ended()) {
           await reader.readTo(Math.min(bytes, reader.got() + 256 * 1024));
