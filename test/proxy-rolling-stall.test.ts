@@ -22,7 +22,7 @@ const TIMEOUT_MS = 30_000;
 const OK = '{"releaseMessage":"ok"}';
 
 /** A client on a raw socket that sends `head` and reads until it has `upTo` bytes, then nothing
- *  (its socket paused) until `readTo` asks for more. */
+ *  (its socket paused) until `allow` or `readTo` asks for more. */
 function client(url: string, head: string, upTo: number) {
   const { hostname, port } = new URL(url);
   const chunks: Buffer[] = [];
@@ -42,7 +42,9 @@ function client(url: string, head: string, upTo: number) {
   const ended = () => tail === '"}';
   return {
     socket, got: () => got, ended, text: () => Buffer.concat(chunks).toString('latin1'),
-    /** Reads on until it has `bytes` (or the answer's end, `"}`), then pauses again. */
+    /** Reads on until it has `bytes`, then pauses again. */
+    allow: (bytes: number) => { limit = bytes; socket.resume(); },
+    /** The same, and waits until it has them (or the answer's end, `"}`). */
     readTo: async (bytes: number) => {
       limit = bytes;
       socket.resume();
@@ -82,14 +84,22 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
     return { proxy, queue, judged, unjudged };
   }
 
-  it('a client that does not read an answer at the cap and one that stalls an upload at the cap give the room back to the next honest exchanges well before --timeout, and still get every byte', async () => {
+  it('a client that reads the first bytes of an answer at the cap and then none, and one that sends an upload at the cap a byte at a time, give the room back to the next honest exchanges well before --timeout, and still get every byte', async () => {
     const { proxy, queue, judged, unjudged } = await proxied(2 * CAP);
     const reader = client(proxy.url, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', 1);
-    const uploader = client(proxy.url, `POST /up HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${CAP}\r\n\r\n{"a":`, 0);
+    const uploader = client(proxy.url, `POST /up HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${CAP}\r\n\r\n{"a":"`, 0);
+    // A byte every 100 ms, where 10 MiB in 30 s is 341 KiB/s: progress that does not keep pace.
+    // (Not so the reader: as it reads, the kernel's buffers grow and take the proxy's bytes faster
+    // than it reads them; from the proxy's side that is pace, and the answer ends within --timeout.)
+    let sent = '{"a":"'.length;
+    const trickle = setInterval(() => {
+      uploader.socket.write('1');
+      sent++;
+    }, 100);
     try {
       // The upload holds the cap from its head, the answer from its own (its Content-Length).
       await until(() => proxy.inFlight() === 2 && queue.held === 2 * CAP, 'both exchanges to take the whole room');
-      // Neither moves: the proxy waits on both, and they fall behind their pace past the grace.
+      // The proxy waits on both, and they fall behind their pace past the grace.
       await until(() => proxy.lagging() === 2, 'both clients to fall behind their pace');
       // Honest clients that need the whole room: two answers at the cap at once, then small ones.
       const bigs = await Promise.all([0, 1].map(async () => (await (await fetch(`${proxy.url}/big`)).arrayBuffer()).byteLength));
@@ -101,18 +111,20 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
       await until(() => judged.length + unjudged.filter((why) => why === 'room').length === 5, 'every honest exchange to be judged or counted');
       expect(judged.map((ex) => `${ex.path} ${ex.answer?.body?.length}`).sort()).toEqual([`/big ${CAP}`, `/big ${CAP}`, '/supportstateuser 23', '/supportstateuser 23', '/supportstateuser 23']);
       expect([...unjudged].sort()).toEqual(['lagging-answer', 'lagging-request']);
-      // The stalled clients lose only their judging: the reader gets the whole answer, the upload goes on.
+      // The slow clients lose only their judging: the reader gets the whole answer, the upload goes on.
+      clearInterval(trickle);
       await reader.readTo(Infinity);
       expect(reader.text()).toMatch(new RegExp(`^HTTP/1\\.1 200 OK\\r\\n[^]*content-length: ${CAP}\\r\\n`, 'i'));
       expect(reader.text().length - reader.text().indexOf('\r\n\r\n') - 4).toBe(CAP);
-      void uploader.readTo(Infinity);
-      uploader.socket.write(`"${'x'.repeat(CAP - 8)}"}`);
+      uploader.allow(Infinity);
+      uploader.socket.write(`${'x'.repeat(CAP - sent - 2)}"}`);
       await until(() => uploader.ended(), 'the slow upload to be answered');
       expect(uploader.text()).toMatch(new RegExp(`${OK}$`));
       expect(uploader.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       await until(() => queue.held === 0, 'every copy to give its room back');
       expect([judged.length, [...unjudged].sort()]).toEqual([5, ['lagging-answer', 'lagging-request']]);
     } finally {
+      clearInterval(trickle);
       reader.socket.destroy();
       uploader.socket.destroy();
       await proxy.close(0);
