@@ -162,6 +162,19 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
   });
 });
 
+describe('the run\'s room and the proxy\'s question whether giving back bytes would open it', () => {
+  it('is short only when its bytes keep it closed, not its count of exchanges waiting for the judge, nor a judge gone', () => {
+    const bytesFull = new JudgeQueue(2, 100, () => undefined);
+    expect([bytesFull.open(), bytesFull.short(), bytesFull.take(100), bytesFull.open(), bytesFull.short()]).toEqual([true, false, true, false, true]);
+    const countFull = new JudgeQueue(1, 100, () => undefined);
+    countFull.offer({ held: 0 } as ForwardedExchange);
+    expect([countFull.take(100), countFull.open(), countFull.short()]).toEqual([true, false, false]);
+    const judgeGone = new JudgeQueue(2, 100, () => undefined);
+    judgeGone.closed = true;
+    expect([judgeGone.take(100), judgeGone.open(), judgeGone.short()]).toEqual([true, false, false]);
+  });
+});
+
 describe('what the console and the reports say of exchanges whose clients fell behind their pace', () => {
   it('names each reason with its count beside the others', () => {
     const q = new JudgeQueue(1000, 2 * CAP, () => undefined);
