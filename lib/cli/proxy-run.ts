@@ -3,9 +3,10 @@
 // path: a copy goes to the judge, a worker thread of its own at the lowest CPU priority
 // (lib/cli/proxy-judge.ts), so no judgement ever takes a turn of the loop that forwards. What waits
 // for the judge is bounded in count and bytes; past that, an exchange is forwarded, not judged, and
-// counted in the reports (a client that kept the proxy waiting past --timeout loses its copies first). Findings are printed as they happen, each distinct one once; the reports
-// are rewritten every few seconds while something changed, and on SIGINT/SIGTERM, after which the
-// run exits with the traffic's verdict.
+// counted in the reports (a client that kept the proxy waiting past --timeout, or that falls behind
+// the pace that has its body whole within it, loses its copies first). Findings are printed as they
+// happen, each distinct one once; the reports are rewritten every few seconds while something
+// changed, and on SIGINT/SIGTERM, after which the run exits with the traffic's verdict.
 import { stopOnSignals } from './stopping.js';
 import { listenProblem } from './listen-problem.js';
 import { Worker } from 'node:worker_threads';
@@ -44,13 +45,15 @@ export class JudgeQueue implements CopyRoom {
   handed = 0;
   /** Exchanges forwarded but never judged. */
   unjudged = 0;
-  /** Of those, by reason other than the room: their client kept the proxy waiting past --timeout
-   *  (their room given back to another exchange), or hung up before its answer was whole. */
-  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'client-gone': 0 };
+  /** Of those, by reason other than the room: their client kept the proxy waiting past --timeout, or
+   *  fell behind the pace that has its body whole within it (their room given back to another
+   *  exchange), or hung up before its answer was whole. */
+  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'lagging-request': 0, 'lagging-answer': 0, 'client-gone': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
   open(): boolean { return !this.closed && this.count < this.maxCount && this.bytes < this.maxBytes; }
+  short(): boolean { return !this.closed && this.count < this.maxCount && this.bytes >= this.maxBytes; }
   take(bytes: number): boolean {
     if (this.bytes + bytes > this.maxBytes) return false;
     this.bytes += bytes;
@@ -94,12 +97,14 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
  *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
 export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'byReason'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
-  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'client-gone': gone } = queue.byReason;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone } = queue.byReason;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
-    [queue.unjudged - slowRequests - slowAnswers - gone, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
+    [queue.unjudged - slowRequests - slowAnswers - laggingRequests - laggingAnswers - gone, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
     [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout), and its room was needed`],
     [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout), and its room was needed`],
+    [laggingAnswers, `the client was reading its answer too slowly to have it whole ${timeout} after its first byte (--timeout), and its room was needed`],
+    [laggingRequests, `the client was sending its request too slowly to have it whole ${timeout} after its head (--timeout), and its room was needed`],
     [gone, 'the client closed its connection before its answer was whole'],
   ] as const).filter(([count]) => count > 0);
   const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');

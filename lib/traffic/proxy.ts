@@ -23,6 +23,9 @@ export interface CopyRoom {
   take(bytes: number): boolean;
   /** Gives back bytes taken (a copy dropped, or judged). */
   give(bytes: number): void;
+  /** Whether it is closed to new exchanges for want of bytes alone (copies in flight giving theirs
+   *  back would open it), not for its count or for having no judge. Absent: never so. */
+  short?(): boolean;
 }
 
 /** An exchange as the forwarding thread hands it over: raw header lists and copied bytes, nothing
@@ -65,7 +68,13 @@ export type Unjudged =
   | 'slow-request'
   /** Its client had not read the answer whole --timeout after its first byte, the proxy waiting on
    *  it, and its room was needed. */
-  | 'slow-answer';
+  | 'slow-answer'
+  /** Its client was sending the request's body slower than would have it whole --timeout after its
+   *  head, the proxy waiting on it, and its room was needed. */
+  | 'lagging-request'
+  /** Its client was reading the answer slower than would have it whole --timeout after its first
+   *  byte, the proxy waiting on it, and its room was needed. */
+  | 'lagging-answer';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -76,8 +85,9 @@ export interface ProxyOptions {
   readonly maxBodyBytes: number;
   /** No answer headers from the target within this time: 504 to the client (a body, once it
    *  streams, is never cut: the client decides how long it waits, as it would without the proxy).
-   *  Also how long a client may keep the proxy waiting on it before its exchange's copies give their
-   *  room back to any exchange that finds none (then it is not judged: `slow-request`, `slow-answer`). */
+   *  Also the pace a client owes: one that keeps the proxy waiting past it, or falls behind the pace
+   *  that has its body whole within it, loses its exchange's copies to any exchange that finds no
+   *  room (then it is not judged: `slow-request`, `slow-answer`, `lagging-request`, `lagging-answer`). */
   readonly timeoutMs: number;
   /** Where copies are made; without one, every exchange is copied (each up to `maxBodyBytes`). */
   readonly room?: CopyRoom;
@@ -96,6 +106,9 @@ export interface RunningProxy {
   readonly inFlight: () => number;
   /** Requests refused with 400 because they could not be forwarded framed as they came. */
   readonly refused: () => number;
+  /** Exchanges holding room whose client the proxy waits on now, behind its pace by more than the
+   *  grace: the next exchange that finds no room takes theirs. */
+  readonly lagging: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -170,6 +183,35 @@ function originForm(url: string): string | undefined {
   }
 }
 
+/** How far behind (ms) the grace lets a client fall before its exchange's room goes, at most: the
+ *  stalls of a client that keeps pace (a descheduled reader, a lost packet) stay under it, and a
+ *  stalled one holds the room no longer (a tenth of --timeout when that is less). */
+const MAX_LAG_GRACE_MS = 1000;
+
+/** A wait on a client's side of the answer this short is its kernel's buffers taking the proxy's
+ *  bytes (at memory speed, a chunk past the response's 16 KiB mark each), not the client reading:
+ *  neither the wait nor the bytes count towards its pace. So the megabytes those buffers swallow at
+ *  first are no credit to a client that reads nothing; a client that keeps up never waits longer. */
+const QUICK_WAIT_MS = 10;
+
+/** An exchange being copied, as the room sees it when it is short. */
+interface Holder {
+  /** How far its client is behind its pace now (see `lagMs`), -Infinity when the proxy is not
+   *  waiting on it (or it holds nothing). */
+  lagMs(now: number): number;
+  /** Its copies give their room back; it is counted as not judged. */
+  giveUp(now: number): void;
+}
+
+/** How far (ms) a client is behind the pace that moves `owed` bytes in `allowedMs`, having moved
+ *  `moved` of them while the proxy waited on it `waitedMs` in all: the wait, less the time its
+ *  bytes earn at that pace. Past --timeout (`allowedMs` spent) it is behind without end. */
+function lagMs(waitedMs: number, moved: number, owed: number, allowedMs: number): number {
+  if (allowedMs <= 0) return Infinity;
+  if (owed <= 0) return -Infinity;
+  return waitedMs - (moved * allowedMs) / owed;
+}
+
 /** Room for every exchange: without a room given, each is copied (up to the body cap). */
 const ANY_ROOM: CopyRoom = { open: () => true, take: () => true, give: () => undefined };
 
@@ -183,6 +225,8 @@ class BodyCopy {
   private taken = 0;
   over = false;
   dropped = false;
+  /** Bytes copied so far. */
+  get copied(): number { return this.size; }
   constructor(private readonly cap: number, private readonly room: CopyRoom, length?: number) {
     if (length === undefined || length === 0) return;
     if (length > cap) { this.over = true; return; }
@@ -296,18 +340,38 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // The target's address once, as options: no URL is parsed per request.
   const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined };
   const given = options.room ?? ANY_ROOM;
+  const T = options.timeoutMs;
+  const grace = Math.min(MAX_LAG_GRACE_MS, T / 10);
   // Exchanges whose client has kept the proxy waiting past --timeout (see `watchClient`): their
   // copies give their room back when another exchange finds none, before it is refused. (When the
   // room is short of count, not bytes, that frees nothing for it; it is rare and costs only them.)
   const overdue = new Set<() => void>();
-  const reclaim = () => {
-    if (!overdue.size) return false;
-    for (const giveUp of [...overdue]) giveUp();
-    return true;
+  // Every exchange being copied, for the lagging ones among them (see `lagMs`): a set entry each,
+  // looked through only when the room is short of bytes, never per chunk.
+  const holders = new Set<Holder>();
+  const laggingNow = (now: number) => {
+    const found: { lag: number; holder: Holder }[] = [];
+    for (const holder of holders) { const lag = holder.lagMs(now); if (lag > grace) found.push({ lag, holder }); }
+    return found;
+  };
+  /** Gives back room until `fits` (which takes it), first the overdue exchanges' all at once, as
+   *  before, then the lagging ones', the furthest behind first, only as many as needed. */
+  const reclaim = (fits: () => boolean, bytesShort: boolean): boolean => {
+    if (overdue.size) {
+      for (const giveUp of [...overdue]) giveUp();
+      if (fits()) return true;
+    }
+    if (!bytesShort || !holders.size) return false;
+    const now = performance.now();
+    for (const { holder } of laggingNow(now).sort((a, b) => b.lag - a.lag)) {
+      holder.giveUp(now);
+      if (fits()) return true;
+    }
+    return false;
   };
   const room: CopyRoom = {
-    open: () => given.open() || (reclaim() && given.open()),
-    take: (bytes) => given.take(bytes) || (reclaim() && given.take(bytes)),
+    open: () => given.open() || reclaim(() => given.open(), given.short?.() ?? false),
+    take: (bytes) => given.take(bytes) || reclaim(() => given.take(bytes), true),
     give: (bytes) => given.give(bytes),
   };
   let n = 0;
@@ -362,16 +426,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // A slow client costs judging its own exchange, never everyone's. Copies share one room across
     // every exchange, and an answer is never cut (its client decides how long it reads), so a few
     // clients asking for answers at the cap and never reading them held the whole room as long as
-    // they liked, and all other traffic went unjudged. So an exchange whose client keeps the proxy
-    // waiting past --timeout (a request body not in whole that long after its head, the target
-    // taking it as fast as it comes; or an answer not read whole that long after its first byte,
-    // the client's side full or the target done) becomes overdue: when another exchange finds no
-    // room, its copies give theirs back first, and it is counted as not judged; its bytes flow on as
-    // before, nothing more is kept for it. Until then it is judged as any other (a slow upload or
-    // reader costs nothing while nobody needs the room). A slow target is not the client's doing:
-    // the watch looks again a --timeout later. (Not a share of the room per connection or address:
-    // a hostile peer opens as many connections as it likes, and clients behind one address would
-    // share one share.)
+    // they liked, and all other traffic went unjudged. Two rules give room back when another
+    // exchange finds none (before it is refused), and count the exchange as not judged; its bytes
+    // flow on as before, nothing more is kept for it, and while nobody needs the room it is judged
+    // as any other. (1) Overdue: its client kept the proxy waiting past --timeout (a request body not
+    // whole that long after its head, the target taking it as fast as it comes; an answer not read
+    // whole that long after its first byte, the client's side full or the target done). That alone
+    // let a peer hold the room by replacing each stalled exchange just before --timeout. So (2)
+    // lagging: the proxy is waiting on its client now (the target keeping up with the upload; the
+    // answer paused for the client's full side) and the client is behind the pace that has its body
+    // whole within --timeout by more than a grace, counting only the time the proxy waited on it
+    // (a slow target is not the client's doing) and the bytes it moved as credit. An answer's pace
+    // is counted from its first wait: the bytes the kernel's buffers swallow before it are no sign
+    // the client reads. The furthest behind goes first, only as many as the room needs; a client
+    // that keeps pace (it will have its body whole in --timeout) keeps its room, a stalled one holds
+    // it for the grace. (Not a share of the room per connection or address: a hostile peer opens as
+    // many connections as it likes, and clients behind one address would share one share.)
     let watch: NodeJS.Timeout | undefined;
     let counted = false;
     /** Its client hung up while it was being copied for judging. */
@@ -379,17 +449,49 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let answering: IncomingMessage | undefined;
     /** Set once overdue: takes it out of `overdue` when it ends first. */
     let forget: (() => void) | undefined;
+    /** Its copies give their room back for good, and it is counted as not judged. */
+    const giveUp = (why: Unjudged) => {
+      if (counted) return;
+      forget?.();
+      holders.delete(holder);
+      copying = false;
+      counted = true;
+      requestCopy?.drop();
+      answerCopy?.drop();
+      options.onUnjudged?.(why);
+    };
     const overdueAs = (why: Unjudged) => {
-      const giveUp = () => {
-        overdue.delete(giveUp);
-        copying = false;
-        counted = true;
-        requestCopy?.drop();
-        answerCopy?.drop();
-        options.onUnjudged?.(why);
-      };
-      overdue.add(giveUp);
-      forget = () => overdue.delete(giveUp);
+      const go = () => giveUp(why);
+      overdue.add(go);
+      forget = () => overdue.delete(go);
+    };
+    // The pace its client owes: for the request, from its head, less the time the target held the
+    // upload back (`blocked`); for the answer, from the start of the first wait on the client that
+    // was not a quick one (`paceFrom`, the bytes moved by then `movedThen`), with the time of such
+    // waits in all (`waited`; the one now began at `waitStart`, `waitStartMoved` moved by then).
+    let blocked = 0;
+    let blockedSince = 0;
+    let answerAt = 0;
+    let paceFrom = 0;
+    let movedThen = 0;
+    let waited = 0;
+    let waitStart = 0;
+    let waitStartMoved = 0;
+    const holder: Holder = {
+      lagMs: (now) => {
+        if (finished || !copying) return -Infinity;
+        if (answering) {
+          if (!answerCopy?.held || !waitStart) return -Infinity;
+          const wait = now - waitStart >= QUICK_WAIT_MS ? now - waitStart : 0;
+          if (!paceFrom && !wait) return -Infinity;
+          const from = paceFrom || waitStart;
+          const then = paceFrom ? movedThen : waitStartMoved;
+          return lagMs(waited + wait, answerCopy.copied - res.writableLength - then, answerCopy.held - then, answerAt + T - from);
+        }
+        if (req.complete || !requestCopy?.held || blockedSince) return -Infinity;
+        return lagMs(now - t0 - blocked, requestCopy.copied, requestCopy.held, T);
+      },
+      giveUp: (now) => giveUp(answering ? (now - answerAt >= T ? 'slow-answer' : 'lagging-answer') : (now - t0 >= T ? 'slow-request' : 'lagging-request')),
     };
     const watchClient = () => {
       watch = setTimeout(() => {
@@ -406,6 +508,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       active--;
       clearTimeout(watch);
       forget?.();
+      holders.delete(holder);
       if (outcome.error) answerCopy?.release();
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
@@ -490,7 +593,27 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (copying && !requestCopy!.dropped) answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
       const copy = answerCopy;
       // The answer's own --timeout for its client, from its first byte (not the request's).
-      if (copy) { answering = answer; clearTimeout(watch); watchClient(); }
+      if (copy) {
+        answering = answer;
+        answerAt = performance.now();
+        clearTimeout(watch);
+        watchClient();
+        // The proxy waits on the client from when the answer is paused for its full side to its drain.
+        answer.on('pause', () => {
+          if (waitStart || !res.writableNeedDrain) return;
+          waitStart = performance.now();
+          waitStartMoved = copy.copied - res.writableLength;
+        });
+        res.on('drain', () => {
+          if (!waitStart) return;
+          const wait = performance.now() - waitStart;
+          if (wait >= QUICK_WAIT_MS) {
+            if (!paceFrom) { paceFrom = waitStart; movedThen = waitStartMoved; }
+            waited += wait;
+          }
+          waitStart = 0;
+        });
+      }
       try {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back.headers as unknown as OutgoingHttpHeaders);
       } catch (e) {
@@ -527,8 +650,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
     if (requestCopy) {
+      holders.add(holder);
       req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
-      if (head.te !== undefined || Number(head.length) > 0) watchClient();
+      if (head.te !== undefined || Number(head.length) > 0) {
+        watchClient();
+        // The upload paused for the target's full side: the proxy waits on the target, not the client.
+        req.on('pause', () => { if (!blockedSince && upstream.writableNeedDrain) blockedSince = performance.now(); });
+        upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
+      }
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
@@ -603,6 +732,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     port,
     inFlight: () => active,
     refused: () => refused,
+    lagging: () => laggingNow(performance.now()).length,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
