@@ -164,7 +164,14 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     port: running.port,
     get connections() { return running.connections; },
     report: () => live.report(),
-    stop: async () => { await running.close(); return live.report(); },
+    // A connection closed with no whole request is no exchange: the last reports (and the summary
+    // printed from them) say how many, apart.
+    stop: async () => {
+      await running.close();
+      const note = running.connectionsNote();
+      if (note) live.warnings.push(note);
+      return live.report();
+    },
     close: () => running.close(),
   };
 }

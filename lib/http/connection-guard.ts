@@ -118,6 +118,20 @@ export class ConnectionGuard {
     return { open: this.all.size, waiting: this.fresh.size + this.between.size, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused };
   }
 
+  /** One line for a mode's reports on what was closed or refused, or undefined when nothing was. */
+  note(): string | undefined {
+    const s = (ms: number) => `${+(ms / 1000).toFixed(1)} s`;
+    const parts = ([
+      [this.noHead, `sent no whole request head within ${s(this.limits.headMs)} of being accepted`],
+      [this.idle, `sent no whole request head within ${s(this.limits.keepAliveMs + this.limits.headMs)} of their last answer`],
+      [this.evicted, `were closed, waiting longest for a request head, for a new connection at the bound of ${this.max} open`],
+      [this.refused, `were refused at the bound of ${this.max} open, every open one busy with a request`],
+    ] as const).filter(([n]) => n > 0);
+    if (!parts.length) return undefined;
+    const total = parts.reduce((sum, [n]) => sum + n, 0);
+    return `${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`;
+  }
+
   /** The request listener, with each request's start and end marked on its connection. */
   listener(inner: RequestListener): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {

@@ -89,6 +89,8 @@ export interface RunningReference {
   readonly answerCache: { readonly entries: number; readonly bytes: number; readonly maxBytes: number };
   /** Connections open now, and those closed or refused with no whole request (lib/http/connection-guard.ts). */
   readonly connections: ConnectionCounts;
+  /** One line on the connections closed or refused with no whole request, or undefined. */
+  connectionsNote(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -443,6 +445,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     port,
     get answerCache() { return { entries: population.size, bytes: population.bytes, maxBytes: population.maxBytes }; },
     get connections() { return guard.counts; },
+    connectionsNote: () => guard.note(),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -103,6 +103,8 @@ export interface RunningProxy {
   /** Client connections open now, and those closed or refused with no whole request: no exchange
    *  (nothing was forwarded), so never counted as unjudged. */
   readonly connections: () => ConnectionCounts;
+  /** One line on the connections closed or refused with no whole request, or undefined. */
+  readonly connectionsNote: () => string | undefined;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -622,6 +624,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     inFlight: () => active,
     refused: () => refused,
     connections: () => guard.counts,
+    connectionsNote: () => guard.note(),
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
