@@ -6,13 +6,15 @@
 // program under a real `ulimit -n`, where the bound comes from the descriptor limit itself.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { Socket } from 'node:net';
+import { createServer, request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startJudgingReference } from '../lib/cli/judging-reference.js';
-import { connectionBound, descriptorLimit, type ConnectionCounts } from '../lib/http/connection-guard.js';
+import { ConnectionGuard, connectionBound, descriptorLimit, type ConnectionCounts } from '../lib/http/connection-guard.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { startProxy } from '../lib/traffic/proxy.js';
 import { childEnv, ROOT } from './helpers/cli.js';
@@ -129,6 +131,65 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
     expect(l.connections()).toMatchObject({ open: 0, noHead: 4, evicted: 0, refused: 0 });
     // An honest client is served as before.
     expect(await honest(l.url)).toBe(200);
+  });
+});
+
+describe('a connection between requests', () => {
+  it('is closed, and counted, when it trickles its next head past keep-alive + the head bound', async () => {
+    // Node's keep-alive timer restarts with every byte, and Node checks heads only every 30 s
+    // (connectionsCheckingInterval): left to Node, it runs on until that check.
+    const server = createServer({ keepAliveTimeout: 300, headersTimeout: 300, requestTimeout: 0 });
+    const guard = new ConnectionGuard(server, { headMs: 300, keepAliveMs: 300 });
+    server.on('request', guard.listener((_req, res) => res.end('ok')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const h = await hold(url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(() => h.got.endsWith('ok'), 'the first answer');
+    h.socket.write('GET / HTTP/1.1\r\n');
+    const feed = setInterval(() => h.socket.write('x'), 50);
+    try {
+      await until(() => h.closed, 'the trickling connection to be closed');
+    } finally {
+      clearInterval(feed);
+      await new Promise((r) => server.close(r));
+    }
+    expect(guard.counts).toMatchObject({ open: 0, idle: 1, noHead: 0 });
+  });
+});
+
+describe('the reference over TLS', () => {
+  it('at its bound, serves an honest client by closing the connection idle longest, never a busy one (its request read under TLS)', async () => {
+    const ca = readFileSync(join(ROOT, 'fixtures/tls/ca.pem'));
+    const tls = { key: readFileSync(join(ROOT, 'fixtures/tls/server.key'), 'utf8'), cert: readFileSync(join(ROOT, 'fixtures/tls/server.pem'), 'utf8') };
+    const r = await startReference({ tls, connections: { max: 3, headMs: 30_000 } });
+    opened.push({ url: r.url, connections: () => r.connections, close: () => r.close() });
+    // The oldest connection, busy with a request whose body is still coming.
+    const busy = tlsConnect({ host: '127.0.0.1', port: r.port, ca, servername: 'localhost' });
+    let got = '';
+    let busyClosed = false;
+    busy.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+    busy.on('error', () => undefined);
+    busy.on('close', () => { busyClosed = true; });
+    await new Promise<void>((resolve) => busy.once('secureConnect', () => resolve()));
+    busy.write(PARTIAL);
+    await until(() => r.connections.open === 1 && r.connections.waiting === 0, 'the busy connection\'s request to start');
+    const idle = [await hold(r.url), await hold(r.url)];
+    await until(() => r.connections.open === 3, 'every connection to be accepted');
+    const status = await new Promise<number | string>((resolve) => {
+      const req = httpsRequest(`${r.url}/supportstateuser`, { method: 'POST', agent: false, ca, servername: 'localhost', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(GENEROUS_MS) }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.name));
+      req.end(BODY);
+    });
+    expect(status).toBe(200);
+    await until(() => idle[0]!.closed, 'the oldest idle connection to be closed');
+    expect([busyClosed, ...idle.map((h) => h.closed)]).toEqual([false, true, false]);
+    busy.write(BODY.slice(5));
+    await until(() => /^HTTP\/1\.1 200 /.test(got), 'the busy connection to be answered');
+    busy.destroy();
+    for (const h of idle) h.socket.destroy();
   });
 });
 
