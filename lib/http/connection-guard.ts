@@ -11,8 +11,11 @@
 //   progress (its body coming, or its answer being made or awaited) is never closed. Only when
 //   every connection is busy is the new one refused. Idle holders cannot keep an honest client out,
 //   and a flood closes the flooder's own older connections first.
-// Bookkeeping is O(1) per connection and per request (ordered maps, a coarse clock read by one sweep
-// timer). A connection closed here sent no whole request: it is no exchange, and is counted here.
+// Cost: a request only stores its response on its connection (a listener per response cost the
+// reference ~5% CPU per request); a sweep timer (each second at most) finds which answered
+// connections wait for a head again, by their last response being finished, so one between
+// requests is a candidate for closing from the sweep after its answer. A connection closed here
+// sent no whole request: it is no exchange, and is counted here.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
@@ -73,26 +76,29 @@ export function connectionBound(perConnection: number, limit: number | undefined
   return Math.max(1, Math.min(MAX_CONNECTIONS_CAP, Math.floor(fds / 2 / perConnection)));
 }
 
-/** One connection: requests in progress on it, and since when it waits for a request head. */
-interface Conn { busy: number; since: number; answered: boolean }
+/** One connection: since when it waits for a request head (from its accept, or from the sweep that
+ *  first saw its last answer finished), and its last request's response. */
+interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse }
 
 /** The socket a connection's request is read from, as its accept gave it (a TLS socket's TCP one). */
 const rawOf = (s: Socket): Socket => (s as Socket & { _parent?: Socket | null })._parent ?? s;
 
 export class ConnectionGuard {
-  private readonly all = new Map<Socket, Conn>();
-  /** Accepted, no request head yet: oldest first. */
+  /** Accepted, no request yet: oldest first. */
   private readonly fresh = new Map<Socket, Conn>();
-  /** Answered, no new request head yet: longest waiting first. */
-  private readonly between = new Map<Socket, Conn>();
+  /** Had a request: busy, or waiting for its next head. */
+  private readonly used = new Map<Socket, Conn>();
+  /** Of `used`, those the last sweep saw waiting, longest waiting first (from `next` on; an entry
+   *  whose connection has had a request since, or has closed, is passed over). */
+  private waiting: [Socket, Conn, ServerResponse][] = [];
+  private next = 0;
   /** A coarse clock (ms), moved by the sweep: nothing reads the time per request. */
   private now = performance.now();
   private readonly timer: NodeJS.Timeout;
   /** The sweep's period: the coarse clock is at most this far behind. */
   private readonly every: number;
   private readonly max: number;
-  /** Shared listeners (one function each, `this` the emitter): a response finished, a socket closed. */
-  private readonly ended: (this: ServerResponse) => void;
+  /** A socket closed (`this`: it): one shared listener. */
   private readonly closed: (this: Socket) => void;
   private noHead = 0;
   private idle = 0;
@@ -102,12 +108,11 @@ export class ConnectionGuard {
   /** `perConnection`: descriptors each client connection may hold (for the default bound). */
   constructor(server: Server, private readonly limits: ConnectionLimits, perConnection = 1) {
     this.max = limits.maxConnections ?? connectionBound(perConnection, descriptorLimit());
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listeners' `this` is their emitter
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's `this` is its socket
     const guard = this;
-    this.ended = function (this: ServerResponse) { guard.finished(this.req.socket); };
     this.closed = function (this: Socket) { guard.forget(this); };
     server.on('connection', (socket: Socket) => this.accept(socket));
-    // Checked a few times per bound (at most each second): one is closed at most two periods past it.
+    // A few times per bound (at most each second): one is closed at most two periods past it.
     this.every = Math.min(1000, Math.max(10, Math.floor(Math.min(limits.headMs, limits.keepAliveMs) / 4)));
     this.timer = setInterval(() => this.sweep(), this.every);
     this.timer.unref();
@@ -115,7 +120,9 @@ export class ConnectionGuard {
   }
 
   get counts(): ConnectionCounts {
-    return { open: this.all.size, waiting: this.fresh.size + this.between.size, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused };
+    let waiting = this.fresh.size;
+    for (const c of this.used.values()) if (c.res?.writableFinished) waiting++;
+    return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused };
   }
 
   /** One line for a mode's reports on what was closed or refused, or undefined when nothing was. */
@@ -132,59 +139,49 @@ export class ConnectionGuard {
     return `${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`;
   }
 
-  /** The request listener, with each request's start and end marked on its connection. */
+  /** The request listener, each request's response stored on its connection (responses finish in
+   *  order, so the last one finished means none is in progress). */
   listener(inner: RequestListener): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {
-      this.started(req.socket);
-      res.on('finish', this.ended);
+      const raw = rawOf(req.socket);
+      let c = this.used.get(raw);
+      if (!c && (c = this.fresh.get(raw))) {
+        this.fresh.delete(raw);
+        this.used.set(raw, c);
+      }
+      if (c) c.res = res;
       inner(req, res);
     };
   }
 
   private accept(socket: Socket): void {
-    if (this.all.size >= this.max && !this.evictOne()) {
+    if (this.fresh.size + this.used.size >= this.max && !this.evictOne()) {
       this.refused++;
       socket.destroy();
       return;
     }
-    const c: Conn = { busy: 0, since: this.now, answered: false };
-    this.all.set(socket, c);
-    this.fresh.set(socket, c);
+    this.fresh.set(socket, { since: this.now });
     socket.on('close', this.closed);
   }
 
-  private started(socket: Socket): void {
-    const raw = rawOf(socket);
-    const c = this.all.get(raw);
-    if (!c || c.busy++) return;
-    (c.answered ? this.between : this.fresh).delete(raw);
-  }
-
-  /** A response finished: once none is left in progress, the connection waits for a head again. */
-  private finished(socket: Socket): void {
-    const raw = rawOf(socket);
-    const c = this.all.get(raw);
-    if (!c || --c.busy > 0 || raw.destroyed) return;
-    c.answered = true;
-    c.since = this.now;
-    this.between.set(raw, c);
-  }
-
   private forget(socket: Socket): void {
-    const c = this.all.get(socket);
-    if (!c) return;
-    this.all.delete(socket);
-    (c.answered ? this.between : this.fresh).delete(socket);
+    if (!this.fresh.delete(socket)) this.used.delete(socket);
   }
 
-  /** Closes the connection waiting longest for a request head; false when every one is busy. */
+  /** Whether a connection the sweep saw waiting still is (no request since, still open). */
+  private stillWaiting([socket, c, res]: [Socket, Conn, ServerResponse]): boolean {
+    return c.res === res && this.used.has(socket);
+  }
+
+  /** Closes the connection waiting longest for a request head; false when none is known to wait. */
   private evictOne(): boolean {
+    while (this.next < this.waiting.length && !this.stillWaiting(this.waiting[this.next]!)) this.next++;
     const a = first(this.fresh);
-    const b = first(this.between);
-    const victim = a && (!b || a[1].since <= b[1].since) ? a : b;
-    if (!victim) return false;
+    const b = this.waiting[this.next];
+    if (a && (!b || a[1].since <= b[1].since)) { this.close(a[0]); }
+    else if (b) { this.next++; this.close(b[0]); }
+    else return false;
     this.evicted++;
-    this.close(victim[0]);
     return true;
   }
 
@@ -193,7 +190,8 @@ export class ConnectionGuard {
     socket.destroy();
   }
 
-  /** Closes, oldest first, each connection past its bound (`since` may be a period early: one more). */
+  /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
+   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs. */
   private sweep(): void {
     this.now = performance.now();
     for (const [socket, c] of this.fresh) {
@@ -201,12 +199,22 @@ export class ConnectionGuard {
       this.noHead++;
       this.close(socket);
     }
-    const bound = this.limits.keepAliveMs + this.limits.headMs + this.every;
-    for (const [socket, c] of this.between) {
-      if (this.now - c.since < bound) break;
-      this.idle++;
-      this.close(socket);
+    const bound = this.limits.keepAliveMs + this.limits.headMs;
+    const waiting = this.waiting.slice(this.next).filter((w) => this.stillWaiting(w));
+    for (const [socket, c] of this.used) {
+      const res = c.res!;
+      if (!res.writableFinished) continue;
+      if (c.idleFor !== res) {
+        c.idleFor = res;
+        c.since = this.now;
+        waiting.push([socket, c, res]);
+      } else if (this.now - c.since >= bound) {
+        this.idle++;
+        this.close(socket);
+      }
     }
+    this.waiting = waiting.filter((w) => this.stillWaiting(w));
+    this.next = 0;
   }
 }
 
