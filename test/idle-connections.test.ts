@@ -6,7 +6,7 @@
 // program under a real `ulimit -n`, where the bound comes from the descriptor limit itself.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -131,6 +131,31 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
     expect(l.connections()).toMatchObject({ open: 0, noHead: 4, evicted: 0, refused: 0 });
     // An honest client is served as before.
     expect(await honest(l.url)).toBe(200);
+  });
+});
+
+describe('the proxy at its bound', () => {
+  it('never closes a connection whose request waits for its answer from the target', async () => {
+    const held: ServerResponse[] = [];
+    const slow = createServer((req, res) => { req.resume(); if (req.url === '/hold') held.push(res); else res.end('ok'); });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const p = await startProxy({ target: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1024, timeoutMs: 30_000, onExchange: () => undefined, connections: { max: 3, headMs: 30_000 } });
+    try {
+      const waiting = await hold(p.url, 'GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+      await until(() => held.length === 1, 'the target to hold the request');
+      const idle = [await hold(p.url), await hold(p.url)];
+      await until(() => p.connections().open === 3, 'every connection to be accepted');
+      expect(await honest(p.url, '/')).toBe(200);
+      await until(() => idle[0]!.closed, 'the oldest idle connection to be closed');
+      expect([waiting.closed, ...idle.map((h) => h.closed)]).toEqual([false, true, false]);
+      held[0]!.end('late');
+      await until(() => waiting.got.endsWith('late'), 'the held answer to reach its client');
+      for (const h of [waiting, ...idle]) h.socket.destroy();
+    } finally {
+      for (const res of held) res.destroy();
+      await p.close(0);
+      await new Promise((r) => slow.close(r));
+    }
   });
 });
 
