@@ -9,6 +9,7 @@ import { checksFor } from '../checks/catalogue.js';
 import { isSkip, type Check } from '../checks/check.js';
 import { ExchangeView } from '../checks/exchange-view.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
+import type { ConnectionCounts } from '../http/connection-guard.js';
 import { recordedResponse, type Exchange } from '../http/exchange.js';
 import { startReference, type ReceivedRequest, type ReferenceOptions } from '../reference/server.js';
 import { summaryOf } from '../reporting/report.js';
@@ -38,6 +39,8 @@ export interface JudgingOptions extends Omit<ReferenceOptions, 'observer'> {
 export interface JudgingReference {
   readonly url: string;
   readonly port: number;
+  /** Connections open now, and those closed or refused with no whole request (no exchange, not judged). */
+  readonly connections: ConnectionCounts;
   /** Writes every report of what was judged so far. */
   report(): Promise<Written>;
   /** Stops serving, then writes the reports a last time. */
@@ -159,8 +162,16 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   return {
     url: running.url,
     port: running.port,
+    get connections() { return running.connections; },
     report: () => live.report(),
-    stop: async () => { await running.close(); return live.report(); },
+    // A connection closed with no whole request is no exchange: the last reports (and the summary
+    // printed from them) say how many, apart.
+    stop: async () => {
+      await running.close();
+      const note = running.connectionsNote();
+      if (note) live.warnings.push(note);
+      return live.report();
+    },
     close: () => running.close(),
   };
 }

@@ -185,6 +185,10 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
           notes.push(unjudgedNote());
           say(`  ! ${notes[0]}`);
         }
+        // Connections closed with no whole request are no exchanges: said apart from the unjudged
+        // ones (in the reports, and in the summary printed from them).
+        const connections = proxy.connectionsNote();
+        if (connections) notes.push(connections);
         if (proxy.refused()) {
           notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
           say(`  ! ${notes.at(-1)}`);

@@ -3,6 +3,7 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { ConnectionGuard, type ConnectionCounts } from '../http/connection-guard.js';
 import { exchangeHeaders, rawPairs, requestBodyOf } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
@@ -51,6 +52,9 @@ export interface ReferenceOptions {
   readonly answerCacheBytes?: number;
   /** Someone watching every request (the judging reference); the reference answers as it always does. */
   readonly observer?: ReferenceObserver;
+  /** The bounds on connections (lib/http/connection-guard.ts): open at most (default: from the
+   *  descriptor limit) and the time for a request head (default 10 s, the server's headersTimeout). */
+  readonly connections?: { readonly max?: number; readonly headMs?: number };
 }
 
 /** A request as the reference received it: lower-case header names, the body as text when read. */
@@ -83,6 +87,10 @@ export interface RunningReference {
   readonly port: number;
   /** The cache of population answers now: entries, bytes counted against its bound, the bound. */
   readonly answerCache: { readonly entries: number; readonly bytes: number; readonly maxBytes: number };
+  /** Connections open now, and those closed or refused with no whole request (lib/http/connection-guard.ts). */
+  readonly connections: ConnectionCounts;
+  /** One line on the connections closed or refused with no whole request, or undefined. */
+  connectionsNote(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -371,7 +379,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   // Idle connections are kept far longer than a client of the harness keeps one (CLIENT_KEEP_ALIVE_MS):
   // the client, not the server, closes them, so no request meets a socket the server is closing.
-  const limits = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS };
+  const limits = { requestTimeout: 30_000, headersTimeout: options.connections?.headMs ?? 10_000, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS };
   const observer = options.observer;
   const answered = observer?.answered;
   const respond = latency > 0
@@ -408,7 +416,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         respond(res, internalError());
       }
     };
-  const server = options.tls ? createTlsServer({ ...limits, ...options.tls }, listener) : createServer(limits, listener);
+  // No peer stops the reference by holding connections (idle, or trickling a head): they are bounded
+  // in time and in number, one descriptor each.
+  const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
+  const guard = new ConnectionGuard(server, { headMs: limits.headersTimeout, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) });
+  server.on('request', guard.listener(listener));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
@@ -432,6 +444,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     get answerCache() { return { entries: population.size, bytes: population.bytes, maxBytes: population.maxBytes }; },
+    get connections() { return guard.counts; },
+    connectionsNote: () => guard.note(),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

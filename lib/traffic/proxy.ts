@@ -10,6 +10,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { ConnectionGuard, type ConnectionCounts } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
@@ -97,6 +98,9 @@ export interface ProxyOptions {
    *  copied; a slow client's is called as soon as its copies gave their room back to another
    *  exchange, while its bytes may still flow. */
   readonly onUnjudged?: (why: Unjudged) => void;
+  /** The bounds on client connections (lib/http/connection-guard.ts): open at most (default: from
+   *  the descriptor limit, two each) and the time for a request head (default HEAD_MS). */
+  readonly connections?: { readonly max?: number; readonly headMs?: number };
 }
 
 export interface RunningProxy {
@@ -109,6 +113,11 @@ export interface RunningProxy {
   /** Exchanges holding room whose client the proxy waits on now, behind its pace by more than the
    *  grace: the next exchange that finds no room takes theirs. */
   readonly lagging: () => number;
+  /** Client connections open now, and those closed or refused with no whole request: no exchange
+   *  (nothing was forwarded), so never counted as unjudged. */
+  readonly connections: () => ConnectionCounts;
+  /** One line on the connections closed or refused with no whole request, or undefined. */
+  readonly connectionsNote: () => string | undefined;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -116,6 +125,11 @@ export interface RunningProxy {
 /** Headers larger than Node's 16 KiB default pass (a long cookie, a big token): a proxy must not
  *  refuse what the target would take, nor drop an answer the client would read. */
 const MAX_HEADER_BYTES = 256 * 1024;
+
+/** How long a client has for a whole request head (Node's headersTimeout; the guard's bound). */
+const HEAD_MS = 60_000;
+/** How long an idle client connection is kept between requests. */
+const KEEP_ALIVE_MS = 5_000;
 
 /** Pipelined requests waiting on one connection for the answer before them, at most: past this the
  *  connection is cut (a client that reads its answers never has so many unanswered). */
@@ -711,7 +725,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (queue.length >= MAX_PIPELINED) { queue.length = 0; socket.destroy(); return; }
     queue.push(start);
   };
-  const server = createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000, maxHeaderSize: MAX_HEADER_BYTES }, serve);
+  const headMs = options.connections?.headMs ?? HEAD_MS;
+  const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES });
+  // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
+  // and number. Two descriptors each: an exchange in flight holds one to the target (one at a time
+  // per connection, see `serve`), and the agent keeps no more idle ones than were once in use.
+  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2);
+  server.on('request', guard.listener(serve));
   // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
   // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or
   // Content-Length among the rest, so such a request went on unframed and its body reached the target
@@ -733,6 +753,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     inFlight: () => active,
     refused: () => refused,
     lagging: () => laggingNow(performance.now()).length,
+    connections: () => guard.counts,
+    connectionsNote: () => guard.note(),
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -1,0 +1,221 @@
+// Bounds on the connections a long-running listener keeps (the reference, the judging reference, the
+// validating proxy), so that no peer stops it by holding connections open. Node's headersTimeout
+// never closes a connection that has not sent a byte, and nothing of Node's bounds how many are open:
+// a peer opening connections that send nothing (or trickle a head) used up the process's file
+// descriptors, and every later client was refused. So:
+// - a connection must send a whole request head within `headMs` of being accepted, or within
+//   `keepAliveMs + headMs` of its last answer (Node closes one silent for keepAliveMs itself; this
+//   also bounds one that trickles a head); past that it is closed;
+// - at most `maxConnections` are open. At the bound a new connection is served by closing the one
+//   that has waited longest for a request head (fresh, or between requests); one whose request is in
+//   progress (its body coming, or its answer being made or awaited) is never closed. Only when
+//   every connection is busy is the new one refused. Idle holders cannot keep an honest client out,
+//   and a flood closes the flooder's own older connections first.
+// Cost: a request only stores its response on its connection (a listener per response added about
+// 1 µs per request in an A/B, no more than noise); a sweep timer (each second at most) finds which answered
+// connections wait for a head again, by their last response being finished, so one between
+// requests is a candidate for closing from the sweep after its answer. A connection closed here
+// sent no whole request: it is no exchange, and is counted here.
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Server, Socket } from 'node:net';
+
+export interface ConnectionLimits {
+  /** Open connections at most (default: `connectionBound`, from the descriptor limit). */
+  readonly maxConnections?: number;
+  /** A whole request head within this long of a connection's accept (the server's headersTimeout). */
+  readonly headMs: number;
+  /** How long a connection may sit idle between requests (the server's keepAliveTimeout). */
+  readonly keepAliveMs: number;
+}
+
+/** What was closed or refused, and why (none of it an exchange: no whole request came). */
+export interface ConnectionCounts {
+  /** Open now. */
+  readonly open: number;
+  /** Of those, waiting for a request head now (the rest are busy with a request). */
+  readonly waiting: number;
+  /** The bound on open connections. */
+  readonly max: number;
+  /** Closed: no whole request head within headMs of being accepted. */
+  readonly noHead: number;
+  /** Closed: no whole request head within keepAliveMs + headMs of its last answer. */
+  readonly idle: number;
+  /** Closed at the bound, to serve a new connection: the one waiting longest for a request head. */
+  readonly evicted: number;
+  /** New connections refused at the bound: every open one was busy with a request. */
+  readonly refused: number;
+}
+
+/** The soft limit on open file descriptors (Linux: /proc/self/limits; Node raises it to the hard
+ *  limit at start), or undefined where it cannot be read. */
+export function descriptorLimit(text = readLimits()): number | undefined {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(text ?? '');
+  if (!m) return undefined;
+  return m[1] === 'unlimited' ? Infinity : Number(m[1]);
+}
+
+function readLimits(): string | undefined {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the limit cannot be read: the usual soft limit of Linux (macOS's 256 is raised by Node). */
+const FALLBACK_DESCRIPTORS = 1024;
+/** Never more than this many connections, whatever the limit: each idle one costs some KB of memory. */
+export const MAX_CONNECTIONS_CAP = 10_000;
+
+/** The bound on open connections: half the descriptors go to connections (`perConnection` each: the
+ *  proxy holds one to the target for each), the other half stay for the process's own (its files,
+ *  the judge's worker, stdio, sockets being closed), so a peer at the bound never starves them. */
+export function connectionBound(perConnection: number, limit: number | undefined): number {
+  const fds = limit ?? FALLBACK_DESCRIPTORS;
+  return Math.max(1, Math.min(MAX_CONNECTIONS_CAP, Math.floor(fds / 2 / perConnection)));
+}
+
+/** One connection: since when it waits for a request head (from its accept, or from the sweep that
+ *  first saw its last answer finished), and its last request's response. */
+interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse }
+
+/** The socket a connection's request is read from, as its accept gave it (a TLS socket's TCP one). */
+const rawOf = (s: Socket): Socket => (s as Socket & { _parent?: Socket | null })._parent ?? s;
+
+export class ConnectionGuard {
+  /** Accepted, no request yet: oldest first. */
+  private readonly fresh = new Map<Socket, Conn>();
+  /** Had a request: busy, or waiting for its next head. */
+  private readonly used = new Map<Socket, Conn>();
+  /** Of `used`, those the last sweep saw waiting, longest waiting first (from `next` on; an entry
+   *  whose connection has had a request since, or has closed, is passed over). */
+  private waiting: [Socket, Conn, ServerResponse][] = [];
+  private next = 0;
+  /** A coarse clock (ms), moved by the sweep: nothing reads the time per request. */
+  private now = performance.now();
+  private readonly timer: NodeJS.Timeout;
+  /** The sweep's period: the coarse clock is at most this far behind. */
+  private readonly every: number;
+  private readonly max: number;
+  /** A socket closed (`this`: it): one shared listener. */
+  private readonly closed: (this: Socket) => void;
+  private noHead = 0;
+  private idle = 0;
+  private evicted = 0;
+  private refused = 0;
+
+  /** `perConnection`: descriptors each client connection may hold (for the default bound). */
+  constructor(server: Server, private readonly limits: ConnectionLimits, perConnection = 1) {
+    this.max = limits.maxConnections ?? connectionBound(perConnection, descriptorLimit());
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's `this` is its socket
+    const guard = this;
+    this.closed = function (this: Socket) { guard.forget(this); };
+    server.on('connection', (socket: Socket) => this.accept(socket));
+    // A few times per bound (at most each second): one is closed at most two periods past it.
+    this.every = Math.min(1000, Math.max(10, Math.floor(Math.min(limits.headMs, limits.keepAliveMs) / 4)));
+    this.timer = setInterval(() => this.sweep(), this.every);
+    this.timer.unref();
+    server.on('close', () => clearInterval(this.timer));
+  }
+
+  get counts(): ConnectionCounts {
+    let waiting = this.fresh.size;
+    for (const c of this.used.values()) if (c.res?.writableFinished) waiting++;
+    return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused };
+  }
+
+  /** One line for a mode's reports on what was closed or refused, or undefined when nothing was. */
+  note(): string | undefined {
+    const s = (ms: number) => `${+(ms / 1000).toFixed(1)} s`;
+    const parts = ([
+      [this.noHead, `sent no whole request head within ${s(this.limits.headMs)} of being accepted`],
+      [this.idle, `sent no whole request head within ${s(this.limits.keepAliveMs + this.limits.headMs)} of their last answer`],
+      [this.evicted, `were closed, waiting longest for a request head, for a new connection at the bound of ${this.max} open`],
+      [this.refused, `were refused at the bound of ${this.max} open, every open one busy with a request`],
+    ] as const).filter(([n]) => n > 0);
+    if (!parts.length) return undefined;
+    const total = parts.reduce((sum, [n]) => sum + n, 0);
+    return `${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`;
+  }
+
+  /** The request listener, each request's response stored on its connection (responses finish in
+   *  order, so the last one finished means none is in progress). */
+  listener(inner: RequestListener): RequestListener {
+    return (req: IncomingMessage, res: ServerResponse) => {
+      const raw = rawOf(req.socket);
+      let c = this.used.get(raw);
+      if (!c && (c = this.fresh.get(raw))) {
+        this.fresh.delete(raw);
+        this.used.set(raw, c);
+      }
+      if (c) c.res = res;
+      inner(req, res);
+    };
+  }
+
+  private accept(socket: Socket): void {
+    if (this.fresh.size + this.used.size >= this.max && !this.evictOne()) {
+      this.refused++;
+      socket.destroy();
+      return;
+    }
+    this.fresh.set(socket, { since: this.now });
+    socket.on('close', this.closed);
+  }
+
+  private forget(socket: Socket): void {
+    if (!this.fresh.delete(socket)) this.used.delete(socket);
+  }
+
+  /** Whether a connection the sweep saw waiting still is (no request since, still open). */
+  private stillWaiting([socket, c, res]: [Socket, Conn, ServerResponse]): boolean {
+    return c.res === res && this.used.has(socket);
+  }
+
+  /** Closes the connection waiting longest for a request head; false when none is known to wait. */
+  private evictOne(): boolean {
+    while (this.next < this.waiting.length && !this.stillWaiting(this.waiting[this.next]!)) this.next++;
+    const a = first(this.fresh);
+    const b = this.waiting[this.next];
+    if (a && (!b || a[1].since <= b[1].since)) { this.close(a[0]); }
+    else if (b) { this.next++; this.close(b[0]); }
+    else return false;
+    this.evicted++;
+    return true;
+  }
+
+  private close(socket: Socket): void {
+    this.forget(socket);
+    socket.destroy();
+  }
+
+  /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
+   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs. */
+  private sweep(): void {
+    this.now = performance.now();
+    for (const [socket, c] of this.fresh) {
+      if (this.now - c.since < this.limits.headMs + this.every) break;
+      this.noHead++;
+      this.close(socket);
+    }
+    const bound = this.limits.keepAliveMs + this.limits.headMs;
+    const waiting = this.waiting.slice(this.next).filter((w) => this.stillWaiting(w));
+    for (const [socket, c] of this.used) {
+      const res = c.res!;
+      if (!res.writableFinished) continue;
+      if (c.idleFor !== res) {
+        c.idleFor = res;
+        c.since = this.now;
+        waiting.push([socket, c, res]);
+      } else if (this.now - c.since >= bound) {
+        this.idle++;
+        this.close(socket);
+      }
+    }
+    this.waiting = waiting.filter((w) => this.stillWaiting(w));
+    this.next = 0;
+  }
+}
+
+const first = <K, V>(m: Map<K, V>): [K, V] | undefined => m.entries().next().value;
