@@ -90,6 +90,6 @@ describe('the judging reference and a request body past its cap (answered 413)',
     const written = await judging.report();
     const byId = new Map(written.report.checks.map((c) => [c.id, [c.status, c.message]]));
     expect(BODY_CHECKS.map((id) => [id, ...byId.get(id)!])).toEqual(BODY_CHECKS.map((id) => [id, 'skip', LEFT_OUT]));
-    expect(byId.get('REQ-JSON-CONTENT-TYPE')).toEqual(['pass', 'passed on 1 exchanges']);
+    expect(byId.get('REQ-JSON-CONTENT-TYPE')).toEqual(['pass', 'passed on 1 exchange']);
   });
 });

@@ -342,7 +342,7 @@ export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 
     return { status: 'skip', message: reason };
   }
   const note = p.skipped ? `; not judged on ${p.skipped} exchange(s): ${p.skipReason ?? 'no answer to judge'}` : '';
-  if (!p.failed) return { status: 'pass', message: p.judged > p.judgedProbes ? `passed on ${p.judged} exchanges${note}` : `passed${note}` };
+  if (!p.failed) return { status: 'pass', message: p.judged > p.judgedProbes ? `passed on ${p.judged} exchange${p.judged === 1 ? '' : 's'}${note}` : `passed${note}` };
   const first = p.first;
   // JSON and element paths are named in the line; a status or header is already in the message.
   const where = first?.path && /^[$/]/.test(first.path) ? ` at ${first.path}` : '';

@@ -57,7 +57,7 @@ export function verdictSummary(report: Report): string {
   }
   const { MUST, SHOULD, exchanges } = report.counts;
   const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}`).join(', ');
-  lines.push('', `Judged ${exchanges.exchanges} exchanges (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
+  lines.push('', `Judged ${exchanges.exchanges} exchange${exchanges.exchanges === 1 ? '' : 's'} (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
