@@ -4,7 +4,6 @@
 // so idle holders used up the descriptors and every later client was refused
 // (lib/http/connection-guard.ts). Bounds are lowered by options here; the last tests run each
 // program under a real `ulimit -n`, where the bound comes from the descriptor limit itself.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -17,7 +16,7 @@ import { startJudgingReference } from '../lib/cli/judging-reference.js';
 import { ConnectionGuard, connectionBound, descriptorLimit, type ConnectionCounts } from '../lib/http/connection-guard.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { startProxy } from '../lib/traffic/proxy.js';
-import { childEnv, ROOT } from './helpers/cli.js';
+import { ROOT, servingProgram } from './helpers/cli.js';
 import { GENEROUS_MS, until } from './helpers/wait.js';
 
 const BODY = JSON.stringify({ userName: 'test', password: 'pw' });
@@ -228,20 +227,6 @@ describe('the bound from the descriptor limit', () => {
   });
 });
 
-/** Runs a program under `ulimit -n limit`; its URL once it listens. */
-function underLimit(limit: number, program: string, args: readonly string[]) {
-  const child = spawn('sh', ['-c', `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, 'bin/run.mjs', program, ...args], { cwd: ROOT, env: childEnv() });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => { const m = /(?:listening on|proxying) (\S+)/.exec(out); if (m) resolve(m[1]!); });
-    child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-  });
-  const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-  return { child, url, exit, output: () => out };
-}
-
 // The coordinator's reproduction, scaled down: with 100 descriptors, 150 connections that send
 // nothing used to leave an honest client unanswered (never accepted) until they were closed.
 describe.skipIf(process.platform === 'win32')('under ulimit -n 100, 150 idle connections', () => {
@@ -262,7 +247,7 @@ describe.skipIf(process.platform === 'win32')('under ulimit -n 100, 150 idle con
   };
   it.each(Object.keys(programs))('leave the %s answering an honest client, and its reports say how many it closed', async (name) => {
     const { args: [program, ...args], dir } = await programs[name]!();
-    const run = underLimit(LIMIT, program!, args);
+    const run = servingProgram(program!, args, LIMIT);
     const flood: Held[] = [];
     try {
       const url = await run.url;

@@ -47,9 +47,12 @@ export interface Serving {
   output(): string;
 }
 
-/** A program that serves until stopped (the judging reference, the proxy), its output collected. */
-export function servingProgram(program: string, args: readonly string[]): Serving {
-  const child = spawn(process.execPath, ['bin/run.mjs', program, ...args], { cwd: ROOT, env: childEnv() });
+/** A program that serves until stopped (the judging reference, the proxy), its output collected;
+ *  `fileLimit`: run under `ulimit -n` of that many descriptors. */
+export function servingProgram(program: string, args: readonly string[], fileLimit?: number): Serving {
+  const command = [process.execPath, 'bin/run.mjs', program, ...args];
+  const child = fileLimit === undefined ? spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv() })
+    : spawn('sh', ['-c', `ulimit -n ${fileLimit} && exec "$0" "$@"`, ...command], { cwd: ROOT, env: childEnv() });
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
