@@ -509,7 +509,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
     const watchClient = () => {
       watch = setTimeout(() => {
-        if (finished || !copying || requestCopy?.dropped || forget) return;
+        if (finished || !copying || requestCopy?.dropped || answerCopy?.dropped || forget) return;
         // (A request body copied past the cap, or not begun, holds no room: nothing to give back.)
         if (!req.complete) { if (requestCopy?.held && !upstream.writableNeedDrain) { overdueAs('slow-request'); return; } }
         else if (answering && (res.writableNeedDrain || answering.complete)) { overdueAs('slow-answer'); return; }
@@ -604,8 +604,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       clearTimeout(noAnswer);
       if (failed) { answer.resume(); return; }
       const back = headOf(answer.rawHeaders);
-      if (copying && !requestCopy!.dropped) answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
-      const copy = answerCopy;
+      if (copying && !requestCopy!.dropped) {
+        answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
+        // No room for the answer's copy: not judged for want of room (counted so when it ends), and
+        // its client's pace no longer matters (a watch would count it as slow once its room was needed).
+        if (answerCopy.dropped) copying = false;
+      }
+      const copy = copying ? answerCopy : undefined;
       // The answer's own --timeout for its client, from its first byte (not the request's).
       if (copy) {
         answering = answer;
