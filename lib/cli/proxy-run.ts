@@ -181,19 +181,15 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         await proxy.close(GRACE_MS);
         clearInterval(counting);
         const notes: string[] = [];
-        if (queue.unjudged) {
-          notes.push(unjudgedNote());
-          say(`  ! ${notes[0]}`);
-        }
+        if (queue.unjudged) notes.push(unjudgedNote());
         // Connections closed with no whole request are no exchanges: said apart from the unjudged
         // ones (in the reports, and in the summary printed from them).
         const connections = proxy.connectionsNote();
         if (connections) notes.push(connections);
-        if (proxy.refused()) {
-          notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
-          say(`  ! ${notes.at(-1)}`);
-        }
+        if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
+        // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes });
+        else for (const note of notes) say(`  ! ${note}`);
         const m = await finalMessage;
         judge.removeAllListeners('exit');
         await judge.terminate();
