@@ -100,7 +100,8 @@ export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'b
   const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone } = queue.byReason;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
-    [queue.unjudged - slowRequests - slowAnswers - laggingRequests - laggingAnswers - gone, run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
+    // The room's share: what no other reason counts.
+    [queue.unjudged - Object.values(queue.byReason).reduce((sum, n) => sum + n, 0), run.judgeStopped ? 'the judge stopped' : `past the bound of ${mib(run.roomBytes)} copied for judging across the exchanges in flight, or of ${MAX_WAITING} waiting for the judge`],
     [slowAnswers, `the client read its answer too slowly: not whole ${timeout} after its first byte (--timeout), and its room was needed`],
     [slowRequests, `the client sent its request too slowly: not whole ${timeout} after its head (--timeout), and its room was needed`],
     [laggingAnswers, `the client was reading its answer too slowly to have it whole ${timeout} after its first byte (--timeout), and its room was needed`],
