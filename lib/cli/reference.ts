@@ -91,7 +91,16 @@ async function main(): Promise<void> {
   if (typeof reports === 'string') fail(reports);
   if (v['judge-clients']) return judgeClients(options, resolve(v['report-dir'] ?? 'reports'), reports, applied, shownOptions(REFERENCE_OPTIONS, v));
   const reference = await startReference(options).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
-  stopOnSignals({ name: 'reference', finish: () => reference.close().then(() => 0) });
+  // A connection closed with no whole request is no exchange, and this mode writes no report: the
+  // stop says how many, as the judging reference's reports and the proxy's do.
+  stopOnSignals({
+    name: 'reference', doing: 'closing connections…',
+    finish: () => reference.close().then(() => {
+      const note = reference.connectionsNote();
+      if (note) process.stderr.write(`reference: ${note}\n`);
+      return 0;
+    }),
+  });
   process.stdout.write(`reference listening on ${reference.url}${applied.length ? ` (${applied.join(', ')})` : ''}\n`);
 }
 

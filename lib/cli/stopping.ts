@@ -11,6 +11,8 @@ export interface StopOptions {
   name: string;
   /** What stopping does (write the reports, close the listener); resolves to the exit code. */
   finish: () => Promise<number>;
+  /** What the line printed at once says stopping does (default: writing reports…). */
+  doing?: string;
   /** Where the lines go (stderr by default). */
   say?: (line: string) => void;
   /** The parent's pid to watch (process.ppid at start by default); tests give their own. */
@@ -36,7 +38,7 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
     stopping = true;
     clearInterval(watch);
     const started = process.hrtime.bigint();
-    say(`${options.name}: stopping (${cause}): writing reports…`);
+    say(`${options.name}: stopping (${cause}): ${options.doing ?? 'writing reports…'}`);
     options.finish().then((code) => {
       const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
       say(`${options.name}: stopped in ${(ms / 1000).toFixed(1)} s, exit ${code}`);
