@@ -5,6 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_OPTIONS, NAMESPACE_ENV, REQUEST_VALUE_ENV } from '../lib/cli/config.js';
 import { envNames } from '../lib/options.js';
 import { GENERATED_DOCS } from '../lib/generated-docs.js';
+import { BODY_LIMITS } from '../lib/body-limits.js';
+import { DEFAULT_MAX_BODY_BYTES, MAX_TRIES, RETRY_BUDGET, RETRY_FLOOR_MS } from '../lib/http/send.js';
+import { ANSWER_CACHE_BYTES } from '../lib/reference/answer-cache.js';
+import { FingerprintSet } from '../lib/reporting/fingerprints.js';
+import { MAX_LEARNED } from '../lib/reporting/redact.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -60,5 +65,41 @@ describe('documentation', () => {
     const headings = readFileSync(new URL('servicestack-notes.md', shared), 'utf8').split('\n').filter((l) => l.startsWith('## '));
     expect(headings.filter((h) => !notes.includes(h))).toEqual([]);
     expect(notes).toMatch(/\*\*observed\*\*/);
+  });
+});
+
+// The README's table of bounds is what an auditor reads first: each figure it states for a bound the
+// code holds in a constant is that constant's (it said 2^21 fingerprints in 32 MiB after the code
+// had moved to 3 × 2^20 in 16 MiB).
+describe('the README\'s table of bounds states the bounds the code holds', () => {
+  const readme = read('README.md');
+  const table = readme.slice(readme.indexOf('### Security: every bound'));
+  const row = (first: string): string => {
+    const line = table.split('\n').find((l) => l.startsWith(`| ${first} |`));
+    expect(line, first).toBeDefined();
+    return line!.split(' | ')[1]!;
+  };
+  /** 50 000 as the table writes it (a space between thousands). */
+  const spaced = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
+  const mib = (bytes: number): string => `${bytes / 1024 / 1024} MiB`;
+
+  it('a response body: the default --max-body-mib', () => {
+    expect(row('A response body')).toContain(`(${mib(DEFAULT_MAX_BODY_BYTES)})`);
+  });
+  it('a body\'s shape: every limit of lib/body-limits.ts', () => {
+    const b = BODY_LIMITS;
+    expect(row('A body\'s shape')).toContain(`${b.depth} levels, ${spaced(b.nodes)} values, ${spaced(b.children)} members, ${b.attributes} attributes, ${b.numberLength}-character numbers, ${spaced(b.nameLength)}-character names`);
+  });
+  it('retries: tries per exchange, the floor between them and the run\'s budget', () => {
+    expect(row('Retries (429, 503)')).toContain(`${MAX_TRIES} requests per exchange, at least ${RETRY_FLOOR_MS} ms apart, a run budget of ${RETRY_BUDGET.min} retries or ${RETRY_BUDGET.share * 100}% of the requests`);
+  });
+  it('learned secrets: MAX_LEARNED fingerprints in a table of its size, here and in Reports', () => {
+    const bytes = new FingerprintSet(MAX_LEARNED).maxBytes;
+    const count = MAX_LEARNED.toLocaleString('en-US');
+    expect(row('Learned secrets')).toContain(`(${count}) fingerprints, in one table of ${mib(bytes)}`);
+    expect(readme.replace(/\s+/g, ' ')).toContain(`at most ${count} fingerprints, in a table of ${mib(bytes)} allocated once`);
+  });
+  it('the reference\'s cache of population answers: its default size', () => {
+    expect(row('The reference\'s cache of population answers')).toMatch(new RegExp(`^${mib(ANSWER_CACHE_BYTES)} of answer bytes`));
   });
 });
