@@ -139,6 +139,8 @@ async function run(argv: readonly string[]): Promise<number> {
       ...session.engine(), ...session.judging(config.jobs),
     });
     session.say(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s`);
+    const unsent = result.counts.notSent?.case;
+    if (unsent) session.warn(`${unsent} account request(s) were not sent (the request cap, --max-requests, was reached): the run is incomplete`);
     // Every account checked must have been judged: fewer means the file changed under the run.
     const lost = cases !== undefined && result.counts.cases !== cases
       ? [`${config.accounts!} gave ${result.counts.cases} of the ${cases} accounts it held when it was checked (was it changed during the run?)`] : [];

@@ -101,6 +101,8 @@ export interface RunCounts {
   /** Exchanges judged in all, and by source. */
   readonly exchanges: number;
   readonly bySource: Readonly<Record<string, number>>;
+  /** Of those, the requests never sent (the request cap), by source; absent when all were sent. */
+  readonly notSent?: Readonly<Record<string, number>>;
   /** Distinct accounts (cases) judged. */
   readonly cases: number;
   /** Exchanges of this interface, by kind (operation, route, selector, JSONP). */
@@ -204,6 +206,7 @@ export class Judge {
   readonly tallies: CheckTally[];
   readonly kept: Exchange[] = [];
   private readonly bySource = new Map<string, number>();
+  private readonly notSent = new Map<string, number>();
   private readonly kinds = new Map<string, number>();
   private readonly notInterface = new Map<string, number>();
   private readonly cases = new Set<number>();
@@ -270,7 +273,8 @@ export class Judge {
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
     if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);
-    if (ex.error?.kind !== 'not-sent' && !OBSERVED.has(ex.origin.source)) {
+    if (ex.error?.kind === 'not-sent') this.notSent.set(ex.origin.source, (this.notSent.get(ex.origin.source) ?? 0) + 1);
+    else if (!OBSERVED.has(ex.origin.source)) {
       this.sent++;
       if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
     }
@@ -311,6 +315,7 @@ export class Judge {
     return {
       exchanges: this.exchanges,
       bySource: Object.fromEntries(this.bySource),
+      ...(this.notSent.size ? { notSent: Object.fromEntries(this.notSent) } : {}),
       cases: this.cases.size,
       kinds: Object.fromEntries([...this.kinds].sort(([a], [b]) => (a < b ? -1 : 1))),
       notInterface: Object.fromEntries(this.notInterface),
@@ -367,14 +372,15 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string
 }
 
 /** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
- *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw. */
-export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean }): Verdict {
+ *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw.
+ *  So does an account whose requests were not sent: the run was asked about every account. */
+export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean }): Verdict {
   // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
   // 405, an entry without a body) proves nothing: it is not a conformant deployment.
   return v.unreachable ? 'unreachable'
     : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? 'nothing-observed'
       : v.mustFailed ? 'non-conformant'
-        : v.mode === 'probe' && v.mustSkipped ? 'incomplete' : 'conformant';
+        : v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true) ? 'incomplete' : 'conformant';
 }
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
@@ -554,7 +560,7 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
     mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !c.part && must.some((r) => r.status === 'skip'),
-    mustJudged: must.some((r) => r.status !== 'skip'),
+    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0,
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),

@@ -58,16 +58,19 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
 
 function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
   const bySource: Record<string, number> = {};
+  const notSent: Record<string, number> = {};
   const kinds: Record<string, number> = {};
   const notInterface: Record<string, number> = {};
   for (const c of all) {
     addCounts(bySource, c.bySource);
+    addCounts(notSent, c.notSent ?? {});
     addCounts(kinds, c.kinds);
     addCounts(notInterface, c.notInterface);
   }
   return {
     exchanges: all.reduce((n, c) => n + c.exchanges, 0),
     bySource,
+    ...(Object.keys(notSent).length ? { notSent } : {}),
     cases: all.reduce((n, c) => n + c.cases, 0),
     kinds: Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1))),
     notInterface,
@@ -176,7 +179,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const verdict = gatedVerdict(verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
-    mustJudged: must.some((c) => c.status !== 'skip'),
+    mustJudged: must.some((c) => c.status !== 'skip'), casesNotSent: (runCounts.notSent?.case ?? 0) > 0,
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
