@@ -40,7 +40,8 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
   const counts = { judged: sum('judged'), probes: sum('probes'), failed: sum('failed'), skipped: sum('skipped'), findings: sum('findings') };
   // Probes first, then by account: the order one whole run meets them in.
   const evidence = parts.flatMap((p) => p.evidence).sort((a, b) => (a.case ?? -1) - (b.case ?? -1)).slice(0, MAX_EXAMPLES);
-  const failing = parts.find((p) => p.status === 'fail');
+  // The replay is of the first finding's exchange, as the message names it: the shard that met it first.
+  const replayed = parts.find((p) => p.status === 'fail' && p.evidence[0]?.exchange === evidence[0]?.exchange) ?? parts.find((p) => p.status === 'fail');
   const skipped = parts.find((p) => p.counts.skipped > 0 || p.status === 'skip');
   const { status, message } = statusAndMessage({
     judged: counts.judged, judgedProbes: counts.probes, failed: counts.failed, skipped: counts.skipped, findings: counts.findings,
@@ -52,7 +53,7 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
     ...first, status, message, counts, evidence,
     groups: mergeGroups(parts.map((p) => p.groups)),
     exchanges: [...new Set(parts.flatMap((p) => p.exchanges))],
-    ...(failing?.replay ? { replay: failing.replay } : {}),
+    ...(replayed?.replay ? { replay: replayed.replay } : {}),
   };
 }
 
