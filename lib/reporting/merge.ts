@@ -177,10 +177,11 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
+  const stopped = reports.find((r) => r.stopped)?.stopped;
   const verdict = gatedVerdict(verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
-    mustJudged: must.some((c) => c.status !== 'skip'), casesNotSent: (runCounts.notSent?.case ?? 0) > 0,
+    mustJudged: must.some((c) => c.status !== 'skip'), casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined,
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
@@ -191,6 +192,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       ...head,
       verdict,
       ...(unreachable?.unreachable ? { unreachable: unreachable.unreachable } : {}),
+      ...(stopped ? { stopped } : {}),
       startedAt,
       finishedAt,
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
