@@ -461,7 +461,7 @@ describe.concurrent('the CLI', () => {
     expect(summary.configuration.options).toMatchObject({ generate: DEFAULT_GENERATED_CASES, seed: 9 });
     const check = summary.checks.find((c: { id: string }) => c.id === 'ROBUST-NO-5XX');
     expect(check.shrunk).toMatchObject({ seed: 9, findings: [{ path: 'status', message: 'status 500 (SqlException): a server error' }] });
-    expect(check.shrunk.curl).toMatch(/^curl -sS -i -X POST -H 'content-type: application\/json' --data-binary '\{"userName":"'\\''"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
+    expect(check.shrunk.curl).toMatch(/^curl -sS -i -X POST -H 'content-type: application\/json' -H 'accept:' -H 'user-agent:' --data-binary '\{"userName":"'\\''"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
     expect(summary.exchanges.map((e: { id: string }) => e.id)).toContain(check.shrunk.exchange);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain(`**Generated requests:** ${DEFAULT_GENERATED_CASES} per operation from seed 9`);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/smallest failing request: gen\.login\.\d+\.shrink\.ROBUST-NO-5XX\.\d+ \(shrunk from gen\.login\.\d+ in \d+ step\(s\); seed 9\)/);

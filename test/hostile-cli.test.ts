@@ -1,6 +1,6 @@
 // What the CLI adds for misbehaving targets and transport options: exit codes, reports always
 // written, bounded memory against a body of gigabytes, TLS verification, proxies, request caps.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { startReference, type RunningReference } from '../lib/reference/server.j
 import { LEAN, runCli, WITHOUT_HTML } from './helpers/cli.js';
 import { startHostile, type Hostile, type HostileMode } from './helpers/hostile.js';
 import { startProxy } from './helpers/proxy.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const tls = { key: readFileSync('fixtures/tls/server.key', 'utf8'), cert: readFileSync('fixtures/tls/server.pem', 'utf8') };
 const reports = () => mkdtempSync(join(tmpdir(), 'conformance-'));
@@ -106,6 +107,20 @@ describe.concurrent('CLI against hostile targets', () => {
     const s = summaryOf(dir);
     expect(s.verdict).toBe('incomplete');
     expect(s.exchanges.filter((e: { error?: string }) => e.error?.startsWith('not sent')).length).toBe(15); // 20 probes, 5 sent
+  });
+
+  it('--max-requests that leaves accounts unsent: INCOMPLETE in every output and exit 2, the unsent account requests counted', async () => {
+    // 20 probes and 10 accounts of one request each, 25 requests allowed: every check has evidence,
+    // but 5 accounts were never asked about.
+    const dir = reports();
+    const accounts = join(dir, 'accounts.jsonl');
+    writeFileSync(accounts, Array.from({ length: 10 }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i}`, searchValues: `s${i}` } })).join('\n'));
+    const r = await runCli(['--reports', 'summary,traceability,junit', '--quiet', '--report-dir', dir, '--accounts', accounts, '--max-requests', '25']);
+    expectOneVerdict(dir, r.stdout, r.code, 'INCOMPLETE', false);
+    expect(r.stderr).toBe('conformance: run incomplete: 5 account request(s) not sent (the request cap, --max-requests, was reached)\n');
+    expect(summaryOf(dir).counts.exchanges.notSent).toEqual({ case: 5 });
+    expect(summaryOf(dir).warnings).toContain('5 account request(s) were not sent (the request cap, --max-requests, was reached): the run is incomplete');
+    expect(r.stdout).toContain('Judged 30 exchanges (20 probes, 10 account requests, of which 5 not sent) of 10 accounts.');
   });
 });
 

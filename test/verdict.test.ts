@@ -4,15 +4,31 @@
 // check (its replay command and JUnit <failure>) and a difference from the legacy (in the verdict's
 // words as in the exit code) are verdict-modes.test.ts's probe and differential runs: the same runs,
 // made once.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
 import { runCli } from './helpers/cli.js';
-import { useReference } from './helpers/reference.js';
+import { call, useReference } from './helpers/reference.js';
 
 const apostrophe = useReference({ variants: FAULTS.filter((f) => f.name === 'apostrophe-500') });
+const conformant = useReference({});
+
+/** A HAR of one login whose request holds a member 2.2 does not name (REQ-JSON-UNKNOWN-MEMBERS, a
+ *  SHOULD check of the client side), answered by the reference as it answers it. */
+async function loginWithUnknownMember(): Promise<string> {
+  const body = '{"userName":"a","extra":1}';
+  const got = await call(`${conformant.url}/supportstateuser`, { body, headers: { 'content-type': 'application/json' } });
+  const h = (name: string, value: string) => ({ name, value });
+  const file = join(mkdtempSync(join(tmpdir(), 'verdict-har-')), 'login.har');
+  writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{
+    startedDateTime: '2026-11-25T00:00:00.000Z', time: 1,
+    request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: [h('Content-Type', 'application/json')], postData: { mimeType: 'application/json', text: body } },
+    response: { status: got.status, headers: [h('Content-Type', got.type ?? '')], content: { mimeType: got.type ?? '', text: got.body } },
+  }] } }));
+  return file;
+}
 
 /** The verdict as each output states it (report.html's title when the run wrote it). */
 function verdictsIn(dir: string, stdout: string, html: boolean) {
@@ -58,6 +74,17 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     expect(failed).toBeGreaterThan(0);
     expect(r.stdout).toContain(`\nFailed SHOULD checks (${failed}, part of the verdict: --fail-on should):\n`);
     expect(r.junit).toMatch(/name="ROBUST-NO-5XX [^"]+" time="0">\s*<properties>.*?<\/properties>\s*<failure message="[^"]+" type="SHOULD">/);
+  });
+
+  it('traffic whose client side failed only a SHOULD check: each side\'s verdict, on the verdict line and in summary.json, has the gate applied as the run\'s has', async () => {
+    const har = await loginWithUnknownMember();
+    const sidesOf = (r: Awaited<ReturnType<typeof run>>) => ({
+      line: /^Verdict: .+? \(judged: ([^;]+);/m.exec(r.stdout)?.[1],
+      summary: (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { sides: unknown }).sides,
+    });
+    const [must, should] = await Promise.all([run(['--har', har]), run(['--har', har, '--fail-on', 'should'])]);
+    expect([must.code, must.verdicts.summary, sidesOf(must)]).toEqual([0, 'CONFORMANT', { line: 'server CONFORMANT, client CONFORMANT', summary: { server: 'conformant', client: 'conformant' } }]);
+    expect([should.code, should.verdicts.summary, sidesOf(should)]).toEqual([1, 'NOT CONFORMANT', { line: 'server CONFORMANT, client NOT CONFORMANT', summary: { server: 'conformant', client: 'non-conformant' } }]);
   });
 
   it('--fail-on takes must or should only, refused in one line otherwise', async () => {

@@ -5,7 +5,7 @@
 import { classify, type RequestKind } from '../contract/classify.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { SOAP } from '../contract/namespaces.js';
-import type { Exchange, Origin, RecordedResponse } from '../http/exchange.js';
+import { STOPPED_RUN, type Exchange, type Origin, type RecordedResponse } from '../http/exchange.js';
 import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, parseJsonBytes, parseJsonSlowly, type ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
@@ -104,7 +104,7 @@ export class ExchangeView {
    *  request does not need). A check then skips, never fails. */
   unjudgeableBy(check: { readonly side?: 'request' }): string | undefined {
     const e = this.exchange.error;
-    return e?.kind === 'not-sent' ? 'not sent (request cap reached)' : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
+    return e?.kind === 'not-sent' ? (e.message.includes(STOPPED_RUN) ? `not sent (${STOPPED_RUN})` : 'not sent (request cap reached)') : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
   }
 
   /** The body's bytes as the client reads them (a content coding the request offered, undone). */

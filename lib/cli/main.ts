@@ -74,6 +74,24 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   return session.finish(result);
 }
 
+/** A sending run's stop: on SIGINT, SIGTERM or SIGHUP (a CI job cancelled or timed out) nothing more
+ *  is sent, the requests in flight finish, and the reports are written (the run is incomplete); a
+ *  second signal exits at once, with 2. */
+function stopSending(): AbortSignal {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stop.signal.aborted) {
+        process.stderr.write(`conformance: stopped at once (${signal}, a second stop); no reports written\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`conformance: stopping (${signal}): nothing more is sent; the reports follow the requests in flight\n`);
+      stop.abort(signal);
+    });
+  }
+  return stop.signal;
+}
+
 async function run(argv: readonly string[]): Promise<number> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
   const parsed = parseConfig(argv, process.env);
@@ -129,6 +147,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ? { count: config.generate.count, seed: config.generate.seed ?? randomInt(0, 2_147_483_647) } : undefined;
     if (generate) session.say(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}`);
     const { ca, generate: _g, ...settings } = config;
+    const stop = stopSending();
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),
@@ -136,11 +155,14 @@ async function run(argv: readonly string[]): Promise<number> {
       ...(generate ? { generate } : {}),
       ...shardOptions(config),
       useProxyEnv: !reference, // the embedded reference is on loopback: never through a proxy
-      ...session.engine(), ...session.judging(config.jobs),
+      ...session.engine(), ...session.judging(config.jobs), stop,
     });
     session.say(`  judged ${result.counts.exchanges} exchanges in ${((Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 1000).toFixed(2)} s`);
+    const unsent = result.counts.notSent?.case;
+    if (result.stopped) session.warn(`stopped (${result.stopped}) before every request was sent: the run is incomplete`);
+    else if (unsent) session.warn(`${unsent} account request(s) were not sent (the request cap, --max-requests, was reached): the run is incomplete`);
     // Every account checked must have been judged: fewer means the file changed under the run.
-    const lost = cases !== undefined && result.counts.cases !== cases
+    const lost = cases !== undefined && !result.stopped && result.counts.cases !== cases
       ? [`${config.accounts!} gave ${result.counts.cases} of the ${cases} accounts it held when it was checked (was it changed during the run?)`] : [];
     return await session.finish(result, { ...(generate ? { generate } : {}), problems: lost });
   } finally {

@@ -63,6 +63,9 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly judgedBeforeWorkers?: number;
   /** Called as the run moves (after every exchange judged). */
   readonly onProgress?: (progress: Progress) => void;
+  /** Aborted (its reason: the signal's name): nothing more is sent or read, what is in flight is
+   *  judged, and the run is incomplete unless a MUST check failed. */
+  readonly stop?: AbortSignal;
 }
 
 export interface Progress {
@@ -101,6 +104,8 @@ export interface RunCounts {
   /** Exchanges judged in all, and by source. */
   readonly exchanges: number;
   readonly bySource: Readonly<Record<string, number>>;
+  /** Of those, the requests never sent (the request cap), by source; absent when all were sent. */
+  readonly notSent?: Readonly<Record<string, number>>;
   /** Distinct accounts (cases) judged. */
   readonly cases: number;
   /** Exchanges of this interface, by kind (operation, route, selector, JSONP). */
@@ -122,6 +127,8 @@ export interface RunResult {
   readonly verdict: Verdict;
   /** Set when the verdict is "unreachable": the one-line cause. */
   readonly unreachable?: string;
+  /** Set when a signal stopped the run before it sent everything: the signal. */
+  readonly stopped?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
   /** Set when the run generated requests: how many, the seed that replays them, what shrinking cost. */
@@ -204,6 +211,7 @@ export class Judge {
   readonly tallies: CheckTally[];
   readonly kept: Exchange[] = [];
   private readonly bySource = new Map<string, number>();
+  private readonly notSent = new Map<string, number>();
   private readonly kinds = new Map<string, number>();
   private readonly notInterface = new Map<string, number>();
   private readonly cases = new Set<number>();
@@ -270,7 +278,8 @@ export class Judge {
     this.exchanges++;
     this.bySource.set(ex.origin.source, (this.bySource.get(ex.origin.source) ?? 0) + 1);
     if (ex.origin.case !== undefined && this.cases.size < 10_000_000) this.cases.add(ex.origin.case);
-    if (ex.error?.kind !== 'not-sent' && !OBSERVED.has(ex.origin.source)) {
+    if (ex.error?.kind === 'not-sent') this.notSent.set(ex.origin.source, (this.notSent.get(ex.origin.source) ?? 0) + 1);
+    else if (!OBSERVED.has(ex.origin.source)) {
       this.sent++;
       if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
     }
@@ -311,6 +320,7 @@ export class Judge {
     return {
       exchanges: this.exchanges,
       bySource: Object.fromEntries(this.bySource),
+      ...(this.notSent.size ? { notSent: Object.fromEntries(this.notSent) } : {}),
       cases: this.cases.size,
       kinds: Object.fromEntries([...this.kinds].sort(([a], [b]) => (a < b ? -1 : 1))),
       notInterface: Object.fromEntries(this.notInterface),
@@ -367,14 +377,15 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string
 }
 
 /** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
- *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw. */
-export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean }): Verdict {
+ *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw.
+ *  So does an account whose requests were not sent: the run was asked about every account. */
+export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean; readonly stopped?: boolean }): Verdict {
   // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
   // 405, an entry without a body) proves nothing: it is not a conformant deployment.
   return v.unreachable ? 'unreachable'
     : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? 'nothing-observed'
       : v.mustFailed ? 'non-conformant'
-        : v.mode === 'probe' && v.mustSkipped ? 'incomplete' : 'conformant';
+        : v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true || v.stopped === true) ? 'incomplete' : 'conformant';
 }
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
@@ -431,6 +442,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const sending = probes.length > 0 || options.cases !== undefined || generation !== undefined;
   const dispatcher = sending ? options.dispatcher ?? createDispatcher({ ...options, connections: options.connections ?? concurrency }) : undefined;
   const budget = new RequestBudget(options.maxRequests, options.ratePerSecond);
+  const stopped = () => options.stop?.aborted === true;
+  /** Set when the stop left requests unsent (a stop after the last was sent changes nothing). */
+  let cut = false;
+  options.stop?.addEventListener('abort', () => budget.stop(String(options.stop!.reason)), { once: true });
   const slots = new BodySlots();
   /** Folds what judging found on one exchange (here, or on a worker) in the order the exchanges came. */
   const fold = (ex: Exchange, failures: Failures): Failures => {
@@ -486,12 +501,19 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         if (options.cases) yield* options.cases;
         if (generation) yield* generation.requests();
       }
-      await pump(requests(), concurrency, sendAndJudge);
+      // Stopped, the rest is neither sent nor read (an accounts file of millions is not walked through).
+      async function* untilStopped(specs: AsyncGenerator<ExchangeSpec>): AsyncGenerator<ExchangeSpec> {
+        for await (const spec of specs) {
+          if (stopped()) { cut = true; return; }
+          yield spec;
+        }
+      }
+      await pump(untilStopped(requests()), concurrency, sendAndJudge);
     }
     // Every judgement folded before shrinking keeps its exchanges (after those the run kept).
     await pool?.drain();
     // Nothing to shrink when the target could never be reached.
-    if (generation && !(judge.sent > 0 && judge.unreachable === judge.sent)) {
+    if (generation && !stopped() && !(judge.sent > 0 && judge.unreachable === judge.sent)) {
       // Every candidate goes through the run's send path and budget, and is judged on its own answer.
       shrunk = await generation.shrinkFailures(checks, async (spec) => {
         const ex = await send(spec, options.baseUrl, { dispatcher: dispatcher!, options, budget, slots });
@@ -523,6 +545,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   return runResultOf(judge, {
     baseUrl: options.baseUrl, mode, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1,
     ...(options.part ? { part: options.part } : {}), ...(shrunk ? { shrunk } : {}), ...(generation ? { generation: generation.summary() } : {}),
+    ...(cut ? { stopped: String(options.stop!.reason) } : {}),
   });
 }
 
@@ -537,6 +560,8 @@ export interface ResultContext {
   readonly part?: string;
   readonly shrunk?: Awaited<ReturnType<Generation['shrinkFailures']>>;
   readonly generation?: GenerationSummary;
+  /** The signal that stopped the run before it sent everything. */
+  readonly stopped?: string;
 }
 
 /** The result of what a judge has judged so far: at the end of a run, or in the middle of one that
@@ -554,11 +579,11 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
     mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !c.part && must.some((r) => r.status === 'skip'),
-    mustJudged: must.some((r) => r.status !== 'skip'),
+    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined,
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),
-    exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}),
+    exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}), ...(c.stopped ? { stopped: c.stopped } : {}),
     ...(c.generation ? { generation: c.generation } : {}),
     timings: { sendingMs: Math.round(c.sendingMs), checkingMs: Math.round(performance.now() - c.checkingStartedAt) },
   };

@@ -113,10 +113,13 @@ export function recordedResponse(status: number, headers: Readonly<Record<string
 export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached
   | 'headers-timeout' | 'body-timeout' | 'too-large' | 'reset' | 'aborted' | 'other'
-  | 'not-sent' // the run's request cap was spent before this exchange
+  | 'not-sent' // the run's request cap was spent before this exchange, or the run was stopped (STOPPED_RUN)
   | 'not-recorded'; // a recording (HAR) holds the request but not its answer, or not its body
 
 /** Kinds that mean "no connection was made at all". */
+/** What a not-sent exchange's message says when a signal stopped the run, not the request cap. */
+export const STOPPED_RUN = 'the run was stopped';
+
 export const UNREACHABLE: ReadonlySet<TransportErrorKind> = new Set(['refused', 'dns', 'tls', 'connect-timeout']);
 
 export interface TransportError {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
-import { exchangeHeaders, recordedResponse, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
+import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
 
 // undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
 // start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
@@ -104,6 +104,8 @@ export class RequestBudget {
   private firsts = 0;
   private retried = 0;
   private nextSlot = 0;
+  /** Why nothing more is sent, once the run was stopped (the signal's name). */
+  private stoppedBy: string | undefined;
 
   constructor(private readonly maxRequests = Infinity, private readonly perSecond = Infinity, private readonly retries: { readonly min: number; readonly share: number } = RETRY_BUDGET) {}
 
@@ -123,7 +125,7 @@ export class RequestBudget {
   *  wait for its slot (without --rate nothing is awaited: one promise less per exchange). A retry's
   *  request says so. */
   take(retry = false): boolean | Promise<boolean> {
-    if (this.sent >= this.maxRequests) return false;
+    if (this.sent >= this.maxRequests || this.stoppedBy !== undefined) return false;
     this.sent++;
     if (!retry) this.firsts++;
     if (Number.isFinite(this.perSecond)) {
@@ -137,6 +139,16 @@ export class RequestBudget {
 
   get count(): number {
     return this.sent;
+  }
+
+  /** Nothing more is sent: the run was stopped (`cause`: the signal). */
+  stop(cause: string): void {
+    this.stoppedBy ??= cause;
+  }
+
+  /** Why a request was not sent, as its exchange says it. */
+  get refusal(): string {
+    return this.stoppedBy !== undefined ? `${STOPPED_RUN} (${this.stoppedBy})` : 'the run\'s request cap (--max-requests) was reached';
   }
 }
 
@@ -413,7 +425,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
   const taken = budget.take();
   if (!(taken === true || (taken !== false && await taken))) {
     return { id: spec.id, title: spec.title, origin: spec.origin, startedAt: new Date().toISOString(), request: request_, durationMs: 0,
-      error: { kind: 'not-sent', message: 'not sent: the run\'s request cap (--max-requests) was reached' } };
+      error: { kind: 'not-sent', message: `not sent: ${budget.refusal}` } };
   }
   const started = Date.now();
   const deadline = started + PHASES_PER_EXCHANGE * options.timeoutMs;
@@ -443,6 +455,6 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
     if (Date.now() + wait >= deadline) return giveUp(`a wait of ${seconds(wait)} would pass the exchange's limit of ${seconds(PHASES_PER_EXCHANGE * options.timeoutMs)}`);
     if (!budget.takeRetry()) return giveUp(`the run's retries are spent: ${budget.retryLimit}`);
     await (ctx.sleep ?? timer)(wait);
-    if (!(await budget.take(true))) return giveUp('the run\'s request cap (--max-requests) was reached');
+    if (!(await budget.take(true))) return giveUp(budget.refusal);
   }
 }

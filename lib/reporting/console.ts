@@ -56,12 +56,12 @@ export function verdictSummary(report: Report): string {
     lines.push('', report.gate === 'should' ? `Failed SHOULD checks (${should.length}, part of the verdict: --fail-on should):` : `Advisory SHOULD findings (${should.length}, not part of the verdict):`, ...should.flatMap(failure));
   }
   const { MUST, SHOULD, exchanges } = report.counts;
-  const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}`).join(', ');
+  const sources = Object.entries(exchanges.bySource).map(([k, n]) => `${n} ${sourceWords[k] ?? k}${exchanges.notSent?.[k] ? `, of which ${exchanges.notSent[k]} not sent` : ''}`).join(', ');
   lines.push('', `Judged ${exchanges.exchanges} exchange${exchanges.exchanges === 1 ? '' : 's'} (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks)}; ` : ''}${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, report.gate ?? 'must')}; ` : ''}${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   return `${lines.join('\n')}\n`;
 }
 

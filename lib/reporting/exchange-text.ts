@@ -112,8 +112,20 @@ export const CURL_PREFIX = 'curl -sS -i';
 /** A curl command that sends the same request (secret values replaced by markers to fill in). */
 export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const parts = [CURL_PREFIX, '-X', r.method];
-  for (const [k, v] of Object.entries(r.headers)) parts.push('-H', shellQuote(redact.headerField(k, v)));
+  // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
+  const path = r.url.replace(/[?#].*$/s, '');
+  const parts = [CURL_PREFIX, ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', r.method];
+  // A header of no value is written `Name;` (curl drops `Name: `).
+  for (const [k, v] of Object.entries(r.headers)) {
+    const field = redact.headerField(k, v);
+    parts.push('-H', shellQuote(field.endsWith(': ') ? `${field.slice(0, -2)};` : field));
+  }
+  // The headers curl adds of its own that the run did not send, removed (`Name:`).
+  const sent = new Set(Object.keys(r.headers).map((k) => k.toLowerCase()));
+  const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
+  for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
+    if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
+  }
   const url = shellQuote(redact.text(r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
   if (r.bodyLeftOut || r.notUtf8At !== undefined) return [...parts, '--data-binary', shellQuote(r.bodyLeftOut ? BODY_LEFT_OUT : BODY_NOT_UTF8), url].join(' ');

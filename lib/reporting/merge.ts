@@ -40,7 +40,8 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
   const counts = { judged: sum('judged'), probes: sum('probes'), failed: sum('failed'), skipped: sum('skipped'), findings: sum('findings') };
   // Probes first, then by account: the order one whole run meets them in.
   const evidence = parts.flatMap((p) => p.evidence).sort((a, b) => (a.case ?? -1) - (b.case ?? -1)).slice(0, MAX_EXAMPLES);
-  const failing = parts.find((p) => p.status === 'fail');
+  // The replay is of the first finding's exchange, as the message names it: the shard that met it first.
+  const replayed = parts.find((p) => p.status === 'fail' && p.evidence[0]?.exchange === evidence[0]?.exchange) ?? parts.find((p) => p.status === 'fail');
   const skipped = parts.find((p) => p.counts.skipped > 0 || p.status === 'skip');
   const { status, message } = statusAndMessage({
     judged: counts.judged, judgedProbes: counts.probes, failed: counts.failed, skipped: counts.skipped, findings: counts.findings,
@@ -52,22 +53,25 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
     ...first, status, message, counts, evidence,
     groups: mergeGroups(parts.map((p) => p.groups)),
     exchanges: [...new Set(parts.flatMap((p) => p.exchanges))],
-    ...(failing?.replay ? { replay: failing.replay } : {}),
+    ...(replayed?.replay ? { replay: replayed.replay } : {}),
   };
 }
 
 function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
   const bySource: Record<string, number> = {};
+  const notSent: Record<string, number> = {};
   const kinds: Record<string, number> = {};
   const notInterface: Record<string, number> = {};
   for (const c of all) {
     addCounts(bySource, c.bySource);
+    addCounts(notSent, c.notSent ?? {});
     addCounts(kinds, c.kinds);
     addCounts(notInterface, c.notInterface);
   }
   return {
     exchanges: all.reduce((n, c) => n + c.exchanges, 0),
     bySource,
+    ...(Object.keys(notSent).length ? { notSent } : {}),
     cases: all.reduce((n, c) => n + c.cases, 0),
     kinds: Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1))),
     notInterface,
@@ -173,10 +177,11 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
+  const stopped = reports.find((r) => r.stopped)?.stopped;
   const verdict = gatedVerdict(verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
-    mustJudged: must.some((c) => c.status !== 'skip'),
+    mustJudged: must.some((c) => c.status !== 'skip'), casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined,
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
@@ -187,6 +192,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       ...head,
       verdict,
       ...(unreachable?.unreachable ? { unreachable: unreachable.unreachable } : {}),
+      ...(stopped ? { stopped } : {}),
       startedAt,
       finishedAt,
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),

@@ -108,6 +108,8 @@ export interface Report {
   /** What fails the run: MUST checks, or SHOULD checks too (--fail-on should). */
   readonly gate: Gate;
   readonly unreachable?: string;
+  /** The signal that stopped the run before it sent everything (the verdict is then incomplete at best). */
+  readonly stopped?: string;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
@@ -241,6 +243,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     verdict: gatedVerdict(run.verdict, at('SHOULD').some((x) => x.status === 'fail'), ctx.gate ?? 'must'),
     gate: ctx.gate ?? 'must',
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
+    ...(run.stopped ? { stopped: run.stopped } : {}),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     durationMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),
@@ -323,7 +326,7 @@ export const summaryOf = (report: Report) => ({
   checks: report.checks.map((c) => ({ ...c, status: STATUS_WORDS[c.status], groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
   // Over traffic, each side's verdict (the server's answers, the clients' requests).
-  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks) } : {}),
+  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must') } : {}),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

@@ -53,18 +53,20 @@ export const judgesSide = (check: Sided, sides: JudgedSides): boolean =>
 type SidedResult = Sided & { readonly level: string; readonly status: 'pass' | 'fail' | 'skip' };
 
 /** Over traffic, each side's own verdict from its MUST checks (a side with no check run is left out):
- *  a failed one makes it not conformant, a passed one conformant, none judged nothing observed. */
-export function sideVerdicts(checks: readonly SidedResult[]): Partial<Record<'server' | 'client', Verdict>> {
+ *  a failed one makes it not conformant, a passed one conformant, none judged nothing observed; the
+ *  gate applied, as to the run's (a side's failed SHOULD check fails it under --fail-on should). */
+export function sideVerdicts(checks: readonly SidedResult[], gate: Gate): Partial<Record<'server' | 'client', Verdict>> {
   const out: Partial<Record<'server' | 'client', Verdict>> = {};
   for (const side of ['server', 'client'] as const) {
     const mine = checks.filter((c) => (side === 'client') === (c.side === 'request'));
     if (!mine.length) continue;
     const must = mine.filter((c) => c.level === 'MUST');
-    out[side] = must.some((c) => c.status === 'fail') ? 'non-conformant' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
+    const verdict = must.some((c) => c.status === 'fail') ? 'non-conformant' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
+    out[side] = gatedVerdict(verdict, mine.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
   }
   return out;
 }
 
 /** "server CONFORMANT, client NOT CONFORMANT", for the verdict line of a traffic run. */
-export const sidesWords = (checks: readonly SidedResult[]): string =>
-  Object.entries(sideVerdicts(checks)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
+export const sidesWords = (checks: readonly SidedResult[], gate: Gate): string =>
+  Object.entries(sideVerdicts(checks, gate)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
