@@ -11,8 +11,10 @@ import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type ServiceNamespaces } from '../con
 import {
   FORMATS, JSON_MEDIA_TYPE, OPERATIONS, replyRoute, SOAP_REQUEST_MEDIA_TYPE, type JsonOperation, type Operation, type SoapOperation,
 } from '../contract/operations.js';
+import { sensitivityOfName } from '../contract/sensitivity.js';
 import type { Field, FieldType, Shape } from '../contract/types.js';
 import { jsonValueProblem } from '../contract/values.js';
+import { stringEnd } from '../json/limits.js';
 import type { JsonObject, JsonValue } from '../json/value.js';
 import { el, text as xmlText, type XmlElement } from '../xml/model.js';
 import { writeXml, XML_COMPACT } from '../xml/write.js';
@@ -28,6 +30,9 @@ export interface GeneratedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Where the body's values under sensitive names stand (Origin.ownValues), when it is a JSON text
+   *  written by jsonText (or the start of one). */
+  readonly ownValues?: readonly number[];
 }
 
 /** An oversized body: over 1 MiB, a thousand times a real request (the spec states no limit, 8). */
@@ -108,6 +113,52 @@ export function generatedRecord(shape: Shape): fc.Arbitrary<JsonObject> {
   });
 }
 
+// ---- JSON texts and their own values ----------------------------------------------------------------
+
+/** JSON.stringify(value, null, indent), and where each scalar under a member named as sensitive (at
+ *  any depth) stands in it: [start, end, 1 when a credential's name holds it, else 0], in order
+ *  (Origin.ownValues). Found by the lengths of what the text is made of (a string's up to its closing
+ *  quote, found by indexOf), so the redactor reads the values the harness sent where they stand
+ *  instead of walking the text for them. None when the lengths do not add up to the text. */
+export function jsonText(value: JsonValue, indent: 0 | 2 = 0): { readonly text: string; readonly ownValues?: number[] } {
+  const text = JSON.stringify(value, null, indent);
+  const own: number[] = [];
+  let at = 0;
+  let adds = true;
+  // under: 0 no sensitive name above, 1 a personal one only, 2 a credential's.
+  const walk = (v: JsonValue, depth: number, under: number): void => {
+    if (v === null || typeof v !== 'object') {
+      const n = typeof v === 'string' ? stringEnd(text, at) + 1 - at : JSON.stringify(v).length;
+      if (typeof v === 'string' && text.charCodeAt(at) !== 0x22) adds = false;
+      if (under) own.push(at, at + n, under === 2 ? 1 : 0);
+      at += n;
+      return;
+    }
+    const keys = Array.isArray(v) ? undefined : Object.keys(v).filter((k) => v[k] !== undefined);
+    const n = keys ? keys.length : (v as JsonValue[]).length;
+    at++; // [ or {
+    for (let i = 0; i < n; i++) {
+      at += (i ? 1 : 0) + (indent ? 1 + (depth + 1) * indent : 0); // a comma, a line break and its indent
+      if (keys) {
+        const k = keys[i]!;
+        const kind = sensitivityOfName(k);
+        at += JSON.stringify(k).length + (indent ? 2 : 1);
+        walk((v as JsonObject)[k]!, depth + 1, Math.max(under, kind === 'credential' ? 2 : kind === 'personal' ? 1 : 0));
+      } else walk((v as JsonValue[])[i] ?? null, depth + 1, under);
+    }
+    at += (n && indent ? 1 + depth * indent : 0) + 1; // ] or }, on a line of its own
+  };
+  walk(value, 0, 0);
+  return adds && at === text.length ? { text, ownValues: own } : { text };
+}
+
+/** A JSON text's own values that start within its first `length` characters. */
+const ownWithin = (own: readonly number[], length: number): number[] => {
+  let n = 0;
+  while (n < own.length && own[n]! < length) n += 3;
+  return own.slice(0, n);
+};
+
 // ---- JSON operations (4.1, 4.3) -------------------------------------------------------------------
 
 /** How a valid JSON request reaches its operation: the simplest form first. */
@@ -142,11 +193,14 @@ const describeForm = (f: JsonForm) =>
   [f.route === 'reply' ? '/json/reply' : '', f.selector === 'extension' ? FORMATS.jsonSuffix : f.selector === 'query' ? `?${FORMATS.jsonQuery}` : '', f.callback !== 'none' ? 'JSONP' : ''].filter(Boolean).join(', ');
 
 function validJson(op: JsonOperation): fc.Arbitrary<GeneratedRequest> {
-  return fc.record({ record: generatedRecord(op.request), form: jsonForm }).map(({ record, form }) => ({
-    operation: op, intent: 'valid', method: 'POST',
-    what: describeForm(form) || 'the custom route, no selector',
-    path: jsonPath(op, form), headers: jsonHeaders(form.charset), body: JSON.stringify(record, null, form.indent),
-  }));
+  return fc.record({ record: generatedRecord(op.request), form: jsonForm }).map(({ record, form }) => {
+    const { text, ownValues } = jsonText(record, form.indent);
+    return {
+      operation: op, intent: 'valid', method: 'POST',
+      what: describeForm(form) || 'the custom route, no selector',
+      path: jsonPath(op, form), headers: jsonHeaders(form.charset), body: text, ...(ownValues ? { ownValues } : {}),
+    };
+  });
 }
 
 /** Values that are not of a type, by the contract's own rule: offered in turn to every field. */
@@ -154,26 +208,29 @@ const WRONG_VALUES: readonly JsonValue[] = [42, 'text', true, 1.5, '42', 2147483
 export const wrongValuesFor = (type: FieldType): readonly JsonValue[] =>
   WRONG_VALUES.filter((v) => jsonValueProblem(type, v, { int32: true }) !== undefined);
 
-/** Request bodies that are JSON but not a JSON object. */
-const NOT_OBJECTS = ['[]', '"text"', '42', 'null', 'true', '[{}]'];
+/** Request bodies that are JSON but not a JSON object (written by jsonText). */
+const NOT_OBJECTS: readonly JsonValue[] = [[], 'text', 42, null, true, [{}]];
 const WRONG_JSON_TYPES = ['text/plain; charset=utf-8', 'application/xml', 'application/x-www-form-urlencoded'];
 
 function invalidJson(op: JsonOperation): fc.Arbitrary<GeneratedRequest> {
   const fields = op.request.fields;
   const base = fc.record({ record: generatedRecord(op.request), route: fc.constantFrom('custom' as const, 'reply' as const) });
-  const request = (route: 'custom' | 'reply', what: string, body: string, headers = jsonHeaders(false)): GeneratedRequest =>
-    ({ operation: op, intent: 'invalid', method: 'POST', what, path: jsonPath(op, { route, selector: 'none', callback: 'none' }), headers, body });
+  // `body`: a text jsonText wrote (or the start of one) with its own values, or any other text.
+  const request = (route: 'custom' | 'reply', what: string, body: string | ReturnType<typeof jsonText>, headers = jsonHeaders(false)): GeneratedRequest => ({
+    operation: op, intent: 'invalid', method: 'POST', what, path: jsonPath(op, { route, selector: 'none', callback: 'none' }), headers,
+    ...(typeof body === 'string' ? { body } : { body: body.text, ...(body.ownValues ? { ownValues: body.ownValues } : {}) }),
+  });
   const kinds: fc.WeightedArbitrary<GeneratedRequest>[] = [
     // A proper prefix of a JSON object's text is never JSON (its closing brace is missing).
     { weight: 2, arbitrary: fc.tuple(base, fc.integer({ min: 1, max: 4096 })).map(([{ record, route }, cut]) => {
-      const text = JSON.stringify(record);
+      const { text, ownValues } = jsonText(record);
       const at = Math.min(cut, text.length - 1);
-      return request(route, `malformed JSON: cut after ${at} characters`, text.slice(0, at));
+      return request(route, `malformed JSON: cut after ${at} characters`, { text: text.slice(0, at), ...(ownValues ? { ownValues: ownWithin(ownValues, at) } : {}) });
     }) },
     { weight: 1, arbitrary: base.map(({ record, route }) => request(route, 'malformed JSON: a trailing comma', `${JSON.stringify(record).slice(0, -1)},}`)) },
-    { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom(...NOT_OBJECTS)).map(([{ route }, body]) => request(route, `a JSON ${body.startsWith('[') ? 'array' : 'value'}, not an object`, body)) },
+    { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom(...NOT_OBJECTS)).map(([{ route }, value]) => request(route, `a JSON ${Array.isArray(value) ? 'array' : 'value'}, not an object`, jsonText(value))) },
     { weight: 2, arbitrary: fc.tuple(base, fc.constantFrom(...WRONG_JSON_TYPES)).map(([{ record, route }, type]) =>
-      request(route, `Content-Type ${type}`, JSON.stringify(record), { 'content-type': type })) },
+      request(route, `Content-Type ${type}`, jsonText(record), { 'content-type': type })) },
     { weight: 1, arbitrary: base.map(({ record, route }) => {
       const field = fields.find((f) => f.type.kind === 'string')!;
       return request(route, `an oversized body (${OVERSIZED_BODY_BYTES} bytes)`, oversized(record, field.json));
@@ -184,16 +241,16 @@ function invalidJson(op: JsonOperation): fc.Arbitrary<GeneratedRequest> {
       const f = fields[i % fields.length]!;
       const wrong = wrongValuesFor(f.type);
       const value = wrong[j % wrong.length]!;
-      return request(route, `${f.json} is ${JSON.stringify(value)}, not ${f.type.kind === 'enum' ? 'an enum name' : `a ${f.type.kind}`}`, JSON.stringify({ ...record, [f.json]: value }));
+      return request(route, `${f.json} is ${JSON.stringify(value)}, not ${f.type.kind === 'enum' ? 'an enum name' : `a ${f.type.kind}`}`, jsonText({ ...record, [f.json]: value }));
     }) });
   }
   return fc.oneof(...kinds);
 }
 
 /** The record's text padded, inside `member`, to just over OVERSIZED_BODY_BYTES. */
-function oversized(record: JsonObject, member: string): string {
+function oversized(record: JsonObject, member: string): ReturnType<typeof jsonText> {
   const text = JSON.stringify({ ...record, [member]: '' });
-  return JSON.stringify({ ...record, [member]: 'x'.repeat(Math.max(0, OVERSIZED_BODY_BYTES - text.length + 1)) });
+  return jsonText({ ...record, [member]: 'x'.repeat(Math.max(0, OVERSIZED_BODY_BYTES - text.length + 1)) });
 }
 
 // ---- SOAP (4.2) -------------------------------------------------------------------------------------

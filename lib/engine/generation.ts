@@ -79,7 +79,9 @@ export class Generation {
   }
 
   private spec(op: Operation, id: string, request: GeneratedRequest, title: string): ExchangeSpec {
-    const origin: Origin = { source: 'generated', vouched: false, intent: request.intent };
+    const origin: Origin = request.ownValues
+      ? { source: 'generated', vouched: false, intent: request.intent, ownValues: request.ownValues }
+      : { source: 'generated', vouched: false, intent: request.intent };
     return {
       id, title: `${title} for ${op.name}: ${request.what}`, origin, method: request.method, path: request.path,
       headers: { ...this.settings.extraHeaders, ...request.headers }, body: request.body,

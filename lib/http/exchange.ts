@@ -22,6 +22,12 @@ export interface Origin {
    *  deliberately invalid (malformed JSON, a wrong type, SOAP 1.2, …). Its error answers are the
    *  Robustness checks' to judge, never the success contract's. */
   readonly intent?: 'valid' | 'invalid';
+  /** A generated request's body written as JSON (or the start of such a text): where each value the
+   *  harness put under a member named as sensitive stands in it, as [start, end, credential] triples
+   *  (credential: 1 when a credential's name holds it, 0 when personal names only), in order; null,
+   *  true and false too (cut short, they read as words). The redactor takes these values as the
+   *  harness's own from there, instead of walking the text for them. */
+  readonly ownValues?: readonly number[];
 }
 
 export interface ExchangeSpec {

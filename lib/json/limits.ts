@@ -73,7 +73,7 @@ const isNumberCode = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0
 
 /** Where the string opened at `start` ends (its closing quote), or the text's length: the next quote
  *  that an even number of backslashes precede (found by indexOf, not character by character). */
-function stringEnd(text: string, start: number): number {
+export function stringEnd(text: string, start: number): number {
   for (let j = text.indexOf('"', start + 1); j >= 0; j = text.indexOf('"', j + 1)) {
     let k = j - 1;
     while (k > start && text.charCodeAt(k) === 0x5c) k--;

@@ -82,6 +82,24 @@ export function jsonRanges(text: string, kindOf: KindOf): SensitiveRange[] {
   return out;
 }
 
+/** What jsonRanges learns from the value token at text[start, end) (Origin.ownValues names one), the
+ *  text possibly ending inside it: a string as the scanner reads it (its characters as written when
+ *  it holds no escape or line break), a number or a word (a literal cut short) as written; nothing
+ *  for null, true and false. */
+export function tokenValue(text: string, start: number, end: number): string | undefined {
+  const to = Math.min(end, text.length);
+  if (start >= to) return undefined;
+  if (text.charCodeAt(start) === 0x22) {
+    const inner = text.slice(start + 1, to === end ? end - 1 : to);
+    if (inner.indexOf('\\') < 0 && inner.indexOf('\n') < 0 && inner.indexOf('\r') < 0) return inner;
+    // A whole string JSON.parse reads is read alike by the scanner (a valid string's escapes mean one thing).
+    if (to === end) { try { return JSON.parse(text.slice(start, end)) as string; } catch { /* the scanner's reading */ } }
+  }
+  const scanner = createScanner(text.slice(start, to), false);
+  const t = scanner.scan();
+  return t === T.NullKeyword || t === T.TrueKeyword || t === T.FalseKeyword ? undefined : scanner.getTokenValue();
+}
+
 /** A text's JSON strings read as one value: the contents (escapes as written) of every string token
  *  joined, and of the values only (names left out), each with the index in `text` of each character.
  *  A value written in two strings ("abc" "def", a name and its value, two members' values) reads as

@@ -43,7 +43,7 @@ import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
-import { joinedStrings, jsonRanges } from './json-ranges.js';
+import { joinedStrings, jsonRanges, tokenValue } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
 import { base64Spellings, canonical, canonicalValue, occurrences, secretSpellings, withoutWhitespace } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
@@ -415,12 +415,30 @@ export class Redactor {
     // Pieces in a scope only: the run-wide redactor learns every exchange, and a piece of one generated
     // request in another exchange's answer is no echo.
     const texts: string[] | undefined = this.local === this.shared.global ? undefined : (this.ownTexts = []);
-    for (const text of [ex.request.url, ex.request.body ?? '']) {
-      const part = text.slice(0, MAX_SHOWN_TEXT);
-      texts?.push(part);
-      if (jsonLimitPassed(part)) continue;
-      for (const r of this.sensitiveRanges(part)) for (const v of r.values) this.own.add(canonicalValue(v));
+    const { url, body } = ex.request;
+    this.ownValuesOf(url, texts);
+    this.ownValuesOf(body ?? '', texts, body === undefined ? undefined : ex.origin?.ownValues);
+  }
+
+  /** ownValues of one text. `at`: where the generator wrote the values of a JSON body
+   *  (Origin.ownValues): read there, not found by walking the text as JSON (a mebibyte's walk). */
+  private ownValuesOf(text: string, texts: string[] | undefined, at?: readonly number[]): void {
+    const part = text.slice(0, MAX_SHOWN_TEXT);
+    texts?.push(part);
+    const values: string[] = [];
+    const ranges = at ? [...xmlRanges(part, this.sensitivityOf), ...formRanges(part, this.sensitivityOf)] : this.sensitiveRanges(part);
+    for (const r of ranges) for (const v of r.values) values.push(v);
+    if (at) {
+      const personal = this.hides('personal');
+      for (let i = 0; i < at.length && at[i]! < part.length; i += 3) {
+        const v = at[i + 2] === 1 || personal ? tokenValue(part, at[i]!, at[i + 1]!) : undefined;
+        if (v !== undefined) values.push(v);
+      }
     }
+    // None in a text past the body limits: measured only when it holds any (the text is the harness's,
+    // walked safely; measured, an oversized SOAP body of x cost more than the rest of its reading).
+    if (values.length && jsonLimitPassed(part)) return;
+    for (const v of values) this.own.add(canonicalValue(v));
   }
 
   /**
