@@ -114,6 +114,13 @@ describe('a real secret in the same place', () => {
     expect(responseText(ex, scope)).not.toContain(G);
     expect(r.line(`echoed ${G}`)).toBe('echoed «secret: 12 chars»');
   });
+
+  it('a secret header\'s value of a shown generated exchange that joins the generated value to words of its own is learned as it is: the generated value in it is masked run-wide', () => {
+    const ex = generated('gen.login.6b', JSON.stringify({ userName: G }), JSON.stringify({ culture: G }), { 'set-cookie': `sid=Mr ${G}; Path=/` });
+    const r = new Redactor(policy());
+    r.scope().learnExchange(ex);
+    expect(r.line(`echoed ${G}`)).toBe('echoed «secret: 12 chars»');
+  });
 });
 
 describe('a report of generated exchanges whose answers join the generated value to the target\'s words', () => {
