@@ -24,7 +24,8 @@
 // within one value. Never inside a marker already written. Never the harness's own words or sample
 // values (lib/checks/harness-words.ts), nor the values of a request it generated, wherever the answer
 // echoes them: those are hidden by name only when a target sent them, a piece of them too (it is not
-// learned: pieceOfOwn). Values shorter than MIN_SCANNED characters are not scanned for (replacing
+// learned: pieceOfOwn), or joined to words of the target's (only those are learned:
+// fingerprintTarget). Values shorter than MIN_SCANNED characters are not scanned for (replacing
 // every "LA" or "true" would garble the report and point at where such values sit). Text the harness
 // wrote itself (the catalogue's words, probe titles, exchange ids) is never redacted (boundary.ts), nor
 // the body of a request it generated, shown wherever an output shows that request (shown(): layers 2
@@ -373,7 +374,8 @@ export class Redactor {
     if (this.own.has(canonicalValue(value))) return;
     table.add(value, kind);
     // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
-    this.fingerprint(value, false, kind !== 'secret header');
+    if (kind === 'secret header') this.fingerprint(value, false, false);
+    else this.fingerprintTarget(value);
   }
 
   /** A secret header value: whole, its base64 (layer 2 adds it), its parts a target may echo alone
@@ -451,10 +453,30 @@ export class Redactor {
    * value, are learned whatever they are. Read as the text is searched (canonical: escapes decoded).
    */
   private pieceOfOwn(value: string): boolean {
-    if (this.ownTexts === undefined) return false;
-    const readings = (this.ownReadings ??= this.ownTexts.map((t) => canonical(t).text));
-    const c = canonical(value).text;
+    return this.ownTexts !== undefined && this.ownHolds(canonical(value).text);
+  }
+
+  /** Whether this scope's generated request holds a canonical text (pieceOfOwn's reading). */
+  private ownHolds(c: string): boolean {
+    const readings = (this.ownReadings ??= (this.ownTexts ?? []).map((t) => canonical(t).text));
     return readings.some((t) => t.includes(c));
+  }
+
+  /**
+   * fingerprint() of a target's value that a member, element or attribute named as hidden holds. In
+   * a generated request's scope, its words that are pieces of the request (the harness's text, as
+   * pieceOfOwn reads a whole value) are not learned, nor two of them in a row: learned, they would
+   * mask the harness's value wherever else it stands (another member's echo, a finding's message,
+   * another exchange). What the target added is learned as a value of its own would be: its one
+   * word, or each word of MIN_PART characters, and every two words in a row with one of its own.
+   */
+  private fingerprintTarget(value: string, canonicalText?: string, detached = false): void {
+    if (this.ownTexts !== undefined && !this.shared.fingerprints.fullSoFar) {
+      const words = wordsOf(canonicalText ?? canonicalValue(value));
+      const own = words.map((w) => this.ownHolds(w));
+      if (own.includes(true)) { this.fingerprintWords(words, false, true, own); return; }
+    }
+    this.fingerprint(value, false, true, canonicalText, detached);
   }
 
   /**
@@ -532,10 +554,11 @@ export class Redactor {
     }
   }
 
-  /** fingerprint() of a value's words (canonical): each token, and every two words in a row. */
-  private fingerprintWords(words: readonly string[], withParts: boolean, pairs: boolean): void {
+  /** fingerprint() of a value's words (canonical): each token, and every two words in a row. `own`:
+   *  which words are the harness's (fingerprintTarget), left out, and two of them in a row too. */
+  private fingerprintWords(words: readonly string[], withParts: boolean, pairs: boolean, own?: readonly boolean[]): void {
     const { fingerprints } = this.shared;
-    const tokens = words.filter((t) => t.length >= MIN_SCANNED);
+    const tokens = words.filter((t, i) => t.length >= MIN_SCANNED && own?.[i] !== true);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
     // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
     // reversing the tokens of the output (learnedToken), not stored in those spellings too: two more
@@ -545,7 +568,7 @@ export class Redactor {
     if (pairs) {
       for (let i = 1; i < words.length; i++) {
         const [a, b] = [words[i - 1]!, words[i]!];
-        if (a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b))) fingerprints.add(pair(a, b));
+        if (a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b)) && !(own?.[i - 1] === true && own[i] === true)) fingerprints.add(pair(a, b));
       }
     }
   }
@@ -606,7 +629,7 @@ export class Redactor {
     // A generated request's scope only (ownTexts): an account's exchange learns as it did.
     if (own.size > 0 || this.ownTexts !== undefined) {
       const c = canonicalValue(text);
-      if (!own.has(c) && !this.pieceOfOwn(text)) this.fingerprint(text, false, true, c, detached);
+      if (!own.has(c) && !this.pieceOfOwn(text)) this.fingerprintTarget(text, c, detached);
     } else this.fingerprint(text, false, true, undefined, detached);
   }
 
@@ -705,15 +728,15 @@ export class Redactor {
   /** Every element named as hidden, as the text walk learns it (xml-ranges.ts): its character data
    *  whole, tags dropped, and each piece of it between tags; and every attribute named as hidden. */
   private fingerprintElement(e: XmlElement): void {
-    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value) && !this.pieceOfOwn(a.value)) this.fingerprint(a.value, false);
+    for (const a of e.attrs) if (this.sensitivityOf(a.name) && !this.isOwn(a.value) && !this.pieceOfOwn(a.value)) this.fingerprintTarget(a.value);
     if (this.sensitivityOf(e.name)) {
       const pieces: string[] = [];
       const collect = (x: XmlElement): void => { for (const c of x.children) if (isElement(c)) collect(c); else pieces.push(c.text); };
       collect(e);
       const whole = pieces.join('');
       if (this.isOwn(whole) || this.pieceOfOwn(whole)) return;
-      this.fingerprint(whole, false);
-      if (pieces.length > 1) for (const p of pieces) if (!this.pieceOfOwn(p)) this.fingerprint(p, false);
+      this.fingerprintTarget(whole);
+      if (pieces.length > 1) for (const p of pieces) if (!this.pieceOfOwn(p)) this.fingerprintTarget(p);
       return;
     }
     for (const c of e.children) if (isElement(c)) this.fingerprintElement(c);
