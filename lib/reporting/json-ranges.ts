@@ -3,7 +3,8 @@
 // the inside of JSONP), names and values in single quotes or none, truncation anywhere. A member named
 // as sensitive has its whole value (string, number, bare word, object, array) as one range, with every
 // string, number and word in it; a value cut off by the end of the text reaches the end.
-// Also the string tokens of a text, joined: a value split across two strings is one value there.
+// Also the string tokens of a text, joined: a value split across two strings is one value there;
+// and the values of a JSON text, the only places a marker may stand in it (valuePieces).
 import { createScanner, type SyntaxKind } from 'jsonc-parser';
 import type { Sensitivity } from '../contract/types.js';
 import type { KindOf, SensitiveRange } from './sensitive-ranges.js';
@@ -129,4 +130,98 @@ export function joinedStrings(text: string): Array<{ readonly text: string; read
   }
   if (strings < 2) return [];
   return [all, values].map((v) => ({ text: v.text, at: Uint32Array.from(v.at) }));
+}
+
+/** The values of a JSON text a marker may stand in: each string (its quotes included), number and
+ *  literal, in text order, and the end of each array and object by where it starts. */
+export interface JsonTokens {
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+  readonly strings: readonly boolean[];
+  readonly containers: ReadonlyMap<number, number>;
+}
+
+/** The tokens of a text that is JSON (JSON.parse reads it), or undefined: only there is a shape to keep. */
+export function jsonTokens(text: string): JsonTokens | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const scanner = createScanner(text, false);
+  const tokens = { starts: [] as number[], ends: [] as number[], strings: [] as boolean[], containers: new Map<number, number>() };
+  const open: number[] = [];
+  for (let t = scanner.scan(); t !== T.EOF; t = scanner.scan()) {
+    const offset = scanner.getTokenOffset();
+    if (t === T.OpenBrace || t === T.OpenBracket) open.push(offset);
+    else if (t === T.CloseBrace || t === T.CloseBracket) tokens.containers.set(open.pop()!, offset + 1);
+    else if (t === T.StringLiteral || t === T.NumericLiteral || t === T.TrueKeyword || t === T.FalseKeyword || t === T.NullKeyword) {
+      tokens.starts.push(offset);
+      tokens.ends.push(offset + scanner.getTokenLength());
+      tokens.strings.push(t === T.StringLiteral);
+    }
+  }
+  return tokens;
+}
+
+/** The index of the token that holds `offset`, or -1 (punctuation, whitespace). */
+export function tokenAt(tokens: JsonTokens, offset: number): number {
+  const { starts, ends } = tokens;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offset < starts[mid]!) hi = mid - 1;
+    else if (offset >= ends[mid]!) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Where a piece of a string's characters (those from `from` on) may start or end, at or next to
+ *  `at`: never inside an escape or a surrogate pair, moved back to the edge of the character `at`
+ *  falls in (`forward`: on past it). Read from `at` back, by the backslashes before an escape. */
+function characterEdge(text: string, from: number, at: number, forward: boolean): number {
+  for (let q = at - 1; q >= Math.max(from, at - 5); q--) {
+    if (text.charCodeAt(q) !== 0x5c) continue;
+    let r = q;
+    while (r > from && text.charCodeAt(r - 1) === 0x5c) r--;
+    // The second backslash of \\ (an odd number before it) starts nothing, and ends at or before `at`.
+    if ((q - r) % 2 === 1) break;
+    const end = q + (text[q + 1] === 'u' ? 6 : 2);
+    if (end > at) return forward ? end : q;
+    break;
+  }
+  const c = text.charCodeAt(at);
+  if (at > from && c >= 0xdc00 && c <= 0xdfff && text.charCodeAt(at - 1) >= 0xd800 && text.charCodeAt(at - 1) <= 0xdbff) return forward ? at + 1 : at - 1;
+  return at;
+}
+
+/**
+ * The parts of text[start, end) a marker may replace without changing the JSON text's shape: within
+ * each string it touches, the characters between its quotes (`scalar` false); each number or literal
+ * it touches, whole (`scalar` true: a marker there is written as a string). The punctuation between
+ * values is left out: a match that runs past a string's closing quote (a value read across two
+ * strings, a character that shows nothing joined to the one before it) masks the characters on
+ * either side, not the quote, the comma or the name between them.
+ */
+export function valuePieces(text: string, tokens: JsonTokens, start: number, end: number): Array<[number, number, scalar: boolean]> {
+  const { starts, ends, strings } = tokens;
+  const out: Array<[number, number, boolean]> = [];
+  let k = tokenAt(tokens, start);
+  if (k < 0) {
+    // The first token after `start`.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid]! < start) lo = mid + 1; else hi = mid; }
+    k = lo;
+  }
+  for (; k < starts.length && starts[k]! < end; k++) {
+    const [s, e] = [starts[k]!, ends[k]!];
+    if (!strings[k]) { out.push([s, e, true]); continue; }
+    const from = characterEdge(text, s + 1, Math.max(start, s + 1), false);
+    const to = characterEdge(text, s + 1, Math.min(end, e - 1), true);
+    if (from < to) out.push([from, to, false]);
+  }
+  return out;
 }

@@ -30,6 +30,9 @@
 // wrote itself (the catalogue's words, probe titles, exchange ids) is never redacted (boundary.ts), nor
 // the body of a request it generated, shown wherever an output shows that request (shown(): layers 2
 // and 3 pass over it, whatever was learned).
+// A JSON text keeps its shape (fitted()): a marker stands inside a string's quotes, or as a string in
+// a number's place; a match that runs past a closing quote (a value read across two strings) masks
+// the characters on either side, never the punctuation or a name between them.
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
@@ -44,7 +47,7 @@ import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
 import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerprints.js';
 import { formRanges } from './form-ranges.js';
-import { joinedStrings, jsonRanges, tokenValue } from './json-ranges.js';
+import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
 import { base64Spellings, canonical, canonicalValue, occurrences, secretSpellings, withoutWhitespace } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
@@ -820,12 +823,19 @@ export class Redactor {
     // An e-mail address is personal data wherever it turns up (an error message, a stack trace, a
     // plain-text answer), learned or not: its shape says what it is.
     if (!this.shared.policy.showPersonalData && text.includes('@')) for (const m of text.matchAll(EMAIL)) ranges.push([m.index, m.index + m[0].length, marker('personal', m[0])]);
-    if (!(tables.every((t) => t.empty) && fingerprints.size === 0)) this.secretRanges(text, tables, ranges);
+    // A JSON text's tokens, read once and only when a range needs them (a shape to keep).
+    let json: JsonTokens | undefined | null = null;
+    const jsonOf = (): JsonTokens | undefined => (json === null ? (json = jsonTokens(text)) : json);
+    if (!(tables.every((t) => t.empty) && fingerprints.size === 0)) this.secretRanges(text, tables, ranges, jsonOf);
     const masks = markersIn(text);
-    return replaceRanges(text, masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges, (start, end, longest) => joinedMarker(text, start, end, longest));
+    const kept = masks.length ? ranges.filter((r) => !inside(masks, r)) : ranges;
+    // A JSON-spelled range (a member named as sensitive, json-ranges.ts) stands for a whole value already.
+    const tokens = kept.some((r) => !r[2].startsWith('"')) ? jsonOf() : undefined;
+    return replaceRanges(text, tokens ? fitted(text, tokens, kept) : kept, (start, end, longest) => joinedMarker(text, start, end, longest));
   }
 
-  private secretRanges(text: string, tables: readonly SecretTable[], ranges: Range[]): void {
+  /** `jsonOf`: the text's JSON tokens, when it is JSON (two words of one value are in one string). */
+  private secretRanges(text: string, tables: readonly SecretTable[], ranges: Range[], jsonOf: () => JsonTokens | undefined): void {
     const { fingerprints } = this.shared;
     const c = canonical(text);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
@@ -865,7 +875,7 @@ export class Redactor {
         const to = c.to[from + token.length - 1]!;
         if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
-        if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token))) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
+        if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), c.from[previous.from]!, to)) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
       }
     }
@@ -957,6 +967,29 @@ function boundaryBetween(text: string, from: number, to: number): boolean {
   }
   return false;
 }
+/** Whether text[from, to) of a JSON text lies in two of its values (two numbers of an array, a
+ *  number and a literal): no two words of one value. */
+const apart = (json: JsonTokens | undefined, from: number, to: number): boolean => json !== undefined && tokenAt(json, from) !== tokenAt(json, to - 1);
+
+/** Ranges of a JSON text fitted to its values, so that the text keeps its shape: a range that stands
+ *  for a whole value with a JSON marker (a member named as sensitive) as it is; any other in the
+ *  pieces valuePieces gives, each marker spelled for its place (inside a string's quotes, or as a
+ *  string in a number's place) and stating the length of what it hides there. */
+function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (const r of ranges) {
+    const [start, end, mark] = r;
+    const k = tokenAt(json, start);
+    if (mark.startsWith('"') && (json.containers.get(start) === end || (k >= 0 && json.starts[k] === start && json.ends[k] === end))) { out.push(r); continue; }
+    const plain = mark.startsWith('"') ? JSON.parse(mark) as string : mark.startsWith('%') ? decodeURIComponent(mark) : mark;
+    for (const [from, to, scalar] of valuePieces(text, json, start, end)) {
+      const m = from === start && to === end ? plain : joinedMarker(text, from, to, plain);
+      out.push([from, to, scalar ? JSON.stringify(m) : m]);
+    }
+  }
+  return out;
+}
+
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
 const WORD = /[\p{L}\p{N}_]/u;
@@ -1016,15 +1049,16 @@ function inside(markers: ReadonlyArray<readonly [number, number]>, r: Range): bo
 }
 
 /** A match in a reading view, as the ranges of the original text its characters came from: one range
- *  per run of adjacent characters, so the markup between the pieces stays. */
+ *  per run of adjacent characters, so the markup between the pieces stays. Character by character of
+ *  the view: what one read character came from may lie in two strings (a character that shows nothing
+ *  at the start of the second is read with the last of the first), and the markup between stays too. */
 function pieces(view: { c: ReturnType<typeof canonical>; at: Uint32Array }, i: number, length: number, mark: string): Range[] {
   const out: Range[] = [];
-  for (let k = i; k < i + length; k++) {
-    const from = view.at[view.c.from[k]!]!;
-    const to = view.at[view.c.to[k]! - 1]! + 1;
+  for (let v = view.c.from[i]!; v < view.c.to[i + length - 1]!; v++) {
+    const at = view.at[v]!;
     const top = out[out.length - 1];
-    if (top && from <= top[1]) top[1] = Math.max(top[1], to);
-    else out.push([from, to, mark]);
+    if (top && at <= top[1]) top[1] = Math.max(top[1], at + 1);
+    else out.push([at, at + 1, mark]);
   }
   return out;
 }

@@ -120,6 +120,12 @@ export const MUTATIONS: readonly NamedMutation[] = [
     killers: [{ files: ['test/redact.test.ts'] }],
   },
   {
+    name: 'reporting/redact: a marker written over the punctuation of a JSON text (a match across two strings)',
+    file: 'lib/reporting/redact.ts',
+    edits: [{ from: '    return replaceRanges(text, tokens ? fitted(text, tokens, kept) : kept,', to: '    return replaceRanges(text, kept,' }],
+    killers: [{ files: ['test/redact-json-shape.test.ts'] }],
+  },
+  {
     name: 'engine/tally: an exchange with findings is not counted as failed',
     file: 'lib/engine/tally.ts',
     edits: [{ from: '    this.failed++;', to: '    this.failed += 0;' }],
