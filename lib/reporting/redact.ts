@@ -967,6 +967,9 @@ function boundaryBetween(text: string, from: number, to: number): boolean {
   }
   return false;
 }
+/** A marker as a reader reads it, whatever its spelling (a JSON string, URL-encoded, plain). */
+const markerRead = (mark: string): string => (mark.startsWith('"') ? JSON.parse(mark) as string : mark.startsWith('%') ? decodeURIComponent(mark) : mark);
+
 /** Whether text[from, to) of a JSON text lies in two of its values (two numbers of an array, a
  *  number and a literal): no two words of one value. */
 const apart = (json: JsonTokens | undefined, from: number, to: number): boolean => json !== undefined && tokenAt(json, from) !== tokenAt(json, to - 1);
@@ -981,7 +984,7 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
     const [start, end, mark] = r;
     const k = tokenAt(json, start);
     if (mark.startsWith('"') && (json.containers.get(start) === end || (k >= 0 && json.starts[k] === start && json.ends[k] === end))) { out.push(r); continue; }
-    const plain = mark.startsWith('"') ? JSON.parse(mark) as string : mark.startsWith('%') ? decodeURIComponent(mark) : mark;
+    const plain = markerRead(mark);
     for (const [from, to, scalar] of valuePieces(text, json, start, end)) {
       const m = from === start && to === end ? plain : joinedMarker(text, from, to, plain);
       out.push([from, to, scalar ? JSON.stringify(m) : m]);
@@ -1025,7 +1028,7 @@ function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
  *  length of the value it found), inside the quotes when the longest stands for a JSON string. */
 function joinedMarker(text: string, start: number, end: number, longest: string): string {
   const spelling = longest.startsWith('"') ? 'json' : longest.startsWith('%') ? 'url' : 'text';
-  const plain = spelling === 'json' ? JSON.parse(longest) as string : spelling === 'url' ? decodeURIComponent(longest) : longest;
+  const plain = markerRead(longest);
   if (!/ \d+ chars»$/.test(plain)) return longest;
   const quoted = spelling === 'json' && end - start >= 2 && text[start] === '"' && text[end - 1] === '"';
   const length = codePointCount(canonical(text.slice(quoted ? start + 1 : start, quoted ? end - 1 : end)).text);
