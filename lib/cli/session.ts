@@ -90,7 +90,7 @@ export interface Outcome {
   readonly differential?: ReportedDifferential;
   /** The generated requests' count and seed (stated even when the run picked the seed: it replays the run). */
   readonly generate?: GenerateOptions;
-  /** Problems found after the run (exit 2), stated beside the written reports'. */
+  /** Problems found after the run (exit 2), stated in every output (Report.runProblems). */
   readonly problems?: readonly string[];
 }
 
@@ -185,14 +185,14 @@ export class Session {
       redactor: this.redactor, harness: harnessIdentity(), targetDescription: this.target.description, configuration,
       warnings: this.warnings, startupMs: this.startupMs, gate: this.setup.gate,
       ...(outcome.differential ? { differential: outcome.differential } : {}),
+      ...(outcome.problems?.length ? { runProblems: outcome.problems } : {}),
       run: await runIdentity(configuration, this.setup.given, process.env, this.setup.accounts),
     });
   }
 
   /** Writes the chosen reports of a result. */
   async write(result: RunResult, outcome: Outcome = {}, onVerdict?: (report: Report) => void): Promise<Written> {
-    const written = await writeReports(await this.report(result, outcome), this.setup.reportDir, this.setup.reports, onVerdict);
-    return outcome.problems?.length ? { ...written, problems: [...written.problems, ...outcome.problems] } : written;
+    return writeReports(await this.report(result, outcome), this.setup.reportDir, this.setup.reports, onVerdict);
   }
 
   /** The run's end: reports written, the verdict printed; the exit code. */

@@ -9,7 +9,7 @@ import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
-import { exitCodeOf } from '../reporting/verdict.js';
+import { exitCodeOf, verdictWords } from '../reporting/verdict.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { fileSha256, fileVersion, smallFileSha256 } from './identity.js';
 import type { ReportWriter } from './writers/report-writer.js';
@@ -124,6 +124,8 @@ export interface Written {
   readonly problems: readonly string[];
   /** Set when the verdict was printed as soon as the fast writers were done. */
   readonly verdictPrinted?: boolean;
+  /** The verdict's words then: a problem of a slower writer came after them. */
+  readonly verdictPrintedAs?: string;
 }
 
 /** The writers a choice of --reports runs: those chosen, and those a chosen one is made from. */
@@ -146,15 +148,20 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
 
 /** Writes the chosen reports: the fast writers, then `onVerdict` (the console's verdict), then the
  *  slow ones (the presentation and the HTML), then the manifest, which hashes what the others wrote.
- *  Every output that can be written is; one that fails is a problem named, not a stop. */
+ *  Every output that can be written is; one that fails is a problem named, not a stop, and it is in
+ *  the report (outputProblems: exit 2) from then on. An output written before a problem arose is
+ *  written again with it, so that none states another verdict than the exit code; summary.json last. */
 export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void): Promise<Written> {
   const outputs: string[] = [];
-  const problems: string[] = [];
   const wrote = new Set<string>();
+  /** Per writer that wrote: how many output problems the report it wrote held. */
+  const stated = new Map<ReportWriter, number>();
+  const outputProblems = (): readonly string[] => current.outputProblems ?? [];
+  const problem = (p: string) => { current = { ...current, outputProblems: [...outputProblems(), p] }; };
   const ahead = new HashesAhead();
   const removals: Promise<void>[] = [];
   const finishing: Promise<void>[] = [];
-  let current: Report = { ...report, peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
+  let current: Report = { ...withoutOutputProblems(report), peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
   const write = async (w: ReportWriter) => {
     if (w.needs && !wrote.has(w.needs)) return;
     try {
@@ -162,6 +169,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       for (const f of out.files) if (!outputs.includes(f)) outputs.push(f);
       wrote.add(w.name);
       if (out.report) current = out.report;
+      stated.set(w, outputProblems().length);
       if (out.removed) removals.push(out.removed);
       const hashAhead = () => {
         try {
@@ -174,18 +182,24 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       else {
         // Files still being written: hashed once in place; not listed as written if they cannot be.
         finishing.push(out.finishing.then(hashAhead, (e: unknown) => {
-          problems.push(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
+          problem(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
           for (const f of out.files) if (outputs.includes(f)) outputs.splice(outputs.indexOf(f), 1);
         }));
       }
     } catch (e) {
-      problems.push(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
+      problem(`cannot write ${w.what}: ${(e as Error).message.split('\n')[0]}`);
     }
+  };
+  /** Writes again each output written before the last problem arose (summary.json last). */
+  const restate = async () => {
+    const stale = writers.filter((w) => wrote.has(w.name) && (stated.get(w) ?? 0) < outputProblems().length);
+    for (const w of [...stale.filter((x) => x !== summaryWriter), ...stale.filter((x) => x === summaryWriter)]) await write(w);
   };
   const writers = chosenWriters(chosen);
   for (const w of writers) w.prepare?.();
   for (const w of writers.filter((x) => !x.slow)) await write(w);
   onVerdict?.(current);
+  const printedAs = verdictWords(current);
   const before = current;
   for (const w of writers.filter((x) => x.slow)) await write(w);
   // What the slow writers taught the report (the presentation's time and memory) reaches summary.json.
@@ -194,16 +208,26 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
     await write(summaryWriter);
   }
   await Promise.all(finishing);
+  await restate();
   try {
     outputs.push(await writeManifest(current, dir, [...outputs], ahead));
   } catch (e) {
-    problems.push(`cannot write ${MANIFEST_FILE}: ${(e as Error).message.split('\n')[0]}`);
+    problem(`cannot write ${MANIFEST_FILE}: ${(e as Error).message.split('\n')[0]}`);
+    await restate(); // no manifest hashes them now
   } finally {
     ahead.stop();
   }
   await Promise.all(removals);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
-  return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true } : {}) };
+  const problems = [...(current.runProblems ?? []), ...outputProblems()];
+  return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true, verdictPrintedAs: printedAs } : {}) };
+}
+
+/** A report without the problems of writing its outputs: those were about one directory's writing
+ *  (a rebuild or a merge writes anew). */
+export function withoutOutputProblems(report: Report): Report {
+  const { outputProblems: _o, ...rest } = report;
+  return rest;
 }
 
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back). */
@@ -217,13 +241,15 @@ export function readReport(dir: string): Report {
     texts = []; // an older directory: exchanges without their texts
   }
   const byId = new Map(texts.map((e) => [e.id, e]));
-  return { ...summary, exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
+  return { ...withoutOutputProblems(summary), exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */
 export function finish(written: Written, program: string): number {
   const { report, outputs, problems } = written;
-  process.stdout.write(written.verdictPrinted ? closingLines(report, outputs) : consoleSummary(report, outputs));
+  // A problem that came after the verdict was printed changes its words: said again, as they are now.
+  const again = written.verdictPrinted && written.verdictPrintedAs !== verdictWords(report) ? `Verdict: ${verdictWords(report)}\n` : '';
+  process.stdout.write(written.verdictPrinted ? again + closingLines(report, outputs) : consoleSummary(report, outputs));
   if (process.env.GITHUB_ACTIONS === 'true') {
     const annotations = githubAnnotations(report);
     if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);

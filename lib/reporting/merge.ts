@@ -178,6 +178,8 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
   const stopped = reports.find((r) => r.stopped)?.stopped;
+  const runProblems = [...new Set(reports.flatMap((r) => r.runProblems ?? []))];
+  const { runProblems: _r, outputProblems: _o, ...shared } = head;
   const verdict = gatedVerdict(verdictOf({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
     mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
@@ -189,10 +191,12 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   return {
     ok: true,
     report: {
-      ...head,
+      ...shared,
       verdict,
       ...(unreachable?.unreachable ? { unreachable: unreachable.unreachable } : {}),
       ...(stopped ? { stopped } : {}),
+      // What any part's evidence lost, the merge lost too (its outputs' problems were its own).
+      ...(runProblems.length ? { runProblems } : {}),
       startedAt,
       finishedAt,
       durationMs: Date.parse(finishedAt) - Date.parse(startedAt),

@@ -136,6 +136,12 @@ export interface Report {
   readonly generation?: GenerationSummary;
   /** Set by a differential run (--legacy-url): the differences from the legacy, and its verdict. */
   readonly differential?: ReportedDifferential;
+  /** What the run's evidence lost, found after it (an accounts file that changed under the run): each
+   *  makes the exit code 2, and every output says so. Carried into a merge. */
+  readonly runProblems?: readonly string[];
+  /** Outputs this run could not write: each makes the exit code 2, and every output written says so.
+   *  About this directory's writing only: neither a merge nor a rebuild carries them. */
+  readonly outputProblems?: readonly string[];
 }
 
 /** Messages and values are shortened for reading, always after redaction (never before). */
@@ -159,6 +165,8 @@ export interface ReportContext {
   readonly startupMs?: number;
   /** A differential run's section (differential.ts); crosses the boundary with the rest. */
   readonly differential?: ReportedDifferential;
+  /** Report.runProblems. */
+  readonly runProblems?: readonly string[];
   /** --fail-on should: a failed SHOULD check fails the run too. */
   readonly gate?: Gate;
   readonly run?: RunIdentity;
@@ -244,6 +252,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     gate: ctx.gate ?? 'must',
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
     ...(run.stopped ? { stopped: run.stopped } : {}),
+    ...(ctx.runProblems?.length ? { runProblems: ctx.runProblems.map((p) => r.text(p)) } : {}),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     durationMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),

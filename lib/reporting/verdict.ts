@@ -21,7 +21,15 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
 export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate): Verdict =>
   (gate === 'should' && shouldFailed && verdict === 'conformant' ? 'non-conformant' : verdict);
 
-type Judged = { readonly verdict: Verdict; readonly differential?: Pick<ReportedDifferential, 'differences' | 'compared' | 'inconclusive'> };
+type Judged = {
+  readonly verdict: Verdict;
+  readonly differential?: Pick<ReportedDifferential, 'differences' | 'compared' | 'inconclusive'>;
+  readonly runProblems?: readonly string[];
+  readonly outputProblems?: readonly string[];
+};
+
+/** What kept the run or its outputs from being whole (Report.runProblems, outputProblems): exit 2. */
+const problemsOf = (r: Judged): number => (r.runProblems?.length ?? 0) + (r.outputProblems?.length ?? 0);
 
 /** Nothing compared with the legacy: it answered every request two ways. */
 const nothingCompared = (r: Judged) => r.differential !== undefined && r.differential.compared === 0 && r.differential.inconclusive > 0;
@@ -31,11 +39,14 @@ export function verdictWords(r: Judged): string {
   const d = r.differential;
   const beside = !d ? '' : nothingCompared(r) ? ', NOTHING COMPARED WITH THE LEGACY'
     : d.differences ? `, DIFFERS FROM LEGACY (${d.differences} value${d.differences === 1 ? '' : 's'})` : '';
-  return `${VERDICT_WORDS[r.verdict]}${beside}`;
+  const problems = problemsOf(r);
+  return `${VERDICT_WORDS[r.verdict]}${beside}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
 }
 
-/** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge. */
+/** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge (or a
+ *  problem kept the run's evidence or its outputs from being whole). */
 export function exitCodeOf(r: Judged): 0 | 1 | 2 {
+  if (problemsOf(r)) return 2;
   if (r.verdict === 'unreachable' || r.verdict === 'incomplete' || r.verdict === 'nothing-observed') return 2;
   if (r.verdict === 'non-conformant') return 1;
   if (nothingCompared(r)) return 2;

@@ -1,0 +1,86 @@
+// Every output states the verdict the exit code gives: a problem that makes the run exit 2 (an output
+// that cannot be written, an accounts file that changed under the run) is in summary.json, junit.xml
+// and traceability.md too, never only on stderr beside outputs that say CONFORMANT and exit 0.
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readReport } from '../lib/cli/write-reports.js';
+import { mergeReports } from '../lib/reporting/merge.js';
+import { exitCodeOf } from '../lib/reporting/verdict.js';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
+
+const reports = () => mkdtempSync(join(tmpdir(), 'verdict-agrees-'));
+const summaryIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+  exitCode: number; verdictWords: string; verdict: string; runProblems?: string[]; outputProblems?: string[];
+};
+
+// Truncated under the run once the reference has answered the 5th login of its accounts: the harness has read the
+// file only as far as the engine pulled (one chunk of a stream), so the rest is gone for it.
+const ACCOUNTS = 3000;
+const accountsDir = mkdtempSync(join(tmpdir(), 'verdict-agrees-accounts-'));
+const accounts = join(accountsDir, 'accounts.jsonl');
+let logins = 0;
+const reference = useReference({
+  observer: {
+    answered: (request) => {
+      if (request.body?.includes('"changing') && ++logins === 5) truncateSync(accounts, 0);
+    },
+  },
+});
+
+describe.concurrent('one verdict in every output', () => {
+  it('an output that cannot be written after summary.json: summary.json, traceability.md and the console say exit 2 with the problem', async () => {
+    const dir = reports();
+    mkdirSync(join(dir, 'junit.xml')); // a directory where the file must go; junit is written after the summary and traceability
+    const r = await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^conformance: cannot write junit\.xml: EISDIR: [^\n]*\n$/);
+    const s = summaryIn(dir);
+    expect(s.verdict).toBe('conformant'); // the judging's verdict stands; the exit code says the outputs are not whole
+    expect([s.exitCode, s.verdictWords]).toEqual([2, 'CONFORMANT, 1 PROBLEM']);
+    expect(s.outputProblems).toEqual([expect.stringMatching(/^cannot write junit\.xml: EISDIR/)]);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/Verdict \*\*CONFORMANT, 1 PROBLEM\*\*/);
+    expect(r.stdout).toMatch(/^Verdict: CONFORMANT, 1 PROBLEM \(/m);
+  });
+
+  it('a run whose outputs are all written has no problem: exit 0, and summary.json lists none', async () => {
+    const dir = reports();
+    const r = await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    expect(r.code).toBe(0);
+    const s = summaryIn(dir);
+    expect([s.exitCode, s.verdictWords, s.outputProblems, s.runProblems]).toEqual([0, 'CONFORMANT', undefined, undefined]);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toMatch(/PROBLEM/);
+  });
+
+  it('an accounts file that changed under the run: exit 2, and summary.json, junit.xml and traceability.md name the lost accounts', async () => {
+    writeFileSync(accounts, Array.from({ length: ACCOUNTS }, (_, i) => JSON.stringify({ SupportStateUserLoginRequest: { userName: `changing${i}`, searchValues: `${'s'.repeat(60)}${i}` } })).join('\n') + '\n');
+    const dir = reports();
+    const r = await runCli(['--base-url', reference.url, '--accounts', accounts, '--concurrency', '1', '--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    const s = summaryIn(dir);
+    expect(s.runProblems).toEqual([expect.stringMatching(new RegExp(`^${accounts.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} gave \\d+ of the ${ACCOUNTS} accounts it held when it was checked`))]);
+    expect([s.exitCode, s.verdictWords]).toEqual([2, 'CONFORMANT, 1 PROBLEM']);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<property name="verdict" value="CONFORMANT, 1 PROBLEM"\/>/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<error message="CONFORMANT, 1 PROBLEM \(exit 2\)"/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/Verdict \*\*CONFORMANT, 1 PROBLEM\*\*/);
+    expect(r.stderr).toMatch(/gave \d+ of the 3000 accounts it held when it was checked \(was it changed during the run\?\)\n$/);
+  });
+
+  it('a merge keeps what a shard\'s evidence lost (runProblems: exit 2) and drops what its writing met (outputProblems)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'verdict-agrees-shards-')), 'accounts.jsonl');
+    writeFileSync(file, ['ana', 'bo'].map((u) => JSON.stringify({ SupportStateUserLoginRequest: { userName: u } })).join('\n') + '\n');
+    const dirs = [reports(), reports()];
+    const runs = await Promise.all(dirs.map((d, i) => runCli(['--base-url', reference.url, '--accounts', file, '--shard', `${i + 1}/2`, '--run-id', 'merge-problems', '--reports', 'summary', '--report-dir', d])));
+    expect(runs.map((r) => r.code)).toEqual([0, 0]);
+    const [one, two] = dirs.map(readReport);
+    const lost = 'accounts.jsonl gave 0 of the 1 accounts it held when it was checked (was it changed during the run?)';
+    const merged = mergeReports([{ ...one!, outputProblems: ['cannot write junit.xml: EISDIR'] }, { ...two!, runProblems: [lost] }], dirs);
+    if (!merged.ok) throw new Error(merged.error);
+    expect([merged.report.runProblems, merged.report.outputProblems, exitCodeOf(merged.report)]).toEqual([[lost], undefined, 2]);
+    const clean = mergeReports([one!, two!], dirs);
+    if (!clean.ok) throw new Error(clean.error);
+    expect([clean.report.runProblems, exitCodeOf(clean.report)]).toEqual([undefined, 0]);
+  });
+});
