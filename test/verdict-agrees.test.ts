@@ -1,14 +1,14 @@
 // Every output states the verdict the exit code gives: a problem that makes the run exit 2 (an output
 // that cannot be written, an accounts file that changed under the run) is in summary.json, junit.xml
 // and traceability.md too, never only on stderr beside outputs that say CONFORMANT and exit 0.
-import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readReport } from '../lib/cli/write-reports.js';
+import { readReport, verifyManifest } from '../lib/cli/write-reports.js';
 import { mergeReports } from '../lib/reporting/merge.js';
 import { exitCodeOf } from '../lib/reporting/verdict.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runProgram } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 
 const reports = () => mkdtempSync(join(tmpdir(), 'verdict-agrees-'));
@@ -82,5 +82,28 @@ describe.concurrent('one verdict in every output', () => {
     const clean = mergeReports([one!, two!], dirs);
     if (!clean.ok) throw new Error(clean.error);
     expect([clean.report.runProblems, exitCodeOf(clean.report)]).toEqual([undefined, 0]);
+  });
+
+  it('a run into a directory of an earlier run removes the outputs that run wrote and this one did not; a rebuild of one output removes none; a file of the user is never touched', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'notes.txt'), 'the user\'s own file\n');
+    // A rebuild (npm run report) is the same run: the outputs it does not write stay, still listed.
+    const rebuilt = await runProgram('cli/report', ['--report-dir', dir, '--reports', 'traceability']);
+    expect(rebuilt.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'interface.md', 'junit.xml', 'manifest.json', 'notes.txt', 'replay.sh', 'summary.json', 'traceability.md']);
+    expect(await verifyManifest(dir)).toBeUndefined();
+    const r = await runCli(['--reports', 'summary', '--report-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Removed from the report directory \(an earlier run's outputs, not written by this run\): interface\.md, junit\.xml, traceability\.md$/m);
+    expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'notes.txt', 'replay.sh', 'summary.json']);
+    expect(await verifyManifest(dir)).toBeUndefined();
+  });
+
+  it('a directory without a manifest keeps every file: none is proved to be the harness\'s', async () => {
+    const dir = reports();
+    writeFileSync(join(dir, 'junit.xml'), '<testsuites name="someone else\'s"/>\n');
+    expect((await runCli(['--reports', 'summary', '--report-dir', dir])).code).toBe(0);
+    expect(existsSync(join(dir, 'junit.xml'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
 import { replaceFile } from '../reporting/replace-file.js';
@@ -77,15 +77,37 @@ const HASH_SLICE_MS = 5;
 
 interface Manifest {
   readonly run?: Report['run'];
+  /** When the run began: a rebuild of its outputs keeps it, another run has its own (earlierOutputs). */
+  readonly startedAt?: string;
   readonly files: Readonly<Record<string, string>>;
 }
 
-async function writeManifest(report: Report, dir: string, outputs: readonly string[], ahead: HashesAhead): Promise<string> {
-  const files: Record<string, string> = {};
+/** `kept`: files of this run written before (a rebuild's), listed with the hashes they were written with. */
+async function writeManifest(report: Report, dir: string, outputs: readonly string[], ahead: HashesAhead, kept: Readonly<Record<string, string>> = {}): Promise<string> {
+  const files: Record<string, string> = { ...kept };
   for (const name of outputs.flatMap((o) => filesUnder(dir, o))) files[name] = await ahead.sha256(join(dir, name));
-  const manifest: Manifest = { ...(report.run ? { run: report.run } : {}), files };
+  const manifest: Manifest = { ...(report.run ? { run: report.run } : {}), startedAt: report.startedAt, files };
   return replaceFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
+
+/** The files the manifest in `dir` lists (name -> SHA-256), and whether the run begun at `startedAt`
+ *  wrote them (a rebuild of a run's outputs is the same run); undefined without a readable manifest:
+ *  a file the harness cannot prove it wrote is never touched. */
+function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly files: Readonly<Record<string, string>> } | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+    // A manifest of before startedAt was kept in it: its run's summary.json says when it began.
+    const began = manifest.startedAt ?? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { startedAt?: string }).startedAt;
+    const files = Object.fromEntries(Object.entries(manifest.files ?? {}).filter(([name]) => {
+      const top = name.split('/')[0]!;
+      return typeof manifest.files[name] === 'string' && top !== '' && top !== '.' && top !== '..' && top !== MANIFEST_FILE && !name.includes('\\') && !name.split('/').includes('..');
+    }));
+    return { sameRun: began === startedAt, files };
+  } catch {
+    return undefined;
+  }
+}
+const topName = (name: string): string => name.split('/')[0]!;
 
 /** Why a report directory's files are not the ones its run wrote, or undefined. The files a merge
  *  reads (summary.json, exchanges.json) must be listed; every listed file present must match. */
@@ -126,6 +148,9 @@ export interface Written {
   readonly verdictPrinted?: boolean;
   /** The verdict's words then: a problem of a slower writer came after them. */
   readonly verdictPrintedAs?: string;
+  /** Outputs an earlier run wrote here (its manifest lists them) that this run did not: removed, so
+   *  that none states another run's verdict beside this one's. */
+  readonly removedEarlier?: readonly string[];
 }
 
 /** The writers a choice of --reports runs: those chosen, and those a chosen one is made from. */
@@ -153,6 +178,7 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  written again with it, so that none states another verdict than the exit code; summary.json last. */
 export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void): Promise<Written> {
   const outputs: string[] = [];
+  const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
   /** Per writer that wrote: how many output problems the report it wrote held. */
   const stated = new Map<ReportWriter, number>();
@@ -208,9 +234,23 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
     await write(summaryWriter);
   }
   await Promise.all(finishing);
+  const removedEarlier: string[] = [];
+  const written = new Set(outputs.map((o) => relative(dir, o).split(sep)[0]!));
+  // Another run's outputs that this one did not replace are removed; this run's (a rebuild of some of
+  // them) stay listed, with the hashes they were written with, while they are there.
+  const notWritten = Object.keys(earlier?.files ?? {}).filter((name) => !written.has(topName(name)));
+  const kept = earlier?.sameRun ? Object.fromEntries(notWritten.filter((n) => existsSync(join(dir, n))).map((n) => [n, earlier.files[n]!])) : {};
+  for (const name of earlier?.sameRun ? [] : [...new Set(notWritten.map(topName))].sort()) {
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removedEarlier.push(name);
+    } catch (e) {
+      problem(`cannot remove ${name}, an earlier run's output this run did not write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+    }
+  }
   await restate();
   try {
-    outputs.push(await writeManifest(current, dir, [...outputs], ahead));
+    outputs.push(await writeManifest(current, dir, [...outputs], ahead, kept));
   } catch (e) {
     problem(`cannot write ${MANIFEST_FILE}: ${(e as Error).message.split('\n')[0]}`);
     await restate(); // no manifest hashes them now
@@ -220,7 +260,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   await Promise.all(removals);
   const rank = (path: string) => ORDER.findIndex((name) => path.endsWith(name));
   const problems = [...(current.runProblems ?? []), ...outputProblems()];
-  return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true, verdictPrintedAs: printedAs } : {}) };
+  return { report: current, outputs: outputs.sort((a, b) => rank(a) - rank(b)), problems, ...(onVerdict ? { verdictPrinted: true, verdictPrintedAs: printedAs } : {}), ...(removedEarlier.length ? { removedEarlier } : {}) };
 }
 
 /** A report without the problems of writing its outputs: those were about one directory's writing
@@ -250,6 +290,7 @@ export function finish(written: Written, program: string): number {
   // A problem that came after the verdict was printed changes its words: said again, as they are now.
   const again = written.verdictPrinted && written.verdictPrintedAs !== verdictWords(report) ? `Verdict: ${verdictWords(report)}\n` : '';
   process.stdout.write(written.verdictPrinted ? again + closingLines(report, outputs) : consoleSummary(report, outputs));
+  if (written.removedEarlier) process.stdout.write(`Removed from the report directory (an earlier run's outputs, not written by this run): ${written.removedEarlier.join(', ')}\n`);
   if (process.env.GITHUB_ACTIONS === 'true') {
     const annotations = githubAnnotations(report);
     if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);
