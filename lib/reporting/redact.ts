@@ -84,6 +84,27 @@ const MIN_BASE64 = 8;
 /** Secrets longer than this are not looked for in a text's cut-off end (cut()). */
 const MAX_PREFIX_CHECKED = 1024;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
+/** Set-Cookie attributes: how the cookie is kept, not its value. */
+const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'secure', 'httponly', 'partitioned', 'priority']);
+/** What of a secret header's value is secret: the value less its syntax, the words a peer or the
+ *  harness writes anyway (an authentication scheme, a cookie's or parameter's name, a Set-Cookie
+ *  attribute), which learned would be masked wherever a report says them. The items left, "; "-joined. */
+export function credentialText(value: string): string {
+  const scheme = /^\s*([A-Za-z][\w-]*)(?:\s+|$)/.exec(value);
+  const rest = scheme && AUTH_SCHEMES.has(scheme[1]!.toLowerCase()) ? value.slice(scheme[0].length) : value;
+  const out: string[] = [];
+  rest.split(';').forEach((item, i) => {
+    const name = /^\s*([^=\s]+)\s*(?:=|$)/.exec(item)?.[1]?.toLowerCase();
+    if (i > 0 && name !== undefined && COOKIE_ATTRIBUTES.has(name)) return;
+    // name=value items (a cookie, a Digest parameter): the value only.
+    for (const part of item.split(',')) {
+      // Not a base64 token's padding (abc==, abc=): a name's = has a value after it.
+      const v = part.replace(/^\s*[\w.-]+\s*=(?=[^=])/, '').trim();
+      if (v) out.push(v);
+    }
+  });
+  return out.join('; ');
+}
 /** An e-mail address: a local part, @, and a domain with a dot in it. */
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 /** Tokens for layer 3: what identifiers, keys, tokens, e-mail addresses and datetimes are made of (a
@@ -377,7 +398,7 @@ export class Redactor {
     if (this.own.has(canonicalValue(value))) return;
     table.add(value, kind);
     // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
-    if (kind === 'secret header') this.fingerprint(value, false, false);
+    if (kind === 'secret header') this.fingerprint(credentialText(value), false, false);
     else this.fingerprintTarget(value);
   }
 
@@ -385,10 +406,11 @@ export class Redactor {
    *  ("Bearer <token>", "session=<value>; …"), and for Basic the decoded user:password. */
   private learnHeaderValue(value: string, global: boolean): void {
     const table = global ? this.shared.global : this.local;
+    const credential = credentialText(value);
+    // A scheme word alone in an answer ("Bearer"): nothing secret. A configured secret is learned whatever it is.
+    if (!credential && !global) return;
     this.remember(value, 'secret header', table);
-    for (const part of value.split(/[\s;,=]+/)) {
-      if (part.length >= MIN_PART && !AUTH_SCHEMES.has(part.toLowerCase())) this.remember(part, 'secret header', table);
-    }
+    for (const part of credential.split(/[\s;,=]+/)) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
     const basic = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
     if (basic) {
       const decoded = Buffer.from(basic, 'base64').toString('utf8');
@@ -528,7 +550,7 @@ export class Redactor {
 
   /** The values of the secret-carrying headers, fingerprinted with their parts. */
   private fingerprintHeaders(headers: Readonly<Record<string, string>>): void {
-    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(headers[name]!, true);
+    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(credentialText(headers[name]!), true);
   }
 
   /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
