@@ -33,6 +33,7 @@
 // A JSON text keeps its shape (fitted()): a marker stands inside a string's quotes, or as a string in
 // a number's place; a match that runs past a closing quote (a value read across two strings) masks
 // the characters on either side, never the punctuation or a name between them.
+import { createHash } from 'node:crypto';
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
@@ -84,6 +85,27 @@ const MIN_BASE64 = 8;
 /** Secrets longer than this are not looked for in a text's cut-off end (cut()). */
 const MAX_PREFIX_CHECKED = 1024;
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'negotiate', 'token', 'apikey']);
+/** Set-Cookie attributes: how the cookie is kept, not its value. */
+const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'secure', 'httponly', 'partitioned', 'priority']);
+/** What of a secret header's value is secret: the value less its syntax, the words a peer or the
+ *  harness writes anyway (an authentication scheme, a cookie's or parameter's name, a Set-Cookie
+ *  attribute), which learned would be masked wherever a report says them. The items left, "; "-joined. */
+export function credentialText(value: string): string {
+  const scheme = /^\s*([A-Za-z][\w-]*)(?:\s+|$)/.exec(value);
+  const rest = scheme && AUTH_SCHEMES.has(scheme[1]!.toLowerCase()) ? value.slice(scheme[0].length) : value;
+  const out: string[] = [];
+  rest.split(';').forEach((item, i) => {
+    const name = /^\s*([^=\s]+)\s*(?:=|$)/.exec(item)?.[1]?.toLowerCase();
+    if (i > 0 && name !== undefined && COOKIE_ATTRIBUTES.has(name)) return;
+    // name=value items (a cookie, a Digest parameter): the value only.
+    for (const part of item.split(',')) {
+      // Not a base64 token's padding (abc==, abc=): a name's = has a value after it.
+      const v = part.replace(/^\s*[\w.-]+\s*=(?=[^=])/, '').trim();
+      if (v) out.push(v);
+    }
+  });
+  return out.join('; ');
+}
 /** An e-mail address: a local part, @, and a domain with a dot in it. */
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 /** Tokens for layer 3: what identifiers, keys, tokens, e-mail addresses and datetimes are made of (a
@@ -174,11 +196,12 @@ const pair = (a: string, b: string): string => `${a} ${b}`;
 const harnessWord = (canonicalText: string): boolean => HARNESS_WORDS.has(canonicalText) || HARNESS_VALUES.has(canonicalText);
 const SAMPLE_VALUES = [...HARNESS_VALUES];
 const LONGEST_SAMPLE = Math.max(...SAMPLE_VALUES.map((v) => v.length));
-/** A piece of a sample value the probes send (sample-userName): what a target echoes of one, cut.
- *  (A longer value is none: its canonical form is not made.) */
+/** A piece of a sample value the probes send (sample-userName): what a target echoes of one, cut, in
+ *  any spelling the search reads as it (a form's raw value, sample%2DuserNa). (A longer value is none:
+ *  a character is spelled in 12 code units at most, &#x0010ffff;.) */
 const pieceOfSample = (value: string): boolean => {
-  if (value.length > 2 * LONGEST_SAMPLE) return false;
-  const c = canonicalValue(value);
+  if (value.length > 12 * LONGEST_SAMPLE) return false;
+  const c = canonical(value).text;
   return SAMPLE_VALUES.some((v) => v.length > c.length && v.includes(c));
 };
 /** One bit per low five bits of length, first and last code: set where a harness word may be (most
@@ -277,8 +300,25 @@ interface Shared {
 const FINGERPRINTED_MAX = 4096;
 /** Header names whose answer secretHeaderName keeps at most. */
 const MAX_HEADER_NAMES = 256;
+/** Canonical values the harness sent, as looked up (OwnValues, or none). */
+interface OwnSet { has(canonicalText: string): boolean; readonly size: number }
 /** No values: the harness's own in a scope that was not needed. */
-const NO_VALUES: ReadonlySet<string> = new Set();
+const NO_VALUES: OwnSet = new Set<string>();
+/** Own values longer than this are kept by their SHA-256: a generated value of a mebibyte (an
+ *  oversized body) is recognised at any length without a copy of it per scope. */
+const OWN_KEPT_LENGTH = 4096;
+const digestOf = (canonicalText: string): string => createHash('sha256').update(canonicalText).digest('base64');
+/** The canonical values a generated request sent: short ones as they are, long ones by digest. */
+class OwnValues implements OwnSet {
+  private readonly kept = new Set<string>();
+  private readonly digests = new Set<string>();
+  get size(): number { return this.kept.size + this.digests.size; }
+  add(c: string): void { if (c.length <= OWN_KEPT_LENGTH) this.kept.add(c); else this.digests.add(digestOf(c)); }
+  has(c: string): boolean { return c.length <= OWN_KEPT_LENGTH ? this.kept.has(c) : this.digests.size > 0 && this.digests.has(digestOf(c)); }
+}
+/** The canonical readings of the last generated request longer than an output shows that pieceOfOwn
+ *  read: one at a time, not one copy per scope (a report keeps a scope per exchange). */
+let longReadings: { readonly texts: readonly string[]; readonly readings: readonly string[] } | undefined;
 const FINGERPRINTED_LENGTH = 256;
 
 /** Whether a request's body is the harness's own text through and through: a generated request's
@@ -296,10 +336,11 @@ export class Redactor {
   private readonly shared: Shared;
   private readonly local: SecretTable;
   /** Values the harness itself sent in this scope's exchange (a generated request's), canonical. */
-  private readonly own = new Set<string>();
-  /** The texts of this scope's generated request (its URL and body, as far as an output shows them),
-   *  and their canonical readings once pieceOfOwn needs them: undefined for any other exchange, and in
-   *  the run-wide redactor. */
+  private readonly own = new OwnValues();
+  /** The texts of this scope's generated request (its URL and body, whole: a target may echo a value
+   *  that runs past what an output shows), and their canonical readings once pieceOfOwn needs them
+   *  (kept here when short, else in longReadings): undefined for any other exchange, and in the
+   *  run-wide redactor. */
   private ownTexts: string[] | undefined;
   private ownReadings: string[] | undefined;
   /** Outputs this scope made of the harness's own text and others (shown()), each with its parts. */
@@ -377,7 +418,7 @@ export class Redactor {
     if (this.own.has(canonicalValue(value))) return;
     table.add(value, kind);
     // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
-    if (kind === 'secret header') this.fingerprint(value, false, false);
+    if (kind === 'secret header') this.fingerprint(credentialText(value), false, false);
     else this.fingerprintTarget(value);
   }
 
@@ -385,10 +426,11 @@ export class Redactor {
    *  ("Bearer <token>", "session=<value>; …"), and for Basic the decoded user:password. */
   private learnHeaderValue(value: string, global: boolean): void {
     const table = global ? this.shared.global : this.local;
+    const credential = credentialText(value);
+    // A scheme word alone in an answer ("Bearer"): nothing secret. A configured secret is learned whatever it is.
+    if (!credential && !global) return;
     this.remember(value, 'secret header', table);
-    for (const part of value.split(/[\s;,=]+/)) {
-      if (part.length >= MIN_PART && !AUTH_SCHEMES.has(part.toLowerCase())) this.remember(part, 'secret header', table);
-    }
+    for (const part of credential.split(/[\s;,=]+/)) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
     const basic = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
     if (basic) {
       const decoded = Buffer.from(basic, 'base64').toString('utf8');
@@ -413,9 +455,10 @@ export class Redactor {
     }
   }
 
-  /** The values of a request the harness generated: its own, never learned. Read as far as an output
-   *  may show the text, and measured only that far (a generated oversized body is a mebibyte: measured
-   *  whole, it was an eighth of a --generate run's CPU), as learn() reads a body cut at `shown`. */
+  /** The values of a request the harness generated: its own, never learned. Walked and measured only
+   *  as far as an output may show the text (a generated oversized body is a mebibyte: measured whole,
+   *  it was an eighth of a --generate run's CPU), as learn() reads a body cut at `shown`; the values
+   *  the generator placed (Origin.ownValues) are read whole. */
   private ownValues(ex: Exchange): void {
     // Pieces in a scope only: the run-wide redactor learns every exchange, and a piece of one generated
     // request in another exchange's answer is no echo.
@@ -426,17 +469,18 @@ export class Redactor {
   }
 
   /** ownValues of one text. `at`: where the generator wrote the values of a JSON body
-   *  (Origin.ownValues): read there, not found by walking the text as JSON (a mebibyte's walk). */
+   *  (Origin.ownValues): read there, whole and wherever they stand (a target may echo all of an
+   *  oversized one), not found by walking the text as JSON (a mebibyte's walk). */
   private ownValuesOf(text: string, texts: string[] | undefined, at?: readonly number[]): void {
     const part = text.slice(0, MAX_SHOWN_TEXT);
-    texts?.push(part);
+    texts?.push(text);
     const values: string[] = [];
     const ranges = at ? [...xmlRanges(part, this.sensitivityOf), ...formRanges(part, this.sensitivityOf)] : this.sensitiveRanges(part);
     for (const r of ranges) for (const v of r.values) values.push(v);
     if (at) {
       const personal = this.hides('personal');
-      for (let i = 0; i < at.length && at[i]! < part.length; i += 3) {
-        const v = at[i + 2] === 1 || personal ? tokenValue(part, at[i]!, at[i + 1]!) : undefined;
+      for (let i = 0; i < at.length; i += 3) {
+        const v = at[i + 2] === 1 || personal ? tokenValue(text, at[i]!, at[i + 1]!) : undefined;
         if (v !== undefined) values.push(v);
       }
     }
@@ -461,7 +505,13 @@ export class Redactor {
 
   /** Whether this scope's generated request holds a canonical text (pieceOfOwn's reading). */
   private ownHolds(c: string): boolean {
-    const readings = (this.ownReadings ??= (this.ownTexts ?? []).map((t) => canonical(t).text));
+    const texts = this.ownTexts ?? [];
+    let readings: readonly string[] | undefined = this.ownReadings;
+    if (readings === undefined) {
+      const read = (): string[] => texts.map((t) => canonical(t).text);
+      if (texts.reduce((n, t) => n + t.length, 0) <= MAX_SHOWN_TEXT) readings = this.ownReadings = read();
+      else readings = (longReadings = longReadings?.texts === texts ? longReadings : { texts, readings: read() }).readings;
+    }
     return readings.some((t) => t.includes(c));
   }
 
@@ -528,7 +578,7 @@ export class Redactor {
 
   /** The values of the secret-carrying headers, fingerprinted with their parts. */
   private fingerprintHeaders(headers: Readonly<Record<string, string>>): void {
-    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(headers[name]!, true);
+    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(credentialText(headers[name]!), true);
   }
 
   /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
@@ -579,7 +629,7 @@ export class Redactor {
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
    *  names are listed (the judging's memo for a parsed answer). `holder`: what the learner knows of
    *  the name that holds `value` (NamedMember). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: ReadonlySet<string> = this.own, holder: NamedMember = ROOT_MEMBER): void {
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: OwnSet = this.own, holder: NamedMember = ROOT_MEMBER): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (hidden) this.fingerprintHidden(typeof value === 'string' ? value : String(value), own, true);
@@ -628,7 +678,7 @@ export class Redactor {
 
   /** A value under a member named as hidden, unless the harness sent it (`own`: none but a generated
    *  request's, so the canonical form is made only when there are any). `detached`: as fingerprint's. */
-  private fingerprintHidden(text: string, own: ReadonlySet<string>, detached: boolean): void {
+  private fingerprintHidden(text: string, own: OwnSet, detached: boolean): void {
     // A generated request's scope only (ownTexts): an account's exchange learns as it did.
     if (own.size > 0 || this.ownTexts !== undefined) {
       const c = canonicalValue(text);
@@ -644,7 +694,7 @@ export class Redactor {
    * learned, for any other text (then parsed). The same values are learned in the same order: members
    * in the order of the text (Object.keys' order for such names), a number as String of its value.
    */
-  private learnFlatObject(t: string, own: ReadonlySet<string>): boolean {
+  private learnFlatObject(t: string, own: OwnSet): boolean {
     const n = t.length;
     if (n > FLAT_LENGTH) return false;
     let i = skipSpace(t, 0);
