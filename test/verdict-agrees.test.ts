@@ -106,4 +106,15 @@ describe.concurrent('one verdict in every output', () => {
     expect((await runCli(['--reports', 'summary', '--report-dir', dir])).code).toBe(0);
     expect(existsSync(join(dir, 'junit.xml'))).toBe(true);
   });
+
+  it('an unreachable target: no check is counted failed (nothing was judged), JUnit holds one error, the verdict\'s, and exit 2', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--timeout', '30000', '--reports', 'summary,junit', '--report-dir', dir]); // refused at once
+    expect(r.code).toBe(2);
+    const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; counts: { MUST: { failed: number }; SHOULD: { failed: number } }; checks: { status: string; message: string }[] };
+    expect([s.verdictWords, s.counts.MUST.failed, s.counts.SHOULD.failed]).toEqual(['UNREACHABLE', 0, 0]);
+    expect(s.checks.filter((c) => c.status !== 'skipped')).toEqual([]);
+    expect(s.checks.filter((c) => /could not be reached/.test(c.message)).length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: UNREACHABLE" tests="\d+" failures="0" errors="1" /);
+  });
 });

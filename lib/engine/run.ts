@@ -564,16 +564,23 @@ export interface ResultContext {
   readonly stopped?: string;
 }
 
+/** A check's result turned to skipped, judging nothing, for `reason`. */
+const notJudged = (r: CheckResult, reason: string): CheckResult =>
+  ({ ...r, status: 'skip', message: reason, judged: 0, judgedProbes: 0, failed: 0, skipped: r.judged + r.skipped, findingCount: 0, examples: [], groups: [] });
+
 /** The result of what a judge has judged so far: at the end of a run, or in the middle of one that
  *  never ends by itself (the judging reference, which reports on demand while it serves). */
 export function runResultOf(judge: Judge, c: ResultContext): RunResult {
+  // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
+  const unreachable = judge.sent > 0 && judge.unreachable === judge.sent ? judge.firstUnreachable : undefined;
   const results = judge.tallies.map((t) => {
     const r = resultOf(t, c.mode, c.part);
     const s = c.shrunk?.get(t.check.id)?.shrunk;
+    // A target never reached answered nothing to judge: a check's "no answer" is no finding about it,
+    // and is not counted as one (the run's one error is the verdict, UNREACHABLE).
+    if (unreachable !== undefined && r.status === 'fail') return notJudged(r, `not judged: the target could not be reached (${unreachable})`);
     return s ? { ...r, shrunk: s } : r;
   });
-  // Unreachable: every exchange actually sent failed to connect (those the cap held back say nothing).
-  const unreachable = judge.sent > 0 && judge.unreachable === judge.sent ? judge.firstUnreachable : undefined;
   const counts = judge.counts();
   const must = results.filter((r) => r.check.level === 'MUST');
   const verdict = verdictOf({
