@@ -115,6 +115,20 @@ export function classify(request: ClassifiedRequest): RequestKind {
   return kind;
 }
 
+/** The URL a server at `base` reads a request-target as, the way classify reads one (a WHATWG URL
+ *  resolved against a base): an origin-form target ("/path?query") is `base` and the target as sent;
+ *  an absolute-form one ("http://host/path", RFC 9112 3.2.2), "//path" (an authority to a URL parser)
+ *  or anything else is the URL it resolves to. A server that answers what classify reads, and a judge
+ *  that judges `requestTargetUrl` of the same target, then name the same operation. */
+export function requestTargetUrl(base: string, target: string): string {
+  if (target.startsWith('/') && !target.startsWith('//')) return `${base}${target}`;
+  try {
+    return new URL(target, base).href;
+  } catch {
+    return `${base}${target}`;
+  }
+}
+
 function classifyAnew(request: ClassifiedRequest): RequestKind {
   let url: URL;
   try {
