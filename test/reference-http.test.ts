@@ -106,6 +106,13 @@ describe('bad input gets a clear answer', () => {
     expect(errorOf(r.body)).toMatchObject({ errorCode: 'SerializationException', errors: [] });
     expect(errorOf(r.body).message).toMatch(/not valid JSON/);
   });
+  it('malformed JSON nested past the depth limit, never closed (7 000 × "[", 10 000 × {"a":): 400 SerializationException, not a 500', async () => {
+    for (const [route, body] of [['supportstateuser', '['.repeat(7000)], ['user/confirmemail', '{"a":'.repeat(10_000)]] as const) {
+      const r = await call(`${ref.url}/${route}`, { body, headers: { 'content-type': 'application/json' } });
+      expect([route, r.status, errorOf(r.body).errorCode]).toEqual([route, 400, 'SerializationException']);
+      expect(errorOf(r.body).message).toMatch(/^The request body is not valid JSON: /);
+    }
+  });
   it('a JSON body that is not an object, or a member of the wrong type: 400', async () => {
     for (const body of ['[1,2]', '"x"', '{"ownerId":"seven"}', '{"isForMM":"yes"}', '{"ownerId":1.5}', '{"ownerId":4294967296}']) {
       const r = await call(`${ref.url}/user/confirmemail`, { body, headers: { 'content-type': 'application/json' } });

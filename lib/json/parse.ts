@@ -5,7 +5,7 @@
 // to keep (9007199254740993 parses to ...992), and keys that appear twice in one object.
 import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
-import { measureJson } from './limits.js';
+import { jsonLimitPassed, measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
 import { NOT_PLAIN, plainJsonBytes, plainJsonListed, type PlainRead } from './plain-json.js';
 import type { JsonObject, JsonValue } from './value.js';
@@ -54,7 +54,12 @@ export function jsonSyntaxError(e: unknown, text: string): string {
   let at: number | undefined = Number(/at position (\d+)/.exec(message)?.[1] ?? NaN);
   if (Number.isNaN(at)) {
     const errors: ParseError[] = [];
-    if (text.length <= MAX_LOCATED) parseTolerantly(text, errors, { disallowComments: true, allowTrailingComma: false });
+    // jsonc-parser recurses: a text nested past the depth limit (unclosed, so V8 gave no position) is not located.
+    try {
+      if (text.length <= MAX_LOCATED && jsonLimitPassed(text) === undefined) parseTolerantly(text, errors, { disallowComments: true, allowTrailingComma: false });
+    } catch {
+      // out of stack all the same: said without an offset
+    }
     at = errors[0]?.offset;
   }
   return at === undefined ? kind : `${kind} at offset ${at}`;
