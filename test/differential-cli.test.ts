@@ -129,6 +129,13 @@ describe('conformance --legacy-url', () => {
       [s.differential.comparedByOperation, s.differential.paths.map((p) => [p.operation, p.path, p.differing, p.compared]).sort()];
     expect(differing(b)).toEqual(differing(a));
     expect(b.differential.paths.every((p: { examples: unknown[] }) => p.examples.length <= 5)).toBe(true);
+    // Each merged difference replays its first example's request, kept by the shard that met it, on both sides.
+    for (const p of b.differential.paths as { examples: { request: string }[]; shownBy: { legacy: string; candidate: string } }[]) {
+      expect(p.shownBy.candidate).toBe(p.examples[0]!.request);
+      expect(b.exchanges.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([p.shownBy.legacy, p.shownBy.candidate]));
+    }
+    const replay = readFileSync(join(merged, 'replay.sh'), 'utf8');
+    expect([replay.includes(`'${legacy.url}/`), replay.includes(`'${shifted.url}/`)]).toEqual([true, true]);
     expect(m.stderr).toMatch(/^report: the candidate differs from the legacy beyond noise \(\d+ differing value\(s\)\)\n$/);
     // A shard of a run without --legacy-url is no part of this one.
     const plainTwo = reports();

@@ -3,7 +3,8 @@
 // pair of answers is compared value by value at every contract path (canonical.ts). What differs
 // between the legacy's own two answers to a request is volatile there (a token, an expiry): at that
 // path and below, a candidate's difference is noise, not a difference. Memory stays bounded: per
-// operation and path, counts and at most MAX_DIFF_EXAMPLES examples; the answers are dropped once compared.
+// operation and path, counts and at most MAX_DIFF_EXAMPLES examples, and the exchanges (their heads)
+// of its first example, which replay.sh sends again; the answers are dropped once compared.
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
@@ -20,7 +21,7 @@ import { elementChildren } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
-import { DEFAULT_CONCURRENCY, Judge, pump, runResultOf, type RunOptions, type RunResult, type Source } from './run.js';
+import { DEFAULT_CONCURRENCY, Judge, keepHead, pump, runResultOf, type RunOptions, type RunResult, type Source } from './run.js';
 
 /** Examples kept per operation and path. */
 export const MAX_DIFF_EXAMPLES = 5;
@@ -54,7 +55,16 @@ export interface PathDifferences {
   /** Pairs (legacy, candidate) that differ here beyond noise. */
   differing: number;
   readonly examples: DiffExample[];
+  /** The ids of the exchanges of its first example, kept in the candidate's run result (replay.sh
+   *  sends the request to both again). */
+  shownBy?: DiffExchanges;
 }
+
+/** The exchanges that showed a difference: the request as the legacy got it first, and as the candidate got it. */
+export interface DiffExchanges { readonly legacy: string; readonly candidate: string }
+
+/** The id of the kept exchange of a request sent to the legacy (the candidate's keeps the request's). */
+export const legacyExchangeId = (id: string): string => `${id}.legacy`;
 
 export interface PathNoise {
   readonly path: string;
@@ -188,15 +198,17 @@ export class DifferenceTally {
   }
 
   /** The same, from the answers as compared (answerOf), so that a caller need not hold three
-   *  answers' texts and trees at once. `op`: the request's operation. */
-  addAnswers(spec: ExchangeSpec, op: Operation | undefined, a: Answer, b: Answer, a2: Answer): void {
+   *  answers' texts and trees at once. `op`: the request's operation. Returns the paths whose first
+   *  difference this request is: the caller keeps its exchanges for them (shownBy). */
+  addAnswers(spec: ExchangeSpec, op: Operation | undefined, a: Answer, b: Answer, a2: Answer): PathDifferences[] {
+    const first: PathDifferences[] = [];
     const name = op?.name ?? 'not this interface';
     let tally = this.byOperation.get(name);
     if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
     const shape = op?.response;
     // A legacy that answered this request two ways at the HTTP level (a 503, a reset, an error page
     // once) cannot say what is volatile in it: the request is counted, not compared.
-    if (a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return; }
+    if (a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return first; }
     tally.compared++;
     // Where the legacy's own answers differ, and in which forms (absent, empty, text, …) its values came.
     const forms = new Map<string, Set<string>>();
@@ -213,7 +225,10 @@ export class DifferenceTally {
       const sameForm = noisy !== undefined && (d.path !== noisy || (forms.get(noisy) ?? new Set([d.legacyForm])).has(d.candidateForm));
       if (noisy !== undefined && sameForm) { this.noiseAt(tally, noisy).candidateDiffered++; continue; }
       let at = tally.paths.get(d.path);
-      if (!at) tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
+      if (!at) {
+        tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
+        first.push(at);
+      }
       at.differing++;
       if (at.examples.length < MAX_DIFF_EXAMPLES) {
         const show = this.show;
@@ -226,6 +241,7 @@ export class DifferenceTally {
         });
       }
     }
+    return first;
   }
 
   private volatileOf(shape: Shape): string[] {
@@ -298,13 +314,17 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const slots = new BodySlots(1);
   const differences = new DifferenceTally(options.show);
   const probes = options.probes === false ? [] : planProbes(options);
+  /** Exchanges kept to replay a difference (the first example's of each path), beyond those the
+   *  candidate's judge keeps: bounded by the paths there are. */
+  const shown: Exchange[] = [];
   /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
-   *  compared form: one view of it, so its body is parsed once, and dropped on return. */
-  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge): Promise<[Answer, Operation | undefined, boolean]> => {
+   *  compared form (one view of it, so its body is parsed once, and dropped on return) and the
+   *  exchange's head (keepHead: a large body's head only), should it show a difference. */
+  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
     const ex = await send(spec, url, { dispatcher, options, budget, slots: held });
     const view = new ExchangeView(ex, settings);
     judge?.judge(ex, view);
-    return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES];
+    return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES, keepHead(ex)];
   };
   /** Sends the triple, judging and reducing each answer before the next is sent: a triple holds one
    *  answer's text and tree at a time, never three. What a large one left behind is collected at
@@ -312,14 +332,18 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
    *  between the legacy's two is noise). */
   const compare = async (spec: ExchangeSpec, held: TripleSlots): Promise<void> => {
     const reduced = async (url: string, judge?: Judge) => {
-      const [a, op, large] = await answer(spec, url, held, judge);
+      const [a, op, large, ex] = await answer(spec, url, held, judge);
       if (large) collectGarbage();
-      return [a, op] as const;
+      return [a, op, ex] as const;
     };
-    const [a, op] = await reduced(options.legacyUrl, judges.legacy);
-    const [b] = await reduced(options.baseUrl, judges.candidate);
+    const [a, op, legacyEx] = await reduced(options.legacyUrl, judges.legacy);
+    const [b, , candidateEx] = await reduced(options.baseUrl, judges.candidate);
     const [a2] = await reduced(options.legacyUrl);
-    differences.addAnswers(spec, op, a, b, a2);
+    const first = differences.addAnswers(spec, op, a, b, a2);
+    if (!first.length) return;
+    const legacy = legacyExchangeId(spec.id);
+    shown.push({ ...legacyEx, id: legacy, title: `${legacyEx.title}, sent to the legacy` }, candidateEx);
+    for (const p of first) p.shownBy = { legacy, candidate: spec.id };
   };
   const triple = async (spec: ExchangeSpec) => {
     // A triple that reads a large body keeps its slot until its three answers are compared, so one
@@ -344,8 +368,10 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const t1 = performance.now();
   const context = { mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1, ...(options.part ? { part: options.part } : {}) };
   const operations = differences.operations();
+  const candidate = runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl });
+  const kept = new Set(candidate.exchanges.map((x) => x.id));
   return {
-    candidate: runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl }),
+    candidate: { ...candidate, exchanges: [...candidate.exchanges, ...shown.filter((x) => !kept.has(x.id))] },
     legacy: runResultOf(judges.legacy, { ...context, baseUrl: options.legacyUrl }),
     operations,
     compared: operations.reduce((n, o) => n + o.compared, 0),

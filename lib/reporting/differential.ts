@@ -3,7 +3,7 @@
 // sensitivity; noise paths apart, with their rates; the legacy's own verdict beside. Built from the
 // engine's tallies; the report boundary (published) then passes every string through the redactor
 // and the display-safety function like every other part of the report.
-import { MAX_DIFF_EXAMPLES, type DifferentialResult } from '../engine/differential.js';
+import { MAX_DIFF_EXAMPLES, type DiffExchanges, type DifferentialResult } from '../engine/differential.js';
 import type { Verdict } from '../engine/run.js';
 import { shownValue } from './display.js';
 import type { Sensitivity } from '../contract/types.js';
@@ -25,6 +25,8 @@ export interface ReportedPathDifferences {
   readonly compared: number;
   readonly rate: string;
   readonly examples: readonly ReportedDiffExample[];
+  /** The report's exchanges of its first example, to the legacy and to the candidate: replay.sh sends both again. */
+  readonly shownBy?: DiffExchanges;
 }
 
 export interface ReportedNoise {
@@ -112,6 +114,7 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
         candidate: shownValue(e.shown ? redactor.line(e.candidate) : redactor.value(e.candidate, e.sensitivity, e.candidateTyped)),
         how: shownValue(e.how),
       })),
+      ...(p.shownBy ? { shownBy: p.shownBy } : {}),
     }))).sort((a, b) => b.differing - a.differing),
     noise: result.operations.flatMap((o) => [...o.noise.values()].map((n) => ({
       operation: o.operation, path: n.path, legacyVaried: n.legacyVaried, compared: o.compared, rate: percent(n.legacyVaried, o.compared), candidateDiffered: n.candidateDiffered,
@@ -130,13 +133,15 @@ export function mergeDifferential(parts: readonly ReportedDifferential[]): Repor
   const comparedByOperation: Record<string, number> = {};
   for (const d of parts) for (const [op, n] of Object.entries(d.comparedByOperation)) comparedByOperation[op] = (comparedByOperation[op] ?? 0) + n;
   const of = (op: string) => comparedByOperation[op] ?? 0;
-  const paths = new Map<string, { operation: string; path: string; differing: number; examples: ReportedDiffExample[] }>();
+  const paths = new Map<string, { operation: string; path: string; differing: number; examples: ReportedDiffExample[]; shownBy?: DiffExchanges }>();
   const noise = new Map<string, { operation: string; path: string; legacyVaried: number; candidateDiffered: number }>();
   for (const d of parts) {
     for (const p of d.paths) {
       const at = paths.get(`${p.operation} ${p.path}`) ?? paths.set(`${p.operation} ${p.path}`, { operation: p.operation, path: p.path, differing: 0, examples: [] }).get(`${p.operation} ${p.path}`)!;
       at.differing += p.differing;
       at.examples.push(...p.examples.slice(0, MAX_DIFF_EXAMPLES - at.examples.length));
+      // The first shard's, as its first example is.
+      if (!at.shownBy && p.shownBy) at.shownBy = p.shownBy;
     }
     for (const n of d.noise) {
       const at = noise.get(`${n.operation} ${n.path}`) ?? noise.set(`${n.operation} ${n.path}`, { operation: n.operation, path: n.path, legacyVaried: 0, candidateDiffered: 0 }).get(`${n.operation} ${n.path}`)!;

@@ -1,12 +1,15 @@
 // replay.sh, written beside the reports: re-sends the request of each failed check (its curl
 // command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
-// run's. A value the user gave as secret is not in the file: it is a shell variable the script asks
+// run's. A difference from the legacy (a differential run) is replayed on both sides: the request of
+// each differing path's first example, to the legacy, then to the candidate, each beside what the
+// run got from that side. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
 // for at its top. Such values are a --header's, and a request field the contract marks sensitive
 // that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
 // masked value would make the request differ from the one sent, so such a check is listed as not
 // replayable rather than replayed wrong.
 import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
+import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_UTF8, CURL_PREFIX } from './exchange-text.js';
 import type { Report, ReportedExchange } from './report.js';
@@ -77,16 +80,25 @@ const NO_ANSWER = 'no answer';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** replay.sh's bounds on each curl, in seconds, from the run's --timeout (the configuration's
+ *  timeoutMs): connecting within it, the whole exchange within PHASES_PER_EXCHANGE times it (connect,
+ *  headers, body: the most the harness waited for one answer), so a peer that hangs fails the replay
+ *  as "no answer" instead of holding it forever. */
+export function replayBounds(report: Pick<Report, 'configuration'>): { connect: string; max: string } {
+  const given = report.configuration['timeoutMs'];
+  const ms = typeof given === 'number' && Number.isFinite(given) && given > 0 ? given : DEFAULT_TIMEOUT_MS;
+  return { connect: String(ms / 1000), max: String((PHASES_PER_EXCHANGE * ms) / 1000) };
+}
+
 export function replayScript(report: Report): string {
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   /** Shell variable -> what the user sets it to. */
   const variables = new Map<string, string>();
   const steps: string[] = [];
-  for (const c of report.checks.filter((x) => x.status === 'fail' && x.replay)) {
-    // A shrunk failure replays its smallest failing request (a curl writes a control character of a
-    // body by its bytes, exchange-text.ts, so the first one is sent as it was too).
-    const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
-    const curl = (c.shrunk?.curl ?? c.replay!).replace(SECRET_HEADER, (_m, name: string) => {
+  /** The lines that replay one request: `replay` its curl command (secrets as markers), `ex` the
+   *  exchange whose answer the replay's is shown beside. */
+  const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
+    const curl = command.replace(SECRET_HEADER, (_m, name: string) => {
       variables.set(variableOf(name), `the value of the --header ${name}`);
       return `-H "${name}: $${variableOf(name)}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
@@ -101,27 +113,54 @@ export function replayScript(report: Report): string {
       variables.set(field.variable, field.what);
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
-    const label = shellQuote(`${c.id} (${c.level}) ${ex?.id ?? ''}`);
+    const quoted = shellQuote(label);
     if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
-      steps.push(`echo ${label}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
-      continue;
+      steps.push(`echo ${quoted}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
+      return;
     }
     if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {
-      steps.push(`echo ${label}': not replayed: its request holds a masked value the user did not supply'`);
-      continue;
+      steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
+      return;
     }
-    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS -o "$body" -w "%{http_code}"')}) || status=${shellQuote(NO_ANSWER)}`,
+    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS --connect-timeout "$connect_timeout" --max-time "$max_time" -o "$body" -w "%{http_code}"')}) || status=${shellQuote(NO_ANSWER)}`,
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
-      `shown ${label} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+      `shown ${quoted} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+  };
+  for (const c of report.checks.filter((x) => x.status === 'fail')) {
+    // A shrunk failure replays its smallest failing request (a curl writes a control character of a
+    // body by its bytes, exchange-text.ts, so the first one is sent as it was too).
+    const ex = byId.get(c.shrunk?.exchange ?? c.evidence[0]?.exchange ?? '');
+    const label = `${c.id} (${c.level}) ${ex?.id ?? ''}`;
+    const command = c.shrunk?.curl ?? c.replay;
+    if (command) replay(label, command, ex);
+    else steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`);
   }
+  // A difference from the legacy, on both sides; paths whose first example is one request, once.
+  const differing = new Map<string, { operation: string; paths: string[]; legacy?: ReportedExchange; candidate?: ReportedExchange }>();
+  for (const p of report.differential?.paths ?? []) {
+    const key = p.shownBy ? `${p.shownBy.legacy} ${p.shownBy.candidate}` : `${p.operation} ${p.path}`;
+    const at = differing.get(key) ?? differing.set(key, { operation: p.operation, paths: [], ...(p.shownBy ? { legacy: byId.get(p.shownBy.legacy), candidate: byId.get(p.shownBy.candidate) } : {}) }).get(key)!;
+    at.paths.push(p.path);
+  }
+  for (const d of differing.values()) {
+    const label = `differs from the legacy: ${d.operation} ${d.paths.join(', ')} ${d.candidate?.id ?? ''}`;
+    if (!d.legacy || !d.candidate) { steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`); continue; }
+    replay(`${label}, to the legacy`, d.legacy.curl, d.legacy);
+    replay(`${label}, to the candidate`, d.candidate.curl, d.candidate);
+  }
+  const bounds = replayBounds(report);
   return [
     '#!/bin/sh',
     `# Re-sends the request of each failed check of the run against ${report.target.baseUrl.replace(/[\r\n]/g, ' ')}`,
     '# as the harness sent it, and prints the status and the SHA-256 of the body answered beside the run\'s.',
     '# Secrets given to the run (--header values, sensitive fields of --accounts) are not written here: set them first.',
+    ...(report.differential ? ['# A difference from the legacy is replayed on both: the request of its first example to the legacy, then to the candidate.'] : []),
+    `# Each request must connect within the run's --timeout and end within ${PHASES_PER_EXCHANGE} times it (REPLAY_CONNECT_TIMEOUT, REPLAY_MAX_TIME: seconds).`,
     'set -u',
     ...[...variables].map(([v, what]) => `: "\${${v}:?set ${v} to ${what}}"`),
+    `connect_timeout=\${REPLAY_CONNECT_TIMEOUT:-${bounds.connect}}`,
+    `max_time=\${REPLAY_MAX_TIME:-${bounds.max}}`,
     'body=$(mktemp) || exit 2',
     'trap \'rm -f "$body"\' EXIT',
     // A supplied value as the body's JSON string holds it: " and \\ escaped, as JSON.stringify does (a

@@ -1,0 +1,116 @@
+// replay.sh holds every failure that reaches the verdict. A differential run fails (exit 1) on a
+// difference from the legacy alone: the script re-sends the request of each differing path's first
+// example to the legacy, then to the candidate, each beside what the run got from that side, with
+// the run's secrets as variables (never written). And every curl in it is bounded by the run's
+// --timeout: a target that never answers is "no answer", not a replay that hangs.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { runCli } from './helpers/cli.js';
+import { startHostile, type Hostile } from './helpers/hostile.js';
+import { useReference } from './helpers/reference.js';
+
+const legacy = useReference({});
+const candidate = useReference({ variants: VALUE_FAULTS.filter((f) => f.name === 'role-dropped') });
+const SECRET = 'k3y-0f-the-d1ff-run-4c5b';
+// Shard 2/2 of two accounts sends the second account's requests alone (no probes): every difference is
+// shown by its request, whose sensitive values are the script's variables.
+const ACCOUNTS = [{ userName: 'alice.d1ff', searchValues: 's3arch-one' }, { userName: 'carol.d1ff', searchValues: 's3arch-two' }];
+const VARIABLES = { ACCOUNT_2_LOGIN_USER_NAME: 'carol.d1ff', ACCOUNT_2_LOGIN_SEARCH_VALUES: 's3arch-two' };
+
+interface Summary {
+  checks: { status: string }[];
+  exchanges: { id: string; status?: number; responseSha256?: string; url: string }[];
+  differential: { differences: number; paths: { operation: string; path: string; shownBy?: { legacy: string; candidate: string } }[] };
+}
+
+// A hang guard only: with bounded curls the script ends well within it.
+const sh = (script: string, env: Record<string, string>) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+  execFile('sh', [script], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (e, stdout, stderr) =>
+    resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
+});
+
+describe('replay.sh of a differential run', () => {
+  let dir: string;
+  let summary: Summary;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'replay-differences-'));
+    const accounts = join(dir, 'accounts.jsonl');
+    writeFileSync(accounts, ACCOUNTS.map((a) => `${JSON.stringify({ SupportStateUserLoginRequest: a })}\n`).join(''));
+    const r = await runCli(['--base-url', candidate.url, '--legacy-url', legacy.url, '--accounts', accounts, '--shard', '2/2', '--header', `X-Api-Key: ${SECRET}`,
+      '--report-dir', join(dir, 'out'), '--quiet', '--reports', 'summary']);
+    expect(r.code, r.stderr).toBe(1);
+    summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as Summary;
+  }, 200_000);
+
+  it('fails on differences alone, and names the exchanges of each differing path\'s first example', () => {
+    expect(summary.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(summary.differential.differences).toBeGreaterThan(0);
+    expect(summary.differential.paths.map((p) => `${p.operation} ${p.path}`)).toEqual(['SupportStateUserLoginRequest roles']);
+    for (const p of summary.differential.paths) {
+      expect(p.shownBy, p.path).toBeDefined();
+      const ids = summary.exchanges.map((e) => e.id);
+      expect(ids).toEqual(expect.arrayContaining([p.shownBy!.legacy, p.shownBy!.candidate]));
+    }
+  });
+
+  it('holds no secret and no account value: it asks for X_API_KEY and the account\'s sensitive fields', () => {
+    const text = readFileSync(join(dir, 'out', 'replay.sh'), 'utf8');
+    for (const v of [SECRET, ...Object.values(VARIABLES)]) expect(text).not.toContain(v);
+    expect(text).toContain(': "${X_API_KEY:?set X_API_KEY to the value of the --header x-api-key}"');
+    for (const v of Object.keys(VARIABLES)) expect(text).toContain(`: "\${${v}:?set ${v} to `);
+    expect(text).not.toContain('no failed check to replay');
+  });
+
+  it('re-sends each difference\'s request to the legacy and to the candidate and gets each side\'s status and SHA-256 again, which differ', async () => {
+    const r = await sh(join(dir, 'out', 'replay.sh'), { X_API_KEY: SECRET, ...VARIABLES });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const lines = r.stdout.trim().split('\n');
+    const byId = new Map(summary.exchanges.map((e) => [e.id, e]));
+    const pairs = new Map<string, { operation: string; paths: string[]; legacy: string; candidate: string }>();
+    for (const p of summary.differential.paths) {
+      const key = `${p.shownBy!.legacy} ${p.shownBy!.candidate}`;
+      const at = pairs.get(key) ?? pairs.set(key, { operation: p.operation, paths: [], ...p.shownBy! }).get(key)!;
+      at.paths.push(p.path);
+    }
+    expect(lines).toHaveLength(2 * pairs.size);
+    for (const d of pairs.values()) {
+      const l = byId.get(d.legacy)!;
+      const c = byId.get(d.candidate)!;
+      expect(l.url.startsWith(legacy.url) && c.url.startsWith(candidate.url)).toBe(true);
+      expect(l.responseSha256).not.toBe(c.responseSha256);
+      const label = `differs from the legacy: ${d.operation} ${d.paths.join(', ')} ${d.candidate}`;
+      expect(lines).toContain(`${label}, to the legacy: ${l.status} sha256 ${l.responseSha256} (as in the run)`);
+      expect(lines).toContain(`${label}, to the candidate: ${c.status} sha256 ${c.responseSha256} (as in the run)`);
+    }
+  });
+});
+
+describe('replay.sh against a target that never answers', () => {
+  let silent: Hostile;
+  beforeAll(async () => { silent = await startHostile('silent'); });
+  afterAll(async () => { await silent.close(); });
+
+  it('bounds each curl by the run\'s --timeout (connect within it, the whole within 3 times it): every request ends as "no answer"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-silent-'));
+    const r = await runCli(['--base-url', silent.url, '--timeout', '300', '--only', 'ROUTE-LOGIN-POST', '--report-dir', dir, '--quiet', '--reports', 'summary']);
+    expect(r.code, r.stderr).toBe(1);
+    const script = join(dir, 'replay.sh');
+    // Run first: unbounded, the script would hang on the first curl until the hang guard killed it.
+    const run = await sh(script, {});
+    const text = readFileSync(script, 'utf8');
+    const curls = text.split('\n').filter((l) => l.startsWith('status=$(curl '));
+    expect(curls.length).toBeGreaterThan(0);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(curls.length);
+    for (const l of lines) expect(l).toMatch(/^ROUTE-LOGIN-POST \(MUST\) [\w.-]+: no answer sha256 - \(as in the run\)$/);
+    expect(run.stderr).toMatch(/curl: \(28\)/);
+    expect(text).toContain('connect_timeout=${REPLAY_CONNECT_TIMEOUT:-0.3}');
+    expect(text).toContain('max_time=${REPLAY_MAX_TIME:-0.9}');
+    for (const l of curls) expect(l).toContain('curl -sS --connect-timeout "$connect_timeout" --max-time "$max_time" ');
+  }, 200_000);
+});
