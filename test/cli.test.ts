@@ -82,6 +82,18 @@ describe.concurrent('conformance CLI', () => {
     expect(existsSync(join(dir, 'summary.json'))).toBe(true);
   });
 
+  it('a --report-dir that is a file (a regular one, /dev/null) or empty is refused in one line before any request: exit 2', async () => {
+    const empty = await runCli([...LEAN, '--base-url', 'http://127.0.0.1:9', '--report-dir', '']);
+    expect([empty.code, empty.stderr, empty.stdout]).toEqual([2, 'conformance: --report-dir is empty: name the directory the reports go to\n', '']);
+    const file = join(reports(), 'a-file');
+    writeFileSync(file, '');
+    for (const dir of [file, '/dev/null']) {
+      // An unreachable target: had a request been sent, the line would say it cannot be reached.
+      const r = await runCli([...LEAN, '--base-url', 'http://127.0.0.1:9', '--report-dir', dir]);
+      expect([r.code, r.stderr, r.stdout]).toEqual([2, `conformance: cannot use the report directory ${dir}: ENOTDIR\n`, '']);
+    }
+  });
+
   it('exits 2 with one line naming the target when it cannot be reached', async () => {
     const r = await runCli([...LEAN, '--base-url', 'http://127.0.0.1:9', '--report-dir', reports(), '--timeout', '30000']); // refused at once: the limit never decides
     expect(r.code).toBe(2);

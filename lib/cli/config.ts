@@ -200,6 +200,8 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (typeof headers === 'string') return { ok: false, error: headers };
   const reports = reportsChosen(v.reports);
   if (typeof reports === 'string') return { ok: false, error: reports };
+  // An empty path is the working directory to a resolver: the reports would land among its files.
+  if (v['report-dir'] !== undefined && v['report-dir'].trim() === '') return { ok: false, error: '--report-dir is empty: name the directory the reports go to' };
   const idProblem = checkIds('only', v.only) ?? checkIds('skip', v.skip);
   if (idProblem) return { ok: false, error: idProblem };
   const shard = shardOf(v.shard);

@@ -20,4 +20,6 @@ export function makeDirectory(dir: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw e;
     }
   }
+  // A file standing at the path (a regular file, /dev/null) is no directory, writable as it may be.
+  if (!statSync(resolve(dir)).isDirectory()) throw Object.assign(new Error(`${resolve(dir)} is not a directory`), { code: 'ENOTDIR' });
 }
