@@ -14,6 +14,12 @@ import { createReadStream } from 'node:fs';
 export const MAX_HAR_HEADERS = 2000;
 export const MAX_HAR_HEADER_BYTES = 256 * 1024;
 
+/** Values an entry may hold, and how deep it may nest: a request and its answer, their headers,
+ *  cookies and parameters come to thousands of values at a few levels. Past either the file is
+ *  refused (har.ts), before the entry is built: assembled, each value costs some tens of bytes. */
+export const MAX_HAR_ENTRY_VALUES = 1_000_000;
+export const MAX_HAR_ENTRY_DEPTH = 64;
+
 /** The quick reader stops here; the streaming reader takes the file from its start. */
 export class NeedsStreaming extends Error {}
 
@@ -115,6 +121,8 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   let entry: Buffer[] | undefined;
   let entrySize = 0;
   let depth = 0;
+  // Commas and brackets of the entry so far: at least its values less one.
+  let marks = 0;
   const keep = (b: Buffer) => {
     const size = skeletonBytes + b.length;
     if (size > SKELETON_BYTES) throw new NeedsStreaming('large text outside the entries');
@@ -148,8 +156,12 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
             }
             const c = chunk[pos++]!;
             if (c === Q) inString = true;
-            else if (c === 0x7b || c === 0x5b) depth++;
-            else if ((c === 0x7d || c === 0x5d) && --depth === 0) break;
+            else if (c === 0x7b || c === 0x5b) {
+              // Past a bound: the streaming reader refuses it, naming the entry (JSON.parse would build it whole).
+              if (++depth > MAX_HAR_ENTRY_DEPTH || ++marks > MAX_HAR_ENTRY_VALUES) throw new NeedsStreaming('an entry past the bounds');
+            } else if (c === 0x2c) {
+              if (++marks > MAX_HAR_ENTRY_VALUES) throw new NeedsStreaming('an entry past the bounds');
+            } else if ((c === 0x7d || c === 0x5d) && --depth === 0) break;
           }
           entrySize += pos - start;
           if (entrySize > entryBytes) throw new NeedsStreaming('an entry larger than the cap');
@@ -189,6 +201,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
           entry = [];
           entrySize = 0;
           depth = 0;
+          marks = 0;
           continue; // the entry's scan reads this brace
         }
         pos++;

@@ -14,7 +14,7 @@ import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
-import { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
+import { MAX_HAR_ENTRY_DEPTH, MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
@@ -133,7 +133,7 @@ function cappedStrings(cap: number, none: Streaming['none']): (token: parser.Tok
   };
 }
 
-export { MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS } from './har-entries.js';
+export { MAX_HAR_ENTRY_DEPTH, MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS } from './har-entries.js';
 
 /** Headers of one entry left out by boundedHeaders, per message. */
 export interface DroppedHeaders { request: number; response: number }
@@ -177,7 +177,8 @@ function boundedHeaders(dropped: Map<number, DroppedHeaders>, { many, none }: Pi
     // Inside a header item: hold it, or drop it.
     const held = item;
     if (held.keep) {
-      if (token.name === 'keyValue' || token.name === 'stringValue') held.bytes += String(token.value).length;
+      // Every token held counts, a string by its length, any other as one: an item of a million numbers is no header.
+      held.bytes += token.name === 'keyValue' || token.name === 'stringValue' ? String(token.value).length : 1;
       const h = held.frame.headers!;
       if (h.bytes + held.bytes > MAX_HAR_HEADER_BYTES) { held.keep = false; held.tokens = []; h.full = true; note(h); } else held.tokens.push(token);
     }
@@ -188,6 +189,42 @@ function boundedHeaders(dropped: Map<number, DroppedHeaders>, { many, none }: Pi
     h.kept++;
     h.bytes += held.bytes;
     return many(held.tokens);
+  };
+}
+
+/** Levels above an entry: the file's object, log, log.entries. */
+const ABOVE_ENTRY = 3;
+
+/** A stage after boundedHeaders that refuses a file whose entry holds more than MAX_HAR_ENTRY_VALUES
+ *  values, or which nests more than MAX_HAR_ENTRY_DEPTH levels below where an entry stands (anywhere
+ *  in the file: the parser keeps a level per bracket too). */
+function boundedEntries(): (token: parser.Token) => parser.Token {
+  let depth = 0;
+  let entries = 0; // entries begun
+  let values = 0; // values of the entry being read
+  let inEntries = false; // log.entries is the array at depth ABOVE_ENTRY
+  const path: (string | undefined)[] = [];
+  let key: string | undefined;
+  return (token) => {
+    const name = token.name;
+    if (name === 'keyValue') { key = String(token.value); return token; }
+    const opens = name === 'startObject' || name === 'startArray';
+    const isValue = opens || name === 'stringValue' || name === 'numberValue' || name === 'trueValue' || name === 'falseValue' || name === 'nullValue';
+    if (isValue && inEntries && depth >= ABOVE_ENTRY) {
+      if (depth === ABOVE_ENTRY) { entries++; values = 0; }
+      if (++values > MAX_HAR_ENTRY_VALUES) throw new HarProblem(`entry ${entries} holds more than ${withThousands(MAX_HAR_ENTRY_VALUES)} values, which no recorded exchange needs (refused so that reading it stays bounded)`);
+    }
+    if (opens) {
+      path.push(key);
+      key = undefined;
+      if (++depth > MAX_HAR_ENTRY_DEPTH + ABOVE_ENTRY) throw new HarProblem(`${inEntries ? `entry ${entries}` : 'the file'} nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`);
+      if (depth === ABOVE_ENTRY && name === 'startArray' && path[1] === 'log' && path[2] === 'entries') inEntries = true;
+    } else if (name === 'endObject' || name === 'endArray') {
+      if (depth === ABOVE_ENTRY) inEntries = false;
+      depth--;
+      path.pop();
+    } else key = undefined;
+    return token;
   };
 }
 
@@ -252,7 +289,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       const { parser, pick, streamArray } = stream;
       const source: Readable = file === '-' ? process.stdin : createReadStream(file);
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
-      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), pick({ filter: 'log.entries' }), streamArray()]);
+      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); continue; }
         const ex = entry(key, value);

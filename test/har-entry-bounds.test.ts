@@ -1,0 +1,48 @@
+// A HAR file is read within bounded memory whatever its entries hold: an entry nesting deeper than
+// MAX_HAR_ENTRY_DEPTH, or holding more than MAX_HAR_ENTRY_VALUES values, is refused in one line
+// (exit 2) before it is built; a header item holding an array of millions of numbers is a header past
+// the headers' bound, left out with a warning, its tokens never held.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+const MAX_HAR_ENTRY_DEPTH = 64, MAX_HAR_ENTRY_VALUES = 1_000_000;
+import { runCli } from './helpers/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'har-entry-bounds-'));
+const entry = (extra: { header?: string; member?: string } = {}) =>
+  `{"startedDateTime":"2026-01-01T00:00:00Z","time":1,"request":{"method":"POST","url":"http://x/supportstateuser","headers":[{"name":"Content-Type","value":"application/json"}${extra.header ?? ''}],`
+  + `"postData":{"mimeType":"application/json","text":"{\\"userName\\":\\"a\\"}"}},"response":{"status":200,"headers":[],"content":{"mimeType":"application/json","text":"{}"}}${extra.member ?? ''}}`;
+const har = (name: string, text: string) => { const path = join(work, name); writeFileSync(path, text); return path; };
+const file = (name: string, entries: string[]) => har(name, `{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[${entries.join(',')}]}}`);
+const judge = (path: string) => runCli(['--har', path, '--reports', 'summary', '--report-dir', mkdtempSync(join(work, 'r-'))]);
+
+describe.concurrent('HAR entries past the bounds', () => {
+  it(`an entry nesting ${MAX_HAR_ENTRY_DEPTH + 1} levels below it is refused in one line naming it, exit 2; ${MAX_HAR_ENTRY_DEPTH - 2} levels are read`, async () => {
+    const nest = (n: number) => `,"_x":${'['.repeat(n)}${']'.repeat(n)}`;
+    // The entry is a level, and _x's array the next.
+    const refused = await judge(file('deep.har', [entry(), entry({ member: nest(MAX_HAR_ENTRY_DEPTH) })]));
+    expect([refused.code, refused.stderr]).toEqual([2, `conformance: ${join(work, 'deep.har')} is not a HAR file: entry 2 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
+    const read = await judge(file('deep-enough.har', [entry(), entry({ member: nest(MAX_HAR_ENTRY_DEPTH - 2) })]));
+    expect(read.stderr).not.toMatch(/nests deeper/);
+  });
+
+  it('an entry opening two million arrays and never closing them is refused at the depth bound, not built', async () => {
+    const r = await judge(har('deep-open.har', `{"log":{"entries":[{"x":${'['.repeat(2_000_000)}`));
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'deep-open.har')} is not a HAR file: entry 1 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
+  });
+
+  it(`an entry of more than ${MAX_HAR_ENTRY_VALUES} values (a member of numbers) is refused in one line, exit 2`, async () => {
+    const r = await judge(file('wide.har', [entry({ member: `,"_x":[${'0,'.repeat(MAX_HAR_ENTRY_VALUES)}0]` })]));
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'wide.har')} is not a HAR file: entry 1 holds more than 1,000,000 values, which no recorded exchange needs (refused so that reading it stays bounded)\n`]);
+  });
+
+  it('a header item holding four million numbers is left out as a header past the bound, with a warning, and the run stays under 300 MB', async () => {
+    const dir = mkdtempSync(join(work, 'r-'));
+    const r = await runCli(['--har', file('header-item.har', [entry({ header: `,{"name":"X-A","value":"b","x":[${'0,'.repeat(4_000_000)}0]}` })]), '--reports', 'summary', '--report-dir', dir]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[]; peakRss: { runBytes: number } };
+    expect(summary.warnings).toContainEqual(expect.stringMatching(/entry 1 \(har\.1\): 1 request header left out/));
+    expect(summary.peakRss.runBytes).toBeLessThan(300 * 1024 * 1024);
+    expect(r.stderr).not.toMatch(/not a HAR file/);
+  });
+});
