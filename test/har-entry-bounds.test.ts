@@ -2,6 +2,7 @@
 // MAX_HAR_ENTRY_DEPTH, or holding more than MAX_HAR_ENTRY_VALUES values, is refused in one line
 // (exit 2) before it is built; a header item holding an array of millions of numbers is a header past
 // the headers' bound, left out with a warning, its tokens never held.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,5 +45,12 @@ describe.concurrent('HAR entries past the bounds', () => {
     expect(summary.warnings).toContainEqual(expect.stringMatching(/entry 1 \(har\.1\): 1 request header left out/));
     expect(summary.peakRss.runBytes).toBeLessThan(300 * 1024 * 1024);
     expect(r.stderr).not.toMatch(/not a HAR file/);
+  });
+
+  it('a named pipe given as --har is refused in one line (it cannot be read again from its start), exit 2, not waited on', async () => {
+    const fifo = join(work, 'recording.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await judge(fifo); // nobody writes the pipe: a reader that opened it would wait for ever
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${fifo} is not a regular file: a HAR file may be read twice (quickly, then as a stream from its start); give a pipe as --har - (standard input)\n`]);
   });
 });

@@ -4,7 +4,7 @@
 // the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type chain from 'stream-chain';
 import type { chainUnchecked, many, none } from 'stream-chain';
@@ -270,6 +270,11 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
+  // A pipe (a FIFO, <(…)) cannot be read again from its start, as the streaming reader may need to:
+  // it is read as standard input is, once.
+  if (file !== '-' && statSync(file, { throwIfNoEntry: false })?.isFile() === false) {
+    throw new HarProblem(`${file} is not a regular file: a HAR file may be read twice (quickly, then as a stream from its start); give a pipe as --har - (standard input)`);
+  }
   try {
     let done = false;
     if (file !== '-') {
