@@ -53,4 +53,14 @@ describe.concurrent('HAR entries past the bounds', () => {
     const r = await judge(fifo); // nobody writes the pipe: a reader that opened it would wait for ever
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${fifo} is not a regular file: a HAR file may be read twice (quickly, then as a stream from its start); give a pipe as --har - (standard input)\n`]);
   });
+
+  it('an entry that is no HTTP exchange (method null, url a number) is named in a warning of summary.json, not dropped without a word', async () => {
+    const bad = '{"request":{"method":null,"url":5,"headers":[]},"response":{"status":200,"headers":[],"content":{"text":"{}"}}}';
+    const dir = mkdtempSync(join(work, 'r-'));
+    const path = file('not-exchange.har', [entry(), bad, entry()]);
+    await runCli(['--har', path, '--reports', 'summary', '--report-dir', dir]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[]; counts: { exchanges: { exchanges: number } } };
+    expect(summary.counts.exchanges.exchanges).toBe(2);
+    expect(summary.warnings).toContain(`${path} entry 2: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
+  });
 });

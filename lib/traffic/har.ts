@@ -239,7 +239,7 @@ export class LeftOut {
   private more = 0;
   readonly add = (message: string): void => { if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++; };
   warnings(): string[] {
-    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out`] : [])];
+    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out, or were left out as no HTTP exchange`] : [])];
   }
 }
 
@@ -267,7 +267,10 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
     const left = dropped.get(key);
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-    return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+    const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+    // Nothing lost without a word: an entry that is no HTTP exchange is named, not dropped silently.
+    if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
+    return ex;
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
   // A pipe (a FIFO, <(…)) cannot be read again from its start, as the streaming reader may need to:
