@@ -63,6 +63,9 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
       const near = nearest(unknown.replace(/^-+/, '').split('=')[0]!, Object.keys(table));
       return { ok: false, error: `unknown option ${unknown}${near ? `; did you mean --${near}?` : ' (--help lists the options)'}` };
     }
+    // "--timeout -5": parseArgs will not take a value that looks like an option, and says only that it is "ambiguous".
+    const dashed = /^Option '(--[^']+)' argument is ambiguous/.exec(err.message)?.[1];
+    if (dashed) return { ok: false, error: `${dashed}: a value that begins with "-" is given as ${dashed}=VALUE` };
     return { ok: false, error: err.message.split('\n')[0] ?? 'bad arguments' };
   }
   const values: Record<string, unknown> = {};

@@ -109,6 +109,8 @@ describe.concurrent('conformance CLI', () => {
     [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
     [['--header', 'X-Ok: 1', '--header', 'Authorization=Bearer sk_live_SECRET123456'], /^conformance: --header number 2 must look like "Name: value" \(a header name, a colon, the value\); it is not shown, as it may hold a secret\n$/],
     [['--frobnicate'], /^conformance: unknown option --frobnicate \(--help lists the options\)\n$/],
+    [['--timeout', '-5'], /^conformance: --timeout: a value that begins with "-" is given as --timeout=VALUE\n$/],
+    [['--timeout=-5'], /^conformance: --timeout must be an integer from 1 to 600000, not "-5"\n$/],
   ])('exits 2 on bad configuration %j', async (args, message) => {
     const r = await runCli([...LEAN, ...args, '--report-dir', reports()]);
     expect(r.code).toBe(2);
