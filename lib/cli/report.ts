@@ -66,7 +66,14 @@ async function main(): Promise<number> {
     if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
     reports.push(r);
   }
-  const merged = mergeReports(reports, parsed.positionals);
+  let merged: ReturnType<typeof mergeReports>;
+  try {
+    merged = mergeReports(reports, parsed.positionals);
+  } catch (e) {
+    // Every file was the one its run wrote (the manifests say so): one was written by no run of this harness.
+    process.stderr.write(`report: cannot merge: a shard's summary.json is not one this harness writes (${(e as Error).message.split('\n')[0]})\n`);
+    return 2;
+  }
   if (!merged.ok) { process.stderr.write(`report: cannot merge: ${merged.error}\n`); return 2; }
   try {
     makeDirectory(dir);

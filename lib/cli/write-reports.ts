@@ -10,6 +10,7 @@ import { statusOfWord, type Report, type ReportedExchange } from '../reporting/r
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
 import { exitCodeOf, verdictWords } from '../reporting/verdict.js';
+import { jsonSyntaxError } from '../json/parse.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { fileSha256, fileVersion, smallFileSha256 } from './identity.js';
 import type { ReportWriter } from './writers/report-writer.js';
@@ -109,6 +110,17 @@ function earlierManifest(dir: string, startedAt: string): { readonly sameRun: bo
 }
 const topName = (name: string): string => name.split('/')[0]!;
 
+/** The JSON of a file the harness wrote; an Error naming the file and where its JSON breaks, never
+ *  quoting it (V8's message quotes a stretch of the text, and a tampered file's may be anything). */
+function readJsonFile(path: string): unknown {
+  const text = readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`${path} is not JSON: ${jsonSyntaxError(e, text)}`);
+  }
+}
+
 /** Why a report directory's files are not the ones its run wrote, or undefined. The files a merge
  *  reads (summary.json, exchanges.json) must be listed; every listed file present must match. */
 export async function verifyManifest(dir: string): Promise<string | undefined> {
@@ -116,8 +128,8 @@ export async function verifyManifest(dir: string): Promise<string | undefined> {
   if (!existsSync(path)) return `${dir} holds no ${MANIFEST_FILE} (written by every run of this harness): its files cannot be verified`;
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
-    if (!manifest.files || typeof manifest.files !== 'object') throw new Error('no "files" member');
+    manifest = readJsonFile(path) as Manifest;
+    if (manifest === null || typeof manifest !== 'object' || !manifest.files || typeof manifest.files !== 'object') throw new Error('it has no "files" object');
   } catch (e) {
     return `${path} cannot be read: ${(e as Error).message.split('\n')[0]}`;
   }
@@ -130,7 +142,12 @@ export async function verifyManifest(dir: string): Promise<string | undefined> {
     }
     if ((await fileSha256(file)) !== sha) return `${file} was changed after its run wrote it (its SHA-256 is not the one ${MANIFEST_FILE} gives)`;
   }
-  const summaryRun = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { run?: unknown }).run;
+  let summaryRun: unknown;
+  try {
+    summaryRun = (readJsonFile(join(dir, 'summary.json')) as { run?: unknown } | null)?.run;
+  } catch (e) {
+    return (e as Error).message;
+  }
   if (JSON.stringify(summaryRun) !== JSON.stringify(manifest.run)) return `${path} names another run than ${join(dir, 'summary.json')}`;
   return undefined;
 }
@@ -272,7 +289,7 @@ export function withoutOutputProblems(report: Report): Report {
 
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back). */
 export function readReport(dir: string): Report {
-  const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+  const written = readJsonFile(join(dir, 'summary.json')) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
   const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
   let texts: ReportedExchange[] = [];
   try {
