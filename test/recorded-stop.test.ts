@@ -3,7 +3,8 @@
 // judged, `stopped` set and the verdict incomplete, even when nothing was judged yet; a source that
 // ended before the stop is judged as usual.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../lib/engine/run.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { runConformance, type RunOptions } from '../lib/engine/run.js';
 import type { Exchange } from '../lib/http/exchange.js';
 import { goodExchanges } from './helpers/exchanges.js';
 
@@ -17,10 +18,12 @@ async function* unending(exchanges: readonly Exchange[], stop: AbortSignal, take
   });
 }
 
+/** A traffic run of recorded exchanges, judged on this thread. */
+const traffic: RunOptions = { baseUrl: 'http://target.test', namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, mode: 'traffic', probes: false, jobs: 0 };
+
 async function stoppedRun(exchanges: readonly Exchange[]) {
   const stop = new AbortController();
-  const run = runConformance({ baseUrl: 'http://target.test', mode: 'traffic', probes: false, timeoutMs: 1000, maxBodyBytes: 1 << 20, recorded: unending(exchanges, stop.signal, () => stop.abort('SIGTERM')), stop: stop.signal, jobs: 0 });
-  return run;
+  return runConformance({ ...traffic, recorded: unending(exchanges, stop.signal, () => stop.abort('SIGTERM')), stop: stop.signal });
 }
 
 describe('a recorded source stopped', () => {
@@ -38,7 +41,7 @@ describe('a recorded source stopped', () => {
   it('that ended before the stop: not stopped, judged as usual', async () => {
     const stop = new AbortController();
     async function* ended() { yield* [...goodExchanges().values()].slice(0, 5); }
-    const result = await runConformance({ baseUrl: 'http://target.test', mode: 'traffic', probes: false, timeoutMs: 1000, maxBodyBytes: 1 << 20, recorded: ended(), stop: stop.signal, jobs: 0 });
+    const result = await runConformance({ ...traffic, recorded: ended(), stop: stop.signal });
     stop.abort('SIGTERM');
     expect(result.stopped).toBeUndefined();
     expect(result.verdict).not.toBe('incomplete');
