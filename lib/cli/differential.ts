@@ -15,6 +15,7 @@ import { differentialSection, shownExampleValue } from '../reporting/differentia
 import { displayLine } from '../reporting/display.js';
 import { shardOptions, type Config } from './config.js';
 import { openSession, setupOf } from './session.js';
+import { abortOnSignals } from './stopping.js';
 
 export async function differentialRun(config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined): Promise<number> {
   let reference: RunningReference | undefined;
@@ -27,9 +28,10 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     session.say(`conformance: comparing ${displayLine(baseUrl)} (${session.target.description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}`);
     const { ca, generate: _g, ...settings } = config;
     const left = new LeftOut();
+    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
-      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add), config.headers);
+      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers);
     }
     let result: DifferentialResult;
     try {
@@ -39,7 +41,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
         ...(config.accounts || config.har ? { cases: cases() } : {}),
         ...shardOptions(config),
         useProxyEnv: !reference,
-        ...session.engine(),
+        ...session.engine(), stop,
         // Examples kept as shown: redacted whole, then cut at the display bound.
         show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
       });
@@ -48,6 +50,8 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
+    const stopped = result.candidate.stopped;
+    if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {
       process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);

@@ -17,6 +17,7 @@ import { displayLine } from '../reporting/display.js';
 import { parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { beginRun, impliedReports } from './write-reports.js';
+import { abortOnSignals } from './stopping.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
 function catalogueListing(json: boolean): string {
@@ -49,12 +50,19 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   session.announce();
   session.say(`conformance: judging the recording${files.length > 1 ? 's' : ''} ${displayLine(named)}${config.baseUrl ? ` (entries under ${displayLine(config.baseUrl)})` : ''}, ${checks.length} checks; nothing is sent`);
   let outside = 0;
+  /** Exchanges the run took (judged, or left out as outside the base URL), and the file being read:
+   *  a stopped run's reports say how far it got. */
+  let taken = 0;
+  let reading = named;
   const left = new LeftOut();
+  const stop = abortOnSignals('conformance', 'nothing more is read; the reports follow the entries read');
   async function* recorded() {
     for (const [i, file] of files.entries()) {
-      for await (const ex of harExchanges(file, config.maxBodyBytes, files.length > 1 ? `har${i + 1}` : 'har', left.add)) {
-        if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; continue; }
+      reading = harName(file);
+      for await (const ex of harExchanges(file, config.maxBodyBytes, files.length > 1 ? `har${i + 1}` : 'har', left.add, stop)) {
+        if (config.baseUrl && !underBase(ex.request.url, config.baseUrl)) { outside++; taken++; continue; }
         yield ex;
+        taken++; // asked for the next one: this one was taken
       }
     }
   }
@@ -62,7 +70,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   let result;
   try {
     result = await runConformance({
-      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs),
+      ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs), stop,
     });
   } catch (e) {
     if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
@@ -70,26 +78,9 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   }
   if (outside) session.warn(`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`);
   for (const w of left.warnings()) session.warn(w);
+  if (result.stopped) session.warn(`stopped (${result.stopped}) while reading ${reading}, after ${taken} recorded exchange(s): the rest was not read and the run is incomplete`);
   session.say(`  judged ${result.counts.exchanges} recorded exchanges`);
   return session.finish(result);
-}
-
-/** A sending run's stop: on SIGINT, SIGTERM or SIGHUP (a CI job cancelled or timed out) nothing more
- *  is sent, the requests in flight finish, and the reports are written (the run is incomplete); a
- *  second signal exits at once, with 2. */
-function stopSending(): AbortSignal {
-  const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      if (stop.signal.aborted) {
-        process.stderr.write(`conformance: stopped at once (${signal}, a second stop); no reports written\n`);
-        process.exit(2);
-      }
-      process.stderr.write(`conformance: stopping (${signal}): nothing more is sent; the reports follow the requests in flight\n`);
-      stop.abort(signal);
-    });
-  }
-  return stop.signal;
 }
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -147,7 +138,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ? { count: config.generate.count, seed: config.generate.seed ?? randomInt(0, 2_147_483_647) } : undefined;
     if (generate) session.say(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}`);
     const { ca, generate: _g, ...settings } = config;
-    const stop = stopSending();
+    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),

@@ -66,3 +66,22 @@ function alive(pid: number, own: boolean): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** A run that ends by itself (one that sends, or reads a recording), stopped early: on SIGINT,
+ *  SIGTERM or SIGHUP the returned signal aborts (the run takes nothing more, judges what it took and
+ *  writes its reports, incomplete); `doing` is the line printed at once. A second signal exits at
+ *  once, with 2. */
+export function abortOnSignals(name: string, doing: string): AbortSignal {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stop.signal.aborted) {
+        process.stderr.write(`${name}: stopped at once (${signal}, a second stop); no reports written\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`${name}: stopping (${signal}): ${doing}\n`);
+      stop.abort(signal);
+    });
+  }
+  return stop.signal;
+}

@@ -331,7 +331,7 @@ export function finish(written: Written, program: string): number {
   if (report.verdict === 'incomplete') {
     const skipped = report.checks.filter((c) => c.level === 'MUST' && c.status === 'skip');
     const unsent = report.counts.exchanges.notSent?.case;
-    process.stderr.write(report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before every request was sent\n`
+    process.stderr.write(report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before ${report.mode === 'traffic' ? 'the whole recording was read' : 'every request was sent'}\n`
       : skipped.length ? `${program}: run incomplete: ${skipped.length} MUST check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
         : `${program}: run incomplete: ${unsent ?? 0} account request(s) not sent (the request cap, --max-requests, was reached)\n`);
     return 2;

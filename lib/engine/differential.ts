@@ -21,7 +21,7 @@ import { elementChildren } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
-import { DEFAULT_CONCURRENCY, Judge, keepHead, pump, runResultOf, type RunOptions, type RunResult, type Source } from './run.js';
+import { DEFAULT_CONCURRENCY, Judge, keepHead, pump, runResultOf, untilStopped, type RunOptions, type RunResult, type Source } from './run.js';
 
 /** Examples kept per operation and path. */
 export const MAX_DIFF_EXAMPLES = 5;
@@ -317,6 +317,8 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   /** Exchanges kept to replay a difference (the first example's of each path), beyond those the
    *  candidate's judge keeps: bounded by the paths there are. */
   const shown: Exchange[] = [];
+  /** Set when the stop left requests unsent. */
+  let cut = false;
   /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
    *  compared form (one view of it, so its body is parsed once, and dropped on return) and the
    *  exchange's head (keepHead: a large body's head only), should it show a difference. */
@@ -346,6 +348,8 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     for (const p of first) p.shownBy = { legacy, candidate: spec.id };
   };
   const triple = async (spec: ExchangeSpec) => {
+    // Taken before the stop, begun after it: not begun (pump takes the next one before a slot is free).
+    if (options.stop?.aborted) { cut = true; return; }
     // A triple that reads a large body keeps its slot until its three answers are compared, so one
     // triple at a time holds large bodies (reduced to their compared forms as they come).
     const held = new TripleSlots(slots);
@@ -361,12 +365,16 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       yield* probes;
       if (options.cases) yield* options.cases as Source<ExchangeSpec>;
     }
-    await pump(requests(), concurrency, triple);
+    // Stopped, no triple more is begun; those begun are sent whole (half a triple compares nothing).
+    await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, triple);
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
   const t1 = performance.now();
-  const context = { mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1, ...(options.part ? { part: options.part } : {}) };
+  const context = {
+    mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1, ...(options.part ? { part: options.part } : {}),
+    ...(cut ? { stopped: String(options.stop!.reason) } : {}),
+  };
   const operations = differences.operations();
   const candidate = runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl });
   const kept = new Set(candidate.exchanges.map((x) => x.id));

@@ -382,10 +382,11 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string
 export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean; readonly stopped?: boolean }): Verdict {
   // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
   // 405, an entry without a body) proves nothing: it is not a conformant deployment.
+  // Stopped, what was not yet seen may be anything: incomplete, unless a MUST check failed already.
   return v.unreachable ? 'unreachable'
-    : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? 'nothing-observed'
+    : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? (v.stopped === true ? 'incomplete' : 'nothing-observed')
       : v.mustFailed ? 'non-conformant'
-        : v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true || v.stopped === true) ? 'incomplete' : 'conformant';
+        : v.stopped === true || (v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true)) ? 'incomplete' : 'conformant';
 }
 
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
@@ -406,6 +407,21 @@ export const sourcesOf = (plan: EvidencePlan): Set<EvidenceSource> => new Set<Ev
   ...(plan.generate ? ['generated' as const] : []),
   ...(plan.recorded === true ? ['har' as const, 'proxy' as const, 'client' as const] : plan.recorded || []),
 ]);
+
+/** `items` until `stop` aborts: the rest is neither sent nor read (an accounts file of millions is
+ *  not walked through). `cut` hears when the stop left some unread: an item came after it, or the
+ *  source failed after it (a source that stops reading on the stop, harExchanges, ends so). */
+export async function* untilStopped<T>(items: Source<T>, stop: AbortSignal | undefined, cut: () => void): AsyncGenerator<T> {
+  try {
+    for await (const item of items) {
+      if (stop?.aborted) { cut(); return; }
+      yield item;
+    }
+  } catch (e) {
+    if (!stop?.aborted) throw e;
+    cut();
+  }
+}
 
 /** An exchange's place in the order of judging (runConformance's sendAndJudge). */
 interface Turn {
@@ -501,14 +517,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         if (options.cases) yield* options.cases;
         if (generation) yield* generation.requests();
       }
-      // Stopped, the rest is neither sent nor read (an accounts file of millions is not walked through).
-      async function* untilStopped(specs: AsyncGenerator<ExchangeSpec>): AsyncGenerator<ExchangeSpec> {
-        for await (const spec of specs) {
-          if (stopped()) { cut = true; return; }
-          yield spec;
-        }
-      }
-      await pump(untilStopped(requests()), concurrency, sendAndJudge);
+      await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, sendAndJudge);
     }
     // Every judgement folded before shrinking keeps its exchanges (after those the run kept).
     await pool?.drain();
@@ -526,7 +535,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       for (const [id, { keep }] of shrunk) for (const ex of keep) judge.keep(ex, checks.find((c) => c.id === id)!);
     }
     if (options.recorded) {
-      for await (const ex of options.recorded) {
+      for await (const ex of untilStopped(options.recorded, options.stop, () => { cut = true; })) {
         const judging = workers();
         if (judging) {
           // Read on while the workers judge: a failure surfaces at the next exchange or at drain().

@@ -61,7 +61,7 @@ export function verdictSummary(report: Report): string {
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, report.gate ?? 'must')}; ` : ''}${report.verdict === 'incomplete' ? 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, report.gate ?? 'must')}; ` : ''}${report.verdict === 'incomplete' ? report.stopped ? `no MUST check failed before the run was stopped (${report.stopped}); ` : 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
   return `${lines.join('\n')}\n`;
 }
 

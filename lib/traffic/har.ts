@@ -5,7 +5,7 @@
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import type chain from 'stream-chain';
 import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
@@ -248,8 +248,9 @@ export const harName = (file: string) => (file === '-' ? 'standard input' : file
 
 /** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
  *  exchange are left out), their ids "<idPrefix>.<entry>". `warn` hears of what was left out of an
- *  entry (headers past the bound), naming the entry. */
-export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined): AsyncGenerator<Exchange> {
+ *  entry (headers past the bound), naming the entry. `stop` aborted, a streamed source is read no
+ *  further (standard input may never end by itself) and the reading fails. */
+export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
   let index = -1;
   const dropped = new Map<number, DroppedHeaders>();
   // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
@@ -295,7 +296,8 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (!done) {
       const stream = await streaming();
       const { parser, pick, streamArray } = stream;
-      const source: Readable = file === '-' ? process.stdin : createReadStream(file);
+      const read: Readable = file === '-' ? process.stdin : createReadStream(file);
+      const source = stop ? addAbortSignal(stop, read) : read;
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
       pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
