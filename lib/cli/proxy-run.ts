@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
-import { startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
+import { MAX_EARLY_HINTS, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
@@ -187,6 +187,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         // ones (in the reports, and in the summary printed from them).
         const connections = proxy.connectionsNote();
         if (connections) notes.push(connections);
+        if (proxy.hintsDropped()) notes.push(`${proxy.hintsDropped()} early hint(s) (103) from the target were not passed on: past ${MAX_EARLY_HINTS} before one answer, or while its client had not taken those before`);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes });

@@ -118,6 +118,8 @@ export interface RunningProxy {
   readonly connections: () => ConnectionCounts;
   /** One line on the connections closed or refused with no whole request, or undefined. */
   readonly connectionsNote: () => string | undefined;
+  /** Early hints (103) from the target not passed on (see MAX_EARLY_HINTS). */
+  readonly hintsDropped: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -130,6 +132,10 @@ const MAX_HEADER_BYTES = 256 * 1024;
 const HEAD_MS = 60_000;
 /** How long an idle client connection is kept between requests. */
 const KEEP_ALIVE_MS = 5_000;
+
+/** Early hints (103) passed on before one answer, at most (a browser heeds the first): each is
+ *  written at once, whether the client reads or not, so without a bound they piled up unsent. */
+export const MAX_EARLY_HINTS = 10;
 
 /** Pipelined requests waiting on one connection for the answer before them, at most: past this the
  *  connection is cut (a client that reads its answers never has so many unanswered). */
@@ -391,6 +397,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let n = 0;
   let active = 0;
   let refused = 0;
+  let hintsDropped = 0;
 
   // A connection that sent a request refused: whatever it sent after that (already parsed, as
   // pipelined requests are) is never forwarded; the connection closes after the 400.
@@ -575,9 +582,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       done({ error });
     });
-    // Early hints (103) reach the client before the answer, as they would directly.
+    // Early hints (103) reach the client before the answer, as they would directly; but Node writes
+    // each at once, heeding no backpressure, so a target sending them without end to a client that
+    // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_EARLY_HINTS, and none
+    // while the client's side is full: the rest are dropped and counted.
+    let hints = 0;
     upstream.on('information', (info) => {
       if (info.statusCode !== 103 || res.headersSent || failed) return;
+      if (hints >= MAX_EARLY_HINTS || req.socket.writableNeedDrain) { hintsDropped++; return; }
+      hints++;
       try {
         // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
         const hints = new Map<string, string[]>();
@@ -760,6 +773,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     lagging: () => laggingNow(performance.now()).length,
     connections: () => guard.counts,
     connectionsNote: () => guard.note(),
+    hintsDropped: () => hintsDropped,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
