@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { displayLine } from '../reporting/display.js';
-import { startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
+import { bodyDeadline, MAX_EARLY_HINTS, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
@@ -47,8 +47,8 @@ export class JudgeQueue implements CopyRoom {
   unjudged = 0;
   /** Of those, by reason other than the room: their client kept the proxy waiting past --timeout, or
    *  fell behind the pace that has its body whole within it (their room given back to another
-   *  exchange), or hung up before its answer was whole. */
-  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'lagging-request': 0, 'lagging-answer': 0, 'client-gone': 0 };
+   *  exchange), or hung up before its answer was whole, or had not sent its body in time (408). */
+  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'lagging-request': 0, 'lagging-answer': 0, 'client-gone': 0, 'request-timeout': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -97,7 +97,7 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
  *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
 export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'byReason'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
-  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone } = queue.byReason;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone, 'request-timeout': cut } = queue.byReason;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
     // The room's share: what no other reason counts.
@@ -107,6 +107,7 @@ export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'b
     [laggingAnswers, `the client was reading its answer too slowly to have it whole ${timeout} after its first byte (--timeout), and its room was needed`],
     [laggingRequests, `the client was sending its request too slowly to have it whole ${timeout} after its head (--timeout), and its room was needed`],
     [gone, 'the client closed its connection before its answer was whole'],
+    [cut, `the client had not sent its request's body whole ${bodyDeadline(run.timeoutMs) / 1000} s after its head: answered 408 and its connection closed`],
   ] as const).filter(([count]) => count > 0);
   const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');
   return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;
@@ -187,6 +188,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         // ones (in the reports, and in the summary printed from them).
         const connections = proxy.connectionsNote();
         if (connections) notes.push(connections);
+        if (proxy.hintsDropped()) notes.push(`${proxy.hintsDropped()} early hint(s) (103) from the target were not passed on: past ${MAX_EARLY_HINTS} before one answer, or while its client had not taken those before`);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes });

@@ -6,7 +6,8 @@
 // cap, and all copies together at the room the caller gives; the bytes forwarded never do. A client
 // that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) once
 // another exchange needs the room, so it cannot hold the room for everyone else. An answer Node
-// will not write gets the client a 502 naming why. Nothing here knows of checks.
+// will not write gets the client a 502 naming why; a request body not whole `bodyDeadline` after its
+// head, a 408. Nothing here knows of checks.
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -75,7 +76,10 @@ export type Unjudged =
   | 'lagging-request'
   /** Its client was reading the answer slower than would have it whole --timeout after its first
    *  byte, the proxy waiting on it, and its room was needed. */
-  | 'lagging-answer';
+  | 'lagging-answer'
+  /** Its client had not sent the request's body whole `bodyDeadline` after its head, the proxy
+   *  waiting on it: answered 408 and its connection closed, whether its room was needed or not. */
+  | 'request-timeout';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -99,8 +103,9 @@ export interface ProxyOptions {
    *  exchange, while its bytes may still flow. */
   readonly onUnjudged?: (why: Unjudged) => void;
   /** The bounds on client connections (lib/http/connection-guard.ts): open at most (default: from
-   *  the descriptor limit, two each) and the time for a request head (default HEAD_MS). */
-  readonly connections?: { readonly max?: number; readonly headMs?: number };
+   *  the descriptor limit, two each) and the time for a request head (default HEAD_MS); and the time
+   *  for a request's body after its head (`bodyDeadline`, from `bodyMs`, default BODY_MS). */
+  readonly connections?: { readonly max?: number; readonly headMs?: number; readonly bodyMs?: number };
 }
 
 export interface RunningProxy {
@@ -116,8 +121,12 @@ export interface RunningProxy {
   /** Client connections open now, and those closed or refused with no whole request: no exchange
    *  (nothing was forwarded), so never counted as unjudged. */
   readonly connections: () => ConnectionCounts;
+  /** The time a client has for a request's body after its head (`bodyDeadline`). */
+  readonly bodyMs: number;
   /** One line on the connections closed or refused with no whole request, or undefined. */
   readonly connectionsNote: () => string | undefined;
+  /** Early hints (103) from the target not passed on (see MAX_EARLY_HINTS). */
+  readonly hintsDropped: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -128,8 +137,19 @@ const MAX_HEADER_BYTES = 256 * 1024;
 
 /** How long a client has for a whole request head (Node's headersTimeout; the guard's bound). */
 const HEAD_MS = 60_000;
+/** How long a client has for a request's body after its head (at least --timeout, see `bodyDeadline`). */
+export const BODY_MS = 60_000;
+/** The time a client has to send a request's body whole after its head, the time the target held it
+ *  back not counted: past it, 408 and the connection closed. At least --timeout, so a client that
+ *  keeps the pace --timeout asks of it (see `lagMs`) is never cut. */
+export const bodyDeadline = (timeoutMs: number, bodyMs = BODY_MS): number => Math.max(bodyMs, timeoutMs);
+
 /** How long an idle client connection is kept between requests. */
 const KEEP_ALIVE_MS = 5_000;
+
+/** Early hints (103) passed on before one answer, at most (a browser heeds the first): each is
+ *  written at once, whether the client reads or not, so without a bound they piled up unsent. */
+export const MAX_EARLY_HINTS = 10;
 
 /** Pipelined requests waiting on one connection for the answer before them, at most: past this the
  *  connection is cut (a client that reads its answers never has so many unanswered). */
@@ -356,6 +376,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const given = options.room ?? ANY_ROOM;
   const T = options.timeoutMs;
   const grace = Math.min(MAX_LAG_GRACE_MS, T / 10);
+  const bodyDue = bodyDeadline(T, options.connections?.bodyMs);
   // Exchanges whose client has kept the proxy waiting past --timeout (see `watchClient`): their
   // copies give their room back when another exchange finds none, before it is refused. (When the
   // room is short of count, not bytes, that frees nothing for it; it is rare and costs only them.)
@@ -391,6 +412,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let n = 0;
   let active = 0;
   let refused = 0;
+  let hintsDropped = 0;
 
   // A connection that sent a request refused: whatever it sent after that (already parsed, as
   // pipelined requests are) is never forwarded; the connection closes after the 400.
@@ -413,7 +435,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const forwarded = path === '*' ? '*' : `${prefix}${path}`;
     const method = req.method ?? 'GET';
     // The room is asked first: an exchange it has none for is forwarded as a bare forwarder would,
-    // and nothing of it is copied, timed, named or listened to beyond what forwarding needs.
+    // and nothing of it is copied, named or listened to beyond what forwarding needs (a body is timed: see `watchBody`).
     let copying = room.open();
     const requestCopy = copying ? new BodyCopy(options.maxBodyBytes, room, head.te === undefined && head.length !== undefined ? Number(head.length) : undefined) : undefined;
     // Framed as it came: a chunked body chunked again (the hop's own Transfer-Encoding was removed
@@ -433,8 +455,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     active++;
     const seq = ++n;
+    const hasBody = head.te !== undefined || Number(head.length) > 0;
     const startedAt = copying ? Date.now() : 0;
-    const t0 = copying ? performance.now() : 0;
+    const t0 = copying || hasBody ? performance.now() : 0;
     let finished = false;
     let answerCopy: BodyCopy | undefined;
     // A slow client costs judging its own exchange, never everyone's. Copies share one room across
@@ -516,11 +539,36 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         watchClient();
       }, options.timeoutMs);
     };
+    // A request body whole within `bodyDue` of its head, the time the target held it back not counted
+    // (its own pace): else 408 and the connection closed, the exchange counted as not judged. Without
+    // it a client trickling a body (a byte every 5 s) held its connection, and the guard never closes
+    // one with a request in progress, so a few dozen held every slot and honest clients were refused.
+    let bodyWatch: NodeJS.Timeout | undefined;
+    const watchBody = (ms: number) => {
+      bodyWatch = setTimeout(() => {
+        if (req.complete || finished || failed) return;
+        const now = performance.now();
+        const spent = now - t0 - blocked - (blockedSince ? now - blockedSince : 0);
+        // (Held back by the target now: looked at again, no sooner than 100 ms, until it lets go.)
+        if (spent < bodyDue) { watchBody(Math.max(bodyDue - spent, 100)); return; }
+        giveUp('request-timeout');
+        clearTimeout(noAnswer);
+        upstream.destroy();
+        closing.add(req.socket);
+        if (res.headersSent) res.destroy();
+        else {
+          res.writeHead(408, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+          res.end(`conformance proxy: the request's body was not whole ${bodyDue / 1000} s after its head\n`);
+        }
+        done({});
+      }, ms);
+    };
     const done = (outcome: Pick<ForwardedExchange, 'answer' | 'error'>) => {
       if (finished) return;
       finished = true;
       active--;
       clearTimeout(watch);
+      clearTimeout(bodyWatch);
       forget?.();
       holders.delete(holder);
       if (outcome.error) answerCopy?.release();
@@ -575,9 +623,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       done({ error });
     });
-    // Early hints (103) reach the client before the answer, as they would directly.
+    // Early hints (103) reach the client before the answer, as they would directly; but Node writes
+    // each at once, heeding no backpressure, so a target sending them without end to a client that
+    // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_EARLY_HINTS, and none
+    // while the client's side is full: the rest are dropped and counted.
+    let hints = 0;
     upstream.on('information', (info) => {
       if (info.statusCode !== 103 || res.headersSent || failed) return;
+      if (hints >= MAX_EARLY_HINTS || req.socket.writableNeedDrain) { hintsDropped++; return; }
+      hints++;
       try {
         // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
         const hints = new Map<string, string[]>();
@@ -671,16 +725,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (requestCopy) {
       holders.add(holder);
       req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
-      if (head.te !== undefined || Number(head.length) > 0) {
-        watchClient();
-        // The upload paused for the target's full side: the proxy waits on the target, not the client.
-        req.on('pause', () => { if (!blockedSince && upstream.writableNeedDrain) blockedSince = performance.now(); });
-        upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
-      }
+      if (hasBody) watchClient();
+    }
+    if (hasBody) {
+      // The upload paused for the target's full side: the proxy waits on the target, not the client.
+      req.on('pause', () => { if (!blockedSince && upstream.writableNeedDrain) blockedSince = performance.now(); });
+      upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
+      watchBody(bodyDue);
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
     req.on('end', () => {
+      clearTimeout(bodyWatch);
       if (!answering) clearTimeout(watch);
       if (finished || failed) return;
       try {
@@ -759,7 +815,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     refused: () => refused,
     lagging: () => laggingNow(performance.now()).length,
     connections: () => guard.counts,
+    bodyMs: bodyDue,
     connectionsNote: () => guard.note(),
+    hintsDropped: () => hintsDropped,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
