@@ -117,4 +117,15 @@ describe.concurrent('one verdict in every output', () => {
     expect(s.checks.filter((c) => /could not be reached/.test(c.message)).length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: UNREACHABLE" tests="\d+" failures="0" errors="1" /);
   });
+
+  it('report.html that cannot be written (the last output but the manifest): the Allure results are presented again with the problem, and the manifest verifies every file', async () => {
+    const dir = reports();
+    mkdirSync(join(dir, 'report.html')); // a directory where the file must go
+    const r = await runCli(['--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(summaryIn(dir).verdictWords).toBe('CONFORMANT, 1 PROBLEM');
+    expect(readFileSync(join(dir, 'allure-results', 'environment.properties'), 'utf8')).toMatch(/CONFORMANT, 1 PROBLEM/);
+    expect(r.stdout).toMatch(/^Verdict: CONFORMANT, 1 PROBLEM$/m); // said again: the first verdict line came before the problem
+    expect(await verifyManifest(dir)).toBeUndefined();
+  });
 });

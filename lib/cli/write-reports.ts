@@ -237,6 +237,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   const restate = async () => {
     const stale = writers.filter((w) => wrote.has(w.name) && (stated.get(w) ?? 0) < outputProblems().length);
     for (const w of [...stale.filter((x) => x !== summaryWriter), ...stale.filter((x) => x === summaryWriter)]) await write(w);
+    await Promise.all(finishing); // a presentation written again is copied in before anything hashes it
   };
   const writers = chosenWriters(chosen);
   for (const w of writers) w.prepare?.();
