@@ -96,9 +96,9 @@ async function writeManifest(report: Report, dir: string, outputs: readonly stri
  *  a file the harness cannot prove it wrote is never touched. */
 function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly files: Readonly<Record<string, string>> } | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+    const manifest = readJsonFile(join(dir, MANIFEST_FILE)) as Manifest;
     // A manifest of before startedAt was kept in it: its run's summary.json says when it began.
-    const began = manifest.startedAt ?? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { startedAt?: string }).startedAt;
+    const began = manifest.startedAt ?? (readJsonFile(join(dir, 'summary.json')) as { startedAt?: string }).startedAt;
     const files = Object.fromEntries(Object.entries(manifest.files ?? {}).filter(([name]) => {
       const top = name.split('/')[0]!;
       return typeof manifest.files[name] === 'string' && top !== '' && top !== '.' && top !== '..' && top !== MANIFEST_FILE && !name.includes('\\') && !name.split('/').includes('..');

@@ -627,11 +627,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // each at once, heeding no backpressure, so a target sending them without end to a client that
     // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_EARLY_HINTS, and none
     // while the client's side is full: the rest are dropped and counted.
-    let hints = 0;
+    let hintsPassed = 0;
     upstream.on('information', (info) => {
       if (info.statusCode !== 103 || res.headersSent || failed) return;
-      if (hints >= MAX_EARLY_HINTS || req.socket.writableNeedDrain) { hintsDropped++; return; }
-      hints++;
+      if (hintsPassed >= MAX_EARLY_HINTS || req.socket.writableNeedDrain) { hintsDropped++; return; }
+      hintsPassed++;
       try {
         // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
         const hints = new Map<string, string[]>();
