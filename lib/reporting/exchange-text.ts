@@ -52,6 +52,8 @@ export function responseText(ex: Exchange, redact: Redactor): string {
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A word as it is when the shell reads it so (POST), else quoted: a recording's method is its recorder's text. */
+const shellWord = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : shellQuote(s));
 
 /** A run of one plain character this long is made by a command rather than written out, so that the
  *  curl of an oversized body (a generated one is over a megabyte) stays short, fits the system's
@@ -114,7 +116,7 @@ export function curlCommand(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
   const path = r.url.replace(/[?#].*$/s, '');
-  const parts = [CURL_PREFIX, ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', r.method];
+  const parts = [CURL_PREFIX, ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);
