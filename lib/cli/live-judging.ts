@@ -6,7 +6,7 @@ import type { Check, Finding } from '../checks/check.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
-import { displayLine } from '../reporting/display.js';
+import { consoleText, displayLine } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import type { Session } from './session.js';
 import type { Written } from './write-reports.js';
@@ -24,7 +24,7 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }
   const what = `${ex.id} ${ex.request.method} ${path}`;
-  const line = (text: string) => displayLine(scope.line(text));
+  const line = (text: string) => consoleText(displayLine(scope.line(text)));
   if (!failures.length) return clean ? [line(`✓ ${what}: no finding`)] : [];
   return failures.flatMap(([check, findings]) => findings.map((f) =>
     line(`✗ ${check.id} [${check.level}] ${what}: ${f.message}${f.path && /^[$/]/.test(f.path) ? ` at ${f.path}` : ''}`)));

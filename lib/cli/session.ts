@@ -10,7 +10,7 @@ import { marker } from '../contract/sensitivity.js';
 import { sourcesOf as engineSources, type Progress, type RunOptions, type RunResult } from '../engine/run.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import { verdictSummary } from '../reporting/console.js';
-import { displayLine } from '../reporting/display.js';
+import { consoleText, displayLine } from '../reporting/display.js';
 import type { ReportedDifferential } from '../reporting/differential.js';
 import type { SharedFingerprints } from '../reporting/fingerprints.js';
 import { Redactor } from '../reporting/redact.js';
@@ -126,10 +126,10 @@ export class Session {
   private targetNow: SessionSetup['target'];
   retarget(baseUrl: string): void { this.targetNow = { ...this.targetNow, baseUrl }; }
 
-  /** A line on the console, as given (the caller made its parts display-safe). */
+  /** A line on the console (the caller made its parts display-safe; CI commands are escaped here). */
   say(line: string): void {
     this.progress?.done(); // a redrawn progress line is cleared first
-    this.print(`${line}\n`);
+    this.print(`${consoleText(line)}\n`);
   }
 
   /** States the warnings known before the run. */

@@ -5,6 +5,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
+import { consoleText } from '../reporting/display.js';
 import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
@@ -322,11 +323,11 @@ export function finish(written: Written, program: string): number {
     }
   }
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
+    for (const p of problems) process.stderr.write(`${program}: ${consoleText(p)}\n`);
     return 2;
   }
   if (report.verdict === 'unreachable') {
-    process.stderr.write(`${program}: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`);
+    process.stderr.write(consoleText(`${program}: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`));
     return 2;
   }
   if (report.verdict === 'incomplete') {

@@ -5,11 +5,19 @@ import { coverageLines, coverageOf } from './coverage.js';
 import type { Report, ReportedCheck } from './report.js';
 import { sidesWords, verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
+import { consoleText } from './display.js';
 
 const sourceWords: Record<string, string> = { probe: 'probes', case: 'account requests', har: 'recorded exchanges', proxy: 'proxied exchanges', generated: 'generated requests', client: 'client requests' };
 
 /** A replay command longer than this is not printed (one finding's line stays readable). */
 const MAX_REPLAY = 600;
+
+/** A command is printed when it is one line that a console shows as it is (consoleText changes
+ *  nothing): a body's line feed would start a console line with the recorder's text, and a changed
+ *  command would send other bytes. Otherwise, where it is whole. */
+const shownCommand = (command: string, where: string): string =>
+  (command.length <= MAX_REPLAY && !command.includes('\n') && consoleText(command) === command ? command
+    : `a ${command.length}-character command${command.includes('\n') ? ` of ${command.split('\n').length} lines` : ''}, whole in ${where}`);
 
 function failure(c: ReportedCheck): string[] {
   const lines = [`  ✗ ${c.id} [${c.level}, ${c.clause}] ${c.message}`];
@@ -20,7 +28,7 @@ function failure(c: ReportedCheck): string[] {
   if (ev?.actual !== undefined) lines.push(`      got "${ev.actual}"${ev.path ? ` at ${ev.path}` : ''}`);
   if (c.shrunk) lines.push(...shrunkLines(c.shrunk));
   // The command that sends its first finding's request again (a cut command would send other bytes).
-  else if (c.replay) lines.push(`      replay: ${c.replay.length <= MAX_REPLAY ? c.replay : `a ${c.replay.length}-character command, whole in replay.sh and summary.json (checks[].replay)`}`);
+  else if (c.replay) lines.push(`      replay: ${shownCommand(c.replay, 'replay.sh and summary.json (checks[].replay)')}`);
   return lines;
 }
 
@@ -34,7 +42,7 @@ function shrunkLines(s: NonNullable<ReportedCheck['shrunk']>): string[] {
     `      smallest failing request (${how}${s.stopped ? `; stopped: ${s.stopped}` : ''}):`,
     `        ${requestLine}${body ? ` ${body.length > 300 ? `${body.slice(0, 299)}…` : body}` : ''}`,
     ...(f ? [`        re-judged: ${f.path && /^[$/]/.test(f.path) ? `${f.path}: ` : ''}${f.message}`] : []),
-    `        replay: ${s.curl.length > 600 ? `${s.curl.slice(0, 599)}… (whole in summary.json)` : s.curl}`,
+    `        replay: ${shownCommand(s.curl, 'summary.json (checks[].shrunk.curl)')}`,
     `        or the run: --seed ${s.seed}`,
   ];
 }
@@ -62,13 +70,13 @@ export function verdictSummary(report: Report): string {
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
   lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, report.gate ?? 'must')}; ` : ''}${report.verdict === 'incomplete' ? report.stopped ? `no MUST check failed before the run was stopped (${report.stopped}); ` : 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
-  return `${lines.join('\n')}\n`;
+  return consoleText(`${lines.join('\n')}\n`);
 }
 
 /** What follows the verdict once every report is written: where they are, and the warnings again. */
 export function closingLines(report: Report, outputs: readonly string[]): string {
   const lines = [...(outputs.length ? [`Reports: ${outputs.join(', ')}`] : []), ...report.warnings.map((w) => `Warning: ${w}`)];
-  return lines.length ? `${lines.join('\n')}\n` : '';
+  return lines.length ? consoleText(`${lines.join('\n')}\n`) : '';
 }
 
 export const consoleSummary = (report: Report, outputs: readonly string[]): string => verdictSummary(report) + closingLines(report, outputs);

@@ -33,6 +33,14 @@ export const displayLine = (s: string): string => s.replace(UNSAFE, escape);
 /** Several lines, safe to print or render: as displayLine, but line feeds and tabs are kept. */
 export const displayBlock = (s: string): string => s.replace(/\r\n/g, '\n').replace(UNSAFE_IN_BLOCK, escape);
 
+/** Console text as CI runners read a step's output (stdout and stderr alike): GitHub's runner, as
+ *  Azure Pipelines' agent, runs `##[command]` (`##vso[command]`) found anywhere in a line, and
+ *  `::command::` at a line's start after white space. A target's `##[stop-commands]…` would silence the
+ *  run's own annotations, `##[add-mask]…` hide its words. Their `#` and `:` are shown escaped, as
+ *  `\x23` and `\x3a`, like every character a console does not show as it is. */
+export const consoleText = (s: string): string =>
+  s.replace(/#(?=#(?:vso)?\[)/gi, '\\x23').replace(/^([^\S\n]*):(?=:)/gm, '$1\\x3a');
+
 /** Text as a Markdown code span: inert however it is written (no link, emphasis, HTML or autolink
  *  can form inside it). The fence is longer than any run of backticks in the text. */
 export function markdownCode(s: string): string {
