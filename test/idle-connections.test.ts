@@ -5,7 +5,7 @@
 // (lib/http/connection-guard.ts). Bounds are lowered by options here; the last tests run each
 // program under a real `ulimit -n`, where the bound comes from the descriptor limit itself.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,21 +17,8 @@ import { ConnectionGuard, connectionBound, descriptorLimit, type ConnectionCount
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { startProxy } from '../lib/traffic/proxy.js';
 import { ROOT, servingProgram } from './helpers/cli.js';
+import { honest, HONEST_BODY as BODY } from './helpers/honest-client.js';
 import { GENEROUS_MS, until } from './helpers/wait.js';
-
-const BODY = JSON.stringify({ userName: 'test', password: 'pw' });
-
-/** An honest client's request on a connection of its own: the status, or the error's code. */
-function honest(url: string, path = '/supportstateuser'): Promise<number | string> {
-  return new Promise((resolve) => {
-    const req = request(`${url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) }, signal: AbortSignal.timeout(GENEROUS_MS) }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.name));
-    req.end(BODY);
-  });
-}
 
 interface Held { readonly socket: Socket; closed: boolean; got: string }
 
@@ -48,32 +35,61 @@ async function hold(url: string, send = ''): Promise<Held> {
   return held;
 }
 
-/** A request whose body is still coming: busy, never closed for another connection. */
+/** A request whose body is still coming: busy, never closed for another connection (but by the
+ *  proxy, which closes one its client keeps waiting before refusing: test/proxy-held-slots.test.ts). */
 const PARTIAL = `POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, 5)}`;
 
-interface Listener { readonly url: string; connections(): ConnectionCounts; close(): Promise<void> }
+/** A connection busy with a request, and how to let its request go on to its answer. */
+interface Busy { readonly held: Held; finish(): void }
 
-const opened: Listener[] = [];
+interface Listener { readonly url: string; connections(): ConnectionCounts; close(): Promise<void>; busy(): Promise<Busy> }
+
+/** A connection whose request body is still coming (PARTIAL). */
+async function partial(url: string): Promise<Busy> {
+  const held = await hold(url, PARTIAL);
+  return { held, finish: () => held.socket.write(BODY.slice(5)) };
+}
+
+/** The proxy's target for the listener tests: answers every request at once, but holds each
+ *  `GET /hold` until let go (a request the proxy waits on its target for: busy). */
+const holding: ServerResponse[] = [];
+let heldTarget: Server | undefined;
+
+const opened: Pick<Listener, 'close'>[] = [];
 let target: RunningReference | undefined;
 afterAll(async () => {
   for (const l of opened) await l.close();
   await target?.close();
+  for (const res of holding) res.destroy();
+  if (heldTarget) await new Promise((r) => heldTarget!.close(r));
 });
 
 /** Each of the three listeners, started with the bounds given. */
 const LISTENERS: Record<string, (bounds: { max?: number; headMs?: number }) => Promise<Listener>> = {
   reference: async (connections) => {
     const r = await startReference({ connections });
-    return { url: r.url, connections: () => r.connections, close: () => r.close() };
+    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => partial(r.url) };
   },
   'judging reference': async (connections) => {
     const r = await startJudgingReference({ connections, reportDir: mkdtempSync(join(tmpdir(), 'idle-connections-')), print: () => undefined });
-    return { url: r.url, connections: () => r.connections, close: () => r.close() };
+    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => partial(r.url) };
   },
   proxy: async (connections) => {
-    target ??= await startReference();
-    const p = await startProxy({ target: target.url, port: 0, maxBodyBytes: 1024 * 1024, timeoutMs: 30_000, onExchange: () => undefined, connections });
-    return { url: p.url, connections: p.connections, close: () => p.close(0) };
+    if (!heldTarget) {
+      heldTarget = createServer((req, res) => { req.resume(); if (req.url === '/hold') holding.push(res); else res.end('{}'); });
+      await new Promise<void>((r) => heldTarget!.listen(0, '127.0.0.1', r));
+    }
+    const p = await startProxy({ target: `http://127.0.0.1:${(heldTarget.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1024 * 1024, timeoutMs: 30_000, onExchange: () => undefined, connections });
+    return {
+      url: p.url, connections: p.connections, close: () => p.close(0),
+      busy: async () => {
+        const before = holding.length;
+        const held = await hold(p.url, 'GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+        await until(() => holding.length > before, 'the target to hold the request');
+        const res = holding[before]!;
+        return { held, finish: () => res.end('late') };
+      },
+    };
   },
 };
 
@@ -87,7 +103,7 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
   it('at its bound of open connections, serves an honest client by closing the connection idle longest, never a busy one', async () => {
     const MAX = 6;
     const l = await start({ max: MAX, headMs: 30_000 });
-    const busy = await hold(l.url, PARTIAL);
+    const { held: busy, finish } = await l.busy();
     await until(() => l.connections().open === 1 && l.connections().waiting === 0, 'the busy connection\'s request to start');
     const idle: Held[] = [];
     for (let i = 1; i < MAX; i++) idle.push(await hold(l.url, i % 2 ? '' : 'POST /supportstateuser HTTP/1.1\r\nHo'));
@@ -99,20 +115,21 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
     expect(busy.closed).toBe(false);
     expect(l.connections()).toMatchObject({ max: MAX, evicted: 1, refused: 0, noHead: 0 });
     // The busy one's request goes on and is answered.
-    busy.socket.write(BODY.slice(5));
+    finish();
     await until(() => /^HTTP\/1\.1 200 /.test(busy.got), 'the busy connection to be answered');
     for (const h of [...idle, busy]) h.socket.destroy();
   });
 
   it('refuses a new connection only when every open one is busy with a request', async () => {
     const l = await start({ max: 2, headMs: 30_000 });
-    const busy = [await hold(l.url, PARTIAL), await hold(l.url, PARTIAL)];
+    const requests = [await l.busy(), await l.busy()];
+    const busy = requests.map((b) => b.held);
     await until(() => l.connections().open === 2 && l.connections().waiting === 0, 'both busy connections\' requests to start');
     const late = await hold(l.url);
     await until(() => late.closed, 'the new connection to be refused');
     expect(l.connections()).toMatchObject({ open: 2, refused: 1, evicted: 0 });
     expect(busy.map((h) => h.closed)).toEqual([false, false]);
-    for (const h of busy) h.socket.write(BODY.slice(5));
+    for (const b of requests) b.finish();
     await until(() => busy.every((h) => /^HTTP\/1\.1 200 /.test(h.got)), 'both busy connections to be answered');
     for (const h of busy) h.socket.destroy();
   });
@@ -186,7 +203,7 @@ describe('the reference over TLS', () => {
     const ca = readFileSync(join(ROOT, 'fixtures/tls/ca.pem'));
     const tls = { key: readFileSync(join(ROOT, 'fixtures/tls/server.key'), 'utf8'), cert: readFileSync(join(ROOT, 'fixtures/tls/server.pem'), 'utf8') };
     const r = await startReference({ tls, connections: { max: 3, headMs: 30_000 } });
-    opened.push({ url: r.url, connections: () => r.connections, close: () => r.close() });
+    opened.push({ close: () => r.close() });
     // The oldest connection, busy with a request whose body is still coming.
     const busy = tlsConnect({ host: '127.0.0.1', port: r.port, ca, servername: 'localhost' });
     let got = '';

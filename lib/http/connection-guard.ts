@@ -11,6 +11,18 @@
 //   progress (its body coming, or its answer being made or awaited) is never closed. Only when
 //   every connection is busy is the new one refused. Idle holders cannot keep an honest client out,
 //   and a flood closes the flooder's own older connections first.
+// - with `stalls` (the proxy's): past those, and before one accepted since the last sweep or two
+//   (its head may be on its way), a connection whose client keeps its request waiting (a body not
+//   coming, an answer not read), the one that moved fewest bytes per second since its head first.
+//   Else a peer that keeps every slot in that state (a trickled body cut at the body deadline and
+//   sent again on a new connection, an answer never read) kept honest clients out as long as it
+//   liked, and its churn of new connections closed theirs before their heads came (8 slots, 24
+//   such peers: 0 of 154 honest requests in 8 s served). Mature servers bound that pace rather than
+//   the count alone: Apache's mod_reqtimeout MinRate, nginx's client_body_timeout/send_timeout,
+//   HAProxy's timeout http-request/client; nginx at worker_connections reuses idle connections
+//   only. Here the pace matters only at the bound, so a slow client is never cut while there is
+//   room; and not a share per client address (nginx's limit_conn): behind one address (127.0.0.1,
+//   a NAT, a CDN) honest and hostile clients are one, and one honest load test uses dozens.
 // Cost: a request only stores its response on its connection (a listener per response added about
 // 1 µs per request in an A/B, no more than noise); a sweep timer (each second at most) finds which answered
 // connections wait for a head again, by their last response being finished, so one between
@@ -29,7 +41,17 @@ export interface ConnectionLimits {
   readonly keepAliveMs: number;
 }
 
-/** What was closed or refused, and why (none of it an exchange: no whole request came). */
+/** What the guard may ask its owner of a connection with a request in progress (the socket as
+ *  accepted), to close it at the bound in favour of a new one. */
+export interface Stalls {
+  /** Whether its client keeps its request waiting now: its body not coming while the owner takes
+   *  it, or its answer held up by the client's full side (not waiting on the owner or its target). */
+  stalled(socket: Socket): boolean;
+  /** Called just before such a connection is closed at the bound (its owner counts the exchange). */
+  closing(socket: Socket): void;
+}
+
+/** What was closed or refused, and why (none of it an exchange but `stalled`: no whole request came). */
 export interface ConnectionCounts {
   /** Open now. */
   readonly open: number;
@@ -45,6 +67,9 @@ export interface ConnectionCounts {
   readonly evicted: number;
   /** New connections refused at the bound: every open one was busy with a request. */
   readonly refused: number;
+  /** Closed at the bound, to serve a new connection: a request in progress whose client kept it
+   *  waiting, moving fewest bytes per second (only with `stalls`; its owner counts the exchange). */
+  readonly stalled: number;
 }
 
 /** The soft limit on open file descriptors (Linux: /proc/self/limits; Node raises it to the hard
@@ -77,8 +102,12 @@ export function connectionBound(perConnection: number, limit: number | undefined
 }
 
 /** One connection: since when it waits for a request head (from its accept, or from the sweep that
- *  first saw its last answer finished), and its last request's response. */
-interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse }
+ *  first saw its last answer finished), and its last request's response; with `stalls`, when its
+ *  last request's head came (the coarse clock) and the bytes its socket had moved by then. */
+interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number }
+
+/** Bytes a socket has moved both ways (written: those its kernel took). */
+const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
 
 /** The socket a connection's request is read from, as its accept gave it (a TLS socket's TCP one). */
 const rawOf = (s: Socket): Socket => (s as Socket & { _parent?: Socket | null })._parent ?? s;
@@ -94,6 +123,13 @@ export class ConnectionGuard {
   private next = 0;
   /** A coarse clock (ms), moved by the sweep: nothing reads the time per request. */
   private now = performance.now();
+  /** The clock at the sweep before the last: a fresh connection accepted since is young. */
+  private before = this.now;
+  /** Connections with a request their client keeps waiting, as last ranked (fewest bytes per second
+   *  first; from `nextStalled` on), and the clock when a ranking last found none. */
+  private stalledRank: Socket[] = [];
+  private nextStalled = 0;
+  private noneStalledAt = -1;
   private readonly timer: NodeJS.Timeout;
   /** The sweep's period: the coarse clock is at most this far behind. */
   private readonly every: number;
@@ -104,9 +140,10 @@ export class ConnectionGuard {
   private idle = 0;
   private evicted = 0;
   private refused = 0;
+  private stalled = 0;
 
   /** `perConnection`: descriptors each client connection may hold (for the default bound). */
-  constructor(server: Server, private readonly limits: ConnectionLimits, perConnection = 1) {
+  constructor(server: Server, private readonly limits: ConnectionLimits, perConnection = 1, private readonly stalls?: Stalls) {
     this.max = limits.maxConnections ?? connectionBound(perConnection, descriptorLimit());
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's `this` is its socket
     const guard = this;
@@ -122,7 +159,7 @@ export class ConnectionGuard {
   get counts(): ConnectionCounts {
     let waiting = this.fresh.size;
     for (const c of this.used.values()) if (c.res?.writableFinished) waiting++;
-    return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused };
+    return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused, stalled: this.stalled };
   }
 
   /** One line for a mode's reports on what was closed or refused, or undefined when nothing was. */
@@ -134,9 +171,12 @@ export class ConnectionGuard {
       [this.evicted, `were closed, waiting longest for a request head, for a new connection at the bound of ${this.max} open`],
       [this.refused, `were refused at the bound of ${this.max} open, every open one busy with a request`],
     ] as const).filter(([n]) => n > 0);
-    if (!parts.length) return undefined;
     const total = parts.reduce((sum, [n]) => sum + n, 0);
-    return `${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`;
+    const lines = [
+      ...(parts.length ? [`${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`] : []),
+      ...(this.stalled ? [`${this.stalled} connection(s) with a request in progress were closed for a new connection at the bound of ${this.max} open: their client kept it waiting (a body not coming, an answer not read), moving fewest bytes per second`] : []),
+    ];
+    return lines.length ? lines.join('; ') : undefined;
   }
 
   /** The request listener, each request's response stored on its connection (responses finish in
@@ -149,7 +189,10 @@ export class ConnectionGuard {
         this.fresh.delete(raw);
         this.used.set(raw, c);
       }
-      if (c) c.res = res;
+      if (c) {
+        c.res = res;
+        if (this.stalls) { c.at = this.now; c.moved = movedBy(raw); }
+      }
       inner(req, res);
     };
   }
@@ -173,16 +216,51 @@ export class ConnectionGuard {
     return c.res === res && this.used.has(socket);
   }
 
-  /** Closes the connection waiting longest for a request head; false when none is known to wait. */
+  /** Closes, for a new connection, the one waiting longest for a request head, but one accepted
+   *  since the sweep before the last only after (with `stalls`) a request its client keeps waiting,
+   *  fewest bytes per second first; false when there is none of these. */
   private evictOne(): boolean {
     while (this.next < this.waiting.length && !this.stillWaiting(this.waiting[this.next]!)) this.next++;
     const a = first(this.fresh);
     const b = this.waiting[this.next];
-    if (a && (!b || a[1].since <= b[1].since)) { this.close(a[0]); }
+    const young = !!a && a[1].since >= this.before && !!this.stalls;
+    if (a && !young && (!b || a[1].since <= b[1].since)) { this.close(a[0]); }
     else if (b) { this.next++; this.close(b[0]); }
-    else return false;
+    else {
+      const s = this.stalls && this.stalledOne();
+      if (s) {
+        this.stalls!.closing(s);
+        this.close(s);
+        this.stalled++;
+        return true;
+      }
+      if (!a) return false;
+      this.close(a[0]);
+    }
     this.evicted++;
     return true;
+  }
+
+  /** The connection whose client keeps its request waiting that moved fewest bytes per second since
+   *  its head, by a ranking made when the last one ran out: each ranking (one pass over the open
+   *  connections) serves as many closings as it found, and one that found none is not made again
+   *  before the clock moves. */
+  private stalledOne(): Socket | undefined {
+    for (let ranked = false; ; ranked = true) {
+      while (this.nextStalled < this.stalledRank.length) {
+        const s = this.stalledRank[this.nextStalled++]!;
+        if (this.used.has(s) && this.stalls!.stalled(s)) return s;
+      }
+      if (ranked || this.noneStalledAt === this.now) return undefined;
+      const found: [number, number, Socket][] = [];
+      for (const [s, c] of this.used) {
+        if (c.at === undefined || c.res?.writableFinished || !this.stalls!.stalled(s)) continue;
+        found.push([(movedBy(s) - c.moved!) / Math.max(this.now - c.at, this.every), c.at, s]);
+      }
+      this.stalledRank = found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , s]) => s);
+      this.nextStalled = 0;
+      if (!found.length) this.noneStalledAt = this.now;
+    }
   }
 
   private close(socket: Socket): void {
@@ -193,6 +271,7 @@ export class ConnectionGuard {
   /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
    *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs. */
   private sweep(): void {
+    this.before = this.now;
     this.now = performance.now();
     for (const [socket, c] of this.fresh) {
       if (this.now - c.since < this.limits.headMs + this.every) break;

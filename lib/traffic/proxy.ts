@@ -11,7 +11,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGuard, type ConnectionCounts } from '../http/connection-guard.js';
+import { ConnectionGuard, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
@@ -79,7 +79,11 @@ export type Unjudged =
   | 'lagging-answer'
   /** Its client had not sent the request's body whole `bodyDeadline` after its head, the proxy
    *  waiting on it: answered 408 and its connection closed, whether its room was needed or not. */
-  | 'request-timeout';
+  | 'request-timeout'
+  /** Its client kept it waiting (its body not coming, its answer not read) when a new connection
+   *  came at the bound of open connections, and had moved fewest bytes per second of those that
+   *  did: its connection was closed for the new one (lib/http/connection-guard.ts). */
+  | 'stalled-at-bound';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -424,6 +428,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     res.end(`conformance proxy: ${why}\n`);
   };
 
+  // Each connection's exchange in progress, for the guard at its bound: whether its client keeps it
+  // waiting, and its count as not judged when the guard closes it.
+  const current = new WeakMap<Socket, { stalled(): boolean; closing(): void }>();
+  const stalls: Stalls = {
+    stalled: (socket) => current.get(socket)?.stalled() ?? false,
+    closing: (socket) => current.get(socket)?.closing(),
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (closing.has(req.socket)) { res.destroy(); return; }
     const head = headOf(req.rawHeaders, target.host);
@@ -530,6 +542,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       },
       giveUp: (now) => giveUp(answering ? (now - answerAt >= T ? 'slow-answer' : 'lagging-answer') : (now - t0 >= T ? 'slow-request' : 'lagging-request')),
     };
+    // The proxy waits on the client: for the body while the target takes what comes, or for the
+    // client's full side to take the answer.
+    const mine = {
+      stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain),
+      closing: () => giveUp('stalled-at-bound'),
+    };
+    current.set(req.socket, mine);
     const watchClient = () => {
       watch = setTimeout(() => {
         if (finished || !copying || requestCopy?.dropped || answerCopy?.dropped || forget) return;
@@ -571,6 +590,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       clearTimeout(bodyWatch);
       forget?.();
       holders.delete(holder);
+      if (current.get(req.socket) === mine) current.delete(req.socket);
       if (outcome.error) answerCopy?.release();
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
@@ -791,7 +811,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
   // and number. Two descriptors each: an exchange in flight holds one to the target (one at a time
   // per connection, see `serve`), and the agent keeps no more idle ones than were once in use.
-  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2);
+  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2, stalls);
   server.on('request', guard.listener(serve));
   // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
   // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or

@@ -1,0 +1,118 @@
+// A peer cannot keep honest clients out by holding every client connection the proxy allows with
+// requests it keeps waiting: a body that never comes (sent again on a new connection whenever one is
+// closed, as a client cut at the body deadline would), or an answer it never reads. At the bound, a
+// new connection is served by closing the one whose client keeps its request waiting and moved
+// fewest bytes per second (lib/http/connection-guard.ts), and that exchange is counted as not judged.
+// Before, every such connection was "busy": new ones were refused (or closed by the peer's own churn
+// of new connections before their heads came), and an honest client got no answer while it lasted.
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
+import { startProxy, type RunningProxy, type Unjudged } from '../lib/traffic/proxy.js';
+import { proxiedRawTarget } from './helpers/raw-target.js';
+import { honest } from './helpers/honest-client.js';
+import { GENEROUS_MS, until } from './helpers/wait.js';
+
+const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
+/** A peer keeping `n` connections open, each sending `head` and then nothing, and opening a new one
+ *  as soon as one is closed (that it sees: `reads` false, its socket is paused and reads nothing). */
+function peer(url: string, n: number, head: string, reads = true) {
+  const { hostname, port } = new URL(url);
+  let stopped = false;
+  let opened = 0;
+  const open = new Set<Socket>();
+  const one = () => {
+    if (stopped) return;
+    opened++;
+    const s = connect(Number(port), hostname, () => { s.write(head); if (!reads) s.pause(); });
+    open.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => { open.delete(s); setImmediate(one); });
+  };
+  for (let i = 0; i < n; i++) one();
+  return { opened: () => opened, stop: () => { stopped = true; for (const s of open) s.destroy(); } };
+}
+
+/** Every exchange the proxy gave up: those closed at the bound, and those of the peer's connections
+ *  it closed itself at the end (hung up); nothing else. */
+async function settled(proxy: RunningProxy, unjudged: readonly Unjudged[]) {
+  await until(() => proxy.inFlight() === 0, 'the exchanges of the closed connections to end');
+  return { stalled: proxy.connections().stalled, counted: unjudged.filter((w) => w === 'stalled-at-bound').length, other: unjudged.filter((w) => w !== 'stalled-at-bound' && w !== 'client-gone') };
+}
+
+describe('--proxy while a peer keeps request bodies waiting on every connection it allows', () => {
+  const MAX = 4;
+  const unjudged: Unjudged[] = [];
+  const setup = proxiedRawTarget(() => OK, { proxy: { connections: { max: MAX }, onUnjudged: (why) => { unjudged.push(why); } } });
+
+  it('answers each of an honest client\'s requests, closing the peer\'s connections in their place, and counts each exchange closed as not judged', async () => {
+    // Three connections per slot, each a head announcing a body that never comes.
+    const hostile = peer(setup.proxy.url, 3 * MAX, 'POST /supportstateuser HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+    const statuses: (number | string)[] = [];
+    try {
+      await until(() => hostile.opened() > 3 * MAX && setup.proxy.connections().open === MAX, 'the peer to hold every connection');
+      for (let i = 0; i < 5; i++) statuses.push(await honest(setup.proxy.url));
+    } finally {
+      hostile.stop();
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    // The target got the honest requests whole, and no hostile one; each honest exchange is judged.
+    expect(setup.target.requests.map((r) => r.line)).toEqual(Array(5).fill('POST /supportstateuser HTTP/1.1'));
+    expect(setup.seen.map((ex) => ex.path)).toEqual(Array(5).fill('/supportstateuser'));
+    const { stalled, counted, other } = await settled(setup.proxy, unjudged);
+    expect(stalled).toBeGreaterThan(0);
+    expect([counted, other]).toEqual([stalled, []]);
+    expect(setup.proxy.connectionsNote()).toContain(`${stalled} connection(s) with a request in progress were closed for a new connection at the bound of ${MAX} open`);
+  });
+});
+
+describe('--proxy while a peer reads none of its answers on every connection it allows', () => {
+  const MAX = 2;
+  const unjudged: Unjudged[] = [];
+  let target: Server;
+  let proxy: RunningProxy;
+  let bigServed = 0;
+  beforeAll(async () => {
+    // 16 MiB: more than the kernel's buffers and the proxy's take, so an answer not read stays unsent.
+    const big = Buffer.alloc(16 * 1024 * 1024, 'x');
+    target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/big') { bigServed++; res.end(big); } else res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: () => undefined, onUnjudged: (why) => { unjudged.push(why); }, connections: { max: MAX } });
+  });
+  afterAll(async () => {
+    await proxy.close(0);
+    target.closeAllConnections();
+    await new Promise((r) => target.close(r));
+  });
+
+  it('answers an honest client by closing one of them, counted as not judged', async () => {
+    const hostile = peer(proxy.url, MAX, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', false);
+    let status: number | string = 'none';
+    try {
+      await until(() => bigServed >= MAX, 'the target to answer every unread request');
+      // Refused while the answers still flow into the kernel's buffers; answered once they wait on the peer.
+      const bound = Date.now() + GENEROUS_MS;
+      while ((status = await honest(proxy.url)) !== 200 && Date.now() < bound) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      hostile.stop();
+    }
+    expect(status).toBe(200);
+    const { stalled, counted, other } = await settled(proxy, unjudged);
+    expect(stalled).toBeGreaterThan(0);
+    expect([counted, other]).toEqual([stalled, []]);
+  });
+});
+
+describe('the reports', () => {
+  it('name the reason', () => {
+    const q = new JudgeQueue(10, 100, () => undefined);
+    q.notJudged('stalled-at-bound');
+    expect(notJudgedNote(q, { roomBytes: 100, timeoutMs: 10_000, judgeStopped: false })).toBe('1 of 1 exchange(s) forwarded were not judged (0% judged): the client kept it waiting (its body not coming, its answer not read) when a new connection came at the bound of open connections, moving fewest bytes per second: its connection was closed for the new one; they streamed through unjudged');
+  });
+});
