@@ -108,7 +108,7 @@ export interface Report {
   /** What fails the run: MUST checks, or SHOULD checks too (--fail-on should). */
   readonly gate: Gate;
   readonly unreachable?: string;
-  /** The signal that stopped the run before it sent everything (the verdict is then incomplete at best). */
+  /** What stopped the run before it sent everything: a signal, or its parent process ended (the verdict is then incomplete at best). */
   readonly stopped?: string;
   readonly startedAt: string;
   readonly finishedAt: string;
