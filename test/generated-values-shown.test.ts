@@ -16,10 +16,14 @@ import { published } from '../lib/reporting/boundary.js';
 import { displayBlock } from '../lib/reporting/display.js';
 import { curlCommand, requestText, responseText } from '../lib/reporting/exchange-text.js';
 import { Redactor } from '../lib/reporting/redact.js';
+import { replayBounds } from '../lib/reporting/replay-script.js';
 import { buildReport } from '../lib/reporting/report.js';
 import { MARKER } from '../lib/reporting/sensitive-ranges.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
+
+/** The bounds of a run at the default --timeout. */
+const BOUNDS = replayBounds({ configuration: {} });
 
 const exchange = (id: string, source: 'generated' | 'probe', body: string, answer: string): Exchange => ({
   id, title: id, origin: { source, vouched: source === 'probe' },
@@ -34,7 +38,7 @@ function reported(r: Redactor, ex: Exchange): { request: string; response: strin
   r.learnFingerprints(ex);
   const scope = r.scope();
   scope.learnExchange(ex);
-  const texts = { request: requestText(ex, scope), response: responseText(ex, scope), curl: curlCommand(ex, scope) };
+  const texts = { request: requestText(ex, scope), response: responseText(ex, scope), curl: curlCommand(ex, scope, BOUNDS) };
   const shownBy = new Map(Object.values(texts).map((t) => [t, scope]));
   return { ...published(texts, r, new Set(), shownBy), scope };
 }
@@ -59,7 +63,7 @@ describe('a generated request\'s body, a piece of which the target answers in a 
 
   it('its curl writes every character an output shows escaped (a control, CR, a bidi mark) by its bytes: shown, it still sends the body as sent', async () => {
     const body = JSON.stringify({ searchValues: 'a\r\nb\u007f c\u202ed\u0085é' }).replace('é', '\u0000é');
-    const curl = curlCommand(exchange('gen.login.5', 'generated', body, '{}'), new Redactor({ showPersonalData: false, secrets: [] }));
+    const curl = curlCommand(exchange('gen.login.5', 'generated', body, '{}'), new Redactor({ showPersonalData: false, secrets: [] }), BOUNDS);
     expect(displayBlock(curl)).toBe(curl);
     const writer = curl.slice(0, curl.indexOf(' | curl '));
     const sent = await new Promise<Buffer>((resolve, reject) => execFile('sh', ['-c', writer], { encoding: 'buffer', timeout: 30_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))));

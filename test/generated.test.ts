@@ -37,12 +37,16 @@ import type { Variant } from '../lib/reference/profile.js';
 import { startReference } from '../lib/reference/server.js';
 import { curlCommand, requestText } from '../lib/reporting/exchange-text.js';
 import { MAX_SHOWN_TEXT, Redactor } from '../lib/reporting/redact.js';
+import { replayBounds } from '../lib/reporting/replay-script.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { elementChildren } from '../lib/xml/model.js';
 import { parseXml } from '../lib/xml/parse.js';
 import { runCli } from './helpers/cli.js';
 import { changed, goodExchanges, judged } from './helpers/exchanges.js';
 import { useReference } from './helpers/reference.js';
+
+/** The bounds of a run at the default --timeout. */
+const BOUNDS = replayBounds({ configuration: {} });
 
 const NS = DEFAULT_NAMESPACES;
 const requestsOf = (op: Operation, seed: number, count = DEFAULT_GENERATED_CASES): GeneratedRequest[] => [...generateFor(op, NS, seed, count)].map((v) => v.value);
@@ -422,7 +426,7 @@ describe('reporting an oversized request', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${big.path}`;
       const ex: Exchange = { id: 'big', title: 'big', origin: { source: 'generated', vouched: false, intent: 'invalid' }, startedAt: '', durationMs: 0, request: { method: 'POST', url, headers: big.headers, body: big.body } };
       const redactor = new Redactor({ showPersonalData: true, secrets: [] });
-      const curl = curlCommand(ex, redactor);
+      const curl = curlCommand(ex, redactor, BOUNDS);
       expect(curl.length).toBeLessThan(1000);
       await new Promise<void>((resolve, reject) => execFile('sh', ['-c', curl], { timeout: 60_000 }, (e) => (e ? reject(e) : resolve())));
       expect(hashes).toEqual([createHash('sha256').update(big.body).digest('hex')]);
@@ -436,7 +440,7 @@ describe('reporting an oversized request', () => {
     // A back-reference pattern overflowed the stack here at about 4 MB, and took the reports with it.
     const body = `{"userName":"${'a'.repeat(8 * 1024 * 1024)}"}`;
     const ex: Exchange = { id: 'big', title: 'big', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0, request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body } };
-    const curl = curlCommand(ex, new Redactor({ showPersonalData: true, secrets: [] }));
+    const curl = curlCommand(ex, new Redactor({ showPersonalData: true, secrets: [] }), BOUNDS);
     expect(curl).toContain(`head -c ${8 * 1024 * 1024} /dev/zero | tr '\\0' 'a'`);
     expect(curl.length).toBeLessThan(1000);
   });
@@ -461,7 +465,7 @@ describe.concurrent('the CLI', () => {
     expect(summary.configuration.options).toMatchObject({ generate: DEFAULT_GENERATED_CASES, seed: 9 });
     const check = summary.checks.find((c: { id: string }) => c.id === 'ROBUST-NO-5XX');
     expect(check.shrunk).toMatchObject({ seed: 9, findings: [{ path: 'status', message: 'status 500 (SqlException): a server error' }] });
-    expect(check.shrunk.curl).toMatch(/^curl -sS -i -X POST -H 'content-type: application\/json' -H 'accept:' -H 'user-agent:' --data-binary '\{"userName":"'\\''"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
+    expect(check.shrunk.curl).toMatch(/^curl -sS --connect-timeout 10 --max-time 30 -i -X POST -H 'content-type: application\/json' -H 'accept:' -H 'user-agent:' --data-binary '\{"userName":"'\\''"\}' 'http:\/\/127\.0\.0\.1:\d+\/supportstateuser'$/);
     expect(summary.exchanges.map((e: { id: string }) => e.id)).toContain(check.shrunk.exchange);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain(`**Generated requests:** ${DEFAULT_GENERATED_CASES} per operation from seed 9`);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/smallest failing request: gen\.login\.\d+\.shrink\.ROBUST-NO-5XX\.\d+ \(shrunk from gen\.login\.\d+ in \d+ step\(s\); seed 9\)/);

@@ -9,8 +9,12 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
 import { curlCommand } from '../lib/reporting/exchange-text.js';
+import { replayBounds } from '../lib/reporting/replay-script.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
+
+/** The bounds of a run at the default --timeout. */
+const BOUNDS = replayBounds({ configuration: {} });
 
 let target: RawTarget;
 beforeAll(async () => { target = await startRawTarget(() => 'HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'); });
@@ -28,7 +32,7 @@ const exchange = (method: string, pathAndQuery: string, headers: Record<string, 
 /** What the target received from the exchange's curl command: its request line, headers and body. */
 async function replayed(ex: Exchange) {
   const before = target.requests.length;
-  const r = await sh(curlCommand(ex, new Redactor({ showPersonalData: false, secrets: [] })));
+  const r = await sh(curlCommand(ex, new Redactor({ showPersonalData: false, secrets: [] }), BOUNDS));
   expect([r.code, r.stderr]).toEqual([0, '']);
   expect(target.requests).toHaveLength(before + 1);
   const got = target.requests[before]!;

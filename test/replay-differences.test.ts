@@ -2,14 +2,15 @@
 // difference from the legacy alone: the script re-sends the request of each differing path's first
 // example to the legacy, then to the candidate, each beside what the run got from that side, with
 // the run's secrets as variables (never written). And every curl in it is bounded by the run's
-// --timeout: a target that never answers is "no answer", not a replay that hangs.
+// --timeout: a target that never answers is "no answer", not a replay that hangs; so is each curl of
+// summary.json, copied and run by hand.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 import { startHostile, type Hostile } from './helpers/hostile.js';
 import { useReference } from './helpers/reference.js';
 
@@ -27,9 +28,9 @@ interface Summary {
   differential: { differences: number; paths: { operation: string; path: string; shownBy?: { legacy: string; candidate: string } }[] };
 }
 
-// A hang guard only: with bounded curls the script ends well within it.
-const sh = (script: string, env: Record<string, string>) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile('sh', [script], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (e, stdout, stderr) =>
+// A hang guard only: with bounded curls a script or command ends well within it.
+const sh = (args: readonly string[], env: Record<string, string>) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+  execFile('sh', args, { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (e, stdout, stderr) =>
     resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
 });
 
@@ -66,7 +67,7 @@ describe('replay.sh of a differential run', () => {
   });
 
   it('re-sends each difference\'s request to the legacy and to the candidate and gets each side\'s status and SHA-256 again, which differ', async () => {
-    const r = await sh(join(dir, 'out', 'replay.sh'), { X_API_KEY: SECRET, ...VARIABLES });
+    const r = await sh([join(dir, 'out', 'replay.sh')], { X_API_KEY: SECRET, ...VARIABLES });
     expect([r.code, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.trim().split('\n');
     const byId = new Map(summary.exchanges.map((e) => [e.id, e]));
@@ -89,18 +90,22 @@ describe('replay.sh of a differential run', () => {
   });
 });
 
-describe('replay.sh against a target that never answers', () => {
+describe('replay commands against a target that never answers', () => {
   let silent: Hostile;
-  beforeAll(async () => { silent = await startHostile('silent'); });
+  let dir: string;
+  let cli: CliRun;
+  beforeAll(async () => {
+    silent = await startHostile('silent');
+    dir = mkdtempSync(join(tmpdir(), 'replay-silent-'));
+    cli = await runCli(['--base-url', silent.url, '--timeout', '300', '--only', 'ROUTE-LOGIN-POST', '--report-dir', dir, '--quiet', '--reports', 'summary']);
+  }, 200_000);
   afterAll(async () => { await silent.close(); });
 
-  it('bounds each curl by the run\'s --timeout (connect within it, the whole within 3 times it): every request ends as "no answer"', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'replay-silent-'));
-    const r = await runCli(['--base-url', silent.url, '--timeout', '300', '--only', 'ROUTE-LOGIN-POST', '--report-dir', dir, '--quiet', '--reports', 'summary']);
-    expect(r.code, r.stderr).toBe(1);
+  it('replay.sh bounds each curl by the run\'s --timeout (connect within it, the whole within 3 times it): every request ends as "no answer"', async () => {
+    expect(cli.code, cli.stderr).toBe(1);
     const script = join(dir, 'replay.sh');
     // Run first: unbounded, the script would hang on the first curl until the hang guard killed it.
-    const run = await sh(script, {});
+    const run = await sh([script], {});
     const text = readFileSync(script, 'utf8');
     const curls = text.split('\n').filter((l) => l.startsWith('status=$(curl '));
     expect(curls.length).toBeGreaterThan(0);
@@ -112,5 +117,17 @@ describe('replay.sh against a target that never answers', () => {
     expect(text).toContain('connect_timeout=${REPLAY_CONNECT_TIMEOUT:-0.3}');
     expect(text).toContain('max_time=${REPLAY_MAX_TIME:-0.9}');
     for (const l of curls) expect(l).toContain('curl -sS --connect-timeout "$connect_timeout" --max-time "$max_time" ');
+  }, 200_000);
+
+  it('summary.json\'s curls have the same bounds: each failed check\'s replay, run as copied, ends in curl\'s timeout (exit 28) instead of hanging', async () => {
+    expect(cli.code, cli.stderr).toBe(1);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { checks: { status: string; replay?: string }[]; exchanges: { curl: string }[] };
+    const replays = summary.checks.filter((c) => c.status === 'failed').map((c) => c.replay ?? '');
+    expect(replays.length).toBeGreaterThan(0);
+    for (const command of [...replays, ...summary.exchanges.map((e) => e.curl)]) expect(command).toMatch(/^curl -sS --connect-timeout 0\.3 --max-time 0\.9 -i -X /);
+    for (const command of replays) {
+      const run = await sh(['-c', command], {});
+      expect([run.code, run.stderr]).toEqual([28, expect.stringMatching(/^curl: \(28\) /)]);
+    }
   }, 200_000);
 });

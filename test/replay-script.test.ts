@@ -2,11 +2,13 @@
 // each failed check's request as the harness sent it and gets the run's answer again; a --header
 // value is a shell variable the script asks for, and is not in the file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readReport } from '../lib/cli/write-reports.js';
 import { FAULTS } from '../lib/reference/variants.js';
+import { replayScript } from '../lib/reporting/replay-script.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 
@@ -58,6 +60,19 @@ describe('replay.sh', () => {
       const ex = summary.exchanges.find((e) => e.id === c.evidence[0]!.exchange)!;
       expect(lines, c.id).toContain(`${c.id} (${c.level}) ${ex.id}: ${ex.status} sha256 ${ex.responseSha256} (as in the run)`);
     }
+  });
+
+  it('rebuilt from a summary.json whose curls have no bounds (written before they had), still re-sends every failed check\'s request', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'replay-script-unbounded-'));
+    for (const file of ['summary.json', 'exchanges.json']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).toContain('curl -sS --connect-timeout 10 --max-time 30 -i ');
+      writeFileSync(join(old, file), text.replaceAll('curl -sS --connect-timeout 10 --max-time 30 -i ', 'curl -sS -i '));
+    }
+    writeFileSync(join(old, 'replay.sh'), replayScript(readReport(old)));
+    const [before, after] = [await sh(script, { X_API_KEY: SECRET }), await sh(join(old, 'replay.sh'), { X_API_KEY: SECRET })];
+    expect(after.stdout).toMatch(/\(as in the run\)\n$/);
+    expect([after.code, after.stderr, after.stdout]).toEqual([0, '', before.stdout]);
   });
 
   it('refuses to run without the secret, naming the variable', async () => {

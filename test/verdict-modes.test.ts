@@ -86,7 +86,7 @@ describe.concurrent('every mode: one verdict in every output, meaning the exit c
     expectOneVerdict(ok.dir, ok.stdout, ok.code, 'CONFORMANT', false);
     expectOneVerdict(bad.dir, bad.stdout, bad.code, 'NOT CONFORMANT');
     // Each failed check carries the command that replays it, in the console too.
-    expect(bad.stdout).toMatch(/^ {2}✗ ROUTE-LOGIN-REPLY .*\n(?: {6}.*\n)*? {6}replay: curl -sS -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/json\/reply\/SupportStateUserLoginRequest'$/m);
+    expect(bad.stdout).toMatch(/^ {2}✗ ROUTE-LOGIN-REPLY .*\n(?: {6}.*\n)*? {6}replay: curl -sS --connect-timeout 10 --max-time 30 -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/json\/reply\/SupportStateUserLoginRequest'$/m);
     expect(readFileSync(join(bad.dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="Routes" name="ROUTE-LOGIN-REPLY [^"]+" time="0">\s*<properties>.*?<property name="level" value="MUST"\/>.*?<\/properties>\s*<failure message="[^"]+" type="MUST">/);
   });
 

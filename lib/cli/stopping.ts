@@ -1,10 +1,15 @@
-// How a long-running mode (the proxy, the judging reference, the reference) stops: on SIGINT,
-// SIGTERM or SIGHUP, and when the process that started it goes away. `npm run …` does not pass a
-// SIGTERM on to node: npm and its `sh` die and node is re-parented, so the parent's disappearance
-// is the only word node gets (observed with npm 11 on Linux).
+// How a program stops early: on SIGINT, SIGTERM or SIGHUP, and when the process that started it goes
+// away. A long-running mode (the proxy, the judging reference, the reference) then finishes and exits
+// (stopOnSignals); a run that ends by itself takes nothing more (abortOnSignals). `npm run …` does not
+// pass a SIGTERM on to node: npm and its `sh` die and node is re-parented, so the parent's
+// disappearance is the only word node gets (observed with npm 11 on Linux).
 
 /** How often the parent is looked for: a stop comes at most this late after the parent died. */
 export const PARENT_POLL_MS = 500;
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** The cause a stop names when the parent went away. */
+const PARENT_ENDED = 'its parent process ended';
 
 export interface StopOptions {
   /** The program's name, first on each line it prints. */
@@ -27,7 +32,6 @@ export interface StopOptions {
 export function stopOnSignals(options: StopOptions): (cause: string) => void {
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const parent = options.parentPid ?? process.ppid;
   let stopping = false;
   const stop = (cause: string) => {
     if (stopping) {
@@ -36,7 +40,7 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
       return;
     }
     stopping = true;
-    clearInterval(watch);
+    unwatch();
     const started = process.hrtime.bigint();
     say(`${options.name}: stopping (${cause}): ${options.doing ?? 'writing reports…'}`);
     options.finish().then((code) => {
@@ -48,12 +52,24 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
       exit(2);
     });
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
-  // Re-parented (to init or a subreaper) means the parent is gone; pid 1 as a parent from the start
-  // (a container's entry point) is never watched.
-  const watch = setInterval(() => { if (parent > 1 && !alive(parent, options.parentPid === undefined)) stop('its parent process ended'); }, PARENT_POLL_MS);
-  watch.unref();
+  for (const signal of SIGNALS) process.on(signal, () => stop(signal));
+  const unwatch = watchParent(options.parentPid, () => stop(PARENT_ENDED));
   return stop;
+}
+
+/** Calls `gone` once the process that started this one is gone (the `parentPid` given, else our
+ *  ppid at the call); returns what ends the watch. Re-parented (to init or a subreaper) means the
+ *  parent is gone; pid 1 as a parent from the start (a container's entry point) is never watched. */
+function watchParent(parentPid: number | undefined, gone: () => void): () => void {
+  const parent = parentPid ?? process.ppid;
+  if (parent <= 1) return () => {};
+  const watch = setInterval(() => {
+    if (alive(parent, parentPid === undefined)) return;
+    clearInterval(watch);
+    gone();
+  }, PARENT_POLL_MS);
+  watch.unref(); // the watch alone keeps no program running
+  return () => clearInterval(watch);
 }
 
 /** Whether the parent still is: our own ppid unchanged, or (for a given pid) the pid answering. */
@@ -68,20 +84,22 @@ function alive(pid: number, own: boolean): boolean {
 }
 
 /** A run that ends by itself (one that sends, or reads a recording), stopped early: on SIGINT,
- *  SIGTERM or SIGHUP the returned signal aborts (the run takes nothing more, judges what it took and
- *  writes its reports, incomplete); `doing` is the line printed at once. A second signal exits at
- *  once, with 2. */
+ *  SIGTERM or SIGHUP, or when its parent goes away (as stopOnSignals), the returned signal aborts
+ *  with the cause as its reason (the run takes nothing more, judges what it took and writes its
+ *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2. */
 export function abortOnSignals(name: string, doing: string): AbortSignal {
   const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      if (stop.signal.aborted) {
-        process.stderr.write(`${name}: stopped at once (${signal}, a second stop); no reports written\n`);
-        process.exit(2);
-      }
-      process.stderr.write(`${name}: stopping (${signal}): ${doing}\n`);
-      stop.abort(signal);
-    });
-  }
+  const abort = (cause: string) => {
+    if (stop.signal.aborted) {
+      process.stderr.write(`${name}: stopped at once (${cause}, a second stop); no reports written\n`);
+      process.exit(2);
+    }
+    // A parent that ends after a signal (npm on Ctrl-C) is no second stop.
+    unwatch();
+    process.stderr.write(`${name}: stopping (${cause}): ${doing}\n`);
+    stop.abort(cause);
+  };
+  for (const signal of SIGNALS) process.on(signal, () => abort(signal));
+  const unwatch = watchParent(undefined, () => abort(PARENT_ENDED));
   return stop.signal;
 }

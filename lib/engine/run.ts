@@ -127,7 +127,7 @@ export interface RunResult {
   readonly verdict: Verdict;
   /** Set when the verdict is "unreachable": the one-line cause. */
   readonly unreachable?: string;
-  /** Set when a signal stopped the run before it sent everything: the signal. */
+  /** Set when options.stop aborted before the run sent everything: its reason (a signal, or its parent process ended). */
   readonly stopped?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
@@ -569,7 +569,7 @@ export interface ResultContext {
   readonly part?: string;
   readonly shrunk?: Awaited<ReturnType<Generation['shrinkFailures']>>;
   readonly generation?: GenerationSummary;
-  /** The signal that stopped the run before it sent everything. */
+  /** What stopped the run before it sent everything (RunResult.stopped). */
   readonly stopped?: string;
 }
 

@@ -108,15 +108,20 @@ function bodyWriter(body: string): string | undefined {
   return `{ ${parts.join('; ')}; }`;
 }
 
-/** How every replay command starts (replay.sh swaps it for its own output options). */
-export const CURL_PREFIX = 'curl -sS -i';
+/** A replayed curl's bounds, in seconds as curl reads them: to connect, and for the whole exchange. */
+export interface CurlBounds { readonly connect: string; readonly max: string }
 
-/** A curl command that sends the same request (secret values replaced by markers to fill in). */
-export function curlCommand(ex: Exchange, redact: Redactor): string {
+/** How every replay command starts: curl within its bounds, then its output options (`-i` in the
+ *  reports; replay.sh swaps the whole start for its own, its bounds shell variables). */
+export const curlStart = (bounds: CurlBounds, output: string): string => `curl -sS --connect-timeout ${bounds.connect} --max-time ${bounds.max} ${output}`;
+
+/** A curl command that sends the same request (secret values replaced by markers to fill in), within
+ *  `bounds` (replayBounds: a peer that hangs does not hold it forever). */
+export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds): string {
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
   const path = r.url.replace(/[?#].*$/s, '');
-  const parts = [CURL_PREFIX, ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
+  const parts = [curlStart(bounds, '-i'), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);

@@ -11,7 +11,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_UTF8, CURL_PREFIX } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, type CurlBounds } from './exchange-text.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -80,17 +80,26 @@ const NO_ANSWER = 'no answer';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** replay.sh's bounds on each curl, in seconds, from the run's --timeout (the configuration's
- *  timeoutMs): connecting within it, the whole exchange within PHASES_PER_EXCHANGE times it (connect,
- *  headers, body: the most the harness waited for one answer), so a peer that hangs fails the replay
- *  as "no answer" instead of holding it forever. */
-export function replayBounds(report: Pick<Report, 'configuration'>): { connect: string; max: string } {
+/** The bounds of each curl of a report (summary.json's and replay.sh's), in seconds, from the run's
+ *  --timeout (the configuration's timeoutMs): connecting within it, the whole exchange within
+ *  PHASES_PER_EXCHANGE times it (connect, headers, body: the most the harness waited for one answer),
+ *  so a peer that hangs fails the replay as "no answer" instead of holding it forever. */
+export function replayBounds(report: Pick<Report, 'configuration'>): CurlBounds {
   const given = report.configuration['timeoutMs'];
   const ms = typeof given === 'number' && Number.isFinite(given) && given > 0 ? given : DEFAULT_TIMEOUT_MS;
   return { connect: String(ms / 1000), max: String((PHASES_PER_EXCHANGE * ms) / 1000) };
 }
 
+/** How a command of summary.json written before its curls had bounds starts (`npm run report`
+ *  rebuilds such a directory). */
+const UNBOUNDED_START = 'curl -sS -i';
+
 export function replayScript(report: Report): string {
+  const bounds = replayBounds(report);
+  // Each command's start, swapped for replay.sh's: its bounds the script's variables, its output the
+  // status and a file to hash.
+  const reported = curlStart(bounds, '-i');
+  const own = curlStart({ connect: '"$connect_timeout"', max: '"$max_time"' }, '-o "$body" -w "%{http_code}"');
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   /** Shell variable -> what the user sets it to. */
   const variables = new Map<string, string>();
@@ -118,11 +127,12 @@ export function replayScript(report: Report): string {
       steps.push(`echo ${quoted}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
       return;
     }
-    if (curl.includes('«') || !curl.includes(CURL_PREFIX)) {
+    const start = curl.includes(reported) ? reported : UNBOUNDED_START;
+    if (curl.includes('«') || !curl.includes(start)) {
       steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
       return;
     }
-    steps.push(`status=$(${curl.replace(CURL_PREFIX, 'curl -sS --connect-timeout "$connect_timeout" --max-time "$max_time" -o "$body" -w "%{http_code}"')}) || status=${shellQuote(NO_ANSWER)}`,
+    steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
       `shown ${quoted} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
@@ -149,7 +159,6 @@ export function replayScript(report: Report): string {
     replay(`${label}, to the legacy`, d.legacy.curl, d.legacy);
     replay(`${label}, to the candidate`, d.candidate.curl, d.candidate);
   }
-  const bounds = replayBounds(report);
   return [
     '#!/bin/sh',
     `# Re-sends the request of each failed check of the run against ${report.target.baseUrl.replace(/[\r\n]/g, ' ')}`,

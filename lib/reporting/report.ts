@@ -16,7 +16,7 @@ import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
 import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
-import { respelledMembers } from './replay-script.js';
+import { replayBounds, respelledMembers } from './replay-script.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -108,7 +108,7 @@ export interface Report {
   /** What fails the run: MUST checks, or SHOULD checks too (--fail-on should). */
   readonly gate: Gate;
   readonly unreachable?: string;
-  /** The signal that stopped the run before it sent everything (the verdict is then incomplete at best). */
+  /** What stopped the run before it sent everything: a signal, or its parent process ended (the verdict is then incomplete at best). */
   readonly stopped?: string;
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -190,7 +190,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const shownBy = new Map<string, Redactor>();
   const byScope = (text: string, scope: Redactor): string => { if (scope !== r) shownBy.set(text, scope); return text; };
   const byId = new Map(run.exchanges.map((ex) => [ex.id, ex]));
-  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? byScope(curlCommand(ex, scopeOf(id)), scopeOf(id)) : undefined; };
+  // Every curl within the run's bounds, as replay.sh's (one copied from summary.json does not hang).
+  const bounds = replayBounds(ctx);
+  const curlOf = (id: string) => { const ex = byId.get(id); return ex ? byScope(curlCommand(ex, scopeOf(id), bounds), scopeOf(id)) : undefined; };
   const findingsOf = (exchange: string, findings: readonly Omit<Example, 'exchange'>[]): ReportedFinding[] => findings.map((f) => {
     const scope = scopeOf(exchange);
     return {
@@ -206,7 +208,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
   const shrunkOf = ({ findings, ...s }: ShrunkFailure): ReportedShrink => {
     const ex = byId.get(s.exchange)!;
     const scope = scopeOf(ex.id);
-    return { ...s, request: byScope(requestText(ex, scope), scope), curl: byScope(curlCommand(ex, scope), scope), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
+    return { ...s, request: byScope(requestText(ex, scope), scope), curl: byScope(curlCommand(ex, scope, bounds), scope), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
   };
   const checks = run.results.map((res): ReportedCheck => ({
     ...describeCheck(res.check),
@@ -236,7 +238,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
       request: byScope(requestText(ex, scope), scope),
       response: responseText(ex, scope),
-      curl: byScope(curlCommand(ex, scope), scope),
+      curl: byScope(curlCommand(ex, scope, bounds), scope),
       ...(ex.response ? { responseSha256: ex.response.sha256 } : {}),
       ...(respelled ? { respelled } : {}),
     };

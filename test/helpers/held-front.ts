@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { childEnv, ROOT } from './cli.js';
 
 export interface Front {
@@ -46,22 +47,80 @@ export function holding(): { held: Promise<void>; hold: () => Promise<void>; rel
   return { held, hold: () => { holdNow(); return released; }, release: () => release() };
 }
 
+/** How a test stops a run: a signal sent to it, or `parent`, the end of the shell that started it, as
+ *  when `npm run` is killed (npm passes no signal on to node: its sh dies and node is re-parented). */
+export type Stop = 'SIGTERM' | 'SIGINT' | 'parent';
+
+/** The cause the run's lines and summary.json name for a stop. */
+export const causeOf = (how: Stop): string => (how === 'parent' ? 'its parent process ended' : how);
+
+/** A stop as a test's title names it. */
+export const stopTitle = (how: Stop): string => (how === 'parent' ? 'the shell that started it killed (npm run cancelled)' : how);
+
 export interface SpawnedRun {
+  /** The run itself, or for a `parent` stop the subreaper above its shell (its stdin is the run's). */
   readonly child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
+  /** Stops the run as the spawn was told: sends the signal, or kills the shell that started it. */
+  stop(): void;
   /** Resolves once stderr says the run is stopping, or the process ended (killed by the signal, it never says so). */
   readonly stopping: Promise<void>;
   /** The exit code; 128 + the signal's number when a signal killed it (as a shell says). */
   readonly exit: Promise<number>;
+  /** Kills whatever of the run is left (a test that failed leaves no process sending). */
+  kill(): void;
 }
 
-/** `node bin/run.mjs cli/main args` (npm run would not pass a signal on to node). */
-export function spawnRun(args: readonly string[]): SpawnedRun {
-  const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', ...args], { cwd: ROOT, env: childEnv() });
+/** Under a `parent` stop: a child subreaper (Linux's prctl) runs `sh -c` as npm does, that sh runs the
+ *  command; the sh's death re-parents the command to the subreaper, not to init, so its exit code
+ *  is still read. Fd 3 says `sh PID`, then `exit CODE` (negative: killed by that signal). */
+const SUBREAPER = `
+import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0: sys.exit('cannot be a child subreaper')
+report = os.fdopen(3, 'w', buffering=1)
+sh = os.fork()
+if sh == 0:
+    os.close(3)
+    os.execvp('sh', ['sh', '-c', '"$@"; exit $?', 'sh', *sys.argv[1:]])
+report.write(f'sh {sh}\\n')
+while True:
+    try: pid, status = os.wait()
+    except ChildProcessError: break
+    if pid != sh: report.write(f'exit {os.waitstatus_to_exitcode(status)}\\n')
+`;
+
+/** `node bin/run.mjs cli/main args` (npm run would not pass a signal on to node), to be stopped as `how` says. */
+export function spawnRun(args: readonly string[], how: Stop = 'SIGTERM'): SpawnedRun {
+  const command = [process.execPath, 'bin/run.mjs', 'cli/main', ...args];
+  const underShell = how === 'parent';
+  const child = (underShell
+    ? spawn('python3', ['-c', SUBREAPER, ...command], { cwd: ROOT, env: childEnv(), detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] })
+    : spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv() })) as ChildProcessWithoutNullStreams;
   let [stdout, stderr] = ['', ''];
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  const exit = new Promise<number>((resolve) => child.on('exit', (code, sig) => resolve(code ?? (sig === 'SIGTERM' ? 143 : sig === 'SIGINT' ? 130 : 128))));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code, sig) => resolve(code ?? (sig === 'SIGTERM' ? 143 : sig === 'SIGINT' ? 130 : 128))));
+  let sh: number | undefined;
+  const exit = !underShell ? exited : new Promise<number>((resolve, reject) => {
+    let said = '';
+    (child.stdio[3] as Readable).on('data', (d: Buffer) => {
+      said += d.toString();
+      sh ??= Number(/^sh (\d+)$/m.exec(said)?.[1]) || undefined;
+      const code = /^exit (-?\d+)$/m.exec(said);
+      if (code) resolve(Number(code[1]) < 0 ? 128 - Number(code[1]) : Number(code[1]));
+    });
+    // After its output is read whole: the subreaper says the run's exit code before it ends.
+    child.on('close', (code) => reject(new Error(`the subreaper ended (${code}) before saying the run's exit code: ${stderr}`)));
+  });
   const said = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); if (stderr.includes('stopping')) resolve(); }));
-  return { child, stdout: () => stdout, stderr: () => stderr, stopping: Promise.race([said, exit.then(() => undefined)]), exit };
+  return {
+    child, stdout: () => stdout, stderr: () => stderr, exit,
+    stopping: Promise.race([said, exit.then(() => undefined)]),
+    stop: () => {
+      if (how !== 'parent') child.kill(how);
+      else if (sh) process.kill(sh, 'SIGKILL');
+      else throw new Error('the shell has not started');
+    },
+    kill: () => { try { if (underShell) process.kill(-child.pid!, 'SIGKILL'); else child.kill('SIGKILL'); } catch { /* already gone */ } },
+  };
 }
