@@ -10,7 +10,7 @@ import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { finish, impliedReports, MANIFEST_FILE, ReadAllowance, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, ReadAllowance, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
     const report = await load(dir, false);
     if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
     // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
-    const written = await writeReports(report, dir, chosen);
+    const written = await writeReports(report, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
     for (const p of written.problems) process.stderr.write(`report: ${p}\n`);
     process.stdout.write(`${written.outputs.join('\n')}\n`);
     return written.problems.length ? 2 : 0;

@@ -258,8 +258,10 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  slow ones (the presentation and the HTML), then the manifest, which hashes what the others wrote.
  *  Every output that can be written is; one that fails is a problem named, not a stop, and it is in
  *  the report (outputProblems: exit 2) from then on. An output written before a problem arose is
- *  written again with it, so that none states another verdict than the exit code; summary.json last. */
-export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void): Promise<Written> {
+ *  written again with it, so that none states another verdict than the exit code; summary.json last.
+ *  `read`: the files of `dir` a rebuild made the report from; those it does not write again stay
+ *  listed in the manifest, which the next rebuild or merge needs them in. */
+export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void, read: readonly ReportFile[] = []): Promise<Written> {
   const outputs: string[] = [];
   const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
@@ -332,6 +334,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       problem(`cannot remove ${name}, an earlier run's output this run did not write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
     }
   }
+  // Without an earlier manifest of this run (an older directory has none), they are listed as they are now.
+  for (const name of read) if (!written.has(name) && !(name in kept) && existsSync(join(dir, name))) kept[name] = await fileSha256(join(dir, name));
   await restate();
   try {
     outputs.push(await writeManifest(current, dir, [...outputs], ahead, kept));
