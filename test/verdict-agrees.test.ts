@@ -74,7 +74,7 @@ describe.concurrent('one verdict in every output', () => {
     const dirs = [reports(), reports()];
     const runs = await Promise.all(dirs.map((d, i) => runCli(['--base-url', reference.url, '--accounts', file, '--shard', `${i + 1}/2`, '--run-id', 'merge-problems', '--reports', 'summary', '--report-dir', d])));
     expect(runs.map((r) => r.code)).toEqual([0, 0]);
-    const [one, two] = dirs.map(readReport);
+    const [one, two] = dirs.map((d) => readReport(d));
     const lost = 'accounts.jsonl gave 0 of the 1 accounts it held when it was checked (was it changed during the run?)';
     const merged = mergeReports([{ ...one!, outputProblems: ['cannot write junit.xml: EISDIR'] }, { ...two!, runProblems: [lost] }], dirs);
     if (!merged.ok) throw new Error(merged.error);

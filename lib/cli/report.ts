@@ -10,7 +10,7 @@ import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { finish, impliedReports, MANIFEST_FILE, readReport, verifyManifest, writeReports } from './write-reports.js';
+import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, ReadAllowance, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -25,16 +25,16 @@ ${usageOf(REPORT_OPTIONS)}`;
 
 /** The directory's report; a merge (`verify`) first proves its files are those its run wrote. A rebuild
  *  verifies them when the directory has a manifest (an older one has none). */
-async function load(dir: string, verify: boolean): Promise<Report | string> {
+async function load(dir: string, verify: boolean, allowance?: ReadAllowance): Promise<Report | string> {
   if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance').replace(/ --$/, '')} first)`;
   if (verify || existsSync(join(dir, MANIFEST_FILE))) {
     const problem = await verifyManifest(dir);
     if (problem) return problem;
   }
   try {
-    return readReport(dir);
+    return readReport(dir, allowance);
   } catch (e) {
-    return `${dir}/summary.json cannot be read: ${(e as Error).message.split('\n')[0]}`;
+    return e instanceof UnreadableFile ? e.message : `${dir}/summary.json cannot be read: ${(e as Error).message.split('\n')[0]}`;
   }
 }
 
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
     const report = await load(dir, false);
     if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
     // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
-    const written = await writeReports(report, dir, chosen);
+    const written = await writeReports(report, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
     for (const p of written.problems) process.stderr.write(`report: ${p}\n`);
     process.stdout.write(`${written.outputs.join('\n')}\n`);
     return written.problems.length ? 2 : 0;
@@ -61,8 +61,10 @@ async function main(): Promise<number> {
   if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }
   if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
   const reports: Report[] = [];
+  // The shards together are held to what one report directory may hold: the merge writes them into one.
+  const allowance = new ReadAllowance();
   for (const d of shards) {
-    const r = await load(d, true);
+    const r = await load(d, true, allowance);
     if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
     reports.push(r);
   }

@@ -2,7 +2,7 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
 import { consoleText } from '../reporting/display.js';
@@ -12,6 +12,8 @@ import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
 import { exitCodeOf, verdictWords } from '../reporting/verdict.js';
 import { jsonSyntaxError } from '../json/parse.js';
+import { measureJson } from '../json/limits.js';
+import { withThousands } from '../digits.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { fileSha256, fileVersion, smallFileSha256 } from './identity.js';
 import type { ReportWriter } from './writers/report-writer.js';
@@ -97,9 +99,9 @@ async function writeManifest(report: Report, dir: string, outputs: readonly stri
  *  a file the harness cannot prove it wrote is never touched. */
 function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly files: Readonly<Record<string, string>> } | undefined {
   try {
-    const manifest = readJsonFile(join(dir, MANIFEST_FILE)) as Manifest;
+    const manifest = readJsonFile(dir, MANIFEST_FILE) as Manifest;
     // A manifest of before startedAt was kept in it: its run's summary.json says when it began.
-    const began = manifest.startedAt ?? (readJsonFile(join(dir, 'summary.json')) as { startedAt?: string }).startedAt;
+    const began = manifest.startedAt ?? (readJsonFile(dir, 'summary.json') as { startedAt?: string }).startedAt;
     const files = Object.fromEntries(Object.entries(manifest.files ?? {}).filter(([name]) => {
       const top = name.split('/')[0]!;
       return typeof manifest.files[name] === 'string' && top !== '' && top !== '.' && top !== '..' && top !== MANIFEST_FILE && !name.includes('\\') && !name.split('/').includes('..');
@@ -111,14 +113,78 @@ function earlierManifest(dir: string, startedAt: string): { readonly sameRun: bo
 }
 const topName = (name: string): string => name.split('/')[0]!;
 
-/** The JSON of a file the harness wrote; an Error naming the file and where its JSON breaks, never
- *  quoting it (V8's message quotes a stretch of the text, and a tampered file's may be anything). */
-function readJsonFile(path: string): unknown {
-  const text = readFileSync(path, 'utf8');
+const MIB = 1024 * 1024;
+/** The most a rebuild or a merge reads of each JSON file of a report directory, checked (fstat)
+ *  before a byte is read; well above what a run writes:
+ *  - manifest.json: about 110 bytes per file listed; a full run lists about 800 (90 KB).
+ *  - summary.json: 80 KB for a probe run. Per check (78), at most MAX_EXAMPLES (50) examples of a
+ *    400-character message and a 200-character value and MAX_GROUPS (100) groups: about 8 MB in all;
+ *    a failed check's replay carries its request's body (an account's line is at most 1 MiB).
+ *  - exchanges.json: 100 KB for a probe run. The 20 probes and MAX_EXAMPLE_EXCHANGES (5) per check,
+ *    410 exchanges, each showing at most 256 KiB (MAX_SHOWN_TEXT) of its response body: 103 MiB
+ *    when every answer is that long.
+ *  A merge's shards share one allowance: the merged file holds them all, and a rebuild reads it. */
+export const REPORT_FILE_BYTES = { [MANIFEST_FILE]: 16 * MIB, 'summary.json': 64 * MIB, [EXCHANGES_FILE]: 160 * MIB } as const;
+export type ReportFile = keyof typeof REPORT_FILE_BYTES;
+/** JSON values (measureJson's count) per file, and in a merge's shards together: a few bytes of text
+ *  make an object of 50 or more (16 MiB of `{},` took 566 MB to parse), so the size alone does not
+ *  bound the memory. A probe run's summary.json holds 2 000 values; with every example and group
+ *  above, about 80 000. */
+export const REPORT_FILE_VALUES = 1_000_000;
+/** Nesting: a run writes under 10 levels. */
+const REPORT_FILE_DEPTH = 64;
+
+/** What a command may still read of each file (bytes, values): a rebuild's reads have one each, a
+ *  merge's shards share one. */
+export class ReadAllowance {
+  readonly bytes: Record<ReportFile, number> = { ...REPORT_FILE_BYTES };
+  readonly values: Record<ReportFile, number> = { [MANIFEST_FILE]: REPORT_FILE_VALUES, 'summary.json': REPORT_FILE_VALUES, [EXCHANGES_FILE]: REPORT_FILE_VALUES };
+}
+
+/** A report file that cannot be read as the harness wrote it: the message names it. */
+export class UnreadableFile extends Error {}
+
+const mib = (n: number) => `${(n / MIB).toFixed(n < 10 * MIB ? 1 : 0)} MiB`;
+
+/** The text of `dir`/`name`, refused past what `allowance` leaves: never more than its size when
+ *  opened is read, however the file grows meanwhile. */
+function boundedText(path: string, name: ReportFile, allowance: ReadAllowance): string {
+  // Non-blocking: a FIFO planted at the name cannot hold the open.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UnreadableFile(`${path} is not a regular file`);
+    if (stat.size > REPORT_FILE_BYTES[name]) throw new UnreadableFile(`${path} is ${mib(stat.size)}, past the ${mib(REPORT_FILE_BYTES[name])} a report directory's ${name} may hold (no run writes one so large): not read`);
+    if (stat.size > allowance.bytes[name]) throw new UnreadableFile(`${path} takes the shards' ${name} files past the ${mib(REPORT_FILE_BYTES[name])} one report directory's may hold (the merged one holds them all): not read`);
+    allowance.bytes[name] -= stat.size;
+    const bytes = Buffer.allocUnsafe(stat.size + 1);
+    let read = 0;
+    for (let n = readSync(fd, bytes, 0, bytes.length, null); n > 0; n = readSync(fd, bytes, read, bytes.length - read, null)) {
+      read += n;
+      if (read > stat.size) throw new UnreadableFile(`${path} grew while it was read: not read`);
+    }
+    return bytes.toString('utf8', 0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The JSON of a file the harness wrote, within `allowance`; an UnreadableFile naming the file and
+ *  where its JSON breaks, never quoting it (V8's message quotes a stretch of the text, and a tampered
+ *  file's may be anything). */
+function readJsonFile(dir: string, name: ReportFile, allowance = new ReadAllowance()): unknown {
+  const path = join(dir, name);
+  const text = boundedText(path, name, allowance);
+  // Counted before JSON.parse builds anything; names and numbers are bounded by the size alone.
+  const shape = measureJson(text, { depth: REPORT_FILE_DEPTH, nodes: REPORT_FILE_VALUES, children: Infinity, attributes: Infinity, numberLength: Infinity, nameLength: Infinity });
+  if (shape.limit === 'depth') throw new UnreadableFile(`${path} nests deeper than ${REPORT_FILE_DEPTH} levels (no run writes one so deep): not read`);
+  if (shape.limit) throw new UnreadableFile(`${path} holds more than ${withThousands(REPORT_FILE_VALUES)} JSON values (no run writes so many): not read`);
+  if (shape.values > allowance.values[name]) throw new UnreadableFile(`${path} takes the shards' ${name} files past the ${withThousands(REPORT_FILE_VALUES)} JSON values one report directory's may hold (the merged one holds them all): not read`);
+  allowance.values[name] -= shape.values;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new Error(`${path} is not JSON: ${jsonSyntaxError(e, text)}`);
+    throw new UnreadableFile(`${path} is not JSON: ${jsonSyntaxError(e, text)}`);
   }
 }
 
@@ -129,10 +195,10 @@ export async function verifyManifest(dir: string): Promise<string | undefined> {
   if (!existsSync(path)) return `${dir} holds no ${MANIFEST_FILE} (written by every run of this harness): its files cannot be verified`;
   let manifest: Manifest;
   try {
-    manifest = readJsonFile(path) as Manifest;
+    manifest = readJsonFile(dir, MANIFEST_FILE) as Manifest;
     if (manifest === null || typeof manifest !== 'object' || !manifest.files || typeof manifest.files !== 'object') throw new Error('it has no "files" object');
   } catch (e) {
-    return `${path} cannot be read: ${(e as Error).message.split('\n')[0]}`;
+    return e instanceof UnreadableFile ? e.message : `${path} cannot be read: ${(e as Error).message.split('\n')[0]}`;
   }
   for (const name of ['summary.json', EXCHANGES_FILE]) if (!(name in manifest.files)) return `${path} lists no ${name}`;
   for (const [name, sha] of Object.entries(manifest.files)) {
@@ -145,7 +211,7 @@ export async function verifyManifest(dir: string): Promise<string | undefined> {
   }
   let summaryRun: unknown;
   try {
-    summaryRun = (readJsonFile(join(dir, 'summary.json')) as { run?: unknown } | null)?.run;
+    summaryRun = (readJsonFile(dir, 'summary.json') as { run?: unknown } | null)?.run;
   } catch (e) {
     return (e as Error).message;
   }
@@ -193,8 +259,10 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  slow ones (the presentation and the HTML), then the manifest, which hashes what the others wrote.
  *  Every output that can be written is; one that fails is a problem named, not a stop, and it is in
  *  the report (outputProblems: exit 2) from then on. An output written before a problem arose is
- *  written again with it, so that none states another verdict than the exit code; summary.json last. */
-export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void): Promise<Written> {
+ *  written again with it, so that none states another verdict than the exit code; summary.json last.
+ *  `read`: the files of `dir` a rebuild made the report from; those it does not write again stay
+ *  listed in the manifest, which the next rebuild or merge needs them in. */
+export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void, read: readonly ReportFile[] = []): Promise<Written> {
   const outputs: string[] = [];
   const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
@@ -267,6 +335,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
       problem(`cannot remove ${name}, an earlier run's output this run did not write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
     }
   }
+  // Without an earlier manifest of this run (an older directory has none), they are listed as they are now.
+  for (const name of read) if (!written.has(name) && !(name in kept) && existsSync(join(dir, name))) kept[name] = await fileSha256(join(dir, name));
   await restate();
   try {
     outputs.push(await writeManifest(current, dir, [...outputs], ahead, kept));
@@ -289,16 +359,13 @@ export function withoutOutputProblems(report: Report): Report {
   return rest;
 }
 
-/** A report directory's report, as written (summary.json with exchanges.json's texts put back). */
-export function readReport(dir: string): Report {
-  const written = readJsonFile(join(dir, 'summary.json')) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+/** A report directory's report, as written (summary.json with exchanges.json's texts put back), read
+ *  within `allowance` (a merge's shards share one). */
+export function readReport(dir: string, allowance = new ReadAllowance()): Report {
+  const written = readJsonFile(dir, 'summary.json', allowance) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
   const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
-  let texts: ReportedExchange[] = [];
-  try {
-    texts = JSON.parse(readFileSync(join(dir, EXCHANGES_FILE), 'utf8')) as ReportedExchange[];
-  } catch {
-    texts = []; // an older directory: exchanges without their texts
-  }
+  // An older directory has no exchanges.json: its exchanges without their texts.
+  const texts = existsSync(join(dir, EXCHANGES_FILE)) ? readJsonFile(dir, EXCHANGES_FILE, allowance) as ReportedExchange[] : [];
   const byId = new Map(texts.map((e) => [e.id, e]));
   return { ...withoutOutputProblems(summary), exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
 }

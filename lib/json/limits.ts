@@ -15,26 +15,29 @@ export interface JsonShape {
   readonly inexactNumber: boolean;
   /** Members of each object, in the order the objects open. */
   readonly memberCounts: readonly number[];
+  /** Values counted (up to the first limit passed). */
+  readonly values: number;
 }
 
-export function measureJson(text: string): JsonShape {
+/** `limits`: the body limits unless a reader of another kind of file states its own. */
+export function measureJson(text: string, limits: Readonly<Record<BodyLimit, number>> = BODY_LIMITS): JsonShape {
   // Per open container: values seen in it, and where its member count goes (-1 for an array).
   const members: number[] = [];
   const slots: number[] = [];
   const memberCounts: number[] = [];
   let nodes = 0;
   let inexactNumber = false;
-  const out = (limit: BodyLimit): JsonShape => ({ limit, inexactNumber, memberCounts });
+  const out = (limit: BodyLimit): JsonShape => ({ limit, inexactNumber, memberCounts, values: nodes });
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) { // a string: skip it, measuring it when it is a member name
       const start = i;
       i = stringEnd(text, i);
-      if (i - start - 1 > BODY_LIMITS.nameLength && /^\s*:/.test(text.slice(i + 1, i + 64))) return out('nameLength');
-      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
+      if (i - start - 1 > limits.nameLength && /^\s*:/.test(text.slice(i + 1, i + 64))) return out('nameLength');
+      if (++nodes > limits.nodes) return out('nodes');
     } else if (c === 0x7b || c === 0x5b) {
-      if (members.length >= BODY_LIMITS.depth) return out('depth');
-      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
+      if (members.length >= limits.depth) return out('depth');
+      if (++nodes > limits.nodes) return out('nodes');
       members.push(0);
       slots.push(c === 0x7b ? memberCounts.push(0) - 1 : -1);
     } else if (c === 0x7d || c === 0x5d) {
@@ -44,23 +47,23 @@ export function measureJson(text: string): JsonShape {
       if (slot !== undefined && slot >= 0) memberCounts[slot] = text.charCodeAt(lastCodeBefore(text, i)) === 0x7b ? 0 : seen + 1;
     } else if (c === 0x2c) {
       const top = members.length - 1;
-      if (top >= 0 && ++members[top]! >= BODY_LIMITS.children) return out('children');
+      if (top >= 0 && ++members[top]! >= limits.children) return out('children');
     } else if (c === 0x74 || c === 0x66 || c === 0x6e) { // true, false, null (or a malformed word): a value too
       while (i + 1 < text.length && isLowerLetter(text.charCodeAt(i + 1))) i++;
-      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
+      if (++nodes > limits.nodes) return out('nodes');
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) { // a number (or part of a malformed token)
       const start = i;
       while (i + 1 < text.length && isNumberCode(text.charCodeAt(i + 1))) i++;
-      if (i - start + 1 > BODY_LIMITS.numberLength) return out('numberLength');
+      if (i - start + 1 > limits.numberLength) return out('numberLength');
       if (i - start + 1 >= 16) inexactNumber = true;
       for (let k = start; k <= i && !inexactNumber; k++) {
         const d = text.charCodeAt(k);
         if (d === 0x2e || d === 0x65 || d === 0x45) inexactNumber = true;
       }
-      if (++nodes > BODY_LIMITS.nodes) return out('nodes');
+      if (++nodes > limits.nodes) return out('nodes');
     }
   }
-  return { inexactNumber, memberCounts };
+  return { inexactNumber, memberCounts, values: nodes };
 }
 
 // Character classes by code, not by a regular expression per character: this pass runs over every

@@ -3,6 +3,9 @@
 // Progress lines are off (QUIET=1): they appear after a few seconds, so a loaded machine would
 // change stderr; progress itself is tested with a fake clock (progress.test.ts).
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,6 +39,18 @@ export function runProgram(program: string, args: readonly string[], env: Record
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
+}
+
+/** A module preloaded into a program (and, without the file named, into any child it starts): its
+ *  peak RSS in KiB written at its exit, however it exits. */
+const PEAK_RSS_HOOK = `import { writeFileSync } from 'node:fs'; const f = process.env.PEAK_RSS_FILE; delete process.env.PEAK_RSS_FILE;
+if (f) process.on('exit', () => writeFileSync(f, String(process.resourceUsage().maxRSS)));`;
+
+/** runProgram, with the program's peak RSS in MB: for a program that writes no summary.json (a refusal). */
+export async function runProgramMeasured(program: string, args: readonly string[]): Promise<CliRun & { peakMb: number }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'peak-rss-')), 'kib');
+  const r = await runProgram(program, args, { PEAK_RSS_FILE: file, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=data:text/javascript,${encodeURIComponent(PEAK_RSS_HOOK)}` });
+  return { ...r, peakMb: Number(readFileSync(file, 'utf8')) / 1024 };
 }
 
 export interface Serving {
