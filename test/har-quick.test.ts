@@ -76,12 +76,21 @@ describe('the quick HAR reader', () => {
       [harFile('escaped.har', [plain[0]!, plain[1]!.replace('"time":1', '"time":1,"x":"\\u0068"')]), 'stopped after 1: an escaped letter'],
       [harFile('garbage.har', plain.slice(0, 2), { after: ',]' }), 'stopped after 2: not JSON'],
       [harFile('null.har', [plain[0]!, 'null']), 'stopped after 1: an entry that is not an object'],
+      // Defects of the recording (har-defects.test.ts): the streaming reader's scan names where.
+      [harFile('twice-status.har', [plain[0]!, plain[1]!.replace('"status":200', '"status":200,"status":500')]), 'stopped after 1: a name given twice in an object'],
+      [harFile('twice-unread.har', [plain[0]!, plain[1]!.replace('"size":1', '"size":1,"size":2')]), 'stopped after 1: a name given twice in an object'],
+      [harFile('status-string.har', [plain[0]!, plain[1]!.replace('"status":200', '"status":"200"')]), 'stopped after 1: a member of another type'],
+      [harFile('not-utf8.har', [plain[0]!.replace('\u00e9', '\u00e9\u0001'), plain[1]!]), 'stopped after 0: not UTF-8'],
     ];
+    const notUtf8 = readFileSync(cases[10]![0]);
+    writeFileSync(cases[10]![0], notUtf8.map((c) => (c === 1 ? 0xff : c)));
     for (const [path, stop] of cases) expect(await quickCount(path), path).toBe(stop);
     // The streaming reader's own answers: the prototype it sets, and where the JSON breaks.
     expect((await read(cases[0]![0])).ids).toEqual(['har.1', 'har.2']);
     await expect(read(cases[5]![0])).rejects.toThrow(/is not a HAR file: not valid JSON between bytes \d+ and \d+ \(2 entries read\)$/);
     await expect(read(cases[6]![0])).rejects.toThrow(/is not a HAR file: entry 2 is not an object$/);
+    // A name the harness does not read may repeat: the streaming reader judges the entry.
+    expect((await read(cases[8]![0])).ids).toEqual(['har.1', 'har.2']);
   });
 
   it('leaves an entry larger than the cap to the streaming reader, which caps its strings', async () => {

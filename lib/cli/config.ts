@@ -1,6 +1,7 @@
 // Configuration for a run, from flags, then the environment, then .env (dotenv), then defaults, all
 // declared in one option table (options.ts). Every problem is one line naming the setting; the
 // caller exits 2 with it.
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { checkById } from '../checks/catalogue.js';
@@ -9,6 +10,7 @@ import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespac
 import { envName, JSON_OPERATIONS } from '../contract/operations.js';
 import { valueFromText } from '../contract/values.js';
 import type { JsonObject } from '../json/value.js';
+import { firstIllFormed } from '../json/utf8.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
@@ -292,4 +294,16 @@ export function runWarnings(config: Config): string[] {
  *  run), and a check left without evidence in this part is the merge's to judge. */
 export function shardOptions(config: Config): { probes: boolean; part?: string } {
   return config.shard ? { probes: config.shard.index === 1, part: `shard ${config.shard.index}/${config.shard.count}` } : { probes: true };
+}
+
+/** Why a .env file cannot be read, in one line naming it and the line: bytes that are not UTF-8
+ *  (dotenv would read U+FFFD in their place, and the run would send or compare a value nobody wrote);
+ *  undefined when it can. */
+export function dotenvProblem(path: string): string | undefined {
+  const bytes = readFileSync(path);
+  if (isUtf8(bytes)) return undefined;
+  const at = firstIllFormed(bytes)?.at ?? 0;
+  let line = 1;
+  for (let nl = bytes.indexOf(10); nl >= 0 && nl < at; nl = bytes.indexOf(10, nl + 1)) line++;
+  return `${path} line ${line} is not UTF-8 (byte offset ${at} of the file): its values would be read with U+FFFD in place of those bytes`;
 }

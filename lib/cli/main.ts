@@ -14,7 +14,7 @@ import { harnessIdentity } from './identity.js';
 import { boundHeapGrowth, streamsExchanges } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import { displayLine } from '../reporting/display.js';
-import { parseConfig, shardOptions, usage, type Config } from './config.js';
+import { dotenvProblem, parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { beginRun, impliedReports } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
@@ -84,7 +84,11 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
 }
 
 async function run(argv: readonly string[]): Promise<number> {
-  if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
+  if (existsSync('.env')) {
+    const bad = dotenvProblem('.env');
+    if (bad) { process.stderr.write(`conformance: ${bad}\n`); return 2; }
+    loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
+  }
   const parsed = parseConfig(argv, process.env);
   if (parsed.ok === 'help') { process.stdout.write(`${usage()}\n`); return 0; }
   if (parsed.ok === 'version') { process.stdout.write(`${harnessIdentity().version}\n`); return 0; }

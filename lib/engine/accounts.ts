@@ -24,6 +24,7 @@ import { memberTexts } from '../json/member-texts.js';
 import { parseJson } from '../json/parse.js';
 import { member, ROOT } from '../json/path.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
+import { cutAtEnd, firstIllFormed } from '../json/utf8.js';
 import { jsonPostHeaders, jsonRequest } from './probes.js';
 
 /** One account: its line in the file, its request values per operation, and each request's body as
@@ -115,38 +116,6 @@ function caseFromJsonLine(text: string, line: number): CaseOrError | undefined {
  *  first ill-formed sequence starts. */
 export class NotUtf8 extends Error {
   constructor(readonly line: number, readonly offset: number) { super(`not valid UTF-8 at byte offset ${offset} of the line`); }
-}
-
-/** Where the first ill-formed UTF-8 sequence (RFC 3629: no overlong forms, surrogates or code points
- *  past U+10FFFF) starts, whether it is one only because the bytes end inside it, or undefined. */
-function firstIllFormed(b: Buffer): { readonly at: number; readonly cut: boolean } | undefined {
-  for (let i = 0; i < b.length;) {
-    const c = b[i]!;
-    if (c < 0x80) { i++; continue; }
-    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
-    if (!n) return { at: i, cut: false };
-    // The second byte's range narrows after E0, ED, F0 and F4 (Unicode table 3-7).
-    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
-    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
-    for (let k = 1; k <= n; k++) {
-      const d = b[i + k];
-      if (d === undefined) return { at: i, cut: true };
-      if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return { at: i, cut: false };
-    }
-    i += n + 1;
-  }
-  return undefined;
-}
-
-/** How many bytes at the end of `b` start a character they do not finish (0 to 3). */
-function cutAtEnd(b: Buffer): number {
-  for (let k = 1; k <= Math.min(3, b.length); k++) {
-    const c = b[b.length - k]!;
-    if (c >= 0x80 && c <= 0xbf) continue; // a continuation byte: look further back
-    const needs = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-    return needs > k ? k : 0;
-  }
-  return 0;
 }
 
 /** The file's bytes, in chunks that each end on a character boundary; throws NotUtf8 at the first

@@ -4,8 +4,12 @@
 // file only: an entry larger than the body cap, headers past their bound, a name that could make the
 // token stream pick differently (an escape, a dot, a repeat on the path log.entries, __proto__), any
 // JSON error, and standard input are the streaming reader's (har.ts), which then reads the file from
-// its start and skips the entries already handed on: every message and warning stays its own.
+// its start and skips the entries already handed on: every message and warning stays its own. So is
+// a defect of the recording (har-scan.ts: bytes that are not UTF-8, a name given twice in an object of
+// the entry, a read member of another type), which the streaming reader's scan names by line and byte.
 import { createReadStream } from 'node:fs';
+import { Utf8Stream } from '../json/utf8.js';
+import { entryMistyped } from './har-scan.js';
 
 /** Headers kept per message (an entry's request, and its response): as many and as long as a live
  *  message may be. Node's HTTP parser keeps at most 2,000 headers of a message (maxHeadersCount), and
@@ -76,8 +80,16 @@ const count = (text: string, what: string): number => {
   return n;
 };
 
-/** One entry's text as an object, or NeedsStreaming for anything the streaming reader reads otherwise. */
-function entryOf(text: string): Record<string, unknown> {
+/** Members of every object in a parsed value (JSON.parse keeps one of a name given twice). */
+function members(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + members(x), 0);
+  if (v && typeof v === 'object') return Object.values(v).reduce((n: number, x) => n + 1 + members(x), 0);
+  return 0;
+}
+
+/** One entry's text (with `names`: the names its text gives, one per colon outside its strings) as
+ *  an object, or NeedsStreaming for anything the streaming reader reads otherwise. */
+function entryOf(text: string, names: number): Record<string, unknown> {
   let value: unknown;
   try { value = JSON.parse(text); } catch { throw new NeedsStreaming('not JSON'); }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new NeedsStreaming('not an object');
@@ -89,6 +101,8 @@ function entryOf(text: string): Record<string, unknown> {
   // headers arrays the entry keeps.
   if (count(text, '"headers"') > headerArrays(entry)) throw new NeedsStreaming('repeated member');
   if (text.includes('__proto__') && hasProtoMember(entry)) throw new NeedsStreaming('__proto__');
+  if (members(entry) !== names) throw new NeedsStreaming('a name given twice in an object');
+  if (entryMistyped(entry)) throw new NeedsStreaming('a member of another type');
   if (!headersWithinBounds(entry)) throw new NeedsStreaming('headers past the bound');
   return entry;
 }
@@ -123,6 +137,8 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   let depth = 0;
   // Commas and brackets of the entry so far: at least its values less one.
   let marks = 0;
+  let colons = 0; // of the entry so far: its members' names
+  const utf8 = new Utf8Stream();
   const keep = (b: Buffer) => {
     const size = skeletonBytes + b.length;
     if (size > SKELETON_BYTES) throw new NeedsStreaming('large text outside the entries');
@@ -137,6 +153,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (utf8.next(chunk) !== undefined) throw new NeedsStreaming('not UTF-8');
       const len = chunk.length;
       let pos = 0;
       let from = 0; // where the chunk's text outside an entry starts
@@ -161,7 +178,8 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
               if (++depth > MAX_HAR_ENTRY_DEPTH || ++marks > MAX_HAR_ENTRY_VALUES) throw new NeedsStreaming('an entry past the bounds');
             } else if (c === 0x2c) {
               if (++marks > MAX_HAR_ENTRY_VALUES) throw new NeedsStreaming('an entry past the bounds');
-            } else if ((c === 0x7d || c === 0x5d) && --depth === 0) break;
+            } else if (c === 0x3a) colons++;
+            else if ((c === 0x7d || c === 0x5d) && --depth === 0) break;
           }
           entrySize += pos - start;
           if (entrySize > entryBytes) throw new NeedsStreaming('an entry larger than the cap');
@@ -169,7 +187,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
           if (depth > 0) continue; // the entry goes on in the next chunk
           const text = entry.length === 1 ? entry[0]!.toString('utf8') : Buffer.concat(entry).toString('utf8');
           entry = undefined;
-          yield { key: key++, value: entryOf(text) };
+          yield { key: key++, value: entryOf(text, colons) };
           from = pos;
           continue;
         }
@@ -202,6 +220,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
           entrySize = 0;
           depth = 0;
           marks = 0;
+          colons = 0;
           continue; // the entry's scan reads this brace
         }
         pos++;
@@ -231,7 +250,7 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   } finally {
     stream.destroy();
   }
-  if (found !== 1 || entry || inString) throw new NeedsStreaming('no single log.entries');
+  if (found !== 1 || entry || inString || utf8.end() !== undefined) throw new NeedsStreaming('no single log.entries');
   // Every entry was JSON on its own; the rest of the file must be too.
   try { JSON.parse(skeleton.toString('utf8', 0, skeletonBytes)); } catch { throw new NeedsStreaming('not JSON'); }
 }

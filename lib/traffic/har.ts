@@ -4,6 +4,8 @@
 // the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
+// A defect of the file itself (not UTF-8, a read member named twice or of another type: har-scan.ts)
+// refuses it: what the recording says is then unknown, and nothing of it is blamed on the service.
 import { createReadStream, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import type chain from 'stream-chain';
@@ -14,10 +16,10 @@ import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
+import { HarProblem, HarScan } from './har-scan.js';
 import { MAX_HAR_ENTRY_DEPTH, MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
-/** A file that is not a HAR, in one line: which file, and where reading stopped. */
-export class HarProblem extends Error {}
+export { HarProblem } from './har-scan.js';
 
 /** Base64 (RFC 4648 4; line breaks allowed), checked without a pattern that loops per character
  *  group: a body's text is megabytes long. */
@@ -259,7 +261,16 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // Bytes handed to the parser, and where the chunk it is reading starts: a syntax error lies in it.
   let read = 0;
   let chunkStart = 0;
-  const counted = (chunk: Buffer | string) => { chunkStart = read; read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length; return chunk; };
+  // The streaming reader's bytes checked as they come (har-scan.ts); the quick reader hands it a file it finds a defect in.
+  const scan = new HarScan();
+  let ended = false; // the streaming reader has had the file's last byte
+  const counted = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunkStart = read;
+    read += bytes.length;
+    scan.chunk(bytes);
+    return chunk;
+  };
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
   let skip = 0;
@@ -298,6 +309,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       const { parser, pick, streamArray } = stream;
       const read: Readable = file === '-' ? process.stdin : createReadStream(file);
       const source = stop ? addAbortSignal(stop, read) : read;
+      read.once('end', () => { ended = true; });
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
       pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
@@ -305,12 +317,15 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
         const ex = entry(key, value);
         if (ex) yield ex;
       }
+      scan.end();
     }
   } catch (e) {
     if (e instanceof HarProblem) throw new HarProblem(`${harName(file)} is not a HAR file: ${e.message}`);
     const err = e as NodeJS.ErrnoException;
     // The parser's own words, never the text it stopped at (an entry may hold a secret).
     if (err.code) throw new HarProblem(`cannot read ${harName(file)}: ${err.code}`);
+    // A file ending inside a character is no JSON either: its bytes are named first, as elsewhere.
+    if (ended) try { scan.end(); } catch (p) { throw new HarProblem(`${harName(file)} is not a HAR file: ${(p as Error).message}`); }
     const entries = `${index + 1} entr${index === 0 ? 'y' : 'ies'} read`;
     if (/should be an array/i.test(err.message ?? '')) throw new HarProblem(`${harName(file)} is not a HAR file: log.entries is not an array`);
     throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON between bytes ${chunkStart} and ${read} (${entries})`);

@@ -1,0 +1,248 @@
+// What a HAR file's bytes must be before its entries are judged, checked as they arrive at the
+// streaming reader (har.ts hands it every chunk before the parser; nothing but the few levels of
+// brackets the harness reads is held). The quick reader (har-entries.ts) finds the same defects in
+// what JSON.parse made of an entry, and hands the file over. A defect of the recording is refused in
+// one line naming where it is, never judged as if the service had sent it:
+// - bytes that are not UTF-8 (RFC 8259 8.1: JSON exchanged between systems MUST be UTF-8), which
+//   decoding would turn into U+FFFD;
+// - a member the harness reads (READ below) named twice in one object. RFC 8259 4: names SHOULD be
+//   unique, and with duplicates "the behavior of software ... is unpredictable" (JSON.parse and
+//   stream-json keep the last, other readers the first): the recording does not say which status or
+//   body the service sent, so neither is judged. Members the harness does not read may repeat.
+// - a member the harness reads holding another JSON type than HAR 1.2 gives it (status a number,
+//   headers an array of objects whose name and value are strings, content.text a string, …). The
+//   file is refused rather than the entry left out: a reader that misreads one field may misread
+//   others, and a run that judged the rest would look complete. null stands for an absent member, as
+//   an entry without method or URL is (har.ts names it in a warning and judges the rest).
+import { Utf8Stream } from '../json/utf8.js';
+
+/** A file that is not a HAR, in one line: which file, and where reading stopped. */
+export class HarProblem extends Error {}
+
+type Kind = 'string' | 'number' | 'object' | 'array' | 'boolean' | 'null';
+type Role = 'root' | 'log' | 'entries' | 'entry' | 'request' | 'response' | 'headers' | 'header' | 'postData' | 'params' | 'param' | 'content';
+interface Read { readonly kind?: Kind; readonly role?: Role }
+
+const STRING: Read = { kind: 'string' };
+/** The members the harness reads, per object: the JSON type HAR 1.2 gives each (null aside), and what
+ *  the object or array it holds is. log and log.entries are not typed here (har.ts names a file
+ *  without them); an entry that is no object is named by har.ts too. */
+const READ: Partial<Record<Role, Readonly<Record<string, Read>>>> = {
+  root: { log: { role: 'log' } },
+  log: { entries: { role: 'entries' } },
+  entry: { startedDateTime: STRING, time: { kind: 'number' }, request: { kind: 'object', role: 'request' }, response: { kind: 'object', role: 'response' } },
+  request: { method: STRING, url: STRING, headers: { kind: 'array', role: 'headers' }, postData: { kind: 'object', role: 'postData' } },
+  postData: { text: STRING, params: { kind: 'array', role: 'params' } },
+  param: { name: STRING, value: STRING },
+  header: { name: STRING, value: STRING },
+  response: { status: { kind: 'number' }, headers: { kind: 'array', role: 'headers' }, content: { kind: 'object', role: 'content' } },
+  content: { text: STRING, encoding: STRING },
+};
+/** The items of the arrays the harness reads. */
+const ITEMS: Partial<Record<Role, Read>> = { entries: { role: 'entry' }, headers: { kind: 'object', role: 'header' }, params: { kind: 'object', role: 'param' } };
+const ARRAYS: ReadonlySet<Role> = new Set(['entries', 'headers', 'params']);
+
+interface Frame {
+  readonly role: Role;
+  readonly array: boolean;
+  /** Where it is: the frame holding it and its member's name or item's index (for a message only). */
+  readonly parent?: Frame;
+  readonly at?: string | number;
+  /** The entry (1-based) the frame is in. */
+  readonly entry?: number;
+  /** The members the harness reads in it, or what its items are. */
+  readonly names: Readonly<Record<string, Read>>;
+  readonly item?: Read;
+  /** 0: a name comes next; 1: a colon; 2: a value; 3: a comma or the end. */
+  state: number;
+  /** The member whose value comes next, when the harness reads it. */
+  read?: string;
+  items: number;
+  /** The read names met so far (a handful per object). */
+  seen: string[];
+}
+const KEY = 0, COLON = 1, VALUE = 2, AFTER = 3;
+
+/** Longest name worth decoding: the longest read name, every character written as \uXXXX. */
+const NAME_BYTES = 6 * 'startedDateTime'.length;
+const Q = 0x22;
+const BS = 0x5c;
+
+const kindOf = (c: number): Kind | undefined =>
+  c === Q ? 'string' : c === 0x7b ? 'object' : c === 0x5b ? 'array' : c === 0x2d || (c >= 0x30 && c <= 0x39) ? 'number'
+    : c === 0x74 || c === 0x66 ? 'boolean' : c === 0x6e ? 'null' : undefined;
+const article = (k: Kind) => (k === 'array' || k === 'object' ? 'an' : 'a');
+
+/** A frame's path from its entry (or from the file's top, outside the entries), as a message names it. */
+function pathOf(f: Frame | undefined): string {
+  if (!f?.parent || f.role === 'entry') return '';
+  const up = pathOf(f.parent);
+  return typeof f.at === 'number' ? `${up}[${f.at}]` : up ? `${up}.${f.at}` : f.at!;
+}
+const memberPath = (f: Frame, name: string | number): string => {
+  const up = pathOf(f);
+  return typeof name === 'number' ? `${up}[${name}]` : up ? `${up}.${name}` : name;
+};
+const who = (f: Frame): string => (f.entry !== undefined ? `entry ${f.entry}` : 'the file');
+const frame = (role: Role, parent?: Frame, at?: string | number, entry?: number): Frame => ({
+  role, array: ARRAYS.has(role), parent, at, entry, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [],
+});
+
+/** Checks a HAR file's bytes, chunk after chunk; each method throws HarProblem at the first defect. */
+export class HarScan {
+  private readonly utf8 = new Utf8Stream();
+  private top: Frame | undefined;
+  /** Levels of containers the harness does not read, open below the top frame. */
+  private untracked = 0;
+  private inString = false;
+  private escaped = false;
+  /** The name being read in a frame the harness reads: its text as read (escapes undone later), and
+   *  where it starts in the file; undefined text: no read name (too long, or not ASCII). */
+  private name: { text: string | undefined; at: number; escapes: boolean } | undefined;
+  private offset = 0; // bytes before the chunk
+  private line = 1; // the line the chunk starts on
+
+  /** The next chunk of the file. */
+  chunk(b: Buffer): void {
+    // The first defect in the file's order, whichever chunks it is read in: the bytes before a bad one are scanned first.
+    const bad = this.utf8.next(b);
+    this.scan(b, bad === undefined ? b.length : Math.max(0, bad));
+    if (bad !== undefined) this.fail(b, bad, 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)');
+    for (let nl = b.indexOf(10); nl >= 0; nl = b.indexOf(10, nl + 1)) this.line++;
+    this.offset += b.length;
+  }
+
+  /** The file's end: a character it ends inside is no UTF-8 either. */
+  end(): void {
+    const cut = this.utf8.end();
+    if (cut !== undefined) this.fail(Buffer.alloc(0), -cut, 'the file ends inside a character, not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)');
+  }
+
+  /** Refuses the file, naming the line and byte offset of `at` (in `b`; negative: before it). */
+  private fail(b: Buffer, at: number, what: string): never {
+    let line = this.line;
+    for (let nl = b.indexOf(10); nl >= 0 && nl < at; nl = b.indexOf(10, nl + 1)) line++;
+    throw new HarProblem(`line ${line}, byte offset ${this.offset + at}: ${what}`);
+  }
+
+  private scan(b: Buffer, end: number): void {
+    let i = 0;
+    let nextQuote = -1;
+    let nextSlash = -1;
+    let top = this.top;
+    let untracked = this.untracked;
+    let inString = this.inString;
+    let escaped = this.escaped;
+    try {
+      while (i < end) {
+        if (inString) {
+          const name = this.name;
+          if (name && name.text !== undefined) {
+            // A name the harness may read: byte by byte (it is short).
+            const c = b[i++]!;
+            if (escaped) escaped = false;
+            else if (c === BS) { escaped = true; name.escapes = true; } else if (c === Q) { inString = false; this.named(b, top!); continue; }
+            name.text = c < 0x80 && name.text.length < NAME_BYTES ? name.text + String.fromCharCode(c) : undefined;
+            continue;
+          }
+          // Any other string: skipped to its closing quote, a few bytes at a time (a header, a body of
+          // escapes), then natively (a long stretch without a quote or an escape).
+          if (escaped) { escaped = false; i++; continue; }
+          let k = i;
+          const near = Math.min(end, i + 64);
+          while (k < near && b[k] !== Q && b[k] !== BS) k++;
+          if (k === near && near < end) {
+            if (nextQuote < k) { nextQuote = b.indexOf(Q, k); if (nextQuote < 0 || nextQuote > end) nextQuote = end; }
+            if (nextSlash < k) { nextSlash = b.indexOf(BS, k); if (nextSlash < 0 || nextSlash > end) nextSlash = end; }
+            k = Math.min(nextQuote, nextSlash);
+          }
+          i = k + 1;
+          if (k >= end) i = end;
+          else if (b[k] === BS) escaped = true;
+          else { inString = false; if (name) this.named(b, top!); }
+          continue;
+        }
+        const c = b[i++]!;
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        if (untracked) {
+          if (c === Q) inString = true;
+          else if (c === 0x7b || c === 0x5b) untracked++;
+          else if (c === 0x7d || c === 0x5d) untracked--;
+          continue;
+        }
+        if (!top) {
+          // The file's own value: only an object is read.
+          if (c === 0x7b) top = frame('root');
+          else if (c === 0x5b) untracked++;
+          else if (c === Q) inString = true;
+          continue;
+        }
+        if (c === 0x7d || c === 0x5d) { top = top.parent; continue; }
+        if (c === 0x2c) { top.state = top.array ? VALUE : KEY; top.read = undefined; continue; }
+        if (c === 0x3a) { if (top.state === COLON) top.state = VALUE; continue; }
+        if (top.state !== VALUE) {
+          if (c === Q) { inString = true; if (top.state === KEY) this.name = { text: '', at: this.offset + i - 1, escapes: false }; }
+          continue;
+        }
+        // A value starts: of a member, or an item.
+        top.state = AFTER;
+        const read = top.array ? top.item : top.read !== undefined ? top.names[top.read] : undefined;
+        const at = top.array ? top.items++ : top.read;
+        if (c === Q) inString = true;
+        if (!read) { if (c === 0x7b || c === 0x5b) untracked++; continue; }
+        if (read.kind) {
+          const kind = kindOf(c);
+          if (kind && kind !== 'null' && kind !== read.kind) {
+            this.fail(b, i - 1, `${who(top)} has ${memberPath(top, at!)} as ${article(kind)} ${kind}, where HAR 1.2 has ${article(read.kind)} ${read.kind} (a defect of the recording, not of the service)`);
+          }
+        }
+        if (c !== 0x7b && c !== 0x5b) continue;
+        const role = read.role;
+        if (!role || ARRAYS.has(role) !== (c === 0x5b)) { untracked++; continue; }
+        top = frame(role, top, at, role === 'entry' ? top.items : top.entry);
+      }
+    } finally {
+      this.top = top;
+      this.untracked = untracked;
+      this.inString = inString;
+      this.escaped = escaped;
+    }
+  }
+
+  /** A name ends: a read one is noted, a second time refused. */
+  private named(b: Buffer, top: Frame): void {
+    const { text, at, escapes } = this.name!;
+    this.name = undefined;
+    top.state = COLON;
+    top.read = undefined;
+    if (text === undefined) return;
+    let name: string;
+    try {
+      name = escapes ? JSON.parse(`"${text}"`) as string : text;
+    } catch { return; } // not JSON: the parser names it
+    if (!Object.hasOwn(top.names, name)) return;
+    if (top.seen.includes(name)) {
+      this.fail(b, at - this.offset, `${who(top)} names ${memberPath(top, name)} twice (RFC 8259 4: which one a reader keeps is unpredictable, so the recording does not say what was sent)`);
+    }
+    top.seen.push(name);
+    top.read = name;
+  }
+}
+
+const typeOf = (v: unknown): Kind => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v as Kind);
+
+/** Whether a parsed value in the place of `role` holds a read member (READ, ITEMS) of another JSON
+ *  type: the quick reader's check of an entry it parsed (it then hands the file to the streaming
+ *  reader, whose scan names where). */
+export function entryMistyped(v: unknown, role: Role = 'entry'): boolean {
+  const wrong = (x: unknown, read: Read | undefined): boolean => {
+    if (!read || x === null) return false;
+    if (read.kind && typeOf(x) !== read.kind) return true;
+    return read.role !== undefined && entryMistyped(x, read.role);
+  };
+  if (Array.isArray(v)) return ARRAYS.has(role) && v.some((x) => wrong(x, ITEMS[role]));
+  if (!v || typeof v !== 'object' || ARRAYS.has(role)) return false;
+  const names = READ[role] ?? {};
+  for (const name in names) if (Object.hasOwn(v, name) && wrong((v as Record<string, unknown>)[name], names[name])) return true;
+  return false;
+}

@@ -1,0 +1,127 @@
+// A recording is evidence, judged as it is: a defect of the HAR file itself (a member the harness
+// reads named twice, a field of another JSON type than HAR 1.2 gives it, bytes that are not UTF-8)
+// refuses the file in one line naming its line and byte offset, by the quick reader and the streaming
+// one alike, exit 2, never judged as the service's answer.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { harExchanges } from '../lib/traffic/har.js';
+import { childEnv, LEAN, ROOT, runCli } from './helpers/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'har-defects-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const record = readFileSync('fixtures/reference/user-details.json', 'utf8');
+
+/** One entry, on three lines (so that a line number says something): a login answered 200 with a record. */
+const entry = (n: number) => `{"startedDateTime":"2026-01-01T00:00:00Z","time":${n},\n`
+  + ' "request":{"method":"POST","url":"http://svc.example/supportstateuser","headers":[{"name":"Content-Type","value":"application/json"}],"postData":{"mimeType":"application/json","text":"{\\"userName\\":\\"a\\"}"}},\n'
+  + ` "response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":${JSON.stringify(`${record}\u00e9\u65e5`)}}}}`;
+/** A padding entry whose unread comment puts what follows past the quick reader's first chunk (256 KiB). */
+const padding = `{"comment":"${'p'.repeat(300 * 1024)}","request":{"method":"GET","url":"http://svc.example/"},"response":{"status":0}}`;
+
+/** A HAR of a plain entry and the second one edited; `streamed`: a dotted name at the top and the
+ *  padding before the entries, so the quick reader hands the file over before it reaches them. */
+function har(name: string, edit: (e: string) => string, streamed = false): { path: string; bytes: Buffer } {
+  const path = join(work, `${name}${streamed ? '-streamed' : ''}.har`);
+  const entries = [...(streamed ? [padding] : []), entry(1), edit(entry(2))];
+  const text = `{${streamed ? '"x.y":1,' : ''}"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entries.join(',\n')}\n]}}`;
+  // U+0001 (raw, no JSON text holds it) stands for a byte that is not UTF-8: 0xFF.
+  const bytes = Buffer.from(text);
+  for (let i = bytes.indexOf(1); i >= 0; i = bytes.indexOf(1, i + 1)) bytes[i] = 0xff;
+  writeFileSync(path, bytes);
+  return { path, bytes };
+}
+
+/** "line L, byte offset B" of the byte `skip` bytes into the first `mark` of `bytes`. */
+function at(bytes: Buffer, mark: string | Buffer, skip = 0): string {
+  const offset = bytes.indexOf(mark) + skip;
+  expect(offset).toBeGreaterThan(skip);
+  return `line ${bytes.subarray(0, offset).toString('latin1').split('\n').length}, byte offset ${offset}`;
+}
+
+/** What the reader makes of a file: the exchanges' ids, and the one line it is refused with. */
+async function read(path: string): Promise<{ ids: string[]; refused?: string }> {
+  const ids: string[] = [];
+  try {
+    for await (const ex of harExchanges(path, 10 * 1024 * 1024)) ids.push(ex.id);
+  } catch (e) {
+    return { ids, refused: (e as Error).message };
+  }
+  return { ids };
+}
+
+const judge = (path: string) => runCli([...LEAN, '--har', path, '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet']);
+const DUP = 'RFC 8259 4: which one a reader keeps is unpredictable, so the recording does not say what was sent';
+const TYPE = 'a defect of the recording, not of the service';
+
+/** Each defect: the edit of entry 2, where the refusal points, and what it says. */
+const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => string; readonly where: (b: Buffer) => string; readonly says: string }[] = [
+  { name: 'status-twice', edit: (e) => e.replace('"status":200', '"status":200,"status":500'), where: (b) => at(b, '"status":500'), says: `entry 2 names response.status twice (${DUP})` },
+  { name: 'text-twice', edit: (e) => e.replace('"content":{', '"content":{"text":"{}",'), where: (b) => at(b, '"text":"{}","mimeType":"application/json",', 42), says: `entry 2 names response.content.text twice (${DUP})` },
+  { name: 'url-twice', edit: (e) => e.replace('"method":"POST",', '"method":"POST","url":"http://svc.example/other",'), where: (b) => at(b, '"url":"http://svc.example/other",', 33), says: `entry 2 names request.url twice (${DUP})` },
+  // A name written with an escape is the same name (both readers decode it).
+  { name: 'status-escaped', edit: (e) => e.replace('"status":200', '"status":200,"st\\u0061tus":500'), where: (b) => at(b, '"st\\u0061tus"'), says: `entry 2 names response.status twice (${DUP})` },
+  { name: 'status-string', edit: (e) => e.replace('"status":200', '"status":"200"'), where: (b) => at(b, '"status":"200"', 9), says: `entry 2 has response.status as a string, where HAR 1.2 has a number (${TYPE})` },
+  { name: 'headers-object', edit: (e) => e.replace('"status":200,"headers":[{"name":"Content-Type","value":"application/json"}]', '"status":200,"headers":{}'), where: (b) => at(b, '"headers":{}', 10), says: `entry 2 has response.headers as an object, where HAR 1.2 has an array (${TYPE})` },
+  { name: 'header-value-number', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":7}],"postData"'), where: (b) => at(b, '"value":7}', 8), says: `entry 2 has request.headers[0].value as a number, where HAR 1.2 has a string (${TYPE})` },
+  { name: 'content-text-number', edit: (e) => e.replace(/"text":"\{\\n/, '"text":5,"x":"{\\n'), where: (b) => at(b, '"text":5,', 7), says: `entry 2 has response.content.text as a number, where HAR 1.2 has a string (${TYPE})` },
+  { name: 'posted-text-object', edit: (e) => e.replace('"text":"{\\"userName\\":\\"a\\"}"', '"text":{"userName":"a"}'), where: (b) => at(b, '"text":{"userName"', 7), says: `entry 2 has request.postData.text as an object, where HAR 1.2 has a string (${TYPE})` },
+  { name: 'url-number', edit: (e) => e.replace('"url":"http://svc.example/supportstateuser"', '"url":5'), where: (b) => at(b, '"url":5', 6), says: `entry 2 has request.url as a number, where HAR 1.2 has a string (${TYPE})` },
+  { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
+];
+
+describe.concurrent('a defect of the HAR file is refused, not judged', () => {
+  for (const d of DEFECTS) {
+    it(`${d.name}: both readers refuse the file in one line naming the defect's line and byte offset`, async () => {
+      for (const streamed of [false, true]) {
+        const { path, bytes } = har(d.name, d.edit, streamed);
+        // Old readers took the last of two members, or judged the wrong type as no answer recorded.
+        // Streamed, the padding entry comes first: the edited one is the third.
+        expect((await read(path)).refused, path).toBe(`${path} is not a HAR file: ${d.where(bytes)}: ${streamed ? d.says.replace('entry 2', 'entry 3') : d.says}`);
+      }
+    });
+  }
+
+  it('a status named twice (200, then 500) stops the run in one line, exit 2, where it was judged NOT CONFORMANT', async () => {
+    const { path, bytes } = har('status-twice-cli', DEFECTS[0]!.edit);
+    const r = await judge(path);
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${path} is not a HAR file: ${DEFECTS[0]!.where(bytes)}: entry 2 names response.status twice (${DUP})\n`]);
+  });
+
+  it('read from standard input (the streaming reader alone), a field of another type stops the run in one line, exit 2', async () => {
+    const { bytes } = har('status-string-stdin', DEFECTS[4]!.edit);
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', ...LEAN, '--har', '-', '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet'], { cwd: ROOT, env: childEnv() });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end(bytes);
+    });
+    expect([r.code, r.stderr]).toEqual([2, `conformance: standard input is not a HAR file: ${DEFECTS[4]!.where(bytes)}: entry 2 has response.status as a string, where HAR 1.2 has a number (${TYPE})\n`]);
+  });
+
+  it('a file ending inside a character is refused by both readers, naming where that character starts', async () => {
+    for (const top of ['', '"x.y":1,']) {
+      const path = join(work, `cut-char${top ? '-streamed' : ''}.har`);
+      const bytes = Buffer.concat([Buffer.from(`{${top}"log":{"entries":[${entry(1)}]}}`), Buffer.from([0xe6, 0x97])]);
+      writeFileSync(path, bytes);
+      expect((await read(path)).refused).toBe(`${path} is not a HAR file: line 3, byte offset ${bytes.length - 2}: the file ends inside a character, not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)`);
+    }
+  });
+
+  it('null stands for an absent member, and members the harness does not read may repeat: judged as before', async () => {
+    const edits: ((e: string) => string)[] = [
+      (e) => e.replace('"status":200', '"status":null'),
+      (e) => e.replace('"mimeType":"application/json",', '"mimeType":"application/json","mimeType":"text/plain","comment":"a","comment":"b",'),
+      (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},{"name":"X-A","value":"1"},{"name":"X-A","value":"2"},null],"postData"'),
+    ];
+    for (const [k, edit] of edits.entries()) {
+      for (const streamed of [false, true]) {
+        const { path } = har(`allowed-${k}`, edit, streamed);
+        expect(await read(path), path).toEqual({ ids: streamed ? ['har.1', 'har.2', 'har.3'] : ['har.1', 'har.2'] });
+      }
+    }
+  });
+});
