@@ -165,6 +165,11 @@ describe('shards', () => {
     expect(b.counts).toEqual(a.counts);
     const shape = (s: { checks: { id: string; status: string; counts: unknown; groups: unknown }[] }) => s.checks.map((c) => [c.id, c.status, c.counts, c.groups]);
     expect(shape(b)).toEqual(shape(a));
+    // The examples and the exchanges kept for them are the whole run's too: the first ones it met,
+    // as many as it keeps (each shard kept its own first ones, twice as many in all).
+    const shown = (s: { checks: { id: string; evidence: unknown; exchanges: string[] }[]; exchanges: { id: string }[] }) =>
+      [s.checks.map((c) => [c.id, c.evidence, [...c.exchanges].sort()]), s.exchanges.map((ex) => ex.id).sort()];
+    expect(shown(b)).toEqual(shown(a));
     // Neither shard nor a part of shards is a run: duplicates, gaps and strangers are refused.
     for (const [dirs, why] of [
       [[one, one], /are both shard 1\/2/], [[one], /shard 2 of 2 is missing/], [[one, whole], /is not a shard of a run/],

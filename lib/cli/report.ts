@@ -10,7 +10,7 @@ import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, ReadAllowance, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -25,14 +25,14 @@ ${usageOf(REPORT_OPTIONS)}`;
 
 /** The directory's report; a merge (`verify`) first proves its files are those its run wrote. A rebuild
  *  verifies them when the directory has a manifest (an older one has none). */
-async function load(dir: string, verify: boolean, allowance?: ReadAllowance): Promise<Report | string> {
+async function load(dir: string, verify: boolean): Promise<Report | string> {
   if (!existsSync(join(dir, 'summary.json'))) return `${dir} holds no summary.json (run ${commandOf('conformance').replace(/ --$/, '')} first)`;
   if (verify || existsSync(join(dir, MANIFEST_FILE))) {
     const problem = await verifyManifest(dir);
     if (problem) return problem;
   }
   try {
-    return readReport(dir, allowance);
+    return readReport(dir);
   } catch (e) {
     return e instanceof UnreadableFile ? e.message : `${dir}/summary.json cannot be read: ${(e as Error).message.split('\n')[0]}`;
   }
@@ -61,10 +61,8 @@ async function main(): Promise<number> {
   if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }
   if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
   const reports: Report[] = [];
-  // The shards together are held to what one report directory may hold: the merge writes them into one.
-  const allowance = new ReadAllowance();
   for (const d of shards) {
-    const r = await load(d, true, allowance);
+    const r = await load(d, true);
     if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
     reports.push(r);
   }

@@ -123,10 +123,11 @@ const MIB = 1024 * 1024;
  *  - exchanges.json: 100 KB for a probe run. The 20 probes and MAX_EXAMPLE_EXCHANGES (5) per check,
  *    410 exchanges, each showing at most 256 KiB (MAX_SHOWN_TEXT) of its response body: 103 MiB
  *    when every answer is that long.
- *  A merge's shards share one allowance: the merged file holds them all, and a rebuild reads it. */
+ *  A merge reads each shard's within these (it holds them all at once: so many times these at most),
+ *  and writes a report bounded as one run's (merge.ts keeps the examples one whole run keeps). */
 export const REPORT_FILE_BYTES = { [MANIFEST_FILE]: 16 * MIB, 'summary.json': 64 * MIB, [EXCHANGES_FILE]: 160 * MIB } as const;
 export type ReportFile = keyof typeof REPORT_FILE_BYTES;
-/** JSON values (measureJson's count) per file, and in a merge's shards together: a few bytes of text
+/** JSON values (measureJson's count) per file: a few bytes of text
  *  make an object of 50 or more (16 MiB of `{},` took 566 MB to parse), so the size alone does not
  *  bound the memory. A probe run's summary.json holds 2 000 values; with every example and group
  *  above, about 80 000. */
@@ -134,29 +135,20 @@ export const REPORT_FILE_VALUES = 1_000_000;
 /** Nesting: a run writes under 10 levels. */
 const REPORT_FILE_DEPTH = 64;
 
-/** What a command may still read of each file (bytes, values): a rebuild's reads have one each, a
- *  merge's shards share one. */
-export class ReadAllowance {
-  readonly bytes: Record<ReportFile, number> = { ...REPORT_FILE_BYTES };
-  readonly values: Record<ReportFile, number> = { [MANIFEST_FILE]: REPORT_FILE_VALUES, 'summary.json': REPORT_FILE_VALUES, [EXCHANGES_FILE]: REPORT_FILE_VALUES };
-}
-
 /** A report file that cannot be read as the harness wrote it: the message names it. */
 export class UnreadableFile extends Error {}
 
 const mib = (n: number) => `${(n / MIB).toFixed(n < 10 * MIB ? 1 : 0)} MiB`;
 
-/** The text of `dir`/`name`, refused past what `allowance` leaves: never more than its size when
- *  opened is read, however the file grows meanwhile. */
-function boundedText(path: string, name: ReportFile, allowance: ReadAllowance): string {
+/** The text of `dir`/`name`, refused past its bound: never more than its size when opened is read,
+ *  however the file grows meanwhile. */
+function boundedText(path: string, name: ReportFile): string {
   // Non-blocking: a FIFO planted at the name cannot hold the open.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnreadableFile(`${path} is not a regular file`);
     if (stat.size > REPORT_FILE_BYTES[name]) throw new UnreadableFile(`${path} is ${mib(stat.size)}, past the ${mib(REPORT_FILE_BYTES[name])} a report directory's ${name} may hold (no run writes one so large): not read`);
-    if (stat.size > allowance.bytes[name]) throw new UnreadableFile(`${path} takes the shards' ${name} files past the ${mib(REPORT_FILE_BYTES[name])} one report directory's may hold (the merged one holds them all): not read`);
-    allowance.bytes[name] -= stat.size;
     const bytes = Buffer.allocUnsafe(stat.size + 1);
     let read = 0;
     for (let n = readSync(fd, bytes, 0, bytes.length, null); n > 0; n = readSync(fd, bytes, read, bytes.length - read, null)) {
@@ -169,18 +161,16 @@ function boundedText(path: string, name: ReportFile, allowance: ReadAllowance): 
   }
 }
 
-/** The JSON of a file the harness wrote, within `allowance`; an UnreadableFile naming the file and
+/** The JSON of a file the harness wrote, within its bounds; an UnreadableFile naming the file and
  *  where its JSON breaks, never quoting it (V8's message quotes a stretch of the text, and a tampered
  *  file's may be anything). */
-function readJsonFile(dir: string, name: ReportFile, allowance = new ReadAllowance()): unknown {
+function readJsonFile(dir: string, name: ReportFile): unknown {
   const path = join(dir, name);
-  const text = boundedText(path, name, allowance);
+  const text = boundedText(path, name);
   // Counted before JSON.parse builds anything; names and numbers are bounded by the size alone.
   const shape = measureJson(text, { depth: REPORT_FILE_DEPTH, nodes: REPORT_FILE_VALUES, children: Infinity, attributes: Infinity, numberLength: Infinity, nameLength: Infinity });
   if (shape.limit === 'depth') throw new UnreadableFile(`${path} nests deeper than ${REPORT_FILE_DEPTH} levels (no run writes one so deep): not read`);
   if (shape.limit) throw new UnreadableFile(`${path} holds more than ${withThousands(REPORT_FILE_VALUES)} JSON values (no run writes so many): not read`);
-  if (shape.values > allowance.values[name]) throw new UnreadableFile(`${path} takes the shards' ${name} files past the ${withThousands(REPORT_FILE_VALUES)} JSON values one report directory's may hold (the merged one holds them all): not read`);
-  allowance.values[name] -= shape.values;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -360,12 +350,12 @@ export function withoutOutputProblems(report: Report): Report {
 }
 
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back), read
- *  within `allowance` (a merge's shards share one). */
-export function readReport(dir: string, allowance = new ReadAllowance()): Report {
-  const written = readJsonFile(dir, 'summary.json', allowance) as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+ *  within their bounds. */
+export function readReport(dir: string): Report {
+  const written = readJsonFile(dir, 'summary.json') as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
   const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
   // An older directory has no exchanges.json: its exchanges without their texts.
-  const texts = existsSync(join(dir, EXCHANGES_FILE)) ? readJsonFile(dir, EXCHANGES_FILE, allowance) as ReportedExchange[] : [];
+  const texts = existsSync(join(dir, EXCHANGES_FILE)) ? readJsonFile(dir, EXCHANGES_FILE) as ReportedExchange[] : [];
   const byId = new Map(texts.map((e) => [e.id, e]));
   return { ...withoutOutputProblems(summary), exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
 }

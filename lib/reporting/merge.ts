@@ -6,7 +6,7 @@ import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
 import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
 import { gatedVerdict } from './verdict.js';
-import { byCount, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
+import { byCount, MAX_EXAMPLE_EXCHANGES, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { mergeDifferential } from './differential.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report, type RunIdentity } from './report.js';
 
@@ -33,13 +33,31 @@ function mergeGroups(lists: readonly (readonly FindingGroup[])[]): FindingGroup[
   return [...sorted.slice(0, MAX_GROUPS), { message: `${rest} more findings of other kinds (only ${MAX_GROUPS} distinct kinds are kept)`, count: rest }];
 }
 
-function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): ReportedCheck {
+/** A check's examples as one whole run keeps them (tally.ts): probes first, then by account (the
+ *  order it meets them in), from the first MAX_EXAMPLE_EXCHANGES exchanges other than probes, at most
+ *  MAX_EXAMPLES. Each shard kept its own first ones, so the run's first ones are among them; and the
+ *  merged report, like a run's, is bounded whatever the number of shards. */
+function mergedEvidence(parts: readonly ReportedCheck[], probes: ReadonlySet<string>): ReportedCheck['evidence'] {
+  const kept = new Set<string>();
+  const evidence: ReportedCheck['evidence'][number][] = [];
+  for (const f of parts.flatMap((p) => p.evidence).sort((a, b) => (a.case ?? -1) - (b.case ?? -1))) {
+    if (evidence.length >= MAX_EXAMPLES) break;
+    if (!probes.has(f.exchange) && !kept.has(f.exchange)) {
+      if (kept.size >= MAX_EXAMPLE_EXCHANGES) continue;
+      kept.add(f.exchange);
+    }
+    evidence.push(f);
+  }
+  return evidence;
+}
+
+/** `evidence`: mergedEvidence; `kept`: the exchanges the merged report keeps (engine/run.ts: a kept
+ *  exchange is listed with every check that judged it, as each shard listed it). */
+function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode'], evidence: ReportedCheck['evidence'], kept: ReadonlySet<string>): ReportedCheck {
   const first = parts[0]!;
   const check = checkById.get(first.id)!;
   const sum = (k: keyof ReportedCheck['counts']) => parts.reduce((n, p) => n + p.counts[k], 0);
   const counts = { judged: sum('judged'), probes: sum('probes'), failed: sum('failed'), skipped: sum('skipped'), findings: sum('findings') };
-  // Probes first, then by account: the order one whole run meets them in.
-  const evidence = parts.flatMap((p) => p.evidence).sort((a, b) => (a.case ?? -1) - (b.case ?? -1)).slice(0, MAX_EXAMPLES);
   // The replay is of the first finding's exchange, as the message names it: the shard that met it first.
   const replayed = parts.find((p) => p.status === 'fail' && p.evidence[0]?.exchange === evidence[0]?.exchange) ?? parts.find((p) => p.status === 'fail');
   const skipped = parts.find((p) => p.counts.skipped > 0 || p.status === 'skip');
@@ -52,7 +70,7 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode']): Repo
   return {
     ...first, status, message, counts, evidence,
     groups: mergeGroups(parts.map((p) => p.groups)),
-    exchanges: [...new Set(parts.flatMap((p) => p.exchanges))],
+    exchanges: [...new Set(parts.flatMap((p) => p.exchanges))].filter((id) => kept.has(id)),
     ...(replayed?.replay ? { replay: replayed.replay } : {}),
   };
 }
@@ -170,10 +188,18 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   // After the differences named above, which say more than "another configuration".
   const identity = checkIdentity(reports, dirs);
   if (identity) return { ok: false, error: identity };
-  const checks = head.checks.map((c, i) => mergeCheck(reports.map((r) => r.checks[i]!), head.mode));
+  // What one whole run keeps: the probes, and the exchanges its checks' examples (and shrinks) point at.
+  const probes = new Set(reports.flatMap((r) => r.exchanges.filter((ex) => ex.source === 'probe').map((ex) => ex.id)));
+  const partsOf = head.checks.map((_, i) => reports.map((r) => r.checks[i]!));
+  const evidence = partsOf.map((parts) => mergedEvidence(parts, probes));
+  const kept = new Set([...probes, ...evidence.flat().map((f) => f.exchange), ...partsOf.flat().flatMap((c) => (c.shrunk ? [c.shrunk.exchange] : []))]);
+  const checks = partsOf.map((parts, i) => mergeCheck(parts, head.mode, evidence[i]!, kept));
+  // An exchange a shard kept for its checks' examples only, and the merge not, is left out; any other
+  // (a difference's example) is kept.
+  const ofChecks = new Set(partsOf.flat().flatMap((c) => c.exchanges));
   const exchanges: ReportedExchange[] = [];
   const seen = new Set<string>();
-  for (const ex of reports.flatMap((r) => r.exchanges)) if (!seen.has(ex.id)) { seen.add(ex.id); exchanges.push(ex); }
+  for (const ex of reports.flatMap((r) => r.exchanges)) if (!seen.has(ex.id) && (kept.has(ex.id) || !ofChecks.has(ex.id))) { seen.add(ex.id); exchanges.push(ex); }
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.verdict === 'unreachable');
