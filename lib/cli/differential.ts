@@ -12,7 +12,7 @@ import type { ExchangeSpec } from '../http/exchange.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { differentialSection, shownExampleValue } from '../reporting/differential.js';
-import { displayLine } from '../reporting/display.js';
+import { consoleText, displayLine } from '../reporting/display.js';
 import { shardOptions, type Config } from './config.js';
 import { openSession, setupOf } from './session.js';
 import { abortOnSignals } from './stopping.js';
@@ -46,7 +46,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
         show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
       });
     } catch (e) {
-      if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
+      if (e instanceof HarProblem) { process.stderr.write(`conformance: ${consoleText(displayLine(e.message))}\n`); return 2; }
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
@@ -54,7 +54,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {
-      process.stderr.write(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`);
+      process.stderr.write(consoleText(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`));
       return 2;
     }
     return await session.finish(result.candidate, { differential: differentialSection(result, redactor) });

@@ -13,7 +13,7 @@ import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
 import { boundHeapGrowth, streamsExchanges } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
-import { displayLine } from '../reporting/display.js';
+import { consoleText, displayLine } from '../reporting/display.js';
 import { dotenvProblem, parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { beginRun, impliedReports } from './write-reports.js';
@@ -73,7 +73,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
       ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs), stop,
     });
   } catch (e) {
-    if (e instanceof HarProblem) { process.stderr.write(`conformance: ${displayLine(e.message)}\n`); return 2; }
+    if (e instanceof HarProblem) { process.stderr.write(`conformance: ${consoleText(displayLine(e.message))}\n`); return 2; }
     throw e;
   }
   if (outside) session.warn(`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`);

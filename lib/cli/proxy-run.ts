@@ -12,7 +12,7 @@ import { listenProblem } from './listen-problem.js';
 import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
-import { displayLine } from '../reporting/display.js';
+import { consoleText, displayLine } from '../reporting/display.js';
 import { bodyDeadline, MAX_EARLY_HINTS, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
@@ -140,7 +140,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   judge.on('message', (m: FromJudge) => {
     if (m.kind === 'ready') { started = true; ready!(true); }
     else if (m.kind === 'judged') { for (let i = 0; i < m.count; i++) queue.judged(); for (const line of m.lines) say(line); }
-    else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${p}\n`);
+    else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${consoleText(p)}\n`);
     else final!(m);
   });
   // A judge that stopped leaves the traffic as it was: forwarding goes on, nothing more is judged.
