@@ -35,19 +35,22 @@ async function hold(url: string, send = ''): Promise<Held> {
   return held;
 }
 
-/** A request whose body is still coming: busy, never closed for another connection (but by the
- *  proxy, which closes one its client keeps waiting before refusing: test/proxy-held-slots.test.ts). */
-const PARTIAL = `POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, 5)}`;
-
 /** A connection busy with a request, and how to let its request go on to its answer. */
 interface Busy { readonly held: Held; finish(): void }
 
 interface Listener { readonly url: string; connections(): ConnectionCounts; close(): Promise<void>; busy(): Promise<Busy> }
 
-/** A connection whose request body is still coming (PARTIAL). */
-async function partial(url: string): Promise<Busy> {
-  const held = await hold(url, PARTIAL);
-  return { held, finish: () => held.socket.write(BODY.slice(5)) };
+/** How long the reference holds each answer when a test needs a request it is busy with (its
+ *  latency): far longer than the few local steps a test takes meanwhile. */
+const HOLD_MS = 5_000;
+/** A whole request, which a reference started with `latencyMs: HOLD_MS` holds: busy, waiting on the
+ *  reference, never closed for another connection. (One whose client keeps it waiting, a body not
+ *  coming, the reference and the proxy close before refusing: test/reference-held-slots.test.ts.) */
+const WHOLE = `POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`;
+
+/** A connection whose whole request the reference holds for its latency (its answer comes by itself). */
+async function whole(url: string): Promise<Busy> {
+  return { held: await hold(url, WHOLE), finish: () => undefined };
 }
 
 /** The proxy's target for the listener tests: answers every request at once, but holds each
@@ -64,15 +67,16 @@ afterAll(async () => {
   if (heldTarget) await new Promise((r) => heldTarget!.close(r));
 });
 
-/** Each of the three listeners, started with the bounds given. */
-const LISTENERS: Record<string, (bounds: { max?: number; headMs?: number }) => Promise<Listener>> = {
-  reference: async (connections) => {
-    const r = await startReference({ connections });
-    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => partial(r.url) };
+/** Each of the three listeners, started with the bounds given; with `holding`, one that can be busy
+ *  with a request it waits on (the reference: each answer after HOLD_MS; the proxy: its target). */
+const LISTENERS: Record<string, (bounds: { max?: number; headMs?: number }, holding?: boolean) => Promise<Listener>> = {
+  reference: async (connections, holding) => {
+    const r = await startReference({ connections, ...(holding ? { latencyMs: HOLD_MS } : {}) });
+    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => whole(r.url) };
   },
-  'judging reference': async (connections) => {
-    const r = await startJudgingReference({ connections, reportDir: mkdtempSync(join(tmpdir(), 'idle-connections-')), print: () => undefined });
-    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => partial(r.url) };
+  'judging reference': async (connections, holding) => {
+    const r = await startJudgingReference({ connections, ...(holding ? { latencyMs: HOLD_MS } : {}), reportDir: mkdtempSync(join(tmpdir(), 'idle-connections-')), print: () => undefined });
+    return { url: r.url, connections: () => r.connections, close: () => r.close(), busy: () => whole(r.url) };
   },
   proxy: async (connections) => {
     if (!heldTarget) {
@@ -94,15 +98,15 @@ const LISTENERS: Record<string, (bounds: { max?: number; headMs?: number }) => P
 };
 
 describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (name) => {
-  const start = async (bounds: { max?: number; headMs?: number }) => {
-    const l = await LISTENERS[name]!(bounds);
+  const start = async (bounds: { max?: number; headMs?: number }, holding = false) => {
+    const l = await LISTENERS[name]!(bounds, holding);
     opened.push(l);
     return l;
   };
 
-  it('at its bound of open connections, serves an honest client by closing the connection idle longest, never a busy one', async () => {
+  it('at its bound of open connections, serves an honest client by closing the connection idle longest, never one waiting on it or its target', async () => {
     const MAX = 6;
-    const l = await start({ max: MAX, headMs: 30_000 });
+    const l = await start({ max: MAX, headMs: 30_000 }, true);
     const { held: busy, finish } = await l.busy();
     await until(() => l.connections().open === 1 && l.connections().waiting === 0, 'the busy connection\'s request to start');
     const idle: Held[] = [];
@@ -120,8 +124,8 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
     for (const h of [...idle, busy]) h.socket.destroy();
   });
 
-  it('refuses a new connection only when every open one is busy with a request', async () => {
-    const l = await start({ max: 2, headMs: 30_000 });
+  it('refuses a new connection only when every open one is busy with a request it or its target holds', async () => {
+    const l = await start({ max: 2, headMs: 30_000 }, true);
     const requests = [await l.busy(), await l.busy()];
     const busy = requests.map((b) => b.held);
     await until(() => l.connections().open === 2 && l.connections().waiting === 0, 'both busy connections\' requests to start');
@@ -147,6 +151,26 @@ describe.each(Object.keys(LISTENERS))('the %s and connections that hold on', (na
     expect(l.connections()).toMatchObject({ open: 0, noHead: 4, evicted: 0, refused: 0 });
     // An honest client is served as before.
     expect(await honest(l.url)).toBe(200);
+  });
+});
+
+/** A request whose body is still coming (5 bytes of it sent): its client keeps it waiting. */
+const PARTIAL = `POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, 5)}`;
+
+describe.each(['reference', 'judging reference'])('the %s at its bound', (name) => {
+  it('closes a connection whose request body is not coming for a new one, rather than refuse it, and counts it', async () => {
+    const l = await LISTENERS[name]!({ max: 2, headMs: 30_000 });
+    opened.push(l);
+    const partial = [await hold(l.url, PARTIAL), await hold(l.url, PARTIAL)];
+    await until(() => l.connections().open === 2 && l.connections().waiting === 0, 'both requests to start');
+    expect(await honest(l.url)).toBe(200);
+    expect(partial.filter((h) => h.closed)).toHaveLength(1);
+    expect(l.connections()).toMatchObject({ stalled: 1, refused: 0, evicted: 0 });
+    // The one left goes on to its answer when its body comes.
+    const left = partial.find((h) => !h.closed)!;
+    left.socket.write(BODY.slice(5));
+    await until(() => /^HTTP\/1\.1 200 /.test(left.got), 'the request left to be answered');
+    for (const h of partial) h.socket.destroy();
   });
 });
 
@@ -199,12 +223,12 @@ describe('a connection between requests', () => {
 });
 
 describe('the reference over TLS', () => {
-  it('at its bound, serves an honest client by closing the connection idle longest, never a busy one (its request read under TLS)', async () => {
+  it('at its bound, serves an honest client by closing the connection idle longest, never one whose request the reference holds (its request read under TLS)', async () => {
     const ca = readFileSync(join(ROOT, 'fixtures/tls/ca.pem'));
     const tls = { key: readFileSync(join(ROOT, 'fixtures/tls/server.key'), 'utf8'), cert: readFileSync(join(ROOT, 'fixtures/tls/server.pem'), 'utf8') };
-    const r = await startReference({ tls, connections: { max: 3, headMs: 30_000 } });
+    const r = await startReference({ tls, latencyMs: HOLD_MS, connections: { max: 3, headMs: 30_000 } });
     opened.push({ close: () => r.close() });
-    // The oldest connection, busy with a request whose body is still coming.
+    // The oldest connection, busy with a whole request the reference holds for its latency.
     const busy = tlsConnect({ host: '127.0.0.1', port: r.port, ca, servername: 'localhost' });
     let got = '';
     let busyClosed = false;
@@ -212,7 +236,7 @@ describe('the reference over TLS', () => {
     busy.on('error', () => undefined);
     busy.on('close', () => { busyClosed = true; });
     await new Promise<void>((resolve) => busy.once('secureConnect', () => resolve()));
-    busy.write(PARTIAL);
+    busy.write(WHOLE);
     await until(() => r.connections.open === 1 && r.connections.waiting === 0, 'the busy connection\'s request to start');
     const idle = [await hold(r.url), await hold(r.url)];
     await until(() => r.connections.open === 3, 'every connection to be accepted');
@@ -227,7 +251,6 @@ describe('the reference over TLS', () => {
     expect(status).toBe(200);
     await until(() => idle[0]!.closed, 'the oldest idle connection to be closed');
     expect([busyClosed, ...idle.map((h) => h.closed)]).toEqual([false, true, false]);
-    busy.write(BODY.slice(5));
     await until(() => /^HTTP\/1\.1 200 /.test(got), 'the busy connection to be answered');
     busy.destroy();
     for (const h of idle) h.socket.destroy();

@@ -6,34 +6,16 @@
 // Before, every such connection was "busy": new ones were refused (or closed by the peer's own churn
 // of new connections before their heads came), and an honest client got no answer while it lasted.
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
 import { startProxy, type RunningProxy, type Unjudged } from '../lib/traffic/proxy.js';
 import { proxiedRawTarget } from './helpers/raw-target.js';
 import { honest } from './helpers/honest-client.js';
+import { holdingPeer as peer } from './helpers/holding-peer.js';
 import { GENEROUS_MS, until } from './helpers/wait.js';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
-/** A peer keeping `n` connections open, each sending `head` and then nothing, and opening a new one
- *  as soon as one is closed (that it sees: `reads` false, its socket is paused and reads nothing). */
-function peer(url: string, n: number, head: string, reads = true) {
-  const { hostname, port } = new URL(url);
-  let stopped = false;
-  let opened = 0;
-  const open = new Set<Socket>();
-  const one = () => {
-    if (stopped) return;
-    opened++;
-    const s = connect(Number(port), hostname, () => { s.write(head); if (!reads) s.pause(); });
-    open.add(s);
-    s.on('error', () => undefined);
-    s.on('close', () => { open.delete(s); setImmediate(one); });
-  };
-  for (let i = 0; i < n; i++) one();
-  return { opened: () => opened, stop: () => { stopped = true; for (const s of open) s.destroy(); } };
-}
-
 /** Every exchange the proxy gave up: those closed at the bound, and those of the peer's connections
  *  it closed itself at the end (hung up); nothing else. */
 async function settled(proxy: RunningProxy, unjudged: readonly Unjudged[]) {

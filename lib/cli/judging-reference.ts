@@ -165,8 +165,9 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     port: running.port,
     get connections() { return running.connections; },
     report: () => live.report(),
-    // A connection closed with no whole request is no exchange: the last reports (and the summary
-    // printed from them) say how many, apart.
+    // A connection closed with no whole request is no exchange, nor a request closed before it came
+    // whole: the last reports (and the summary printed from them) say how many, apart, and how many
+    // closed at the bound had been answered (judged).
     stop: async () => {
       await running.close();
       const note = running.connectionsNote();

@@ -11,9 +11,10 @@
 //   progress (its body coming, or its answer being made or awaited) is never closed. Only when
 //   every connection is busy is the new one refused. Idle holders cannot keep an honest client out,
 //   and a flood closes the flooder's own older connections first.
-// - with `stalls` (the proxy's): past those, and before one accepted since the last sweep or two
-//   (its head may be on its way), a connection whose client keeps its request waiting (a body not
-//   coming, an answer not read), the one that moved fewest bytes per second since its head first.
+// - with `stalls` (the proxy's, the reference's): past those, and before one accepted since the
+//   last sweep or two (its head may be on its way), a connection whose client keeps its request
+//   waiting (a body not coming, an answer not read), the one that moved fewest bytes per second
+//   since its head first.
 //   Else a peer that keeps every slot in that state (a trickled body cut at the body deadline and
 //   sent again on a new connection, an answer never read) kept honest clients out as long as it
 //   liked, and its churn of new connections closed theirs before their heads came (8 slots, 24
@@ -42,13 +43,13 @@ export interface ConnectionLimits {
 }
 
 /** What the guard may ask its owner of a connection with a request in progress (the socket as
- *  accepted), to close it at the bound in favour of a new one. */
+ *  accepted, and the request's response), to close it at the bound in favour of a new one. */
 export interface Stalls {
   /** Whether its client keeps its request waiting now: its body not coming while the owner takes
    *  it, or its answer held up by the client's full side (not waiting on the owner or its target). */
-  stalled(socket: Socket): boolean;
+  stalled(socket: Socket, res: ServerResponse): boolean;
   /** Called just before such a connection is closed at the bound (its owner counts the exchange). */
-  closing(socket: Socket): void;
+  closing(socket: Socket, res: ServerResponse): void;
 }
 
 /** What was closed or refused, and why (none of it an exchange but `stalled`: no whole request came). */
@@ -71,6 +72,9 @@ export interface ConnectionCounts {
    *  waiting, moving fewest bytes per second (only with `stalls`; its owner counts the exchange). */
   readonly stalled: number;
 }
+
+/** A bound as the notes say it (`10 s`, `0.5 s`). */
+export const seconds = (ms: number): string => `${+(ms / 1000).toFixed(1)} s`;
 
 /** The soft limit on open file descriptors (Linux: /proc/self/limits; Node raises it to the hard
  *  limit at start), or undefined where it cannot be read. */
@@ -162,12 +166,16 @@ export class ConnectionGuard {
     return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused, stalled: this.stalled };
   }
 
+  /** The response to the last request on a connection (the socket as its server gave it), if any. */
+  lastResponse(socket: Socket): ServerResponse | undefined {
+    return this.used.get(rawOf(socket))?.res;
+  }
+
   /** One line for a mode's reports on what was closed or refused, or undefined when nothing was. */
   note(): string | undefined {
-    const s = (ms: number) => `${+(ms / 1000).toFixed(1)} s`;
     const parts = ([
-      [this.noHead, `sent no whole request head within ${s(this.limits.headMs)} of being accepted`],
-      [this.idle, `sent no whole request head within ${s(this.limits.keepAliveMs + this.limits.headMs)} of their last answer`],
+      [this.noHead, `sent no whole request head within ${seconds(this.limits.headMs)} of being accepted`],
+      [this.idle, `sent no whole request head within ${seconds(this.limits.keepAliveMs + this.limits.headMs)} of their last answer`],
       [this.evicted, `were closed, waiting longest for a request head, for a new connection at the bound of ${this.max} open`],
       [this.refused, `were refused at the bound of ${this.max} open, every open one busy with a request`],
     ] as const).filter(([n]) => n > 0);
@@ -229,7 +237,7 @@ export class ConnectionGuard {
     else {
       const s = this.stalls && this.stalledOne();
       if (s) {
-        this.stalls!.closing(s);
+        this.stalls!.closing(s, this.used.get(s)!.res!);
         this.close(s);
         this.stalled++;
         return true;
@@ -249,12 +257,13 @@ export class ConnectionGuard {
     for (let ranked = false; ; ranked = true) {
       while (this.nextStalled < this.stalledRank.length) {
         const s = this.stalledRank[this.nextStalled++]!;
-        if (this.used.has(s) && this.stalls!.stalled(s)) return s;
+        const c = this.used.get(s);
+        if (c?.res && !c.res.writableFinished && this.stalls!.stalled(s, c.res)) return s;
       }
       if (ranked || this.noneStalledAt === this.now) return undefined;
       const found: [number, number, Socket][] = [];
       for (const [s, c] of this.used) {
-        if (c.at === undefined || c.res?.writableFinished || !this.stalls!.stalled(s)) continue;
+        if (c.at === undefined || !c.res || c.res.writableFinished || !this.stalls!.stalled(s, c.res)) continue;
         found.push([(movedBy(s) - c.moved!) / Math.max(this.now - c.at, this.every), c.at, s]);
       }
       this.stalledRank = found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , s]) => s);

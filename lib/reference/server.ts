@@ -2,8 +2,8 @@
 // endpoint answer, and writes the reply. It never throws at a caller and never waits forever.
 import { createServer, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { ConnectionGuard, type ConnectionCounts } from '../http/connection-guard.js';
+import type { AddressInfo, Socket } from 'node:net';
+import { ConnectionGuard, seconds, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { exchangeHeaders, rawPairs, requestBodyOf } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
@@ -53,8 +53,9 @@ export interface ReferenceOptions {
   /** Someone watching every request (the judging reference); the reference answers as it always does. */
   readonly observer?: ReferenceObserver;
   /** The bounds on connections (lib/http/connection-guard.ts): open at most (default: from the
-   *  descriptor limit) and the time for a request head (default 10 s, the server's headersTimeout). */
-  readonly connections?: { readonly max?: number; readonly headMs?: number };
+   *  descriptor limit) and the time for a request head (default 10 s); and the time for a whole
+   *  request after its first byte (default REQUEST_MS, Node's requestTimeout). */
+  readonly connections?: { readonly max?: number; readonly headMs?: number; readonly requestMs?: number };
 }
 
 /** A request as the reference received it: lower-case header names, the body as text when read. */
@@ -89,7 +90,8 @@ export interface RunningReference {
   readonly answerCache: { readonly entries: number; readonly bytes: number; readonly maxBytes: number };
   /** Connections open now, and those closed or refused with no whole request (lib/http/connection-guard.ts). */
   readonly connections: ConnectionCounts;
-  /** One line on the connections closed or refused with no whole request, or undefined. */
+  /** One line on the connections closed or refused with no whole request, and on the requests
+   *  closed in progress, or undefined. */
   connectionsNote(): string | undefined;
   close(): Promise<void>;
 }
@@ -363,6 +365,8 @@ function destroyOnError(this: ServerResponse): void { this.destroy(); }
 
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
+/** How long a client has for a whole request after its first byte (past it, 408 and closed). */
+export const REQUEST_MS = 30_000;
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const variants = options.variants ?? [];
@@ -379,7 +383,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   // Idle connections are kept far longer than a client of the harness keeps one (CLIENT_KEEP_ALIVE_MS):
   // the client, not the server, closes them, so no request meets a socket the server is closing.
-  const limits = { requestTimeout: 30_000, headersTimeout: options.connections?.headMs ?? 10_000, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS };
+  const headMs = options.connections?.headMs ?? 10_000;
+  const requestMs = options.connections?.requestMs ?? REQUEST_MS;
+  // A request's body comes whole within requestMs of its first byte (Node's requestTimeout: it fits,
+  // the reference taking every body as it comes, never holding one back), checked as often as the
+  // guard sweeps (Node's 30 s made it 30 to 60 s). Heads are the guard's, which counts them: Node's
+  // headersTimeout off, else it raced the guard to close a trickled head.
+  const limits = { requestTimeout: requestMs, headersTimeout: 0, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestMs / 4))) };
   const observer = options.observer;
   const answered = observer?.answered;
   const respond = latency > 0
@@ -416,22 +426,42 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         respond(res, internalError());
       }
     };
-  // No peer stops the reference by holding connections (idle, or trickling a head): they are bounded
-  // in time and in number, one descriptor each.
+  // Requests closed before their body came whole: past requestMs, and at the bound for a new one.
+  let timedOut = 0;
+  let atBound = 0;
+  // At the bound, a request whose client keeps it waiting is closed for a new connection (see the
+  // guard): else a peer re-sending a head and part of a body as each was cut held every slot. The
+  // reference takes each body as it comes and answers at once (but for its latency or a host's
+  // route): a request waits on its client when its body has not come whole, or its answer is
+  // written whole but not taken (the guard passes over one taken).
+  const stalls: Stalls = {
+    stalled: (_socket, res) => !res.req.complete || res.writableEnded,
+    closing: (_socket, res) => { if (!res.req.complete) atBound++; },
+  };
+  // No peer stops the reference by holding connections (idle, trickling a head or a body, reading
+  // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
-  const guard = new ConnectionGuard(server, { headMs: limits.headersTimeout, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) });
+  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
   server.on('request', guard.listener(listener));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
   server.maxHeadersCount = 0;
   // Malformed HTTP: answer 400 when the socket still can, never an unhandled error; a head past
-  // Node's maxHeaderSize 431 (RFC 6585, section 5), as Node answers it itself.
+  // Node's maxHeaderSize 431 (RFC 6585, section 5), as Node answers it itself; a request not whole
+  // in time 408. Nothing is written within or after an answer to the request at fault (one answered
+  // before its body came: judged as answered), only closed.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) { socket.destroy(); return; }
-    const [status, body] = err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
-      : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
-    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+    const last = guard.lastResponse(socket as Socket);
+    if (!socket.writable || (last?.headersSent && (!last.req.complete || !last.writableFinished))) { socket.destroy(); return; }
+    const late = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (late) timedOut++;
+    const [status, body] = late ? ['408 Request Timeout', `Request Timeout: the request was not whole ${seconds(requestMs)} after its first byte`]
+      : err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
+        : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
+    // Closed once written: left half open (as Node's server allows), a client that never closed
+    // its side kept the connection, busy with its request, for ever.
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -445,7 +475,15 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     port,
     get answerCache() { return { entries: population.size, bytes: population.bytes, maxBytes: population.maxBytes }; },
     get connections() { return guard.counts; },
-    connectionsNote: () => guard.note(),
+    connectionsNote: () => {
+      const { stalled } = guard.counts;
+      const lines = [
+        guard.note(),
+        ...(stalled ? [`of those ${stalled}, ${[...(atBound ? [`${atBound} had not sent it whole (not answered, so not judged)`] : []), ...(stalled > atBound ? [`${stalled - atBound} had been answered (the answer not read)`] : [])].join(', ')}`] : []),
+        ...(timedOut ? [`${timedOut} request(s) were not whole ${seconds(requestMs)} after their first byte: answered 408 and their connection closed, not judged`] : []),
+      ].filter((l) => l !== undefined);
+      return lines.length ? lines.join('; ') : undefined;
+    },
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
