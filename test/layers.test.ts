@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 const LIB = resolve(import.meta.dirname, '..', 'lib');
 
-/** Files at lib/'s root that everything may use (limits, paths, the option parser, detached copies). */
-const BASE = ['body-limits', 'paths', 'options', 'detached', 'digits', 'child-ahead'];
+/** Files at lib/'s root that everything may use (limits, paths, the option parser, detached copies, peak memory). */
+const BASE = ['body-limits', 'paths', 'options', 'detached', 'digits', 'child-ahead', 'peak-rss'];
 /** What each folder (or root script) may import, besides itself and BASE. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   json: [],

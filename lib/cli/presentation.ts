@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import type { Report } from '../reporting/report.js';
+import { peakRssBytes } from '../peak-rss.js';
 
 /** lib/cli/ -> the checkout's root; dist/lib/cli/ -> dist/. suites/ lies beneath it: TypeScript in a
  *  checkout run from source (vitest reads it itself), JavaScript compiled beside dist/lib. */
@@ -116,7 +117,7 @@ export async function presentInProcess(report: Report, reportDir: string, given:
   } finally {
     await vitest.close();
   }
-  return { allureResults, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+  return { allureResults, peakRssBytes: peakRssBytes() };
 }
 
 function* collect(task: { type: string; tasks?: unknown[] }): Generator<unknown> {

@@ -24,6 +24,7 @@ import { traceabilityWriter } from './writers/traceability-md.js';
 import { junitWriter } from './writers/junit-xml.js';
 import { allureWriter } from './writers/allure-results.js';
 import { htmlWriter } from './writers/report-html.js';
+import { peakRssBytes } from '../peak-rss.js';
 
 export { EXCHANGES_FILE };
 
@@ -263,7 +264,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   const ahead = new HashesAhead();
   const removals: Promise<void>[] = [];
   const finishing: Promise<void>[] = [];
-  let current: Report = { ...withoutOutputProblems(report), peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
+  let current: Report = { ...withoutOutputProblems(report), peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, peakRssBytes()) } };
   const write = async (w: ReportWriter) => {
     if (w.needs && !wrote.has(w.needs)) return;
     try {
@@ -307,7 +308,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   for (const w of writers.filter((x) => x.slow)) await write(w);
   // What the slow writers taught the report (the presentation's time and memory) reaches summary.json.
   if (current !== before && wrote.has(summaryWriter.name)) {
-    current = { ...current, peakRss: { ...current.peakRss, runBytes: Math.max(current.peakRss.runBytes ?? 0, process.resourceUsage().maxRSS * 1024) } };
+    current = { ...current, peakRss: { ...current.peakRss, runBytes: Math.max(current.peakRss.runBytes ?? 0, peakRssBytes()) } };
     await write(summaryWriter);
   }
   await Promise.all(finishing);

@@ -17,6 +17,7 @@ import type { ReportedDifferential } from './differential.js';
 import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
 import { replayBounds, respelledMembers } from './replay-script.js';
+import { peakRssBytes } from '../peak-rss.js';
 
 /** A finding as reported: its `actual` already redacted, so its sensitivity is no longer needed. */
 export type ReportedFinding = Omit<Example, 'sensitivity'>;
@@ -262,7 +263,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     configuration: ctx.configuration,
     warnings: [...(ctx.warnings ?? []), ...(r.boundWarning ? [r.boundWarning] : [])],
     timings: { startupMs: ctx.startupMs ?? 0, ...run.timings },
-    peakRss: { checkingBytes: process.resourceUsage().maxRSS * 1024 },
+    peakRss: { checkingBytes: peakRssBytes() },
     counts: {
       MUST: tally(at('MUST')),
       SHOULD: tally(at('SHOULD')),

@@ -42,9 +42,9 @@ export function runProgram(program: string, args: readonly string[], env: Record
 }
 
 /** A module preloaded into a program (and, without the file named, into any child it starts): its
- *  peak RSS in KiB written at its exit, however it exits. */
-const PEAK_RSS_HOOK = `import { writeFileSync } from 'node:fs'; const f = process.env.PEAK_RSS_FILE; delete process.env.PEAK_RSS_FILE;
-if (f) process.on('exit', () => writeFileSync(f, String(process.resourceUsage().maxRSS)));`;
+ *  peak RSS (VmHWM, its own: see lib/peak-rss.ts) in KiB written at its exit, however it exits. */
+const PEAK_RSS_HOOK = `import { readFileSync, writeFileSync } from 'node:fs'; const f = process.env.PEAK_RSS_FILE; delete process.env.PEAK_RSS_FILE;
+if (f) process.on('exit', () => writeFileSync(f, /^VmHWM:\\s+(\\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))[1]));`;
 
 /** runProgram, with the program's peak RSS in MB: for a program that writes no summary.json (a refusal). */
 export async function runProgramMeasured(program: string, args: readonly string[]): Promise<CliRun & { peakMb: number }> {
