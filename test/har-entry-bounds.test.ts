@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 const MAX_HAR_ENTRY_DEPTH = 64, MAX_HAR_ENTRY_VALUES = 1_000_000;
 import { runCli } from './helpers/cli.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const work = mkdtempSync(join(tmpdir(), 'har-entry-bounds-'));
 const entry = (extra: { header?: string; member?: string } = {}) =>
@@ -55,13 +56,15 @@ describe.concurrent('HAR entries past the bounds', () => {
   });
 
   // A method or URL of another type is the recording's defect, refused (har-defects.test.ts); null is absence.
-  it('an entry that is no HTTP exchange (method null, no url) is named in a warning of summary.json, not dropped without a word', async () => {
+  it('an entry that is no HTTP exchange (method null, no url) is named in a warning and is the run\'s problem: stated with the verdict (NOT CONFORMANT, 1 PROBLEM) in every output, exit 2', async () => {
     const bad = '{"request":{"method":null,"headers":[]},"response":{"status":200,"headers":[],"content":{"text":"{}"}}}';
     const dir = mkdtempSync(join(work, 'r-'));
     const path = file('not-exchange.har', [entry(), bad, entry()]);
-    await runCli(['--har', path, '--reports', 'summary', '--report-dir', dir]);
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[]; counts: { exchanges: { exchanges: number } } };
+    const r = await runCli(['--har', path, '--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[]; runProblems?: string[]; counts: { exchanges: { exchanges: number } } };
     expect(summary.counts.exchanges.exchanges).toBe(2);
     expect(summary.warnings).toContain(`${path} entry 2: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
+    expect(summary.runProblems).toEqual(['1 recorded entry was no HTTP exchange (no request method and URL, which HAR 1.2 requires) and could not be judged: the recording holds more than was judged']);
+    expectOneVerdict(dir, r.stdout, r.code, 'NOT CONFORMANT, 1 PROBLEM', false);
   });
 });

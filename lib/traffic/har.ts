@@ -234,12 +234,25 @@ const droppedWarning = (file: string, id: string, key: number, d: DroppedHeaders
   `${file} entry ${key + 1} (${id}): ${[d.request ? `${d.request} request header${d.request === 1 ? '' : 's'}` : '', d.response ? `${d.response} response header${d.response === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')} left out `
   + `(a message is read to ${withThousands(MAX_HAR_HEADERS)} headers and ${MAX_HAR_HEADER_BYTES / 1024} KiB of them, as a live one is bounded)`;
 
-/** The warnings of what was left out of a run's entries: the first few named, the rest counted. */
+/** The warnings of what was left out of a run's entries: the first few named, the rest counted; and
+ *  the entries that were no HTTP exchange, as the run's problem. */
 export class LeftOut {
   static readonly NAMED = 10;
   private readonly named: string[] = [];
   private more = 0;
-  readonly add = (message: string): void => { if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++; };
+  private notExchanges = 0;
+  readonly add = (message: string, notExchange = false): void => {
+    if (notExchange) this.notExchanges++;
+    if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++;
+  };
+  /** Entries that are no HTTP exchange (HAR 1.2 requires request.method and request.url): their
+   *  evidence is lost to the run, so the run says so in every output and exits 2 (Report.runProblems),
+   *  whatever its checks found, rather than a verdict that judged less than the file holds. A header
+   *  left out past its bound is a stated bound, as a live message's: a warning. */
+  problems(): string[] {
+    const n = this.notExchanges;
+    return n ? [`${n} recorded entr${n === 1 ? 'y was' : 'ies were'} no HTTP exchange (no request method and URL, which HAR 1.2 requires) and could not be judged: the recording holds more than was judged`] : [];
+  }
   warnings(): string[] {
     return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out, or were left out as no HTTP exchange`] : [])];
   }
@@ -250,9 +263,9 @@ export const harName = (file: string) => (file === '-' ? 'standard input' : file
 
 /** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
  *  exchange are left out), their ids "<idPrefix>.<entry>". `warn` hears of what was left out of an
- *  entry (headers past the bound), naming the entry. `stop` aborted, a streamed source is read no
+ *  entry (headers past the bound), naming the entry, and of an entry left out (`notExchange`). `stop` aborted, a streamed source is read no
  *  further (standard input may never end by itself) and the reading fails. */
-export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
+export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string, notExchange?: boolean) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
   let index = -1;
   const dropped = new Map<number, DroppedHeaders>();
   // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
@@ -281,7 +294,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
     const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
     // Nothing lost without a word: an entry that is no HTTP exchange is named, not dropped silently.
-    if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
+    if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`, true);
     return ex;
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
