@@ -12,8 +12,8 @@
 // - a member the harness reads holding another JSON type than HAR 1.2 gives it (status a number,
 //   headers an array of objects whose name and value are strings, content.text a string, …). The
 //   file is refused rather than the entry left out: a reader that misreads one field may misread
-//   others, and a run that judged the rest would look complete. null stands for an absent member, as
-//   an entry without method or URL is (har.ts names it in a warning and judges the rest).
+//   others, and a run that judged the rest would look complete. null stands for an absent member; an
+//   entry without method or URL is left out, named, and the run's problem (har.ts, LeftOut).
 import { Utf8Stream } from '../json/utf8.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
