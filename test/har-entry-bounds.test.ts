@@ -56,6 +56,15 @@ describe.concurrent('HAR entries past the bounds', () => {
   });
 
   // A method or URL of another type is the recording's defect, refused (har-defects.test.ts); null is absence.
+  it('header items without a name or value (null) are named in a warning of summary.json, not dropped without a word', async () => {
+    const dir = mkdtempSync(join(work, 'r-'));
+    const path = file('unnamed-headers.har', [entry({ header: ',{"name":null,"value":"x"},{"name":"X-Trace","value":null}' }), entry()]);
+    await runCli(['--har', path, '--reports', 'summary', '--report-dir', dir]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[] };
+    expect(summary.warnings).toContain(`${path} entry 1 (har.1): 2 header items without a name or value (null; HAR 1.2 requires both strings) left out`);
+    expect(summary.warnings.filter((w) => w.includes('entry 2'))).toEqual([]);
+  });
+
   it('an entry that is no HTTP exchange (method null, no url) is named in a warning and is the run\'s problem: stated with the verdict (NOT CONFORMANT, 1 PROBLEM) in every output, exit 2', async () => {
     const bad = '{"request":{"method":null,"headers":[]},"response":{"status":200,"headers":[],"content":{"text":"{}"}}}';
     const dir = mkdtempSync(join(work, 'r-'));

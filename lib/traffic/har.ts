@@ -37,11 +37,15 @@ interface HarEntry {
 }
 
 /** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
-function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record<string, string> {
+function headersOf(list: unknown, drop: ReadonlySet<string> = new Set(), unnamed?: { count: number }): Record<string, string> {
   if (!Array.isArray(list)) return {};
-  return exchangeHeaders((list as HarHeader[]).flatMap((h) => (typeof h?.name === 'string' && typeof h.value === 'string'
+  return exchangeHeaders((list as HarHeader[]).flatMap((h) => {
+    // An item without a name or value (null: HAR 1.2 requires both strings) is no header: counted, so
+    // that the run names the entry rather than judge it as if it were whole.
+    if (typeof h?.name !== 'string' || typeof h.value !== 'string') { if (unnamed) unnamed.count++; return []; }
     // HTTP/2 pseudo-headers (:authority, :path) are how a browser records them, not headers of the message.
-    && !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [])));
+    return !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [];
+  }));
 }
 
 /** The request body a HAR recorded: its text, or (HAR 1.2 allows either) its form parameters, sent
@@ -57,14 +61,15 @@ function postedBody(postData: { readonly text?: unknown; readonly params?: unkno
     .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
 }
 
-/** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */
-export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange | undefined {
+/** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL).
+ *  `unnamed` counts its header items without a name or value, left out. */
+export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har', unnamed?: { count: number }): Exchange | undefined {
   const req = entry.request;
   if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers, undefined, unnamed), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -85,7 +90,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new HarProblem(`entry ${index + 1}: response.content.text is marked base64 and is not`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
+  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']), unnamed)), body) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
@@ -292,7 +297,9 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
     const left = dropped.get(key);
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-    const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+    const unnamed = { count: 0 };
+    const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix, unnamed);
+    if (ex && unnamed.count) warn(`${harName(file)} entry ${key + 1} (${ex.id}): ${unnamed.count} header item${unnamed.count === 1 ? '' : 's'} without a name or value (null; HAR 1.2 requires both strings) left out`);
     // Nothing lost without a word: an entry that is no HTTP exchange is named, not dropped silently.
     if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`, true);
     return ex;
