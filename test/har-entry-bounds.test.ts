@@ -3,7 +3,7 @@
 // (exit 2) before it is built; a header item holding an array of millions of numbers is a header past
 // the headers' bound, left out with a warning, its tokens never held.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,14 +54,14 @@ describe.concurrent('HAR entries past the bounds', () => {
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${fifo} is not a regular file: a HAR file may be read twice (quickly, then as a stream from its start); give a pipe as --har - (standard input)\n`]);
   });
 
-  // A method or URL of another type is the recording's defect, refused (har-defects.test.ts); null is absence.
-  it('an entry that is no HTTP exchange (method null, no url) is named in a warning of summary.json, not dropped without a word', async () => {
-    const bad = '{"request":{"method":null,"headers":[]},"response":{"status":200,"headers":[],"content":{"text":"{}"}}}';
+  // HAR 1.2 requires request.method and .url: an entry without them is no whole exchange (har-scan.ts).
+  it('an entry without method and URL refuses the file in one line naming where, exit 2, no report written, where it was left out and the run CONFORMANT', async () => {
+    const bad = '{"request":{"headers":[]},"response":{"status":200,"headers":[],"content":{"text":"{}"}}}';
     const dir = mkdtempSync(join(work, 'r-'));
     const path = file('not-exchange.har', [entry(), bad, entry()]);
-    await runCli(['--har', path, '--reports', 'summary', '--report-dir', dir]);
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[]; counts: { exchanges: { exchanges: number } } };
-    expect(summary.counts.exchanges.exchanges).toBe(2);
-    expect(summary.warnings).toContain(`${path} entry 2: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
+    const r = await runCli(['--har', path, '--reports', 'summary', '--report-dir', dir]);
+    const offset = readFileSync(path, 'latin1').indexOf('{"headers":[]}') + '{"headers":[]'.length;
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${path} is not a HAR file: line 1, byte offset ${offset}: entry 2 has no request.method, which HAR 1.2 requires (a defect of the recording, not of the service: the exchange is not whole)\n`]);
+    expect(readdirSync(dir)).not.toContain('summary.json');
   });
 });

@@ -4,8 +4,9 @@
 // the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
-// A defect of the file itself (not UTF-8, a read member named twice or of another type: har-scan.ts)
-// refuses it: what the recording says is then unknown, and nothing of it is blamed on the service.
+// A defect of the file itself (not UTF-8, a read member named twice or of another type, or one HAR
+// 1.2 requires absent: har-scan.ts) refuses it: what the recording says is then unknown, and nothing
+// of it is blamed on the service. So every entry read is made into a whole exchange: none is left out.
 import { createReadStream, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import type chain from 'stream-chain';
@@ -57,10 +58,10 @@ function postedBody(postData: { readonly text?: unknown; readonly params?: unkno
     .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
 }
 
-/** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL). */
-export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange | undefined {
+/** One entry as an exchange. Both readers refuse an entry without method or URL first (har-scan.ts). */
+export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange {
   const req = entry.request;
-  if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
+  if (typeof req?.method !== 'string' || typeof req.url !== 'string') throw new HarProblem(`entry ${index + 1} has no request.method and request.url, which HAR 1.2 requires`);
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
@@ -241,16 +242,16 @@ export class LeftOut {
   private more = 0;
   readonly add = (message: string): void => { if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++; };
   warnings(): string[] {
-    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out, or were left out as no HTTP exchange`] : [])];
+    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out`] : [])];
   }
 }
 
 /** How a file is named in a message: "-" is standard input. */
 export const harName = (file: string) => (file === '-' ? 'standard input' : file);
 
-/** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
- *  exchange are left out), their ids "<idPrefix>.<entry>". `warn` hears of what was left out of an
- *  entry (headers past the bound), naming the entry. `stop` aborted, a streamed source is read no
+/** Every entry of a HAR file ("-": standard input), in order, as exchanges, their ids
+ *  "<idPrefix>.<entry>". `warn` hears of what was left out of an entry (headers past the bound),
+ *  naming the entry. `stop` aborted, a streamed source is read no
  *  further (standard input may never end by itself) and the reading fails. */
 export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
   let index = -1;
@@ -274,15 +275,12 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
   let skip = 0;
-  const entry = (key: number, value: HarEntry): Exchange | undefined => {
+  const entry = (key: number, value: HarEntry): Exchange => {
     index = key;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
     const left = dropped.get(key);
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-    const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
-    // Nothing lost without a word: an entry that is no HTTP exchange is named, not dropped silently.
-    if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`);
-    return ex;
+    return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
   // A pipe (a FIFO, <(…)) cannot be read again from its start, as the streaming reader may need to:
@@ -297,7 +295,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
         for await (const { key, value } of quickHarEntries(file, cap)) {
           const ex = entry(key, value);
           skip = key + 1;
-          if (ex) yield ex;
+          yield ex;
         }
         done = true;
       } catch (e) {
@@ -314,8 +312,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); continue; }
-        const ex = entry(key, value);
-        if (ex) yield ex;
+        yield entry(key, value);
       }
       scan.end();
     }
