@@ -86,7 +86,7 @@ describe('HAR member names are capped like string values', () => {
 
   it('a number longer than the cap is read as a string past the cap, not assembled', async () => {
     const path = join(work, 'number.har');
-    writeFileSync(path, `{"log":{"entries":[{"request":{"method":"GET","url":"http://svc.example/x"},"response":{"status":${'9'.repeat(2000)},"content":{"text":""}}}]}}`);
+    writeFileSync(path, `{"log":{"entries":[{"request":{"method":"GET","url":"http://svc.example/x","headers":[]},"response":{"status":${'9'.repeat(2000)},"headers":[],"content":{"text":""}}}]}}`);
     const exchanges = [];
     for await (const ex of harExchanges(path, 1024, 'har')) exchanges.push(ex);
     expect(exchanges[0]!.error?.message).toBe('no response recorded in the HAR');

@@ -1,6 +1,6 @@
 // A recording is evidence, judged as it is: a defect of the HAR file itself (a member the harness
-// reads named twice, a field of another JSON type than HAR 1.2 gives it, bytes that are not UTF-8)
-// refuses the file in one line naming its line and byte offset, by the quick reader and the streaming
+// reads named twice, a field of another JSON type than HAR 1.2 gives it, one HAR 1.2 requires absent
+// or null, bytes that are not UTF-8) refuses the file in one line naming its line and byte offset, by the quick reader and the streaming
 // one alike, exit 2, never judged as the service's answer.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const entry = (n: number) => `{"startedDateTime":"2026-01-01T00:00:00Z","time":$
   + ' "request":{"method":"POST","url":"http://svc.example/supportstateuser","headers":[{"name":"Content-Type","value":"application/json"}],"postData":{"mimeType":"application/json","text":"{\\"userName\\":\\"a\\"}"}},\n'
   + ` "response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":${JSON.stringify(`${record}\u00e9\u65e5`)}}}}`;
 /** A padding entry whose unread comment puts what follows past the quick reader's first chunk (256 KiB). */
-const padding = `{"comment":"${'p'.repeat(300 * 1024)}","request":{"method":"GET","url":"http://svc.example/"},"response":{"status":0}}`;
+const padding = `{"comment":"${'p'.repeat(300 * 1024)}","request":{"method":"GET","url":"http://svc.example/","headers":[]},"response":{"status":0,"headers":[],"content":{}}}`;
 
 /** A HAR of a plain entry and the second one edited; `streamed`: a dotted name at the top and the
  *  padding before the entries, so the quick reader hands the file over before it reaches them. */
@@ -34,9 +34,9 @@ function har(name: string, edit: (e: string) => string, streamed = false): { pat
   return { path, bytes };
 }
 
-/** "line L, byte offset B" of the byte `skip` bytes into the first `mark` of `bytes`. */
-function at(bytes: Buffer, mark: string | Buffer, skip = 0): string {
-  const offset = bytes.indexOf(mark) + skip;
+/** "line L, byte offset B" of the byte `skip` bytes into the first `mark` of `bytes` (`last`: the last). */
+function at(bytes: Buffer, mark: string | Buffer, skip = 0, last = false): string {
+  const offset = (last ? bytes.lastIndexOf(mark) : bytes.indexOf(mark)) + skip;
   expect(offset).toBeGreaterThan(skip);
   return `line ${bytes.subarray(0, offset).toString('latin1').split('\n').length}, byte offset ${offset}`;
 }
@@ -55,6 +55,10 @@ async function read(path: string): Promise<{ ids: string[]; refused?: string }> 
 const judge = (path: string) => runCli([...LEAN, '--har', path, '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet']);
 const DUP = 'RFC 8259 4: which one a reader keeps is unpredictable, so the recording does not say what was sent';
 const TYPE = 'a defect of the recording, not of the service';
+const WHOLE = `${TYPE}: the exchange is not whole`;
+/** Where entry 2's request closes, and its response (the file's last "}}}": content, response, entry). */
+const requestEnd = (b: Buffer) => at(b, '}},\n "response"', 1, true);
+const responseEnd = (b: Buffer) => at(b, '}}}\n]', 1, true);
 
 /** Each defect: the edit of entry 2, where the refusal points, and what it says. */
 const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => string; readonly where: (b: Buffer) => string; readonly says: string }[] = [
@@ -69,6 +73,19 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'content-text-number', edit: (e) => e.replace(/"text":"\{\\n/, '"text":5,"x":"{\\n'), where: (b) => at(b, '"text":5,', 7), says: `entry 2 has response.content.text as a number, where HAR 1.2 has a string (${TYPE})` },
   { name: 'posted-text-object', edit: (e) => e.replace('"text":"{\\"userName\\":\\"a\\"}"', '"text":{"userName":"a"}'), where: (b) => at(b, '"text":{"userName"', 7), says: `entry 2 has request.postData.text as an object, where HAR 1.2 has a string (${TYPE})` },
   { name: 'url-number', edit: (e) => e.replace('"url":"http://svc.example/supportstateuser"', '"url":5'), where: (b) => at(b, '"url":5', 6), says: `entry 2 has request.url as a number, where HAR 1.2 has a string (${TYPE})` },
+  // A member HAR 1.2 requires and the exchange needs, absent or null: the entry is no whole exchange.
+  // Old readers left out an entry without method or URL with a warning (CONFORMANT, exit 0), judged
+  // absent headers as none (NOT CONFORMANT, blaming the service) and a null header name as no header.
+  { name: 'method-url-absent', edit: (e) => e.replace('"method":"POST","url":"http://svc.example/supportstateuser",', ''), where: requestEnd, says: `entry 2 has no request.method, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'request-headers-absent', edit: (e) => e.replace('"headers":[{"name":"Content-Type","value":"application/json"}],"postData"', '"postData"'), where: requestEnd, says: `entry 2 has no request.headers, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'response-headers-absent', edit: (e) => e.replace('"headers":[{"name":"Content-Type","value":"application/json"}],"content"', '"content"'), where: responseEnd, says: `entry 2 has no response.headers, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'status-absent', edit: (e) => e.replace('"status":200,', ''), where: responseEnd, says: `entry 2 has no response.status, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'content-absent', edit: (e) => e.replace('"content":{', '"_content":{'), where: responseEnd, says: `entry 2 has no response.content, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'response-absent', edit: (e) => e.replace('"response":{', '"_response":{'), where: (b) => at(b, '}}}\n]', 2, true), says: `entry 2 has no response, which HAR 1.2 requires (${WHOLE})` },
+  { name: 'posted-nothing', edit: (e) => e.replace(',"text":"{\\"userName\\":\\"a\\"}"', ''), where: (b) => at(b, '"postData":{"mimeType":"application/json"}}', 41), says: `entry 2 has neither request.postData.text nor request.postData.params, one of which HAR 1.2 requires (${WHOLE})` },
+  { name: 'status-null', edit: (e) => e.replace('"status":200', '"status":null'), where: (b) => at(b, '"status":null', 9), says: `entry 2 has response.status as null, where HAR 1.2 requires a number (${TYPE})` },
+  { name: 'header-name-null', edit: (e) => e.replace('"headers":[{"name":"Content-Type","value":"application/json"}],"content"', '"headers":[{"name":null,"value":"x"},{"name":"Content-Type","value":"application/json"}],"content"'), where: (b) => at(b, '"name":null', 7), says: `entry 2 has response.headers[0].name as null, where HAR 1.2 requires a string (${TYPE})` },
+  { name: 'header-null', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},null],"postData"'), where: (b) => at(b, '},null]', 2), says: `entry 2 has request.headers[1] as null, where HAR 1.2 requires an object (${TYPE})` },
   { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
 ];
 
@@ -88,6 +105,13 @@ describe.concurrent('a defect of the HAR file is refused, not judged', () => {
     const { path, bytes } = har('status-twice-cli', DEFECTS[0]!.edit);
     const r = await judge(path);
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${path} is not a HAR file: ${DEFECTS[0]!.where(bytes)}: entry 2 names response.status twice (${DUP})\n`]);
+  });
+
+  it('response headers absent stop the run in one line, exit 2, where they were judged as none (NOT CONFORMANT: a Content-Type the service may have sent)', async () => {
+    const d = DEFECTS.find((x) => x.name === 'response-headers-absent')!;
+    const { path, bytes } = har('response-headers-absent-cli', d.edit);
+    const r = await judge(path);
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${path} is not a HAR file: ${d.where(bytes)}: ${d.says}\n`]);
   });
 
   it('read from standard input (the streaming reader alone), a field of another type stops the run in one line, exit 2', async () => {
@@ -111,11 +135,13 @@ describe.concurrent('a defect of the HAR file is refused, not judged', () => {
     }
   });
 
-  it('null stands for an absent member, and members the harness does not read may repeat: judged as before', async () => {
+  it('null stands for an absent optional member, and members the harness does not read may repeat or lack: judged as before', async () => {
     const edits: ((e: string) => string)[] = [
-      (e) => e.replace('"status":200', '"status":null'),
+      (e) => e.replace('"startedDateTime":"2026-01-01T00:00:00Z"', '"startedDateTime":null').replace('"mimeType":"application/json","text":"{\\n', '"encoding":null,"mimeType":"application/json","text":"{\\n'),
       (e) => e.replace('"mimeType":"application/json",', '"mimeType":"application/json","mimeType":"text/plain","comment":"a","comment":"b",'),
-      (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},{"name":"X-A","value":"1"},{"name":"X-A","value":"2"},null],"postData"'),
+      (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},{"name":"X-A","value":"1"},{"name":"X-A","value":"2"}],"postData"'),
+      // What HAR 1.2 requires and the harness does not read (httpVersion, cookies, timings, mimeType, …) may be absent.
+      (e) => e.replace('"mimeType":"application/json",', ''),
     ];
     for (const [k, edit] of edits.entries()) {
       for (const streamed of [false, true]) {

@@ -22,21 +22,26 @@ const SIZES = [1, 2, 3, 5, 64, 1 << 20];
 
 describe('the HAR byte check, in any chunks', () => {
   it('reads a well-formed file, its characters of 2, 3 and 4 bytes cut at every place, as read', () => {
-    const bytes = har(entry('{"status":200,"content":{"text":"\u00e9\\"\\\\"}}'), entry('{"status":null,"x":1,"x":2}'));
+    const bytes = har(entry('{"status":200,"headers":[],"content":{"text":"\u00e9\\"\\\\"}}'), entry('{"status":0,"headers":[],"content":{"text":null},"x":1,"x":2}'));
     for (const size of SIZES) expect(scanned(bytes, size), `chunks of ${size}`).toBe('read');
   });
 
   it('names the same first defect, at the same line and offset, whatever the chunks', () => {
     const bad = Buffer.from([0xf0, 0x9f, 0x98]); // a 4-byte character's first three bytes, then a quote
-    const cut = har(entry('{"status":200}'));
-    const cases: [Buffer, string | Buffer, string][] = [
-      [har(entry('{"status":200}'), entry('{"status":200,"stat\\u0075s":201}')), '"stat\\u0075s"', 'entry 2 names response.status twice'],
-      [har(entry('{"status":"200"}')), '"200"', 'entry 1 has response.status as a string'],
-      [Buffer.concat([cut.subarray(0, 40), bad, cut.subarray(40)]), bad, 'not UTF-8'],
-      [Buffer.from('{"log":{"entries":[],\n"entries":[]}}'), '"entries":[]}', 'the file names log.entries twice'],
+    const whole = '{"status":200,"headers":[],"content":{"text":"a"}}';
+    const cut = har(entry(whole));
+    // The bytes, the first of a mark and how far into it the defect is, what is said.
+    const cases: [Buffer, string | Buffer, number, string][] = [
+      [har(entry(whole), entry('{"status":200,"headers":[],"content":{},"stat\\u0075s":201}')), '"stat\\u0075s"', 0, 'entry 2 names response.status twice'],
+      [har(entry('{"status":"200"}')), '"200"', 0, 'entry 1 has response.status as a string'],
+      [Buffer.concat([cut.subarray(0, 40), bad, cut.subarray(40)]), bad, 0, 'not UTF-8'],
+      [Buffer.from('{"log":{"entries":[],\n"entries":[]}}'), '"entries":[]}', 0, 'the file names log.entries twice'],
+      // A required member absent is named where its object closes; one null, where the null is.
+      [har(entry(whole), entry('{"headers":[],"content":{}}')), '{}}}', 2, 'entry 2 has no response.status, which HAR 1.2 requires'],
+      [har(entry(whole), entry('{"status":200,"headers":[{"name":null,"value":"b"}],"content":{}}')), 'null', 0, 'entry 2 has response.headers[0].name as null, where HAR 1.2 requires a string'],
     ];
-    for (const [bytes, mark, says] of cases) {
-      const at = bytes.indexOf(mark);
+    for (const [bytes, mark, skip, says] of cases) {
+      const at = bytes.indexOf(mark) + skip;
       const where = `line ${bytes.subarray(0, at).toString('latin1').split('\n').length}, byte offset ${at}: ${says}`;
       for (const size of SIZES) expect(scanned(bytes, size).slice(0, where.length), `${says}, chunks of ${size}`).toBe(where);
     }

@@ -80,7 +80,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   for (const w of left.warnings()) session.warn(w);
   if (result.stopped) session.warn(`stopped (${result.stopped}) while reading ${reading}, after ${taken} recorded exchange(s): the rest was not read and the run is incomplete`);
   session.say(`  judged ${result.counts.exchanges} recorded exchanges`);
-  return session.finish(result, { problems: left.problems() });
+  return session.finish(result);
 }
 
 async function run(argv: readonly string[]): Promise<number> {

@@ -6,10 +6,11 @@
 // JSON error, and standard input are the streaming reader's (har.ts), which then reads the file from
 // its start and skips the entries already handed on: every message and warning stays its own. So is
 // a defect of the recording (har-scan.ts: bytes that are not UTF-8, a name given twice in an object of
-// the entry, a read member of another type), which the streaming reader's scan names by line and byte.
+// the entry, a read member of another type, or one HAR 1.2 requires absent), which the streaming
+// reader's scan names by line and byte.
 import { createReadStream } from 'node:fs';
 import { Utf8Stream } from '../json/utf8.js';
-import { entryMistyped } from './har-scan.js';
+import { entryDefective } from './har-scan.js';
 
 /** Headers kept per message (an entry's request, and its response): as many and as long as a live
  *  message may be. Node's HTTP parser keeps at most 2,000 headers of a message (maxHeadersCount), and
@@ -102,7 +103,7 @@ function entryOf(text: string, names: number): Record<string, unknown> {
   if (count(text, '"headers"') > headerArrays(entry)) throw new NeedsStreaming('repeated member');
   if (text.includes('__proto__') && hasProtoMember(entry)) throw new NeedsStreaming('__proto__');
   if (members(entry) !== names) throw new NeedsStreaming('a name given twice in an object');
-  if (entryMistyped(entry)) throw new NeedsStreaming('a member of another type');
+  if (entryDefective(entry)) throw new NeedsStreaming('a member of another type, or a required one absent');
   if (!headersWithinBounds(entry)) throw new NeedsStreaming('headers past the bound');
   return entry;
 }

@@ -4,8 +4,9 @@
 // the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
 // Content-Encoding header is left out of what is judged; an entry whose answer or body was not
 // recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
-// A defect of the file itself (not UTF-8, a read member named twice or of another type: har-scan.ts)
-// refuses it: what the recording says is then unknown, and nothing of it is blamed on the service.
+// A defect of the file itself (not UTF-8, a read member named twice or of another type, or one HAR
+// 1.2 requires absent: har-scan.ts) refuses it: what the recording says is then unknown, and nothing
+// of it is blamed on the service. So every entry read is made into a whole exchange: none is left out.
 import { createReadStream, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import type chain from 'stream-chain';
@@ -37,15 +38,11 @@ interface HarEntry {
 }
 
 /** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
-function headersOf(list: unknown, drop: ReadonlySet<string> = new Set(), unnamed?: { count: number }): Record<string, string> {
+function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record<string, string> {
   if (!Array.isArray(list)) return {};
-  return exchangeHeaders((list as HarHeader[]).flatMap((h) => {
-    // An item without a name or value (null: HAR 1.2 requires both strings) is no header: counted, so
-    // that the run names the entry rather than judge it as if it were whole.
-    if (typeof h?.name !== 'string' || typeof h.value !== 'string') { if (unnamed) unnamed.count++; return []; }
+  return exchangeHeaders((list as HarHeader[]).flatMap((h) => (typeof h?.name === 'string' && typeof h.value === 'string'
     // HTTP/2 pseudo-headers (:authority, :path) are how a browser records them, not headers of the message.
-    return !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [];
-  }));
+    && !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [])));
 }
 
 /** The request body a HAR recorded: its text, or (HAR 1.2 allows either) its form parameters, sent
@@ -61,15 +58,14 @@ function postedBody(postData: { readonly text?: unknown; readonly params?: unkno
     .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
 }
 
-/** One entry as an exchange; undefined when it is no HTTP exchange at all (no method or URL).
- *  `unnamed` counts its header items without a name or value, left out. */
-export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har', unnamed?: { count: number }): Exchange | undefined {
+/** One entry as an exchange. Both readers refuse an entry without method or URL first (har-scan.ts). */
+export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange {
   const req = entry.request;
-  if (typeof req?.method !== 'string' || typeof req.url !== 'string') return undefined;
+  if (typeof req?.method !== 'string' || typeof req.url !== 'string') throw new HarProblem(`entry ${index + 1} has no request.method and request.url, which HAR 1.2 requires`);
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers, undefined, unnamed), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -90,7 +86,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new HarProblem(`entry ${index + 1}: response.content.text is marked base64 and is not`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']), unnamed)), body) };
+  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
@@ -239,38 +235,25 @@ const droppedWarning = (file: string, id: string, key: number, d: DroppedHeaders
   `${file} entry ${key + 1} (${id}): ${[d.request ? `${d.request} request header${d.request === 1 ? '' : 's'}` : '', d.response ? `${d.response} response header${d.response === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')} left out `
   + `(a message is read to ${withThousands(MAX_HAR_HEADERS)} headers and ${MAX_HAR_HEADER_BYTES / 1024} KiB of them, as a live one is bounded)`;
 
-/** The warnings of what was left out of a run's entries: the first few named, the rest counted; and
- *  the entries that were no HTTP exchange, as the run's problem. */
+/** The warnings of what was left out of a run's entries: the first few named, the rest counted. */
 export class LeftOut {
   static readonly NAMED = 10;
   private readonly named: string[] = [];
   private more = 0;
-  private notExchanges = 0;
-  readonly add = (message: string, notExchange = false): void => {
-    if (notExchange) this.notExchanges++;
-    if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++;
-  };
-  /** Entries that are no HTTP exchange (HAR 1.2 requires request.method and request.url): their
-   *  evidence is lost to the run, so the run says so in every output and exits 2 (Report.runProblems),
-   *  whatever its checks found, rather than a verdict that judged less than the file holds. A header
-   *  left out past its bound is a stated bound, as a live message's: a warning. */
-  problems(): string[] {
-    const n = this.notExchanges;
-    return n ? [`${n} recorded entr${n === 1 ? 'y was' : 'ies were'} no HTTP exchange (no request method and URL, which HAR 1.2 requires) and could not be judged: the recording holds more than was judged`] : [];
-  }
+  readonly add = (message: string): void => { if (this.named.length < LeftOut.NAMED) this.named.push(message); else this.more++; };
   warnings(): string[] {
-    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out, or were left out as no HTTP exchange`] : [])];
+    return [...this.named, ...(this.more ? [`${this.more} more entr${this.more === 1 ? 'y' : 'ies'} had headers left out`] : [])];
   }
 }
 
 /** How a file is named in a message: "-" is standard input. */
 export const harName = (file: string) => (file === '-' ? 'standard input' : file);
 
-/** Every entry of a HAR file ("-": standard input), in order, as exchanges (entries that are no HTTP
- *  exchange are left out), their ids "<idPrefix>.<entry>". `warn` hears of what was left out of an
- *  entry (headers past the bound), naming the entry, and of an entry left out (`notExchange`). `stop` aborted, a streamed source is read no
+/** Every entry of a HAR file ("-": standard input), in order, as exchanges, their ids
+ *  "<idPrefix>.<entry>". `warn` hears of what was left out of an entry (headers past the bound),
+ *  naming the entry. `stop` aborted, a streamed source is read no
  *  further (standard input may never end by itself) and the reading fails. */
-export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string, notExchange?: boolean) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
+export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix = 'har', warn: (message: string) => void = () => undefined, stop?: AbortSignal): AsyncGenerator<Exchange> {
   let index = -1;
   const dropped = new Map<number, DroppedHeaders>();
   // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
@@ -292,17 +275,12 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
   let skip = 0;
-  const entry = (key: number, value: HarEntry): Exchange | undefined => {
+  const entry = (key: number, value: HarEntry): Exchange => {
     index = key;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
     const left = dropped.get(key);
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-    const unnamed = { count: 0 };
-    const ex = exchangeOfEntry(value, key, maxBodyBytes, idPrefix, unnamed);
-    if (ex && unnamed.count) warn(`${harName(file)} entry ${key + 1} (${ex.id}): ${unnamed.count} header item${unnamed.count === 1 ? '' : 's'} without a name or value (null; HAR 1.2 requires both strings) left out`);
-    // Nothing lost without a word: an entry that is no HTTP exchange is named, not dropped silently.
-    if (!ex) warn(`${harName(file)} entry ${key + 1}: no request method and URL (request.method and request.url as strings), so no HTTP exchange: left out`, true);
-    return ex;
+    return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
   // A pipe (a FIFO, <(…)) cannot be read again from its start, as the streaming reader may need to:
@@ -317,7 +295,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
         for await (const { key, value } of quickHarEntries(file, cap)) {
           const ex = entry(key, value);
           skip = key + 1;
-          if (ex) yield ex;
+          yield ex;
         }
         done = true;
       } catch (e) {
@@ -334,8 +312,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); continue; }
-        const ex = entry(key, value);
-        if (ex) yield ex;
+        yield entry(key, value);
       }
       scan.end();
     }
