@@ -1,15 +1,16 @@
 // Live traffic: a reverse proxy that forwards every request to the target and every answer back as
 // it came (status and reason phrase, headers in their order and letter case, body bytes streamed),
 // and hands a copy of each finished exchange to whoever judges it, off the forwarding path. Only
-// hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target; every
-// request goes on framed as it came, or is refused with 400. The copy of a body stops at the body
+// hop-by-hop headers are made again for each hop (RFC 9110 7.6.1) and Host names the target (no Via
+// is added; Node adds Date where the target sent none, as RFC 9110 6.6.1 asks); every request goes
+// on framed as it came, or is refused with 400. The copy of a body stops at the body
 // cap, and all copies together at the room the caller gives; the bytes forwarded never do. A client
 // that keeps the proxy waiting past --timeout loses its exchange's copies (never its bytes) once
 // another exchange needs the room, so it cannot hold the room for everyone else. An answer Node
 // will not write gets the client a 502 naming why; a request body not whole `bodyDeadline` after its
 // head, a 408. Nothing here knows of checks.
-import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { ClientRequest, createServer, globalAgent as httpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
@@ -208,18 +209,34 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
   return { headers, te, length };
 }
 
+/** An http(s) absolute form's authority, and the path and query after it as sent. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?]*(.*)$/is;
+
+/** A raw header list without the fields of one (lower-case) name. */
+function without(raw: readonly string[], name: string): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== name) kept.push(raw[i]!, raw[i + 1]!);
+  return kept;
+}
+
 /** The request's target in origin form: an absolute-form request (`GET http://elsewhere/x`) goes
- *  to the configured target like any other, under its path. Undefined for a target that is neither
- *  (`http://[::1`, `ftp://host/x`): it is refused, never forwarded as a path the client did not send. */
+ *  to the configured target like any other, under its path, byte for byte as sent (the URL parser's
+ *  `/a/%2e%2e/b` is `/b`: another resource). Undefined for a target that is neither (`http://[::1`,
+ *  `ftp://host/x`, `http:x`): it is refused, never forwarded as a path the client did not send. */
 function originForm(url: string): string | undefined {
   if (url.startsWith('/') || url === '*') return url;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.pathname}${u.search}` : undefined;
-  } catch {
-    return undefined;
-  }
+  const rest = ABSOLUTE_FORM.exec(url)?.[1];
+  if (rest === undefined || !URL.canParse(url)) return undefined;
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
+
+/** A request Node frames only as it came. With neither Content-Length nor Transfer-Encoding, Node
+ *  chunks a POST, PUT or PATCH by its method (`Transfer-Encoding: chunked` and an empty chunk): a
+ *  bodiless POST reached the target as a chunked upload, which a target refusing those answers 411.
+ *  Without either it goes with no body and no framing, as Node sends a GET. */
+class AsItCame extends ClientRequest {}
+// (Node reads this while it writes the head, in the constructor: only the prototype can answer.)
+Object.defineProperty(AsItCame.prototype, 'useChunkedEncodingByDefault', { get: () => false, set: () => undefined });
 
 /** How far behind (ms) the grace lets a client fall before its exchange's room goes, at most: the
  *  stalls of a client that keeps pace (a descheduled reader, a lost packet) stay under it, and a
@@ -374,9 +391,8 @@ function relayCause(where: string, step: string, e: unknown, answer?: IncomingMe
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
   const prefix = target.pathname.replace(/\/$/, '');
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // The target's address once, as options: no URL is parsed per request.
-  const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined };
+  const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined, agent: target.protocol === 'https:' ? httpsAgent : httpAgent };
   const given = options.room ?? ANY_ROOM;
   const T = options.timeoutMs;
   const grace = Math.min(MAX_LAG_GRACE_MS, T / 10);
@@ -436,7 +452,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     closing: (socket) => current.get(socket)?.closing(),
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, expects: boolean) => {
     if (closing.has(req.socket)) { res.destroy(); return; }
     const head = headOf(req.rawHeaders, target.host);
     const bad = unframeable(head.te);
@@ -454,9 +470,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // with the other hop-by-hop headers), a Content-Length kept; no body, no framing.
     const headers = head.headers;
     if (head.te !== undefined) headers.push('Transfer-Encoding', 'chunked');
-    let upstream: ReturnType<typeof send>;
+    let upstream: ClientRequest;
     try {
-      upstream = send({ protocol: to.protocol, hostname: to.hostname, port: to.port, setHost: false, method, path: forwarded, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
+      upstream = new AsItCame({ ...to, setHost: false, method, path: forwarded, maxHeaderSize: MAX_HEADER_BYTES, headers: headers as unknown as OutgoingHttpHeaders });
       // An answer's every header too (its head is bounded by MAX_HEADER_BYTES), as for requests.
       upstream.maxHeadersCount = 0;
     } catch (e) {
@@ -526,6 +542,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let waited = 0;
     let waitStart = 0;
     let waitStartMoved = 0;
+    /** Its client waits for the target's 100 (Continue) before its body: the target holds it back. */
+    let awaiting = expects && hasBody;
     const holder: Holder = {
       lagMs: (now) => {
         if (finished || !copying) return -Infinity;
@@ -545,7 +563,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // The proxy waits on the client: for the body while the target takes what comes, or for the
     // client's full side to take the answer.
     const mine = {
-      stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain),
+      stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
       closing: () => giveUp('stalled-at-bound'),
     };
     current.set(req.socket, mine);
@@ -616,9 +634,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       upstream.destroy();
       try {
         if (res.headersSent) throw new Error('the answer has begun');
-        // The reason phrase named: a refused writeHead() has left the target's on the response.
-        res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
-        res.end(`conformance proxy: ${cause}\n`);
+        // The reason phrase and the length named: a refused writeHead() has left the target's on the
+        // response (its Content-Length cut this line short).
+        const line = `conformance proxy: ${cause}\n`;
+        res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(line), connection: 'close' });
+        res.end(line);
       } catch {
         res.destroy();
       }
@@ -675,11 +695,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('close', () => { if (!answered) relayFailed(`the connection to ${target.host} closed with no answer`); });
     upstream.on('response', (answer) => {
       answered = true;
+      continued();
       clearTimeout(noAnswer);
       if (failed) { answer.resume(); return; }
       const back = headOf(answer.rawHeaders);
+      // The answer to a HEAD, a 204 and a 304 has no body, whatever its Content-Length says (RFC 9110
+      // 9.3.2, 8.6): nothing to copy, never past the cap (a HEAD of a large resource was judged as too large).
+      const bodiless = method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304;
       if (copying && !requestCopy!.dropped) {
-        answerCopy = new BodyCopy(options.maxBodyBytes, room, back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
+        answerCopy = new BodyCopy(options.maxBodyBytes, room, bodiless ? 0 : back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
         // No room for the answer's copy: not judged for want of room (counted so when it ends), and
         // its client's pace no longer matters (a watch would count it as slow once its room was needed).
         if (answerCopy.dropped) copying = false;
@@ -707,8 +731,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           waitStart = 0;
         });
       }
+      // Node writes a `Trailer` field only on an answer it chunks and refuses it on any other: one with
+      // no body (a HEAD's answer announces its GET's trailers), a Content-Length, or to an HTTP/1.0
+      // client. There it announces nothing that can come, and is left out rather than a 502 given.
+      const chunked = !bodiless && back.length === undefined && res.useChunkedEncodingByDefault;
       try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back.headers as unknown as OutgoingHttpHeaders);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, (chunked ? back.headers : without(back.headers, 'trailer')) as unknown as OutgoingHttpHeaders);
       } catch (e) {
         answer.resume();
         relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
@@ -753,6 +781,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
       watchBody(bodyDue);
     }
+    // `Expect: 100-continue`: the client gets the target's 100, not one Node's server sends at once (a
+    // client then uploaded a body the target was refusing; RFC 9110 10.1.1: a proxy forwards the
+    // expectation). Until the 100, the answer or the client's first byte of body (it waits no longer), the
+    // target holds the body back: that time is not the client's.
+    function continued() {
+      if (!awaiting) return;
+      awaiting = false;
+      if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; }
+    }
+    if (awaiting) {
+      blockedSince = t0;
+      req.once('data', continued);
+      upstream.on('continue', () => {
+        continued();
+        if (!res.headersSent && !failed && !finished) res.writeContinue();
+      });
+    }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
     req.on('end', () => {
@@ -792,13 +837,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (start) start();
     else waiting.delete(socket);
   };
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, expects = false) => {
     const socket = req.socket;
     const start = () => {
       // Its client went away while it waited: nothing of it was forwarded.
       if (res.destroyed || socket.destroyed) { next(socket); return; }
       res.once('close', () => next(socket));
-      handle(req, res);
+      handle(req, res, expects);
     };
     if (socket.destroyed) return;
     const queue = waiting.get(socket);
@@ -813,6 +858,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // per connection, see `serve`), and the agent keeps no more idle ones than were once in use.
   const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2, stalls);
   server.on('request', guard.listener(serve));
+  // A request expecting 100 (Continue) is forwarded like any other; its 100 comes from the target (see `continued`).
+  server.on('checkContinue', guard.listener((req, res) => serve(req, res, true)));
   // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
   // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or
   // Content-Length among the rest, so such a request went on unframed and its body reached the target
