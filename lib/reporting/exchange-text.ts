@@ -51,7 +51,8 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   return [`HTTP ${r.status}`, ...headerLines(r.headers, redact), '', bodyText(r.body, r.size, redact)].join('\n');
 }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Text as one single-quoted shell word (the curl commands here, replay.sh). */
+export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** A word as it is when the shell reads it so (POST), else quoted: a recording's method is its recorder's text. */
 const shellWord = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : shellQuote(s));
 

@@ -11,7 +11,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, shellQuote, type CurlBounds } from './exchange-text.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -77,8 +77,6 @@ function suppliedField(ex: ReportedExchange, member: string): { variable: string
 
 /** What a request the target did not answer got, in the run and in the replay (curl says why on stderr). */
 const NO_ANSWER = 'no answer';
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The bounds of each curl of a report (summary.json's and replay.sh's), in seconds, from the run's
  *  --timeout (the configuration's timeoutMs): connecting within it, the whole exchange within
