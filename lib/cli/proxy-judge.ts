@@ -31,8 +31,10 @@ export interface JudgeSetup {
 
 /** Proxy → judge. */
 export type ToJudge =
-  /** Its bodies moved here, not copied; mapped, decoded and hashed here, off the forwarding thread. */
-  | { readonly kind: 'exchange'; readonly exchange: ForwardedExchange }
+  /** Exchanges finished in one turn of the forwarding loop, oldest first: one message for them all
+   *  (a message's own cost was most of what handing one over cost). Their bodies moved here, not
+   *  copied; mapped, decoded and hashed here, off the forwarding thread. */
+  | { readonly kind: 'exchanges'; readonly exchanges: readonly ForwardedExchange[] }
   /** How much was forwarded unjudged so far: stated in the reports written from now until the next. */
   | { readonly kind: 'unjudged'; readonly note: string }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
@@ -102,22 +104,25 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     judged = 0;
     lines = [];
   };
+  const judgeOne = (exchange: ForwardedExchange) => {
+    const ex = judgeable(exchange, setup.maxBodyBytes);
+    const failures = live.judgeExchange(ex);
+    // Lines are made (and redacted) only while some may still be printed.
+    if (printed.size < setup.maxLines) {
+      for (const line of findingLines(ex, failures, live.redactor, false)) {
+        const key = distinct(line);
+        if (printed.has(key) || printed.size >= setup.maxLines) continue;
+        printed.add(key);
+        lines.push(line);
+      }
+    }
+    if (!judged++) setImmediate(tell);
+    if (exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
+  };
   port.on('message', (m: ToJudge) => {
     if (m.kind === 'unjudged') { sayUnjudged(m.note); noteChanged = true; return; }
-    if (m.kind === 'exchange') {
-      const ex = judgeable(m.exchange, setup.maxBodyBytes);
-      const failures = live.judgeExchange(ex);
-      // Lines are made (and redacted) only while some may still be printed.
-      if (printed.size < setup.maxLines) {
-        for (const line of findingLines(ex, failures, live.redactor, false)) {
-          const key = distinct(line);
-          if (printed.has(key) || printed.size >= setup.maxLines) continue;
-          printed.add(key);
-          lines.push(line);
-        }
-      }
-      if (!judged++) setImmediate(tell);
-      if (m.exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
+    if (m.kind === 'exchanges') {
+      for (const exchange of m.exchanges) judgeOne(exchange);
       return;
     }
     clearInterval(timer);

@@ -127,9 +127,24 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });
-  const toJudge = (m: ToJudge) => judge.postMessage(m);
+  // Exchanges finished in one turn of this loop go to the judge in one message, at its end.
+  let batch: ForwardedExchange[] = [];
+  // (A Set: a buffer named twice in one transfer list is refused.)
+  let moved = new Set<ArrayBuffer>();
+  const handOver = () => {
+    if (!batch.length) return;
+    judge.postMessage({ kind: 'exchanges', exchanges: batch } satisfies ToJudge, [...moved]);
+    batch = [];
+    moved = new Set();
+  };
+  // Anything else told to the judge comes after the exchanges finished before it.
+  const toJudge = (m: ToJudge) => { handOver(); judge.postMessage(m); };
   const roomBytes = ROOM_BODIES * config.maxBodyBytes;
-  const queue = new JudgeQueue(MAX_WAITING, roomBytes, (exchange) => judge.postMessage({ kind: 'exchange', exchange } satisfies ToJudge, transferable(exchange)));
+  const queue = new JudgeQueue(MAX_WAITING, roomBytes, (exchange) => {
+    if (!batch.length) setImmediate(handOver);
+    batch.push(exchange);
+    for (const b of transferable(exchange)) moved.add(b);
+  });
   let lost: string | undefined;
   type Final = Extract<FromJudge, { kind: 'final' }> | undefined;
   let final: ((m: Final) => void) | undefined;
