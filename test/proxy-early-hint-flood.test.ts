@@ -1,11 +1,12 @@
 // A target that sends early hints (103) without end cannot grow the proxy: Node writes each hint to
 // the client at once, heeding no backpressure, so a target looping `103 Early Hints` to a client that
 // read nothing grew the proxy by 50 MB/s (224 → 1461 MB in 26 s) until the 504 at --timeout. Now at
-// most MAX_EARLY_HINTS reach the client before one answer, none while its side is full, and the rest
-// are dropped and counted; the answer after them is relayed and judged as before.
+// most MAX_INFORMATIONAL informational answers (1xx) reach the client before one answer, none while
+// its side is full, and the rest are dropped and counted; the answer after them is relayed and judged
+// as before.
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EARLY_HINTS, startProxy, type ForwardedExchange, type RunningProxy } from '../lib/traffic/proxy.js';
+import { MAX_INFORMATIONAL, startProxy, type ForwardedExchange, type RunningProxy } from '../lib/traffic/proxy.js';
 import { until } from './helpers/wait.js';
 
 const HINT = Buffer.from('HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n');
@@ -65,17 +66,17 @@ describe('--proxy and a target that floods early hints before its answer', () =>
     return got;
   }
 
-  it.each([['reads nothing until the flood has ended', false], ['reads as the hints come', true]] as const)(`a client that %s gets at most ${MAX_EARLY_HINTS} hints, then the 200; every other hint is counted as dropped, and the exchange is judged as the 200`, async (_what, reading) => {
-    const before = proxy.hintsDropped();
+  it.each([['reads nothing until the flood has ended', false], ['reads as the hints come', true]] as const)(`a client that %s gets at most ${MAX_INFORMATIONAL} hints, then the 200; every other hint is counted as dropped, and the exchange is judged as the 200`, async (_what, reading) => {
+    const before = proxy.informationalDropped();
     const handed = seen.length;
     const got = await exchange(reading);
     const passed = got.split('HTTP/1.1 103 Early Hints\r\n').length - 1;
     expect(passed).toBeGreaterThanOrEqual(1);
-    expect(passed).toBeLessThanOrEqual(MAX_EARLY_HINTS);
+    expect(passed).toBeLessThanOrEqual(MAX_INFORMATIONAL);
     expect(got.endsWith('\r\n\r\n{}')).toBe(true);
     expect(got.slice(got.lastIndexOf('HTTP/1.1 '))).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     // Every hint the target sent was either passed on or counted.
-    expect(passed + proxy.hintsDropped() - before).toBe(sent);
+    expect(passed + proxy.informationalDropped() - before).toBe(sent);
     await until(() => seen.length > handed, 'the exchange to be handed over');
     expect([seen.length - handed, seen.at(-1)!.error, seen.at(-1)!.answer?.status]).toEqual([1, undefined, 200]);
   });

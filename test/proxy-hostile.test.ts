@@ -21,7 +21,6 @@ const work = mkdtempSync(join(tmpdir(), 'proxy-hostile-'));
 const JSON_OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
 /** Answers, by the request's X-Answer header, that Node's parser reads but will not write again. */
 const HOSTILE: Record<string, { answer: string; cause: RegExp }> = {
-  'early-hint-link': { answer: `HTTP/1.1 103 Early Hints\r\nLink: not a link\r\n\r\n${JSON_OK}`, cause: /its early hints \(103\) are not ones Node can write/ },
   'status-099': { answer: 'HTTP/1.1 099 Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}', cause: /its status 99 is not a three-digit code of 100-999/ },
   'reason-del': { answer: 'HTTP/1.1 200 O\x7fK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}', cause: /its reason phrase holds the control character 0x7f/ },
   'unasked-101': { answer: 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n', cause: /its status 101 switches protocols the request never asked for/ },

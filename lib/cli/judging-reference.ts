@@ -3,8 +3,8 @@
 // same classifier, views and tallies as recorded traffic. Each finding is printed as one line as it
 // happens (redacted, display-safe); a refusal names the checks the request fails; the reports are
 // written on demand (GET /__conformance/report: coalesced, and only for a caller that addressed this
-// reference by its own address) and when the reference stops. Verdicts aggregate per
-// check across all requests, as for accounts.
+// reference by its own address) and when the reference stops, each stating the connections closed or
+// refused so far. Verdicts aggregate per check across all requests, as for accounts.
 import { checksFor } from '../checks/catalogue.js';
 import { isSkip, type Check } from '../checks/check.js';
 import { ExchangeView } from '../checks/exchange-view.js';
@@ -75,33 +75,33 @@ function refusal(headers: Readonly<Record<string, string>>, listening: readonly 
   return undefined;
 }
 
-/** Writes of the reports on demand, coalesced: a call while a write runs shares it when nothing was
- *  judged since it started, else shares the one write queued behind it; a call with nothing judged
- *  since the last write answers from that write. A caller in a loop costs at most one write per new
- *  exchange, never a queue of rewrites. */
+/** Writes of the reports on demand, coalesced: a call while a write runs shares it when nothing it
+ *  reports (`state`: the exchanges judged, the connections' line) changed since it started, else
+ *  shares the one write queued behind it; a call with nothing changed since the last write answers
+ *  from that write. A caller in a loop costs at most one write per change, never a queue of rewrites. */
 class ReportWrites {
-  private last: { readonly written: Written; readonly number: number; readonly judged: number } | undefined;
-  private running: { readonly done: Promise<Written & { number: number }>; readonly judged: number } | undefined;
+  private last: { readonly written: Written; readonly number: number; readonly state: string } | undefined;
+  private running: { readonly done: Promise<Written & { number: number }>; readonly state: string } | undefined;
   private queued: Promise<Written & { number: number }> | undefined;
   private count = 0;
 
-  constructor(private readonly live: LiveJudging) {}
+  constructor(private readonly write: () => Promise<Written>, private readonly state: () => string) {}
 
   request(): Promise<Written & { number: number }> {
-    const judged = this.live.exchanges;
+    const state = this.state();
     if (this.queued) return this.queued;
     if (this.running) {
-      if (this.running.judged === judged) return this.running.done;
+      if (this.running.state === state) return this.running.done;
       const after = this.running.done.catch(() => undefined);
       return (this.queued = after.then(() => { this.queued = undefined; return this.request(); }));
     }
-    if (this.last && this.last.judged === judged) return Promise.resolve({ ...this.last.written, number: this.last.number });
+    if (this.last && this.last.state === state) return Promise.resolve({ ...this.last.written, number: this.last.number });
     const number = ++this.count;
-    const done = this.live.report().then((written) => {
-      this.last = { written, number, judged };
+    const done = this.write().then((written) => {
+      this.last = { written, number, state };
       return { ...written, number };
     }).finally(() => { this.running = undefined; });
-    this.running = { done, judged };
+    this.running = { done, state };
     return done;
   }
 }
@@ -120,7 +120,14 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   let n = 0;
   // host:port as a client of the listening address names it; set once listening.
   let listening: readonly string[] = [];
-  const writes = new ReportWrites(live);
+  // Set once listening: the line on connections closed or refused so far (none judged: no whole
+  // request came, or it was cut), and the reports written stating it, on demand and on stop alike.
+  let connectionsNote = (): string | undefined => undefined;
+  const report = (): Promise<Written> => {
+    live.state('connections', connectionsNote());
+    return live.report();
+  };
+  const writes = new ReportWrites(report, () => `${live.exchanges} ${connectionsNote() ?? ''}`);
 
   const exchangeOf = (r: ReceivedRequest, id: string, response?: Exchange['response'], at = '', durationMs = 0): Exchange => ({
     id, title: `${r.method} ${pathOf(r.url)} sent by a client`, origin: { source: 'client', vouched: false }, startedAt: at, durationMs,
@@ -158,21 +165,20 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     },
   });
   base = running.url;
+  connectionsNote = () => running.connectionsNote();
   session.retarget(base);
   listening = hostsOf(running.url);
   return {
     url: running.url,
     port: running.port,
     get connections() { return running.connections; },
-    report: () => live.report(),
+    report,
     // A connection closed with no whole request is no exchange, nor a request closed before it came
     // whole: the last reports (and the summary printed from them) say how many, apart, and how many
-    // closed at the bound had been answered (judged).
+    // closed at the bound had been answered (judged), as each report on demand did so far.
     stop: async () => {
       await running.close();
-      const note = running.connectionsNote();
-      if (note) live.warnings.push(note);
-      return live.report();
+      return report();
     },
     close: () => running.close(),
   };

@@ -37,6 +37,8 @@ export class LiveJudging {
   private writing: Promise<unknown> = Promise.resolve();
   /** Exchanges judged since the reports were last written. */
   private unreported = 0;
+  /** The note stated now on each topic (see `state`). */
+  private readonly notes = new Map<string, string>();
 
   /** The session's redactor learns every exchange the judge judges. */
   constructor(readonly session: Session, checks: readonly Check[], namespaces: ServiceNamespaces) {
@@ -46,6 +48,17 @@ export class LiveJudging {
   get redactor(): Redactor { return this.session.redactor; }
   /** Stated in every report written from now on. */
   get warnings(): string[] { return this.session.warnings; }
+
+  /** States `note` among the warnings of every report written from now on, in place of the one
+   *  stated on `topic` before (undefined: none any more). */
+  state(topic: string, note: string | undefined): void {
+    const before = this.notes.get(topic);
+    const at = before === undefined ? -1 : this.warnings.indexOf(before);
+    if (at >= 0) this.warnings.splice(at, 1);
+    if (note === undefined) { this.notes.delete(topic); return; }
+    this.notes.set(topic, note);
+    this.warnings.push(note);
+  }
 
   /** Judges one finished exchange; the checks that found something, with their findings. */
   judgeExchange(ex: Exchange): Failures {

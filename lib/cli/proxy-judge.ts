@@ -77,15 +77,8 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const post = (m: FromJudge) => port.postMessage(m);
 
   let rewriting: Promise<void> | undefined;
-  // The latest word on what went unjudged, among the warnings (replaced by the next, and on stop).
-  let unjudged: string | undefined;
+  // The latest word on what went unjudged is stated among the warnings (replaced by the next, and on stop).
   let noteChanged = false;
-  const sayUnjudged = (note: string | undefined) => {
-    const at = unjudged === undefined ? -1 : live.warnings.indexOf(unjudged);
-    if (at >= 0) live.warnings.splice(at, 1);
-    if (note !== undefined) live.warnings.push(note);
-    unjudged = note;
-  };
   const timer = setInterval(() => {
     if ((!live.changed && !noteChanged) || rewriting) return;
     noteChanged = false;
@@ -120,7 +113,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     if (exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
   };
   port.on('message', (m: ToJudge) => {
-    if (m.kind === 'unjudged') { sayUnjudged(m.note); noteChanged = true; return; }
+    if (m.kind === 'unjudged') { live.state('unjudged', m.note); noteChanged = true; return; }
     if (m.kind === 'exchanges') {
       for (const exchange of m.exchanges) judgeOne(exchange);
       return;
@@ -129,7 +122,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     tell();
     void (async () => {
       await rewriting;
-      sayUnjudged(undefined);
+      live.state('unjudged', undefined);
       live.warnings.push(...m.notes);
       post({ kind: 'final', written: await live.report() });
     })();

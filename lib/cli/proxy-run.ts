@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { consoleText, displayLine } from '../reporting/display.js';
-import { bodyDeadline, MAX_EARLY_HINTS, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
+import { bodyDeadline, MAX_INFORMATIONAL, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
@@ -205,7 +205,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         // ones (in the reports, and in the summary printed from them).
         const connections = proxy.connectionsNote();
         if (connections) notes.push(connections);
-        if (proxy.hintsDropped()) notes.push(`${proxy.hintsDropped()} early hint(s) (103) from the target were not passed on: past ${MAX_EARLY_HINTS} before one answer, or while its client had not taken those before`);
+        if (proxy.informationalDropped()) notes.push(`${proxy.informationalDropped()} informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids`);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes });

@@ -130,8 +130,8 @@ export interface RunningProxy {
   readonly bodyMs: number;
   /** One line on the connections closed or refused with no whole request, or undefined. */
   readonly connectionsNote: () => string | undefined;
-  /** Early hints (103) from the target not passed on (see MAX_EARLY_HINTS). */
-  readonly hintsDropped: () => number;
+  /** Informational answers (1xx) from the target not passed on (see MAX_INFORMATIONAL). */
+  readonly informationalDropped: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -152,9 +152,10 @@ export const bodyDeadline = (timeoutMs: number, bodyMs = BODY_MS): number => Mat
 /** How long an idle client connection is kept between requests. */
 const KEEP_ALIVE_MS = 5_000;
 
-/** Early hints (103) passed on before one answer, at most (a browser heeds the first): each is
- *  written at once, whether the client reads or not, so without a bound they piled up unsent. */
-export const MAX_EARLY_HINTS = 10;
+/** Informational answers (1xx) passed on before one answer, at most (a browser heeds the first
+ *  early hint): each is written at once, whether the client reads or not, so without a bound they
+ *  piled up unsent. */
+export const MAX_INFORMATIONAL = 10;
 
 /** Pipelined requests waiting on one connection for the answer before them, at most: past this the
  *  connection is cut (a client that reads its answers never has so many unanswered). */
@@ -379,11 +380,28 @@ function unframeable(te: string | undefined): string | undefined {
   return undefined;
 }
 
+/** A character HTTP forbids in a reason phrase or a field value (Node's writeHead refuses it too). */
+const FORBIDDEN_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** An informational answer's head as the target sent it (status, reason phrase, fields in their
+ *  order, case and repeats), less its hop-by-hop fields, in latin1 as Node's parser read it; undefined
+ *  when its reason phrase or a field holds a character HTTP forbids there. */
+function informationalHead(status: number, reason: string, raw: readonly string[]): string | undefined {
+  if (FORBIDDEN_CHAR.test(reason)) return undefined;
+  let head = `HTTP/1.1 ${status} ${reason}\r\n`;
+  const { headers } = headOf(raw);
+  for (let i = 0; i < headers.length; i += 2) {
+    if (FORBIDDEN_CHAR.test(headers[i + 1]!)) return undefined;
+    head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  }
+  return `${head}\r\n`;
+}
+
 /** What a relay step that Node refused says, in one line without the target's words. */
 function relayCause(where: string, step: string, e: unknown, answer?: IncomingMessage): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code ?? 'error';
   if (code === 'ERR_HTTP_INVALID_STATUS_CODE' && answer) return `cannot relay the answer of ${where}: its status ${answer.statusCode} is not a three-digit code of 100-999`;
-  const odd = answer && /[^\t\x20-\x7e\x80-\xff]/.exec(answer.statusMessage ?? '');
+  const odd = answer && FORBIDDEN_CHAR.exec(answer.statusMessage ?? '');
   if (code === 'ERR_INVALID_CHAR' && odd) return `cannot relay the answer of ${where}: its reason phrase holds the control character 0x${odd[0].charCodeAt(0).toString(16).padStart(2, '0')}`;
   return `cannot relay the answer of ${where}: ${step} (${code})`;
 }
@@ -432,7 +450,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let n = 0;
   let active = 0;
   let refused = 0;
-  let hintsDropped = 0;
+  let informationalDropped = 0;
 
   // A connection that sent a request refused: whatever it sent after that (already parsed, as
   // pipelined requests are) is never forwarded; the connection closes after the 400.
@@ -622,7 +640,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
-    // A relay step Node refuses (a status, reason phrase, header or early hint the parser took but
+    // A relay step Node refuses (a status, reason phrase, header or trailer the parser took but
     // Node will not write): the client gets a 502 naming it, or a cut connection once the answer has
     // begun; the exchange is judged as the target's fault; the proxy goes on serving.
     let failed = false;
@@ -663,27 +681,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       done({ error });
     });
-    // Early hints (103) reach the client before the answer, as they would directly; but Node writes
-    // each at once, heeding no backpressure, so a target sending them without end to a client that
-    // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_EARLY_HINTS, and none
-    // while the client's side is full: the rest are dropped and counted.
-    let hintsPassed = 0;
+    // Informational answers (1xx) reach an HTTP/1.1 client before the answer as the target sent them
+    // (RFC 9110 15.2: a proxy forwards them; an HTTP/1.0 client gets none). The 100 goes by
+    // `continued`; a 101 comes as 'upgrade'. Node's server writes no 1xx but 100 and a 103 it rewrites
+    // (writeEarlyHints joined repeated Link fields, put Link first, dropped a 103 without one), so the
+    // head's bytes go on the client's socket, which the answer's head has not reached yet. Each is
+    // written at once, heeding no backpressure: a target sending them without end to a client that
+    // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_INFORMATIONAL, none
+    // while the client's side is full, and none holding a character HTTP forbids: those are dropped
+    // and counted. They are not part of the exchange: it is the final answer.
+    let informationalPassed = 0;
+    const takesInformational = req.httpVersionMajor > 1 || req.httpVersionMinor >= 1;
     upstream.on('information', (info) => {
-      if (info.statusCode !== 103 || res.headersSent || failed) return;
-      if (hintsPassed >= MAX_EARLY_HINTS || req.socket.writableNeedDrain) { hintsDropped++; return; }
-      hintsPassed++;
-      try {
-        // A Map, then own members: a hint named `constructor` or `__proto__` is one like any other.
-        const hints = new Map<string, string[]>();
-        for (const [k, v] of rawPairs(info.rawHeaders)) {
-          const name = k.toLowerCase();
-          const values = hints.get(name);
-          if (values) values.push(v); else hints.set(name, [v]);
-        }
-        res.writeEarlyHints(Object.fromEntries(hints));
-      } catch (e) {
-        relayFailed(relayCause(target.host, 'its early hints (103) are not ones Node can write', e));
-      }
+      if (info.statusCode === 100 || !takesInformational || res.headersSent || failed || !res.socket) return;
+      const head = informationalPassed < MAX_INFORMATIONAL && !res.socket.writableNeedDrain ? informationalHead(info.statusCode, info.statusMessage, info.rawHeaders) : undefined;
+      if (head === undefined) { informationalDropped++; return; }
+      informationalPassed++;
+      res.socket.write(head, 'latin1');
     });
     // A 101 no request asked for (Upgrade is hop-by-hop, never forwarded): Node's client gives it
     // here, not as a response.
@@ -884,7 +898,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     connections: () => guard.counts,
     bodyMs: bodyDue,
     connectionsNote: () => guard.note(),
-    hintsDropped: () => hintsDropped,
+    informationalDropped: () => informationalDropped,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
