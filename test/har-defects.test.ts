@@ -86,6 +86,10 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'status-null', edit: (e) => e.replace('"status":200', '"status":null'), where: (b) => at(b, '"status":null', 9), says: `entry 2 has response.status as null, where HAR 1.2 requires a number (${TYPE})` },
   { name: 'header-name-null', edit: (e) => e.replace('"headers":[{"name":"Content-Type","value":"application/json"}],"content"', '"headers":[{"name":null,"value":"x"},{"name":"Content-Type","value":"application/json"}],"content"'), where: (b) => at(b, '"name":null', 7), says: `entry 2 has response.headers[0].name as null, where HAR 1.2 requires a string (${TYPE})` },
   { name: 'header-null', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},null],"postData"'), where: (b) => at(b, '},null]', 2), says: `entry 2 has request.headers[1] as null, where HAR 1.2 requires an object (${TYPE})` },
+  // An entry that is no object (old readers named no line nor offset for it).
+  { name: 'entry-number', edit: () => '7', where: (b) => at(b, ',\n7\n]', 2), says: `entry 2 is a number, where HAR 1.2 has an object (${TYPE})` },
+  { name: 'entry-string', edit: () => '"x"', where: (b) => at(b, ',\n"x"\n]', 2), says: `entry 2 is a string, where HAR 1.2 has an object (${TYPE})` },
+  { name: 'entry-null', edit: () => 'null', where: (b) => at(b, ',\nnull\n]', 2), says: `entry 2 is null, where HAR 1.2 requires an object (${TYPE})` },
   { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
 ];
 

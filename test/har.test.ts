@@ -169,7 +169,7 @@ describe('--har: what a recording may lack', () => {
     for (const [file, message] of [
       [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON between bytes 0 and \d+ \(1 entry read\)$/],
       [har('null-entries.har', '{"log":{"entries":null}}'), /is not a HAR file: log\.entries is not an array$/],
-      [har('null-entry.har', '{"log":{"entries":[null]}}'), /is not a HAR file: entry 1 is not an object$/],
+      [har('null-entry.har', '{"log":{"entries":[null]}}'), /is not a HAR file: line 1, byte offset 19: entry 1 is null, where HAR 1\.2 requires an object \(a defect of the recording, not of the service\)$/],
       [har('not.har', '{"hello":"world"}'), /is not a HAR file: it has no log\.entries$/],
       [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
       [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: entry 1: response\.content\.text is marked base64 and is not$/],

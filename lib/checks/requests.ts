@@ -84,7 +84,8 @@ export const REQUEST_CHECKS: readonly Check[] = [
     judges: anyRequest.judges, appliesTo: anyRequest.applies,
     judge: (ex): Look => {
       const allowed = allowedMethods(ex);
-      return allowed.includes(ex.kind.method) ? [] : [finding(`${show(ex.kind.method)} on a route of ${ex.kind.operation!.name}, expected ${allowed.join(' or ')}`, { path: 'request.method', actual: ex.kind.method })];
+      const sent = ex.kind.methodAsSent;
+      return allowed.includes(ex.kind.method) ? [] : [finding(`${show(sent)} on a route of ${ex.kind.operation!.name}, expected ${allowed.join(' or ')}`, { path: 'request.method', actual: sent })];
     },
   },
   {

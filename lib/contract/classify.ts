@@ -17,8 +17,10 @@ const FORMAT_NAMES: readonly Format[] = ['json', 'xml', 'soap11'];
 export const formatNamed = (s: string | null | undefined): Format | undefined => FORMAT_NAMES.find((f) => f === s?.toLowerCase());
 
 export interface RequestKind {
-  /** Upper-case method. */
+  /** Upper-case method: what checks compare. */
   readonly method: string;
+  /** The method as the request wrote it: what a report shows (methods are case-sensitive, RFC 9110 9.1). */
+  readonly methodAsSent: string;
   /** The operation, or undefined: the request is not to this interface. */
   readonly operation?: Operation;
   readonly route?: RouteForm;
@@ -143,7 +145,7 @@ function classifyAnew(request: ClassifiedRequest): RequestKind {
   const negotiated = negotiate(accept);
   const callback = url.searchParams.get(FORMATS.callbackParam) ?? undefined;
   const common = {
-    method, negotiated, ...(accept !== undefined ? { accept } : {}), ...(contentType !== undefined ? { contentType } : {}),
+    method, methodAsSent: request.method, negotiated, ...(accept !== undefined ? { accept } : {}), ...(contentType !== undefined ? { contentType } : {}),
     ...(soapAction !== undefined ? { soapAction } : {}), ...(callback !== undefined ? { callback } : {}),
     unsafeCallback: callback !== undefined && !SAFE_CALLBACK.test(callback),
   };
@@ -175,9 +177,9 @@ export function kindLabel(k: RequestKind): string {
 }
 
 function labelOf(k: RequestKind): string {
-  if (!k.operation) return `${k.method} (not this interface)`;
+  if (!k.operation) return `${k.methodAsSent} (not this interface)`;
   const selector = k.selector === 'extension' ? ` .${k.selected}` : k.selector === 'query' ? ` ?format=${k.selected}` : '';
   const form = k.route === 'custom' ? 'route' : k.route === 'reply' ? '/json/reply' : '/soap11';
   const answer = k.method === 'OPTIONS' ? '' : ` -> ${k.jsonp ? 'JSONP' : k.format === 'soap11' ? 'SOAP' : k.format.toUpperCase()}`;
-  return `${k.operation.name} ${k.method} ${form}${selector}${k.callback !== undefined ? ' ?callback' : ''}${answer}`;
+  return `${k.operation.name} ${k.methodAsSent} ${form}${selector}${k.callback !== undefined ? ' ?callback' : ''}${answer}`;
 }

@@ -257,7 +257,7 @@ export class Judge {
       looks.push([i, why ? { skip: why } : safely(check, view)]);
     }
     return kind.operation ? { label: kindLabel(kind), looks }
-      : { where: `${kind.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
+      : { where: `${ex.request.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
   }
 
   /** Whether each check's appliesTo reads the exchange's kind alone (kinds.ts onKind). */

@@ -53,8 +53,35 @@ export function responseText(ex: Exchange, redact: Redactor): string {
 
 /** Text as one single-quoted shell word (the curl commands here, replay.sh). */
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The runs of adjacent characters an output shows escaped (ESCAPED_IN_BLOCK), as [from, to). */
+function* escapedRuns(text: string): Generator<readonly [number, number]> {
+  const escaped = [...text.matchAll(ESCAPED_IN_BLOCK)];
+  for (let k = 0; k < escaped.length;) {
+    const from = escaped[k]!.index;
+    let to = from + escaped[k]![0].length;
+    for (k++; k < escaped.length && escaped[k]!.index === to; k++) to += escaped[k]![0].length;
+    yield [from, to];
+  }
+}
+
+/** Text as one shell word that gives a command its very bytes: single-quoted, each run of characters
+ *  an output shows escaped (a control character, a bidi mark) written by a printf of its bytes, so
+ *  the command, shown as every output shows text, still sends what was recorded. POSIX (dash, the
+ *  usual sh, has no $'…'); the printf writes no line feed, which a command substitution would drop. */
+export function shellArg(text: string): string {
+  let word = '';
+  let last = 0;
+  for (const [from, to] of escapedRuns(text)) {
+    if (from > last) word += shellQuote(text.slice(last, from));
+    word += `"$(${bytesWriter(text.slice(from, to))})"`;
+    last = to;
+  }
+  return last === 0 ? shellQuote(text) : last < text.length ? word + shellQuote(text.slice(last)) : word;
+}
+
 /** A word as it is when the shell reads it so (POST), else quoted: a recording's method is its recorder's text. */
-const shellWord = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : shellQuote(s));
+const shellWord = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : shellArg(s));
 
 /** A run of one plain character this long is made by a command rather than written out, so that the
  *  curl of an oversized body (a generated one is over a megabyte) stays short, fits the system's
@@ -92,15 +119,12 @@ const bytesWriter = (chars: string): string => `printf '${[...Buffer.from(chars,
  *  are written by their bytes, so that the command, shown escaped as every output shows text, still
  *  sends what was sent. */
 function bodyWriter(body: string): string | undefined {
-  const escaped = [...body.matchAll(ESCAPED_IN_BLOCK)];
-  if (!escaped.length && longRuns(body).next().done) return undefined;
+  const runs = [...escapedRuns(body)];
+  if (!runs.length && longRuns(body).next().done) return undefined;
   const parts: string[] = [];
   let last = 0;
-  for (let k = 0; k < escaped.length;) {
-    // A run of adjacent escaped characters, one printf.
-    const from = escaped[k]!.index;
-    let to = from + escaped[k]![0].length;
-    for (k++; k < escaped.length && escaped[k]!.index === to; k++) to += escaped[k]![0].length;
+  // A run of adjacent escaped characters, one printf.
+  for (const [from, to] of runs) {
     if (from > last) textWriters(body.slice(last, from), parts);
     parts.push(bytesWriter(body.slice(from, to)));
     last = to;
@@ -126,7 +150,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);
-    parts.push('-H', shellQuote(field.endsWith(': ') ? `${field.slice(0, -2)};` : field));
+    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field));
   }
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const sent = new Set(Object.keys(r.headers).map((k) => k.toLowerCase()));
@@ -134,7 +158,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
   }
-  const url = shellQuote(redact.text(r.url));
+  const url = shellArg(redact.text(r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
   if (r.bodyLeftOut || r.notUtf8At !== undefined) return [...parts, '--data-binary', shellQuote(r.bodyLeftOut ? BODY_LEFT_OUT : BODY_NOT_UTF8), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the

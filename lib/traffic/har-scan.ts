@@ -37,7 +37,7 @@ const STRING: Read = { kind: 'string' };
 const NEEDED_STRING: Read = { kind: 'string', required: true };
 /** The members the harness reads, per object: the JSON type HAR 1.2 gives each (null aside), and what
  *  the object or array it holds is. log and log.entries are not typed here (har.ts names a file
- *  without them); an entry that is no object is named by har.ts too. startedDateTime and time,
+ *  without them). startedDateTime and time,
  *  though required, are only shown (no check judges them): absent, they are shown as unknown. */
 const READ: Partial<Record<Role, Readonly<Record<string, Read>>>> = {
   root: { log: { role: 'log' } },
@@ -51,7 +51,7 @@ const READ: Partial<Record<Role, Readonly<Record<string, Read>>>> = {
   content: { text: STRING, encoding: STRING },
 };
 /** The items of the arrays the harness reads (a null header or param is none). */
-const ITEMS: Partial<Record<Role, Read>> = { entries: { role: 'entry' }, headers: { kind: 'object', role: 'header', required: true }, params: { kind: 'object', role: 'param', required: true } };
+const ITEMS: Partial<Record<Role, Read>> = { entries: { kind: 'object', role: 'entry', required: true }, headers: { kind: 'object', role: 'header', required: true }, params: { kind: 'object', role: 'param', required: true } };
 /** Members of which an object needs one, not null (HAR 1.2: postData's text and params are mutually exclusive). */
 const ONE_OF: Partial<Record<Role, readonly string[]>> = { postData: ['text', 'params'] };
 /** What an object of each role needs when it closes: its required members, and one of ONE_OF's. */
@@ -107,6 +107,10 @@ const memberPath = (f: Frame, name: string | number): string => {
   const up = pathOf(f);
   return typeof name === 'number' ? `${up}[${name}]` : up ? `${up}.${name}` : name;
 };
+/** How a message names a value before its type: an entry by its number, as every message names it;
+ *  anything else by its path in its entry. */
+const valueIs = (f: Frame, at: string | number): string =>
+  (f.role === 'entries' ? `entry ${(at as number) + 1} is` : `${who(f)} has ${memberPath(f, at)} as`);
 const who = (f: Frame): string => (f.entry !== undefined ? `entry ${f.entry}` : 'the file');
 const frame = (role: Role, parent?: Frame, at?: string | number, entry?: number): Frame => ({
   role, array: ARRAYS.has(role), parent, at, entry, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
@@ -218,10 +222,10 @@ export class HarScan {
         if (read.kind) {
           const kind = kindOf(c);
           if (kind === 'null') {
-            if (read.required) this.fail(b, i - 1, `${who(top)} has ${memberPath(top, at!)} as null, where HAR 1.2 requires ${article(read.kind)} ${read.kind} (${RECORDING})`);
+            if (read.required) this.fail(b, i - 1, `${valueIs(top, at!)} null, where HAR 1.2 requires ${article(read.kind)} ${read.kind} (${RECORDING})`);
             if (!top.array) (top.nulls ??= []).push(at as string);
           } else if (kind && kind !== read.kind) {
-            this.fail(b, i - 1, `${who(top)} has ${memberPath(top, at!)} as ${article(kind)} ${kind}, where HAR 1.2 has ${article(read.kind)} ${read.kind} (${RECORDING})`);
+            this.fail(b, i - 1, `${valueIs(top, at!)} ${article(kind)} ${kind}, where HAR 1.2 has ${article(read.kind)} ${read.kind} (${RECORDING})`);
           }
         }
         if (c !== 0x7b && c !== 0x5b) continue;
