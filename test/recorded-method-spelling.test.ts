@@ -23,20 +23,23 @@ function har(): string {
 }
 
 describe('a recorded method is shown as recorded', () => {
-  it('REQ-METHOD\'s finding, the kinds observed, the other services\' exchanges and the request text all show `Get`, `post`, `get`', async () => {
+  it('REQ-METHOD fails `Get` and `post` (case-sensitive) and its findings, the kinds observed, the other services\' exchanges and the request text all show `Get`, `post`, `get`', async () => {
     const dir = join(work, 'r');
     const r = await runCli(['--reports', 'summary', '--har', har(), '--report-dir', dir]);
     expect(r.code).toBe(1);
     const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     const check = s.checks.find((c: { id: string }) => c.id === 'REQ-METHOD');
     expect(check.evidence[0]).toMatchObject({ exchange: 'har.1', message: '"Get" on a route of SupportStateUserLoginRequest, expected POST or OPTIONS', actual: 'Get' });
+    // A method token is case-sensitive (RFC 9110 9.1): `post` is no POST.
+    expect(check.evidence[1]).toMatchObject({ exchange: 'har.2', message: '"post" on a route of SupportStateUserLoginRequest, expected POST or OPTIONS', actual: 'post' });
+    expect(check.evidence).toHaveLength(2);
     expect(r.stdout).toContain('got "Get" at request.method');
     expect(r.stdout).toContain('har.1: "Get" on a route of SupportStateUserLoginRequest');
     expect(Object.keys(s.coverage.kinds).sort()).toEqual(['SupportStateUserLoginRequest Get route -> JSON', 'SupportStateUserLoginRequest post route -> JSON']);
     expect(s.counts.exchanges.notInterface).toEqual({ 'get /elsewhere': 1 });
     const exchanges = JSON.parse(readFileSync(join(dir, 'exchanges.json'), 'utf8')) as { id: string; method: string; request: string }[];
     // The failing exchange, kept as evidence: its request line and its curl as recorded.
-    expect(exchanges.map((e) => [e.id, e.method, e.request.split(' ')[0]])).toEqual([['har.1', 'Get', 'Get']]);
+    expect(exchanges.map((e) => [e.id, e.method, e.request.split(' ')[0]])).toEqual([['har.1', 'Get', 'Get'], ['har.2', 'post', 'post']]);
     expect(check.replay).toContain(' -X Get ');
   });
 });

@@ -80,12 +80,12 @@ export const REQUEST_CHECKS: readonly Check[] = [
     ...base, id: 'REQ-METHOD', clause: '4.1, 4.2, 4.3', operation: 'SupportStateUserLoginRequest, ImpersonateLogoutRequest, ConfirmEmailRequest',
     title: 'A client calls an operation with POST',
     requirement: 'A client calls every operation with POST (4.1, 4.2, 4.3 give no other method; OPTIONS is answered on the JSON routes).',
-    interpretation: 'OPTIONS is accepted on any route: a browser sends it as a CORS preflight, which is not the client\'s choice. GET /soap11 fetches the platform\'s service description (WSDL) and calls nothing, so it is accepted too.',
+    interpretation: 'OPTIONS is accepted on any route: a browser sends it as a CORS preflight, which is not the client\'s choice. GET /soap11 fetches the platform\'s service description (WSDL) and calls nothing, so it is accepted too. The method is compared as sent: a method token is case-sensitive (RFC 9110 9.1), so `post` is not POST, whatever a server that ignores case answers.',
     judges: anyRequest.judges, appliesTo: anyRequest.applies,
     judge: (ex): Look => {
       const allowed = allowedMethods(ex);
       const sent = ex.kind.methodAsSent;
-      return allowed.includes(ex.kind.method) ? [] : [finding(`${show(sent)} on a route of ${ex.kind.operation!.name}, expected ${allowed.join(' or ')}`, { path: 'request.method', actual: sent })];
+      return allowed.includes(sent) ? [] : [finding(`${show(sent)} on a route of ${ex.kind.operation!.name}, expected ${allowed.join(' or ')}`, { path: 'request.method', actual: sent })];
     },
   },
   {
