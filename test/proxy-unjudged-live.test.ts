@@ -1,13 +1,15 @@
 // The validating proxy's reports say how much traffic went unjudged while it runs, not only once it
 // stops: each report rewritten during the traffic states "so far, N of M exchange(s) forwarded were
-// not judged", and the last one the final count in its place.
+// not judged", and the last one the final count in its place. The verdict itself says it is of part of
+// the traffic ("…, 3 OF 5 EXCHANGES NOT JUDGED") in every output that states it.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servingProgram } from './helpers/cli.js';
+import { runProgram, servingProgram } from './helpers/cli.js';
+import { expectOneVerdict } from './helpers/verdict-words.js';
 import { until } from './helpers/wait.js';
 
 const MIB = 1024 * 1024;
@@ -34,12 +36,14 @@ describe('--proxy with more answers in flight than its room for copies', () => {
   });
   afterAll(async () => { await new Promise((r) => target.close(r)); });
 
-  it('the reports rewritten while it runs state how many exchanges went unjudged so far; the last one states the final count instead', async () => {
+  it('the reports rewritten while it runs state how many exchanges went unjudged so far, in the warnings, counts and verdict; the last one states the final count instead, and the console\'s verdict too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-unjudged-'));
     const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', targetUrl, '--report-dir', dir, '--reports', 'summary', '--max-body-mib', '1']);
-    const warnings = () => {
-      try { return (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[] }).warnings; } catch { return []; }
+    type Summary = { warnings: string[]; verdictWords: string; counts: { exchanges: { exchanges: number; unjudged?: number } } };
+    const summary = (): Summary | undefined => {
+      try { return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary; } catch { return undefined; }
     };
+    const warnings = () => summary()?.warnings ?? [];
     try {
       const url = await s.url;
       const statuses = await Promise.all(Array.from({ length: CLIENTS }, async () => {
@@ -54,10 +58,15 @@ describe('--proxy with more answers in flight than its room for copies', () => {
       const live = warnings().filter((w) => soFar.test(w));
       expect(live).toHaveLength(1);
       expect(Number(soFar.exec(live[0]!)![1])).toBe(3); // two copies fit the room, three did not
+      expect(summary()).toMatchObject({ verdictWords: 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', counts: { exchanges: { exchanges: 2, unjudged: 3 } } });
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(1); // the answers judged lack the record's members: a MUST fails
       const last = warnings().filter((w) => / forwarded were not judged /.test(w));
       expect(last).toEqual([expect.stringMatching(/^3 of 5 exchange\(s\) forwarded were not judged \(40% judged\): past the bound of 2 MiB copied for judging/)]);
+      expect(summary()).toMatchObject({ verdictWords: 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', counts: { exchanges: { exchanges: 2, unjudged: 3 } } });
+      // Rebuilt from summary.json, JUnit and traceability.md state it too, as the console did.
+      expect((await runProgram('cli/report', ['--report-dir', dir, '--reports', 'summary,junit,traceability'])).code).toBe(0);
+      expectOneVerdict(dir, s.output(), 1, 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', false);
     } finally {
       s.child.kill('SIGKILL');
     }

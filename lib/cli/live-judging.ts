@@ -37,6 +37,8 @@ export class LiveJudging {
   private writing: Promise<unknown> = Promise.resolve();
   /** Exchanges judged since the reports were last written. */
   private unreported = 0;
+  /** Exchanges that went by unjudged so far (the proxy's count): stated in the reports' counts and verdict. */
+  unjudged = 0;
   /** The note stated now on each topic (see `state`). */
   private readonly notes = new Map<string, string>();
 
@@ -74,7 +76,8 @@ export class LiveJudging {
   report(): Promise<Written> {
     const next = this.writing.then(() => {
       this.unreported = 0;
-      return this.session.write(runResultOf(this.judge, { baseUrl: this.session.target.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() }));
+      const run = runResultOf(this.judge, { baseUrl: this.session.target.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() });
+      return this.session.write(this.unjudged ? { ...run, counts: { ...run.counts, unjudged: this.unjudged } } : run);
     });
     this.writing = next.catch(() => undefined);
     return next;

@@ -36,9 +36,9 @@ export type ToJudge =
    *  copied; mapped, decoded and hashed here, off the forwarding thread. */
   | { readonly kind: 'exchanges'; readonly exchanges: readonly ForwardedExchange[] }
   /** How much was forwarded unjudged so far: stated in the reports written from now until the next. */
-  | { readonly kind: 'unjudged'; readonly note: string }
+  | { readonly kind: 'unjudged'; readonly note: string; readonly count: number }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
-  | { readonly kind: 'stop'; readonly notes: readonly string[] };
+  | { readonly kind: 'stop'; readonly notes: readonly string[]; readonly unjudged: number };
 
 /** Judge → proxy. */
 export type FromJudge =
@@ -113,7 +113,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     if (exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
   };
   port.on('message', (m: ToJudge) => {
-    if (m.kind === 'unjudged') { live.state('unjudged', m.note); noteChanged = true; return; }
+    if (m.kind === 'unjudged') { live.state('unjudged', m.note); live.unjudged = m.count; noteChanged = true; return; }
     if (m.kind === 'exchanges') {
       for (const exchange of m.exchanges) judgeOne(exchange);
       return;
@@ -123,6 +123,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     void (async () => {
       await rewriting;
       live.state('unjudged', undefined);
+      live.unjudged = m.unjudged;
       live.warnings.push(...m.notes);
       post({ kind: 'final', written: await live.report() });
     })();

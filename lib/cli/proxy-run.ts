@@ -189,7 +189,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const counting = setInterval(() => {
     if (lost || queue.unjudged === told) return;
     told = queue.unjudged;
-    toJudge({ kind: 'unjudged', note: unjudgedNote('so far, ') });
+    toJudge({ kind: 'unjudged', note: unjudgedNote('so far, '), count: told });
   }, REPORT_EVERY_MS / 2);
   counting.unref();
 
@@ -208,7 +208,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         if (proxy.informationalDropped()) notes.push(`${proxy.informationalDropped()} informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids`);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
         // The summary printed from the last reports says them; without a judge to write those, here.
-        if (!lost) toJudge({ kind: 'stop', notes });
+        if (!lost) toJudge({ kind: 'stop', notes, unjudged: queue.unjudged });
         else for (const note of notes) say(`  ! ${note}`);
         const m = await finalMessage;
         judge.removeAllListeners('exit');

@@ -113,6 +113,9 @@ export interface RunCounts {
   /** Exchanges that are not this interface, by method and path (the first 50 distinct). */
   readonly notInterface: Readonly<Record<string, number>>;
   readonly notInterfaceTotal: number;
+  /** Exchanges forwarded (--proxy) and never judged, besides those judged; absent when none: the
+   *  verdict says it judged only part of the traffic (verdict.ts). */
+  readonly unjudged?: number;
 }
 
 export interface RunResult {

@@ -94,6 +94,7 @@ function mergeRunCounts(all: readonly RunCounts[]): RunCounts {
     kinds: Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1))),
     notInterface,
     notInterfaceTotal: all.reduce((n, c) => n + c.notInterfaceTotal, 0),
+    ...(all.some((c) => c.unjudged) ? { unjudged: all.reduce((n, c) => n + (c.unjudged ?? 0), 0) } : {}),
   };
 }
 

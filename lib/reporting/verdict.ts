@@ -2,7 +2,7 @@
 // traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
 // SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
 // in a differential run.
-import type { Verdict } from '../engine/run.js';
+import type { RunCounts, Verdict } from '../engine/run.js';
 import type { ReportedDifferential } from './differential.js';
 
 /** What fails the run: MUST checks only (the default), or SHOULD checks too. */
@@ -23,6 +23,7 @@ export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate
 
 type Judged = {
   readonly verdict: Verdict;
+  readonly counts?: { readonly exchanges: Pick<RunCounts, 'exchanges' | 'unjudged'> };
   readonly differential?: Pick<ReportedDifferential, 'differences' | 'compared' | 'inconclusive'>;
   readonly runProblems?: readonly string[];
   readonly outputProblems?: readonly string[];
@@ -34,13 +35,17 @@ const problemsOf = (r: Judged): number => (r.runProblems?.length ?? 0) + (r.outp
 /** Nothing compared with the legacy: it answered every request two ways. */
 const nothingCompared = (r: Judged) => r.differential !== undefined && r.differential.compared === 0 && r.differential.inconclusive > 0;
 
-/** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. */
+/** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. Traffic
+ *  forwarded unjudged (the proxy's room full) is said in it, `CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED`:
+ *  the verdict is of the part judged, and a reader of the verdict alone must not take it for all. */
 export function verdictWords(r: Judged): string {
   const d = r.differential;
   const beside = !d ? '' : nothingCompared(r) ? ', NOTHING COMPARED WITH THE LEGACY'
     : d.differences ? `, DIFFERS FROM LEGACY (${d.differences} value${d.differences === 1 ? '' : 's'})` : '';
+  const unjudged = r.counts?.exchanges.unjudged;
+  const part = unjudged ? `, ${unjudged} OF ${unjudged + r.counts!.exchanges.exchanges} EXCHANGE${unjudged + r.counts!.exchanges.exchanges === 1 ? '' : 'S'} NOT JUDGED` : '';
   const problems = problemsOf(r);
-  return `${VERDICT_WORDS[r.verdict]}${beside}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
+  return `${VERDICT_WORDS[r.verdict]}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
 }
 
 /** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge (or a
