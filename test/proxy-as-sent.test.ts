@@ -4,10 +4,10 @@
 // (a HEAD's, one to an HTTP/1.0 client) is relayed, not a 502, a HEAD's Content-Length past the cap
 // is judged as the empty body it has, and `Expect: 100-continue` gets the target's 100, not the proxy's.
 import { createServer, type Server } from 'node:http';
-import { Socket, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeable, startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
-import { proxiedRawTarget, rawExchange } from './helpers/raw-target.js';
+import { expectingExchange, proxiedRawTarget, rawExchange } from './helpers/raw-target.js';
 
 const CLOSE = 'Host: x\r\nConnection: close\r\n';
 const ANSWERS: Record<string, string> = {
@@ -50,25 +50,7 @@ describe('--proxy forwards requests and answers as they came', () => {
   });
 });
 
-/** Writes a request head expecting 100 (Continue) and reads until a final status line has come (or
- *  the connection ends); `body` is sent once a 100 comes. */
-function expecting(url: string, path: string, body: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    let got = '';
-    const socket = new Socket();
-    const finish = () => { socket.destroy(); resolve(got); };
-    socket.connect(Number(port), hostname, () => socket.write(`PUT ${path} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`));
-    socket.on('data', (d: Buffer) => {
-      const before = got;
-      got += d.toString('latin1');
-      if (!before.includes('100 Continue') && got.includes('HTTP/1.1 100 Continue\r\n\r\n')) socket.write(body);
-      if (/HTTP\/1\.1 [2-5]\d\d [^\r]*\r\n[\s\S]*\r\n\r\n/.test(got)) finish();
-    });
-    socket.on('close', finish);
-    socket.on('error', finish);
-  });
-}
+const expecting = (url: string, path: string, body: string) => expectingExchange(url, `PUT ${path} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, body);
 
 describe('--proxy and Expect: 100-continue', () => {
   let target: Server;

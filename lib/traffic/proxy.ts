@@ -682,21 +682,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done({ error });
     });
     // Informational answers (1xx) reach an HTTP/1.1 client before the answer as the target sent them
-    // (RFC 9110 15.2: a proxy forwards them; an HTTP/1.0 client gets none). The 100 goes by
-    // `continued`; a 101 comes as 'upgrade'. Node's server writes no 1xx but 100 and a 103 it rewrites
-    // (writeEarlyHints joined repeated Link fields, put Link first, dropped a 103 without one), so the
-    // head's bytes go on the client's socket, which the answer's head has not reached yet. Each is
-    // written at once, heeding no backpressure: a target sending them without end to a client that
-    // reads nothing grew the proxy by 50 MB/s until --timeout. So at most MAX_INFORMATIONAL, none
-    // while the client's side is full, and none holding a character HTTP forbids: those are dropped
-    // and counted. They are not part of the exchange: it is the final answer.
+    // (RFC 9110 15.2: a proxy forwards them, a 100 no Expect asked for too; an HTTP/1.0 client gets
+    // none). A 101 comes as 'upgrade'. Node's server writes a 1xx only as `100 Continue` (the target's
+    // reason and fields lost) and a 103 it rewrites (writeEarlyHints joined repeated Link fields, put
+    // Link first, dropped a 103 without one), so the head's bytes go on the client's socket, which the
+    // answer's head has not reached yet. Each is written at once, heeding no backpressure: a target
+    // sending them without end to a client that reads nothing grew the proxy by 50 MB/s until
+    // --timeout. So at most MAX_INFORMATIONAL, none while the client's side is full, and none holding
+    // a character HTTP forbids: those are dropped and counted. The one 100 a client waits for before
+    // its body is always passed on (see `continued`). They are not part of the exchange: it is the final answer.
     let informationalPassed = 0;
     const takesInformational = req.httpVersionMajor > 1 || req.httpVersionMinor >= 1;
     upstream.on('information', (info) => {
-      if (info.statusCode === 100 || !takesInformational || res.headersSent || failed || !res.socket) return;
-      const head = informationalPassed < MAX_INFORMATIONAL && !res.socket.writableNeedDrain ? informationalHead(info.statusCode, info.statusMessage, info.rawHeaders) : undefined;
-      if (head === undefined) { informationalDropped++; return; }
-      informationalPassed++;
+      const awaited = info.statusCode === 100 && awaiting;
+      if (info.statusCode === 100) continued();
+      if (!takesInformational || res.headersSent || failed || finished || !res.socket) return;
+      const head = awaited || (informationalPassed < MAX_INFORMATIONAL && !res.socket.writableNeedDrain) ? informationalHead(info.statusCode, info.statusMessage, info.rawHeaders) : undefined;
+      if (head === undefined) {
+        informationalDropped++;
+        // (Its client would wait on: Node's own `100 Continue` in its place, as the target did answer 100.)
+        if (awaited) res.writeContinue();
+        return;
+      }
+      if (!awaited) informationalPassed++;
+      // (As writeContinue marks it: Node's server keeps the connection of an expecting client that got a 100.)
+      if (info.statusCode === 100) Object.assign(res, { _sent100: true });
       res.socket.write(head, 'latin1');
     });
     // A 101 no request asked for (Upgrade is hop-by-hop, never forwarded): Node's client gives it
@@ -795,10 +805,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
       watchBody(bodyDue);
     }
-    // `Expect: 100-continue`: the client gets the target's 100, not one Node's server sends at once (a
-    // client then uploaded a body the target was refusing; RFC 9110 10.1.1: a proxy forwards the
-    // expectation). Until the 100, the answer or the client's first byte of body (it waits no longer), the
-    // target holds the body back: that time is not the client's.
+    // `Expect: 100-continue`: the client gets the target's 100 (passed on as 'information'), not one
+    // Node's server sends at once (a client then uploaded a body the target was refusing; RFC 9110
+    // 10.1.1: a proxy forwards the expectation). Until the 100, the answer or the client's first byte
+    // of body (it waits no longer), the target holds the body back: that time is not the client's.
     function continued() {
       if (!awaiting) return;
       awaiting = false;
@@ -807,10 +817,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (awaiting) {
       blockedSince = t0;
       req.once('data', continued);
-      upstream.on('continue', () => {
-        continued();
-        if (!res.headersSent && !failed && !finished) res.writeContinue();
-      });
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });

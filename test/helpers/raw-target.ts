@@ -97,6 +97,29 @@ export function rawExchange(url: string, bytes: string | Buffer, halfClose = fal
   });
 }
 
+/** A raw client expecting 100 (Continue): writes `head` (a request head with `Expect: 100-continue`),
+ *  sends `body` once a whole 100 head has come, and gives back everything read until a final
+ *  answer's head has come (or the connection ends; 30 s at most, never asserted on). */
+export function expectingExchange(url: string, head: string, body: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let got = '';
+    let sent = false;
+    const socket = new Socket();
+    const finish = () => { clearTimeout(timer); socket.destroy(); resolve(got); };
+    const timer = setTimeout(finish, 30_000);
+    socket.connect(Number(port), hostname, () => socket.write(head));
+    socket.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+      const at = got.indexOf('HTTP/1.1 100 ');
+      if (!sent && at >= 0 && got.includes('\r\n\r\n', at)) { sent = true; socket.write(body); }
+      if (/HTTP\/1\.1 [2-5]\d\d [^\r]*\r\n[\s\S]*\r\n\r\n/.test(got)) finish();
+    });
+    socket.on('close', finish);
+    socket.on('error', finish);
+  });
+}
+
 /** A raw target behind the proxy for the tests of one file or describe block: started before them,
  *  closed after; `seen` holds every exchange the proxy forwarded. `path`: the proxy's target is the
  *  raw target's URL and this path; `proxy`: more of the proxy's options. */
