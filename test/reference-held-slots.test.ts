@@ -18,7 +18,7 @@ import { referenceUserDetails } from '../lib/reference/data.js';
 import { startReference, type ReferenceOptions } from '../lib/reference/server.js';
 import { honest, HONEST_BODY } from './helpers/honest-client.js';
 import { holdingPeer } from './helpers/holding-peer.js';
-import { until } from './helpers/wait.js';
+import { GENEROUS_MS, until } from './helpers/wait.js';
 
 /** A server, and what it says when stopped of what it closed: the reference its stop line, the
  *  judging reference its report's warnings, with the count of exchanges it judged. */
@@ -103,7 +103,9 @@ describe.each(Object.keys(SERVERS))('the %s', (name) => {
     const request = `${head(Buffer.byteLength(HONEST_BODY))}${HONEST_BODY}`;
     const peer = [await client(s.url, request, false), await client(s.url, request, false)];
     // Each request answered (its answer in progress: not waiting for a head, none of it read).
-    await until(() => s.connections().open === MAX && s.connections().waiting === 0, 'the peer\'s requests to be answered');
+    // Two 16 MiB answers made (and, at the judging reference, judged) first: a hang guard four times
+    // the usual one, as a machine under heavy load took over 30 s for them (CI, load average 10).
+    await until(() => s.connections().open === MAX && s.connections().waiting === 0, 'the peer\'s requests to be answered', 4 * GENEROUS_MS);
     let status: number | string;
     try {
       status = await honest(s.url);
