@@ -2,7 +2,8 @@
 // lets a proxy: a bodiless POST goes on with no framing (Node chunked it), an absolute form's path
 // byte for byte (the URL parser resolved `%2e%2e`), an answer announcing trailers it cannot carry
 // (a HEAD's, one to an HTTP/1.0 client) is relayed, not a 502, a HEAD's Content-Length past the cap
-// is judged as the empty body it has, and `Expect: 100-continue` gets the target's 100, not the proxy's.
+// is judged as the empty body it has, `Expect: 100-continue` gets the target's 100, not the proxy's,
+// and any other expectation reaches the target, whose answer the client gets (Node's server says 417).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,15 @@ describe('--proxy forwards requests and answers as they came', () => {
   it('an HTTP/1.0 client gets a chunked answer\'s body whole, though it cannot take its trailers', async () => {
     const got = await rawExchange(setup.proxy.url, 'GET /chunked-trailer HTTP/1.0\r\nHost: x\r\n\r\n');
     expect([got.split('\r\n')[0], got.slice(got.indexOf('\r\n\r\n') + 4)]).toEqual(['HTTP/1.1 200 OK', 'abc']);
+  });
+
+  it('an Expect other than 100-continue reaches the target as sent, and the client gets the target\'s answer, not a 417 of the proxy\'s', async () => {
+    const before = setup.seen.length;
+    const got = await rawExchange(setup.proxy.url, `POST /supportstateuser HTTP/1.1\r\nExpect: Bar-Baz\r\nContent-Length: 2\r\n${CLOSE}\r\n{}`);
+    expect(got).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    const at = setup.target.requests.at(-1)!;
+    expect([at.line, at.headers.expect, at.body.toString()]).toEqual(['POST /supportstateuser HTTP/1.1', 'Bar-Baz', '{}']);
+    expect(setup.seen.length).toBe(before + 1);
   });
 
   it('a HEAD\'s answer with a Content-Length past the body cap is judged as the empty body it has', async () => {

@@ -880,6 +880,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.on('request', guard.listener(serve));
   // A request expecting 100 (Continue) is forwarded like any other; its 100 comes from the target (see `continued`).
   server.on('checkContinue', guard.listener((req, res) => serve(req, res, true)));
+  // Any other expectation is the target's to meet or refuse (RFC 9110 10.1.1): forwarded as it came,
+  // not answered 417 by Node's server on the target's behalf.
+  server.on('checkExpectation', guard.listener((req, res) => serve(req, res)));
   // Every header a request has (its head is bounded by MAX_HEADER_BYTES): past Node's default of 2,000
   // its rawHeaders silently stop, while its parser still frames the body by a Transfer-Encoding or
   // Content-Length among the rest, so such a request went on unframed and its body reached the target
