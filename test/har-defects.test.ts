@@ -104,6 +104,9 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'log-array', edit: (e) => e, file: (t) => t.replace('"log":{', '"log":[{').replace(/\}$/, ']}'), where: (b) => at(b, '"log":[', 6), says: `the file has log as an array, where HAR 1.2 has an object (${TYPE})` },
   { name: 'top-array', edit: (e) => e, file: (t) => `\n\n[${t}]`, where: (b) => at(b, '\n[', 1), says: `the file is an array, where HAR 1.2 has an object (${TYPE})` },
   { name: 'top-string', edit: (e) => e, file: () => '\n\n"log"', where: (b) => at(b, '\n"', 1), says: `the file is a string, where HAR 1.2 has an object (${TYPE})` },
+  // Past the depth bound, in an entry or outside the entries (old readers named neither line nor offset).
+  { name: 'nests-deep', edit: (e) => e.replace('"response":{', `"_x":${'['.repeat(64)}${']'.repeat(64)},"response":{`), where: (b) => at(b, '"_x":[', 5 + 63), says: `entry 2 nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
+  { name: 'pages-deep', edit: (e) => e, file: (t) => t.replace('"entries":[', `"pages":${'['.repeat(66)}${']'.repeat(66)},"entries":[`), where: (b) => at(b, '"pages":[', 8 + 65), says: `the file nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
   { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
 ];
 

@@ -28,6 +28,13 @@ import { Utf8Stream } from '../json/utf8.js';
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
 
+/** How deep an entry may nest (a request and its answer take a few levels), below the levels above
+ *  one (the file's object, log, log.entries). Deeper, anywhere in the file, it is refused before the
+ *  parser, which keeps a level per bracket, reads it. */
+export const MAX_HAR_ENTRY_DEPTH = 64;
+/** The deepest level anywhere in the file (its object is level 1). */
+export const DEEPEST = MAX_HAR_ENTRY_DEPTH + 3;
+
 type Kind = 'string' | 'number' | 'object' | 'array' | 'boolean' | 'null';
 type Role = 'root' | 'log' | 'entries' | 'entry' | 'request' | 'response' | 'headers' | 'header' | 'postData' | 'params' | 'param' | 'content';
 /** required: HAR 1.2 requires it and the exchange needs it (neither absent nor null); located: where
@@ -71,6 +78,8 @@ interface Frame {
   readonly at?: string | number;
   /** The entry (1-based) the frame is in. */
   readonly entry?: number;
+  /** Its level in the file (the file's object is 1). */
+  readonly depth: number;
   /** The members the harness reads in it, or what its items are. */
   readonly names: Readonly<Record<string, Read>>;
   readonly item?: Read;
@@ -113,9 +122,10 @@ const valueIs = (f: Frame, at: string | number): string =>
   (f.role === 'entries' ? `entry ${(at as number) + 1} is` : `${who(f)} has ${memberPath(f, at)} as`);
 const who = (f: Frame): string => (f.entry !== undefined ? `entry ${f.entry}` : 'the file');
 const frame = (role: Role, parent?: Frame, at?: string | number, entry?: number): Frame => ({
-  role, array: ARRAYS.has(role), parent, at, entry, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
+  role, array: ARRAYS.has(role), parent, at, entry, depth: parent ? parent.depth + 1 : 1, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
 });
 export const RECORDING = 'a defect of the recording, not of the service';
+const DEEPER = `nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`;
 
 /** Where a located value starts: its chunk (held until its entry is judged), and the chunk's place. */
 interface Located { readonly entry: number; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
@@ -218,7 +228,8 @@ export class HarScan {
         if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
         if (untracked) {
           if (c === Q) inString = true;
-          else if (c === 0x7b || c === 0x5b) untracked++;
+          // Levels the harness does not read are counted: past DEEPEST, the file is refused here.
+          else if (c === 0x7b || c === 0x5b) { if (++untracked + (top ? top.depth : 0) > DEEPEST) this.fail(b, i - 1, `${top ? who(top) : 'the file'} ${DEEPER}`); }
           else if (c === 0x7d || c === 0x5d) untracked--;
           continue;
         }

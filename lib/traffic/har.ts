@@ -17,7 +17,7 @@ import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchan
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
 import { HarProblem, HarScan, RECORDING } from './har-scan.js';
-import { MAX_HAR_ENTRY_DEPTH, MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
+import { MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 export { HarProblem } from './har-scan.js';
 
@@ -202,8 +202,7 @@ function boundedHeaders(dropped: Map<number, DroppedHeaders>, { many, none }: Pi
 const ABOVE_ENTRY = 3;
 
 /** A stage after boundedHeaders that refuses a file whose entry holds more than MAX_HAR_ENTRY_VALUES
- *  values, or which nests more than MAX_HAR_ENTRY_DEPTH levels below where an entry stands (anywhere
- *  in the file: the parser keeps a level per bracket too). */
+ *  values (one nesting too deep, the scan refuses before the parser reads it: har-scan.ts). */
 function boundedEntries(): (token: parser.Token) => parser.Token {
   let depth = 0;
   let entries = 0; // entries begun
@@ -223,8 +222,7 @@ function boundedEntries(): (token: parser.Token) => parser.Token {
     if (opens) {
       path.push(key);
       key = undefined;
-      if (++depth > MAX_HAR_ENTRY_DEPTH + ABOVE_ENTRY) throw new HarProblem(`${inEntries ? `entry ${entries}` : 'the file'} nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`);
-      if (depth === ABOVE_ENTRY && name === 'startArray' && path[1] === 'log' && path[2] === 'entries') inEntries = true;
+      if (++depth === ABOVE_ENTRY && name === 'startArray' && path[1] === 'log' && path[2] === 'entries') inEntries = true;
     } else if (name === 'endObject' || name === 'endArray') {
       if (depth === ABOVE_ENTRY) inEntries = false;
       depth--;
