@@ -21,12 +21,12 @@ const entry = (n: number) => `{"startedDateTime":"2026-01-01T00:00:00Z","time":$
 /** A padding entry whose unread comment puts what follows past the quick reader's first chunk (256 KiB). */
 const padding = `{"comment":"${'p'.repeat(300 * 1024)}","request":{"method":"GET","url":"http://svc.example/","headers":[]},"response":{"status":0,"headers":[],"content":{}}}`;
 
-/** A HAR of a plain entry and the second one edited; `streamed`: a dotted name at the top and the
- *  padding before the entries, so the quick reader hands the file over before it reaches them. */
-function har(name: string, edit: (e: string) => string, streamed = false): { path: string; bytes: Buffer } {
+/** A HAR of a plain entry and the second one edited, then the whole file (`file`); `streamed`: a dotted
+ *  name at the top and the padding before the entries, so the quick reader hands the file over before it reaches them. */
+function har(name: string, edit: (e: string) => string, streamed = false, file: (text: string) => string = (t) => t): { path: string; bytes: Buffer } {
   const path = join(work, `${name}${streamed ? '-streamed' : ''}.har`);
   const entries = [...(streamed ? [padding] : []), entry(1), edit(entry(2))];
-  const text = `{${streamed ? '"x.y":1,' : ''}"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entries.join(',\n')}\n]}}`;
+  const text = file(`{${streamed ? '"x.y":1,' : ''}"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entries.join(',\n')}\n]}}`);
   // U+0001 (raw, no JSON text holds it) stands for a byte that is not UTF-8: 0xFF.
   const bytes = Buffer.from(text);
   for (let i = bytes.indexOf(1); i >= 0; i = bytes.indexOf(1, i + 1)) bytes[i] = 0xff;
@@ -61,7 +61,7 @@ const requestEnd = (b: Buffer) => at(b, '}},\n "response"', 1, true);
 const responseEnd = (b: Buffer) => at(b, '}}}\n]', 1, true);
 
 /** Each defect: the edit of entry 2, where the refusal points, and what it says. */
-const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => string; readonly where: (b: Buffer) => string; readonly says: string }[] = [
+const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => string; readonly file?: (t: string) => string; readonly where: (b: Buffer) => string; readonly says: string }[] = [
   { name: 'status-twice', edit: (e) => e.replace('"status":200', '"status":200,"status":500'), where: (b) => at(b, '"status":500'), says: `entry 2 names response.status twice (${DUP})` },
   { name: 'text-twice', edit: (e) => e.replace('"content":{', '"content":{"text":"{}",'), where: (b) => at(b, '"text":"{}","mimeType":"application/json",', 42), says: `entry 2 names response.content.text twice (${DUP})` },
   { name: 'url-twice', edit: (e) => e.replace('"method":"POST",', '"method":"POST","url":"http://svc.example/other",'), where: (b) => at(b, '"url":"http://svc.example/other",', 33), says: `entry 2 names request.url twice (${DUP})` },
@@ -90,6 +90,23 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'entry-number', edit: () => '7', where: (b) => at(b, ',\n7\n]', 2), says: `entry 2 is a number, where HAR 1.2 has an object (${TYPE})` },
   { name: 'entry-string', edit: () => '"x"', where: (b) => at(b, ',\n"x"\n]', 2), says: `entry 2 is a string, where HAR 1.2 has an object (${TYPE})` },
   { name: 'entry-null', edit: () => 'null', where: (b) => at(b, ',\nnull\n]', 2), says: `entry 2 is null, where HAR 1.2 requires an object (${TYPE})` },
+  // Text marked base64 that is not: named where the text starts, the encoding given before it or after (as browsers write it).
+  // Old readers named the entry alone.
+  { name: 'base64-not', edit: (e) => e.replace('"content":{', '"content":{"encoding":"base64",'), where: (b) => at(b, '"text":"{\\n', 7, true), says: `entry 2 has response.content.text not in base64, where response.content.encoding says base64 (${TYPE})` },
+  { name: 'base64-not-after', edit: (e) => e.replace(/\}\}\}$/, ',"encoding":"base64"}}}'), where: (b) => at(b, '"text":"{\\n', 7, true), says: `entry 2 has response.content.text not in base64, where response.content.encoding says base64 (${TYPE})` },
+  // The file's top: log and log.entries absent, or of another type, and a top value that is no object
+  // (old readers named neither line nor offset; an absent one is named where its object closes).
+  { name: 'entries-object', edit: (e) => e, file: (t) => t.replace('"entries":[', '"entries":{"x":[').replace(/\}\}$/, '}}}'), where: (b) => at(b, '"entries":{', 10), says: `the file has log.entries as an object, where HAR 1.2 has an array (${TYPE})` },
+  { name: 'entries-string', edit: (e) => e, file: (t) => t.replace('"entries":[', '"entries":"x","_entries":['), where: (b) => at(b, '"entries":"x"', 10), says: `the file has log.entries as a string, where HAR 1.2 has an array (${TYPE})` },
+  { name: 'entries-null', edit: (e) => e, file: (t) => t.replace('"entries":[', '"entries":null,"_entries":['), where: (b) => at(b, '"entries":null', 10), says: `the file has log.entries as null, where HAR 1.2 requires an array (${TYPE})` },
+  { name: 'entries-absent', edit: (e) => e, file: (t) => t.replace('"entries":[', '"_entries":['), where: (b) => at(b, ']}}', 1, true), says: `the file has no log.entries, which HAR 1.2 requires (${TYPE})` },
+  { name: 'log-absent', edit: (e) => e, file: (t) => t.replace('"log":{', '"_log":{'), where: (b) => at(b, ']}}', 2, true), says: `the file has no log, which HAR 1.2 requires (${TYPE})` },
+  { name: 'log-array', edit: (e) => e, file: (t) => t.replace('"log":{', '"log":[{').replace(/\}$/, ']}'), where: (b) => at(b, '"log":[', 6), says: `the file has log as an array, where HAR 1.2 has an object (${TYPE})` },
+  { name: 'top-array', edit: (e) => e, file: (t) => `\n\n[${t}]`, where: (b) => at(b, '\n[', 1), says: `the file is an array, where HAR 1.2 has an object (${TYPE})` },
+  { name: 'top-string', edit: (e) => e, file: () => '\n\n"log"', where: (b) => at(b, '\n"', 1), says: `the file is a string, where HAR 1.2 has an object (${TYPE})` },
+  // Past the depth bound, in an entry or outside the entries (old readers named neither line nor offset).
+  { name: 'nests-deep', edit: (e) => e.replace('"response":{', `"_x":${'['.repeat(64)}${']'.repeat(64)},"response":{`), where: (b) => at(b, '"_x":[', 5 + 63), says: `entry 2 nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
+  { name: 'pages-deep', edit: (e) => e, file: (t) => t.replace('"entries":[', `"pages":${'['.repeat(66)}${']'.repeat(66)},"entries":[`), where: (b) => at(b, '"pages":[', 8 + 65), says: `the file nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
   { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
 ];
 
@@ -97,7 +114,7 @@ describe.concurrent('a defect of the HAR file is refused, not judged', () => {
   for (const d of DEFECTS) {
     it(`${d.name}: both readers refuse the file in one line naming the defect's line and byte offset`, async () => {
       for (const streamed of [false, true]) {
-        const { path, bytes } = har(d.name, d.edit, streamed);
+        const { path, bytes } = har(d.name, d.edit, streamed, d.file);
         // Old readers took the last of two members, or judged the wrong type as no answer recorded.
         // Streamed, the padding entry comes first: the edited one is the third.
         expect((await read(path)).refused, path).toBe(`${path} is not a HAR file: ${d.where(bytes)}: ${streamed ? d.says.replace('entry 2', 'entry 3') : d.says}`);

@@ -22,15 +22,19 @@ describe.concurrent('HAR entries past the bounds', () => {
   it(`an entry nesting ${MAX_HAR_ENTRY_DEPTH + 1} levels below it is refused in one line naming it, exit 2; ${MAX_HAR_ENTRY_DEPTH - 2} levels are read`, async () => {
     const nest = (n: number) => `,"_x":${'['.repeat(n)}${']'.repeat(n)}`;
     // The entry is a level, and _x's array the next.
-    const refused = await judge(file('deep.har', [entry(), entry({ member: nest(MAX_HAR_ENTRY_DEPTH) })]));
-    expect([refused.code, refused.stderr]).toEqual([2, `conformance: ${join(work, 'deep.har')} is not a HAR file: entry 2 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
+    const deep = file('deep.har', [entry(), entry({ member: nest(MAX_HAR_ENTRY_DEPTH) })]);
+    const refused = await judge(deep);
+    // Named at the bracket past the bound: _x's array is level 1, its 64th bracket level 65.
+    const at = readFileSync(deep, 'utf8').indexOf('"_x":[') + 5 + MAX_HAR_ENTRY_DEPTH - 1;
+    expect([refused.code, refused.stderr]).toEqual([2, `conformance: ${deep} is not a HAR file: line 1, byte offset ${at}: entry 2 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
     const read = await judge(file('deep-enough.har', [entry(), entry({ member: nest(MAX_HAR_ENTRY_DEPTH - 2) })]));
     expect(read.stderr).not.toMatch(/nests deeper/);
   });
 
   it('an entry opening two million arrays and never closing them is refused at the depth bound, not built', async () => {
     const r = await judge(har('deep-open.har', `{"log":{"entries":[{"x":${'['.repeat(2_000_000)}`));
-    expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'deep-open.har')} is not a HAR file: entry 1 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
+    const at = '{"log":{"entries":[{"x":'.length + MAX_HAR_ENTRY_DEPTH - 1;
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'deep-open.har')} is not a HAR file: line 1, byte offset ${at}: entry 1 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
   });
 
   it(`an entry of more than ${MAX_HAR_ENTRY_VALUES} values (a member of numbers) is refused in one line, exit 2`, async () => {

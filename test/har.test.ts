@@ -168,11 +168,11 @@ describe('--har: what a recording may lack', () => {
     const cut = JSON.stringify({ log: { entries: [entry(200, { text: '{"apiKey":"CANARY-HAR-CUT-77"}' }), entry(200, { text: '{}' })] } });
     for (const [file, message] of [
       [har('cut.har', cut.slice(0, cut.length - 40)), /is not a HAR file: not valid JSON between bytes 0 and \d+ \(1 entry read\)$/],
-      [har('null-entries.har', '{"log":{"entries":null}}'), /is not a HAR file: log\.entries is not an array$/],
+      [har('null-entries.har', '{"log":{"entries":null}}'), /is not a HAR file: line 1, byte offset 18: the file has log\.entries as null, where HAR 1\.2 requires an array \(a defect of the recording, not of the service\)$/],
       [har('null-entry.har', '{"log":{"entries":[null]}}'), /is not a HAR file: line 1, byte offset 19: entry 1 is null, where HAR 1\.2 requires an object \(a defect of the recording, not of the service\)$/],
-      [har('not.har', '{"hello":"world"}'), /is not a HAR file: it has no log\.entries$/],
+      [har('not.har', '{"hello":"world"}'), /is not a HAR file: line 1, byte offset 16: the file has no log, which HAR 1\.2 requires \(a defect of the recording, not of the service\)$/],
       [join(work, 'missing.har'), /cannot read .*missing\.har: ENOENT$/],
-      [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: entry 1: response\.content\.text is marked base64 and is not$/],
+      [har('b64.har', JSON.stringify({ log: { entries: [entry(200, { text: '!!!not base64@@@', encoding: 'base64' })] } })), /is not a HAR file: line 1, byte offset \d+: entry 1 has response\.content\.text not in base64, where response\.content\.encoding says base64 \(a defect of the recording, not of the service\)$/],
     ] as const) {
       const r = await runCli([...LEAN, '--har', file, '--report-dir', reports(), '--quiet']);
       expect([r.code, r.stderr.split('\n').length], file).toEqual([2, 2]);

@@ -10,7 +10,7 @@
 // reader's scan names by line and byte.
 import { createReadStream } from 'node:fs';
 import { Utf8Stream } from '../json/utf8.js';
-import { entryDefective } from './har-scan.js';
+import { DEEPEST, entryDefective, MAX_HAR_ENTRY_DEPTH } from './har-scan.js';
 
 /** Headers kept per message (an entry's request, and its response): as many and as long as a live
  *  message may be. Node's HTTP parser keeps at most 2,000 headers of a message (maxHeadersCount), and
@@ -19,11 +19,11 @@ import { entryDefective } from './har-scan.js';
 export const MAX_HAR_HEADERS = 2000;
 export const MAX_HAR_HEADER_BYTES = 256 * 1024;
 
-/** Values an entry may hold, and how deep it may nest: a request and its answer, their headers,
- *  cookies and parameters come to thousands of values at a few levels. Past either the file is
+/** Values an entry may hold (and how deep it may nest: har-scan.ts): a request and its answer, their
+ *  headers, cookies and parameters come to thousands of values at a few levels. Past either the file is
  *  refused (har.ts), before the entry is built: assembled, each value costs some tens of bytes. */
 export const MAX_HAR_ENTRY_VALUES = 1_000_000;
-export const MAX_HAR_ENTRY_DEPTH = 64;
+export { MAX_HAR_ENTRY_DEPTH };
 
 /** The quick reader stops here; the streaming reader takes the file from its start. */
 export class NeedsStreaming extends Error {}
@@ -233,6 +233,8 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
             : top.role === 'root' && top.key === 'log' && c === 0x7b ? 'log'
               : entriesNext ? 'entries' : undefined;
           if (role === 'entries') { if (found++) throw new NeedsStreaming('a second log.entries'); }
+          // Outside the entries too (log.pages, …): the streaming reader's scan refuses it.
+          if (stack.length >= DEEPEST) throw new NeedsStreaming('nesting past the bound');
           stack.push({ array: c === 0x5b, expectKey: c === 0x7b, ...(role ? { role } : {}), ...(role === 'root' || role === 'log' ? { seen: new Set<string>() } : {}) });
           if (top) top.key = undefined;
         } else if (c === 0x7d || c === 0x5d) {

@@ -28,27 +28,34 @@ import { Utf8Stream } from '../json/utf8.js';
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
 
+/** How deep an entry may nest (a request and its answer take a few levels), below the levels above
+ *  one (the file's object, log, log.entries). Deeper, anywhere in the file, it is refused before the
+ *  parser, which keeps a level per bracket, reads it. */
+export const MAX_HAR_ENTRY_DEPTH = 64;
+/** The deepest level anywhere in the file (its object is level 1). */
+export const DEEPEST = MAX_HAR_ENTRY_DEPTH + 3;
+
 type Kind = 'string' | 'number' | 'object' | 'array' | 'boolean' | 'null';
 type Role = 'root' | 'log' | 'entries' | 'entry' | 'request' | 'response' | 'headers' | 'header' | 'postData' | 'params' | 'param' | 'content';
-/** required: HAR 1.2 requires it and the exchange needs it (neither absent nor null). */
-interface Read { readonly kind?: Kind; readonly role?: Role; readonly required?: true }
+/** required: HAR 1.2 requires it and the exchange needs it (neither absent nor null); located: where
+ *  its string starts is kept until its entry is judged (a defect only har.ts sees is named there). */
+interface Read { readonly kind?: Kind; readonly role?: Role; readonly required?: true; readonly located?: true }
 
 const STRING: Read = { kind: 'string' };
 const NEEDED_STRING: Read = { kind: 'string', required: true };
 /** The members the harness reads, per object: the JSON type HAR 1.2 gives each (null aside), and what
- *  the object or array it holds is. log and log.entries are not typed here (har.ts names a file
- *  without them). startedDateTime and time,
+ *  the object or array it holds is. startedDateTime and time,
  *  though required, are only shown (no check judges them): absent, they are shown as unknown. */
 const READ: Partial<Record<Role, Readonly<Record<string, Read>>>> = {
-  root: { log: { role: 'log' } },
-  log: { entries: { role: 'entries' } },
+  root: { log: { kind: 'object', role: 'log', required: true } },
+  log: { entries: { kind: 'array', role: 'entries', required: true } },
   entry: { startedDateTime: STRING, time: { kind: 'number' }, request: { kind: 'object', role: 'request', required: true }, response: { kind: 'object', role: 'response', required: true } },
   request: { method: NEEDED_STRING, url: NEEDED_STRING, headers: { kind: 'array', role: 'headers', required: true }, postData: { kind: 'object', role: 'postData' } },
   postData: { text: STRING, params: { kind: 'array', role: 'params' } },
   param: { name: NEEDED_STRING, value: STRING },
   header: { name: NEEDED_STRING, value: NEEDED_STRING },
   response: { status: { kind: 'number', required: true }, headers: { kind: 'array', role: 'headers', required: true }, content: { kind: 'object', role: 'content', required: true } },
-  content: { text: STRING, encoding: STRING },
+  content: { text: { kind: 'string', located: true }, encoding: STRING },
 };
 /** The items of the arrays the harness reads (a null header or param is none). */
 const ITEMS: Partial<Record<Role, Read>> = { entries: { kind: 'object', role: 'entry', required: true }, headers: { kind: 'object', role: 'header', required: true }, params: { kind: 'object', role: 'param', required: true } };
@@ -71,6 +78,8 @@ interface Frame {
   readonly at?: string | number;
   /** The entry (1-based) the frame is in. */
   readonly entry?: number;
+  /** Its level in the file (the file's object is 1). */
+  readonly depth: number;
   /** The members the harness reads in it, or what its items are. */
   readonly names: Readonly<Record<string, Read>>;
   readonly item?: Read;
@@ -113,9 +122,18 @@ const valueIs = (f: Frame, at: string | number): string =>
   (f.role === 'entries' ? `entry ${(at as number) + 1} is` : `${who(f)} has ${memberPath(f, at)} as`);
 const who = (f: Frame): string => (f.entry !== undefined ? `entry ${f.entry}` : 'the file');
 const frame = (role: Role, parent?: Frame, at?: string | number, entry?: number): Frame => ({
-  role, array: ARRAYS.has(role), parent, at, entry, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
+  role, array: ARRAYS.has(role), parent, at, entry, depth: parent ? parent.depth + 1 : 1, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
 });
-const RECORDING = 'a defect of the recording, not of the service';
+export const RECORDING = 'a defect of the recording, not of the service';
+const DEEPER = `nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`;
+
+/** Where a located value starts: its chunk (held until its entry is judged), and the chunk's place. */
+interface Located { readonly entry: number; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
+/** "line L, byte offset B" of byte `at` of a chunk (negative: before it) starting at `offset`, on `line`. */
+function place(b: Buffer, at: number, line: number, offset: number): string {
+  for (let nl = b.indexOf(10); nl >= 0 && nl < at; nl = b.indexOf(10, nl + 1)) line++;
+  return `line ${line}, byte offset ${offset + at}`;
+}
 
 /** Checks a HAR file's bytes, chunk after chunk; each method throws HarProblem at the first defect. */
 export class HarScan {
@@ -130,6 +148,10 @@ export class HarScan {
   private name: { text: string | undefined; at: number; escapes: boolean } | undefined;
   private offset = 0; // bytes before the chunk
   private line = 1; // the line the chunk starts on
+  /** The file's own value has begun: what follows it is the parser's to refuse. */
+  private begun = false;
+  /** Located values (READ) of entries not yet judged, in the file's order. */
+  private located: Located[] = [];
 
   /** The next chunk of the file. */
   chunk(b: Buffer): void {
@@ -147,11 +169,22 @@ export class HarScan {
     if (cut !== undefined) this.fail(Buffer.alloc(0), -cut, 'the file ends inside a character, not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)');
   }
 
+  /** Where entry `entry` (1-based) has its located value (response.content.text), if it has one. */
+  where(entry: number): string | undefined {
+    const v = this.located.find((x) => x.entry === entry);
+    return v && place(v.chunk, v.at, v.line, v.offset);
+  }
+
+  /** Entries up to `entry` (1-based) are judged: their located values, and the chunks they hold, go. */
+  judged(entry: number): void {
+    let n = 0;
+    while (n < this.located.length && this.located[n]!.entry <= entry) n++;
+    if (n) this.located = this.located.slice(n);
+  }
+
   /** Refuses the file, naming the line and byte offset of `at` (in `b`; negative: before it). */
   private fail(b: Buffer, at: number, what: string): never {
-    let line = this.line;
-    for (let nl = b.indexOf(10); nl >= 0 && nl < at; nl = b.indexOf(10, nl + 1)) line++;
-    throw new HarProblem(`line ${line}, byte offset ${this.offset + at}: ${what}`);
+    throw new HarProblem(`${place(b, at, this.line, this.offset)}: ${what}`);
   }
 
   private scan(b: Buffer, end: number): void {
@@ -195,12 +228,17 @@ export class HarScan {
         if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
         if (untracked) {
           if (c === Q) inString = true;
-          else if (c === 0x7b || c === 0x5b) untracked++;
+          // Levels the harness does not read are counted: past DEEPEST, the file is refused here.
+          else if (c === 0x7b || c === 0x5b) { if (++untracked + (top ? top.depth : 0) > DEEPEST) this.fail(b, i - 1, `${top ? who(top) : 'the file'} ${DEEPER}`); }
           else if (c === 0x7d || c === 0x5d) untracked--;
           continue;
         }
         if (!top) {
-          // The file's own value: only an object is read.
+          // The file's own value: only an object is read, any other refused (bytes no JSON value
+          // starts with, a byte order mark among them, are the parser's).
+          const kind = this.begun ? undefined : kindOf(c);
+          if (kind) this.begun = true;
+          if (kind && kind !== 'object') this.fail(b, i - 1, `the file is ${kind === 'null' ? 'null, where HAR 1.2 requires' : `${article(kind)} ${kind}, where HAR 1.2 has`} an object (${RECORDING})`);
           if (c === 0x7b) top = frame('root');
           else if (c === 0x5b) untracked++;
           else if (c === Q) inString = true;
@@ -227,6 +265,7 @@ export class HarScan {
           } else if (kind && kind !== read.kind) {
             this.fail(b, i - 1, `${valueIs(top, at!)} ${article(kind)} ${kind}, where HAR 1.2 has ${article(read.kind)} ${read.kind} (${RECORDING})`);
           }
+          if (read.located && kind === 'string') this.located.push({ entry: top.entry!, chunk: b, at: i - 1, line: this.line, offset: this.offset });
         }
         if (c !== 0x7b && c !== 0x5b) continue;
         const role = read.role;
@@ -246,7 +285,8 @@ export class HarScan {
     const given = (name: string) => top.seen.includes(name) && !top.nulls?.includes(name);
     const { all, one } = top.needs!;
     const missing = all.find((name) => !given(name));
-    if (missing !== undefined) this.fail(b, at, `${who(top)} has no ${memberPath(top, missing)}, which HAR 1.2 requires (${RECORDING}: the exchange is not whole)`);
+    // Outside the entries (log, log.entries) the file is no HAR; inside, an exchange is not whole.
+    if (missing !== undefined) this.fail(b, at, `${who(top)} has no ${memberPath(top, missing)}, which HAR 1.2 requires (${RECORDING}${top.entry === undefined ? '' : ': the exchange is not whole'})`);
     if (one && !one.some(given)) this.fail(b, at, `${who(top)} has neither ${one.map((name) => memberPath(top, name)).join(' nor ')}, one of which HAR 1.2 requires (${RECORDING}: the exchange is not whole)`);
   }
 

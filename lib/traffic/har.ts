@@ -9,7 +9,6 @@
 // of it is blamed on the service. So every entry read is made into a whole exchange: none is left out.
 import { createReadStream, statSync } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
-import type chain from 'stream-chain';
 import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
@@ -17,10 +16,14 @@ import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
-import { HarProblem, HarScan } from './har-scan.js';
-import { MAX_HAR_ENTRY_DEPTH, MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
+import { HarProblem, HarScan, RECORDING } from './har-scan.js';
+import { MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
 export { HarProblem } from './har-scan.js';
+
+/** Text marked base64 that is not: a defect the scan cannot see (it skips a body's bytes), named
+ *  where the streaming reader's scan found the text. */
+class NotBase64 extends HarProblem {}
 
 /** Base64 (RFC 4648 4; line breaks allowed), checked without a pattern that loops per character
  *  group: a body's text is megabytes long. */
@@ -83,7 +86,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (typeof text !== 'string') return { ...base, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
   if (text === TOO_LONG) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
-  if (res.content?.encoding === 'base64' && !isBase64(text)) throw new HarProblem(`entry ${index + 1}: response.content.text is marked base64 and is not`);
+  if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
@@ -92,14 +95,14 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
  *  on: a run that reads no such file starts without them (about 25 ms of CPU). */
 interface Streaming {
-  readonly chain: typeof chain; readonly chainUnchecked: typeof chainUnchecked; readonly many: typeof many; readonly none: typeof none;
+  readonly chainUnchecked: typeof chainUnchecked; readonly many: typeof many; readonly none: typeof none;
   readonly parser: typeof parser; readonly pick: typeof pick; readonly streamArray: typeof streamArray;
 }
 async function streaming(): Promise<Streaming> {
   const [chainModule, json, pickModule, arrayModule] = await Promise.all([
     import('stream-chain'), import('stream-json'), import('stream-json/filters/pick.js'), import('stream-json/streamers/stream-array.js'),
   ]);
-  return { chain: chainModule.default, chainUnchecked: chainModule.chainUnchecked, many: chainModule.many, none: chainModule.none, parser: json.parser, pick: pickModule.pick, streamArray: arrayModule.streamArray };
+  return { chainUnchecked: chainModule.chainUnchecked, many: chainModule.many, none: chainModule.none, parser: json.parser, pick: pickModule.pick, streamArray: arrayModule.streamArray };
 }
 
 /** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
@@ -199,8 +202,7 @@ function boundedHeaders(dropped: Map<number, DroppedHeaders>, { many, none }: Pi
 const ABOVE_ENTRY = 3;
 
 /** A stage after boundedHeaders that refuses a file whose entry holds more than MAX_HAR_ENTRY_VALUES
- *  values, or which nests more than MAX_HAR_ENTRY_DEPTH levels below where an entry stands (anywhere
- *  in the file: the parser keeps a level per bracket too). */
+ *  values (one nesting too deep, the scan refuses before the parser reads it: har-scan.ts). */
 function boundedEntries(): (token: parser.Token) => parser.Token {
   let depth = 0;
   let entries = 0; // entries begun
@@ -220,8 +222,7 @@ function boundedEntries(): (token: parser.Token) => parser.Token {
     if (opens) {
       path.push(key);
       key = undefined;
-      if (++depth > MAX_HAR_ENTRY_DEPTH + ABOVE_ENTRY) throw new HarProblem(`${inEntries ? `entry ${entries}` : 'the file'} nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`);
-      if (depth === ABOVE_ENTRY && name === 'startArray' && path[1] === 'log' && path[2] === 'entries') inEntries = true;
+      if (++depth === ABOVE_ENTRY && name === 'startArray' && path[1] === 'log' && path[2] === 'entries') inEntries = true;
     } else if (name === 'endObject' || name === 'endArray') {
       if (depth === ABOVE_ENTRY) inEntries = false;
       depth--;
@@ -275,12 +276,22 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
   let skip = 0;
-  const entry = (key: number, value: HarEntry): Exchange => {
+  // `quick`: read by the quick reader, which hands the streaming reader an entry with text not base64.
+  const entry = (key: number, value: HarEntry, quick: boolean): Exchange => {
     index = key;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
     const left = dropped.get(key);
     if (left) { dropped.delete(key); warn(droppedWarning(harName(file), `${idPrefix}.${key + 1}`, key, left)); }
-    return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+    try {
+      return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
+    } catch (e) {
+      if (!(e instanceof NotBase64)) throw e;
+      if (quick) throw new NeedsStreaming('text marked base64 that is not');
+      const at = scan.where(key + 1);
+      throw new HarProblem(at ? `${at}: ${e.message}` : e.message);
+    } finally {
+      scan.judged(key + 1);
+    }
   };
   let pipeline: ReturnType<typeof chainUnchecked> | undefined;
   // A pipe (a FIFO, <(…)) cannot be read again from its start, as the streaming reader may need to:
@@ -293,7 +304,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (file !== '-') {
       try {
         for await (const { key, value } of quickHarEntries(file, cap)) {
-          const ex = entry(key, value);
+          const ex = entry(key, value, true);
           skip = key + 1;
           yield ex;
         }
@@ -311,8 +322,8 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
       pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
-        if (key < skip) { index = key; dropped.delete(key); continue; }
-        yield entry(key, value);
+        if (key < skip) { index = key; dropped.delete(key); scan.judged(key + 1); continue; }
+        yield entry(key, value, false);
       }
       scan.end();
     }
@@ -329,18 +340,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   } finally {
     pipeline?.destroy();
   }
-  // Standard input cannot be read twice: no entries there is said as such (an empty HAR judges nothing either way).
+  // Standard input cannot be read twice: no entries there is said as such (an empty HAR judges nothing
+  // either way). A file without log.entries was refused: the quick reader reads none, the scan names it.
   if (index < 0 && file === '-') throw new HarProblem('standard input holds no HAR entries (an empty recording, or no HAR at all)');
-  if (index < 0) await assertHasEntries(file);
-}
-
-/** A file with no entries is a HAR only if it has log.entries at all: else it is something else. */
-async function assertHasEntries(file: string): Promise<void> {
-  let found = false;
-  const { chain, parser, pick } = await streaming();
-  const pipeline = chain([createReadStream(file), parser(), pick({ filter: 'log.entries' })]);
-  try {
-    for await (const _ of pipeline) { found = true; break; }
-  } catch { /* reported by the first pass */ } finally { pipeline.destroy(); }
-  if (!found) throw new HarProblem(`${file} is not a HAR file: it has no log.entries`);
 }
