@@ -135,6 +135,16 @@ describe.concurrent('a defect of the HAR file is refused, not judged', () => {
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${path} is not a HAR file: ${d.where(bytes)}: ${d.says}\n`]);
   });
 
+  it('a top-level member named "log.entries" is no part of log.entries: both readers judge log.entries alone', async () => {
+    const path = join(work, 'dotted-entries.har');
+    // Before log (the streaming reader meets it first) and after it; the quick reader hands a file with a dotted name over.
+    writeFileSync(path, `{"log.entries":[${entry(7)}],"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entry(1)},\n${entry(2)}\n]}}`);
+    expect(await read(path)).toEqual({ ids: ['har.1', 'har.2'] });
+    const after = join(work, 'dotted-entries-after.har');
+    writeFileSync(after, `{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entry(1)}\n]},"log.entries":5}`);
+    expect(await read(after)).toEqual({ ids: ['har.1'] });
+  });
+
   it('read from standard input (the streaming reader alone), a field of another type stops the run in one line, exit 2', async () => {
     const { bytes } = har('status-string-stdin', DEFECTS[4]!.edit);
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {

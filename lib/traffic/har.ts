@@ -105,6 +105,10 @@ async function streaming(): Promise<Streaming> {
   return { chainUnchecked: chainModule.chainUnchecked, many: chainModule.many, none: chainModule.none, parser: json.parser, pick: pickModule.pick, streamArray: arrayModule.streamArray };
 }
 
+/** log.entries by its path, not by a name joined with dots (stream-json's string filter): a top-level
+ *  member named "log.entries" matched that, and its items were judged as the recording's entries. */
+const ENTRIES = (stack: readonly (string | number | null)[]): boolean => stack.length === 2 && stack[0] === 'log' && stack[1] === 'entries';
+
 /** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
  *  entry whose body was that long is judged as too large (a HAR's strings are bodies, in practice). */
 const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
@@ -320,7 +324,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       const source = stop ? addAbortSignal(stop, read) : read;
       read.once('end', () => { ended = true; });
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
-      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: 'log.entries' }), streamArray()]);
+      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: ENTRIES }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); scan.judged(key + 1); continue; }
         yield entry(key, value, false);
