@@ -11,7 +11,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startJudgingReference } from '../lib/cli/judging-reference.js';
 import { ConnectionGuard, connectionBound, descriptorLimit, type ConnectionCounts } from '../lib/http/connection-guard.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
@@ -72,8 +72,8 @@ const latency = (() => {
     holdNext() { wanted++; return held.length + wanted - 1; },
   };
 })();
-beforeAll(() => latency.install());
-afterAll(() => latency.restore());
+beforeEach(() => latency.install());
+afterEach(() => latency.restore());
 
 /** A connection whose whole request the reference holds until `finish`. */
 async function whole(url: string): Promise<Busy> {
