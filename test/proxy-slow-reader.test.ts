@@ -85,6 +85,9 @@ describe('--proxy with two clients that never read answers at the body cap', () 
         const r = await fetch(`${url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
         expect([r.status, await r.text()]).toEqual([200, '{"releaseMessage":"ok"}']);
       }
+      // Their exchanges given up and counted, the stalled clients go: else the stop waits its grace
+      // (5 s) for them to end.
+      for (const socket of sockets) socket.destroy();
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(1); // the three judged answers lack the record's members: a MUST fails
       const reason = 'the client read its answer too slowly: not whole 0.5 s after its first byte (--timeout), and its room was needed';
