@@ -11,7 +11,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startJudgingReference } from '../lib/cli/judging-reference.js';
 import { ConnectionGuard, connectionBound, descriptorLimit, type ConnectionCounts } from '../lib/http/connection-guard.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
@@ -40,17 +40,47 @@ interface Busy { readonly held: Held; finish(): void }
 
 interface Listener { readonly url: string; connections(): ConnectionCounts; close(): Promise<void>; busy(): Promise<Busy> }
 
-/** How long the reference holds each answer when a test needs a request it is busy with (its
- *  latency): far longer than the few local steps a test takes meanwhile. */
-const HOLD_MS = 5_000;
-/** A whole request, which a reference started with `latencyMs: HOLD_MS` holds: busy, waiting on the
- *  reference, never closed for another connection. (One whose client keeps it waiting, a body not
- *  coming, the reference and the proxy close before refusing: test/reference-held-slots.test.ts.) */
+/** The reference's latency in these tests: never reached. Its timer for a request's answer is held
+ *  here, and the test lets it go (`latency.held`), so a request stays busy, waiting on the
+ *  reference, however long the machine stalls meanwhile. (One whose client keeps it waiting, a body
+ *  not coming, the reference and the proxy close before refusing: test/reference-held-slots.test.ts.) */
+const HOLD_MS = 3_600_000;
+/** A whole request, which a reference started with `latencyMs: HOLD_MS` holds. */
 const WHOLE = `POST /supportstateuser HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`;
 
-/** A connection whose whole request the reference holds for its latency (its answer comes by itself). */
+/** The reference's latency timers (setTimeout for HOLD_MS): as many as `holdNext` asks for are held
+ *  until released, in the order set; any other runs at once (an honest client's answer). */
+const latency = (() => {
+  const realSetTimeout = globalThis.setTimeout;
+  const held: (() => void)[] = [];
+  let wanted = 0;
+  let spy: { mockRestore(): void } | undefined;
+  return {
+    held,
+    install() {
+      spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+        if (ms !== HOLD_MS) return realSetTimeout(fn, ms, ...args);
+        if (!wanted) return realSetTimeout(fn, 0, ...args);
+        wanted--;
+        const timer = realSetTimeout(fn, ms, ...args);
+        held.push(() => { clearTimeout(timer); fn(...args); });
+        return timer;
+      }) as typeof setTimeout);
+    },
+    restore() { spy?.mockRestore(); },
+    /** The next request's answer is held: the index of its release in `held`. */
+    holdNext() { wanted++; return held.length + wanted - 1; },
+  };
+})();
+beforeEach(() => latency.install());
+afterEach(() => latency.restore());
+
+/** A connection whose whole request the reference holds until `finish`. */
 async function whole(url: string): Promise<Busy> {
-  return { held: await hold(url, WHOLE), finish: () => undefined };
+  const i = latency.holdNext();
+  const h = await hold(url, WHOLE);
+  await until(() => latency.held.length > i, 'the reference to hold the request');
+  return { held: h, finish: () => latency.held[i]!() };
 }
 
 /** The proxy's target for the listener tests: answers every request at once, but holds each
@@ -68,7 +98,7 @@ afterAll(async () => {
 });
 
 /** Each of the three listeners, started with the bounds given; with `holding`, one that can be busy
- *  with a request it waits on (the reference: each answer after HOLD_MS; the proxy: its target). */
+ *  with a request it waits on (the reference: an answer `latency` holds; the proxy: its target). */
 const LISTENERS: Record<string, (bounds: { max?: number; headMs?: number }, holding?: boolean) => Promise<Listener>> = {
   reference: async (connections, holding) => {
     const r = await startReference({ connections, ...(holding ? { latencyMs: HOLD_MS } : {}) });
@@ -229,6 +259,7 @@ describe('the reference over TLS', () => {
     const r = await startReference({ tls, latencyMs: HOLD_MS, connections: { max: 3, headMs: 30_000 } });
     opened.push({ close: () => r.close() });
     // The oldest connection, busy with a whole request the reference holds for its latency.
+    const release = latency.holdNext();
     const busy = tlsConnect({ host: '127.0.0.1', port: r.port, ca, servername: 'localhost' });
     let got = '';
     let busyClosed = false;
@@ -237,6 +268,7 @@ describe('the reference over TLS', () => {
     busy.on('close', () => { busyClosed = true; });
     await new Promise<void>((resolve) => busy.once('secureConnect', () => resolve()));
     busy.write(WHOLE);
+    await until(() => latency.held.length > release, 'the reference to hold the request');
     await until(() => r.connections.open === 1 && r.connections.waiting === 0, 'the busy connection\'s request to start');
     const idle = [await hold(r.url), await hold(r.url)];
     await until(() => r.connections.open === 3, 'every connection to be accepted');
@@ -251,6 +283,7 @@ describe('the reference over TLS', () => {
     expect(status).toBe(200);
     await until(() => idle[0]!.closed, 'the oldest idle connection to be closed');
     expect([busyClosed, ...idle.map((h) => h.closed)]).toEqual([false, true, false]);
+    latency.held[release]!();
     await until(() => /^HTTP\/1\.1 200 /.test(got), 'the busy connection to be answered');
     busy.destroy();
     for (const h of idle) h.socket.destroy();
