@@ -2,13 +2,16 @@
 // requests it keeps waiting: a body that never comes (sent again on a new connection whenever one is
 // closed, as a client cut at the body deadline would), or an answer it never reads. At the bound, a
 // new connection is served by closing the one whose client keeps its request waiting and moved
-// fewest bytes per second (lib/http/connection-guard.ts), and that exchange is counted as not judged.
+// fewest bytes per second lately (lib/http/connection-guard.ts; not since its head, which ranked a
+// peer reading no answer, its first megabytes taken by the kernel, above a slow honest upload), and
+// that exchange is counted as not judged.
 // Before, every such connection was "busy": new ones were refused (or closed by the peer's own churn
 // of new connections before their heads came), and an honest client got no answer while it lasted.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
+import { ConnectionGuard } from '../lib/http/connection-guard.js';
 import { startProxy, type RunningProxy, type Unjudged } from '../lib/traffic/proxy.js';
 import { proxiedRawTarget } from './helpers/raw-target.js';
 import { honest } from './helpers/honest-client.js';
@@ -49,8 +52,10 @@ describe('--proxy while a peer keeps request bodies waiting on every connection 
   });
 });
 
-describe('--proxy while a peer reads none of its answers on every connection it allows', () => {
-  const MAX = 2;
+/** A target answering `GET /big` with 16 MiB (more than the kernel's buffers and the proxy's take, so
+ *  an answer not read stays unsent) and anything else with `{}` once its body is whole, behind a
+ *  proxy allowing `max` client connections; `unjudged` lists the proxy's exchanges not judged. */
+function bigAnswers(max: number) {
   const unjudged: Unjudged[] = [];
   let target: Server;
   let proxy: RunningProxy;
@@ -65,19 +70,26 @@ describe('--proxy while a peer reads none of its answers on every connection it 
       });
     });
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: () => undefined, onUnjudged: (why) => { unjudged.push(why); }, connections: { max: MAX } });
+    proxy = await startProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: () => undefined, onUnjudged: (why) => { unjudged.push(why); }, connections: { max } });
   });
   afterAll(async () => {
     await proxy.close(0);
     target.closeAllConnections();
     await new Promise((r) => target.close(r));
   });
+  return { unjudged, get proxy() { return proxy; }, bigServed: () => bigServed };
+}
+
+describe('--proxy while a peer reads none of its answers on every connection it allows', () => {
+  const MAX = 2;
+  const setup = bigAnswers(MAX);
 
   it('answers an honest client by closing one of them, counted as not judged', async () => {
+    const { proxy, unjudged } = setup;
     const hostile = peer(proxy.url, MAX, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', false);
     let status: number | string = 'none';
     try {
-      await until(() => bigServed >= MAX, 'the target to answer every unread request');
+      await until(() => setup.bigServed() >= MAX, 'the target to answer every unread request');
       // Refused while the answers still flow into the kernel's buffers; answered once they wait on the peer.
       const bound = Date.now() + GENEROUS_MS;
       while ((status = await honest(proxy.url)) !== 200 && Date.now() < bound) await new Promise((r) => setTimeout(r, 20));
@@ -88,6 +100,58 @@ describe('--proxy while a peer reads none of its answers on every connection it 
     const { stalled, counted, other } = await settled(proxy, unjudged);
     expect(stalled).toBeGreaterThan(0);
     expect([counted, other]).toEqual([stalled, []]);
+  });
+});
+
+/** A client uploading a body of `length` bytes at 256 B each 50 ms (5 KiB/s, a slow link) until
+ *  `rest` sends what is left at once; `got` is what it read. */
+function slowUpload(url: string, length: number) {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  const up = { socket, got: '', closed: false, sent: 0, rest: () => { clearInterval(feed); socket.write('x'.repeat(length - up.sent)); } };
+  socket.on('error', () => undefined);
+  socket.on('close', () => { up.closed = true; clearInterval(feed); });
+  socket.on('data', (d: Buffer) => { up.got += d.toString('latin1'); });
+  socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${length}\r\n\r\n`);
+  const feed = setInterval(() => { if (up.sent + 256 < length) { socket.write('x'.repeat(256)); up.sent += 256; } }, 50);
+  return up;
+}
+
+describe('--proxy at its bound, an honest client uploading slowly beside a peer reading none of its answers', () => {
+  const MAX = 3;
+  const setup = bigAnswers(MAX);
+
+  it('closes one of the peer\'s connections for a new one, not the upload, which goes on and is answered', async () => {
+    const { proxy, unjudged } = setup;
+    // The guard's sweeps, each a sample of the bytes each busy connection moved: waited for by count, not time.
+    const sweeps = vi.spyOn(ConnectionGuard.prototype as unknown as { sweep(): void }, 'sweep');
+    const up = slowUpload(proxy.url, 64 * 1024);
+    const peers: Socket[] = [];
+    let status: number | string = 'none';
+    try {
+      for (let i = 0; i < MAX - 1; i++) {
+        const s = connect(Number(new URL(proxy.url).port), '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
+        s.on('error', () => undefined);
+        peers.push(s);
+      }
+      await until(() => setup.bigServed() >= MAX - 1 && proxy.connections().open === MAX, 'the target to answer every unread request');
+      // The kernel's buffers took megabytes of each answer at once: averaged since its head, that
+      // ranked the peer above the upload for minutes. Three sweeps on, it moved nothing lately.
+      const from = sweeps.mock.calls.length;
+      await until(() => sweeps.mock.calls.length >= from + 3, 'three sweeps of the guard');
+      status = await honest(proxy.url);
+      const { stalled } = proxy.connections();
+      expect({ status, stalled, uploadClosed: up.closed, uploaded: up.sent }).toMatchObject({ status: 200, stalled: 1, uploadClosed: false });
+      up.rest();
+      await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
+      expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+    } finally {
+      sweeps.mockRestore();
+      up.socket.destroy();
+      for (const s of peers) s.destroy();
+    }
+    await until(() => proxy.inFlight() === 0, 'the exchanges of the closed connections to end');
+    expect(unjudged.filter((w) => w === 'stalled-at-bound')).toHaveLength(1);
   });
 });
 

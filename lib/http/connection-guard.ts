@@ -14,7 +14,10 @@
 // - with `stalls` (the proxy's, the reference's): past those, and before one accepted since the
 //   last sweep or two (its head may be on its way), a connection whose client keeps its request
 //   waiting (a body not coming, an answer not read), the one that moved fewest bytes per second
-//   since its head first.
+//   lately first: since the sweep before the last (one to two periods, 1 to 2 s at the defaults),
+//   or since its head when that came later. Not since its head: a peer reading no answer has
+//   megabytes taken by the kernel's buffers in its first instant, and that average ranked it above
+//   an honest client uploading at a few KiB/s for minutes, which was closed in its place.
 //   Else a peer that keeps every slot in that state (a trickled body cut at the body deadline and
 //   sent again on a new connection, an answer never read) kept honest clients out as long as it
 //   liked, and its churn of new connections closed theirs before their heads came (8 slots, 24
@@ -25,7 +28,8 @@
 //   room; and not a share per client address (nginx's limit_conn): behind one address (127.0.0.1,
 //   a NAT, a CDN) honest and hostile clients are one, and one honest load test uses dozens.
 // Cost: a request only stores its response on its connection (a listener per response added about
-// 1 µs per request in an A/B, no more than noise); a sweep timer (each second at most) finds which answered
+// 1 µs per request in an A/B, no more than noise), and with `stalls` its socket's byte count; a sweep
+// timer (each second at most) samples that count of each connection busy with a request, finds which answered
 // connections wait for a head again, by their last response being finished, so one between
 // requests is a candidate for closing from the sweep after its answer. A connection closed here
 // sent no whole request: it is no exchange, and is counted here.
@@ -107,8 +111,10 @@ export function connectionBound(perConnection: number, limit: number | undefined
 
 /** One connection: since when it waits for a request head (from its accept, or from the sweep that
  *  first saw its last answer finished), and its last request's response; with `stalls`, when its
- *  last request's head came (the coarse clock) and the bytes its socket had moved by then. */
-interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number }
+ *  last request's head came (the coarse clock) and the bytes its socket had moved by then, and, once
+ *  a sweep has seen that request in progress (`sampled`), the bytes moved by the sweep before the
+ *  last (`mark`, or by its head if later) and by the last (`last`). */
+interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number; sampled?: ServerResponse; mark?: number; last?: number }
 
 /** Bytes a socket has moved both ways (written: those its kernel took). */
 const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
@@ -130,9 +136,10 @@ export class ConnectionGuard {
   /** The clock at the sweep before the last: a fresh connection accepted since is young. */
   private before = this.now;
   /** Connections with a request their client keeps waiting, as last ranked (fewest bytes per second
-   *  first; from `nextStalled` on), and the clock when a ranking last found none. */
+   *  lately first; from `nextStalled` on), the clock then, and the clock when a ranking last found none. */
   private stalledRank: Socket[] = [];
   private nextStalled = 0;
+  private rankedAt = -1;
   private noneStalledAt = -1;
   private readonly timer: NodeJS.Timeout;
   /** The sweep's period: the coarse clock is at most this far behind. */
@@ -250,12 +257,12 @@ export class ConnectionGuard {
   }
 
   /** The connection whose client keeps its request waiting that moved fewest bytes per second since
-   *  its head, by a ranking made when the last one ran out: each ranking (one pass over the open
-   *  connections) serves as many closings as it found, and one that found none is not made again
-   *  before the clock moves. */
+   *  the sweep before the last (or its head, if later), by a ranking made when the last one ran out
+   *  or the clock moved: each ranking (one pass over the open connections) serves as many closings
+   *  as it found, and one that found none is not made again before the clock moves. */
   private stalledOne(): Socket | undefined {
     for (let ranked = false; ; ranked = true) {
-      while (this.nextStalled < this.stalledRank.length) {
+      while (this.rankedAt === this.now && this.nextStalled < this.stalledRank.length) {
         const s = this.stalledRank[this.nextStalled++]!;
         const c = this.used.get(s);
         if (c?.res && !c.res.writableFinished && this.stalls!.stalled(s, c.res)) return s;
@@ -264,10 +271,13 @@ export class ConnectionGuard {
       const found: [number, number, Socket][] = [];
       for (const [s, c] of this.used) {
         if (c.at === undefined || !c.res || c.res.writableFinished || !this.stalls!.stalled(s, c.res)) continue;
-        found.push([(movedBy(s) - c.moved!) / Math.max(this.now - c.at, this.every), c.at, s]);
+        // Sampled: since the sweep before the last (the clock `before`); else its head came since the last.
+        const sampled = c.sampled === c.res;
+        found.push([(movedBy(s) - (sampled ? c.mark! : c.moved!)) / Math.max(this.now - (sampled ? this.before : c.at), this.every), c.at, s]);
       }
       this.stalledRank = found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , s]) => s);
       this.nextStalled = 0;
+      this.rankedAt = this.now;
       if (!found.length) this.noneStalledAt = this.now;
     }
   }
@@ -278,7 +288,8 @@ export class ConnectionGuard {
   }
 
   /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
-   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs. */
+   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs;
+   *  with `stalls`, samples the bytes moved by each connection busy with a request. */
   private sweep(): void {
     this.before = this.now;
     this.now = performance.now();
@@ -291,7 +302,14 @@ export class ConnectionGuard {
     const waiting = this.waiting.slice(this.next).filter((w) => this.stillWaiting(w));
     for (const [socket, c] of this.used) {
       const res = c.res!;
-      if (!res.writableFinished) continue;
+      if (!res.writableFinished) {
+        if (this.stalls) {
+          // The sample before is the last sweep's, or the head's (its clock then was `before` too).
+          if (c.sampled === res) c.mark = c.last; else { c.sampled = res; c.mark = c.moved; }
+          c.last = movedBy(socket);
+        }
+        continue;
+      }
       if (c.idleFor !== res) {
         c.idleFor = res;
         c.since = this.now;
