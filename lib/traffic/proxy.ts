@@ -82,8 +82,8 @@ export type Unjudged =
    *  waiting on it: answered 408 and its connection closed, whether its room was needed or not. */
   | 'request-timeout'
   /** Its client kept it waiting (its body not coming, its answer not read) when a new connection
-   *  came at the bound of open connections, and had moved fewest bytes per second of those that
-   *  did: its connection was closed for the new one (lib/http/connection-guard.ts). */
+   *  came at the bound of open connections, and had moved fewest bytes per second lately of those
+   *  that did: its connection was closed for the new one (lib/http/connection-guard.ts). */
   | 'stalled-at-bound';
 
 export interface ProxyOptions {
