@@ -56,6 +56,9 @@ const judge = (path: string) => runCli([...LEAN, '--har', path, '--report-dir', 
 const DUP = 'RFC 8259 4: which one a reader keeps is unpredictable, so the recording does not say what was sent';
 const TYPE = 'a defect of the recording, not of the service';
 const WHOLE = `${TYPE}: the exchange is not whole`;
+const notJson = (kind: string) => `not valid JSON (${kind}; ${TYPE})`;
+/** "line L, byte offset B" of the file's end. */
+const atEnd = (b: Buffer) => `line ${b.toString('latin1').split('\n').length}, byte offset ${b.length}`;
 /** Where entry 2's request closes, and its response (the file's last "}}}": content, response, entry). */
 const requestEnd = (b: Buffer) => at(b, '}},\n "response"', 1, true);
 const responseEnd = (b: Buffer) => at(b, '}}}\n]', 1, true);
@@ -108,6 +111,19 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'nests-deep', edit: (e) => e.replace('"response":{', `"_x":${'['.repeat(64)}${']'.repeat(64)},"response":{`), where: (b) => at(b, '"_x":[', 5 + 63), says: `entry 2 nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
   { name: 'pages-deep', edit: (e) => e, file: (t) => t.replace('"entries":[', `"pages":${'['.repeat(66)}${']'.repeat(66)},"entries":[`), where: (b) => at(b, '"pages":[', 8 + 65), says: `the file nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
   { name: 'not-utf8', edit: (e) => e.replace('\u00e9', '\u00e9\u0001'), where: (b) => at(b, Buffer.from([0xff])), says: 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)' },
+  // Not JSON (RFC 8259): named at the first byte that makes it so (old readers named a range of a chunk, or a member absent).
+  { name: 'stray-character', edit: (e) => e.replace('"time":2,', '"time":2,~'), where: (b) => at(b, '"time":2,~', 9), says: notJson('an unexpected character') },
+  { name: 'missing-comma', edit: (e) => e.replace('"method":"POST",', '"method":"POST" '), where: (b) => at(b, '"POST" "url"', 7), says: notJson('a missing comma') },
+  { name: 'unterminated-string', edit: (e) => e, file: (t) => `${t.slice(0, -1)},"comment":"cut`, where: atEnd, says: notJson('the file ends inside a string') },
+  { name: 'control-character', edit: (e) => e.replace('"url":"http://svc.example/', '"url":"http://svc.example/\t'), where: (b) => at(b, 'example/\t', 8), says: notJson('a control character inside a string') },
+  { name: 'invalid-escape', edit: (e) => e.replace('"url":"http://svc.example/', '"url":"http://svc.example/\\q'), where: (b) => at(b, 'example/\\q', 9), says: notJson('an invalid escape in a string') },
+  { name: 'trailing-comma', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"},],"postData"'), where: (b) => at(b, '},],"postData"', 2), says: notJson('a trailing comma') },
+  { name: 'trailing-comma-object', edit: (e) => e.replace('"status":200,', '"status":200,}'), where: (b) => at(b, '"status":200,}', 13), says: notJson('a trailing comma') },
+  { name: 'bare-word', edit: (e) => e.replace('"time":2', '"time":nul'), where: (b) => at(b, '"time":nul,', 10), says: notJson('a bare word, where JSON has only true, false and null') },
+  { name: 'leading-zero', edit: (e) => e.replace('"time":2', '"time":01'), where: (b) => at(b, '"time":01', 8), says: notJson('a malformed number') },
+  { name: 'no-fraction', edit: (e) => e.replace('"time":2', '"time":1.'), where: (b) => at(b, '"time":1.,', 9), says: notJson('a malformed number') },
+  { name: 'other-bracket', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"}},"postData"'), where: (b) => at(b, 'application/json"}},"postData"', 18), says: notJson('a closing bracket of another kind') },
+  { name: 'text-after', edit: (e) => e, file: (t) => `${t}\nnull`, where: (b) => at(b, '\nnull', 1, true), says: notJson('text after the top-level value') },
 ];
 
 describe.concurrent('a defect of the HAR file is refused, not judged', () => {

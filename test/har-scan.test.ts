@@ -39,6 +39,14 @@ describe('the HAR byte check, in any chunks', () => {
       // A required member absent is named where its object closes; one null, where the null is.
       [har(entry(whole), entry('{"headers":[],"content":{}}')), '{}}}', 2, 'entry 2 has no response.status, which HAR 1.2 requires'],
       [har(entry(whole), entry('{"status":200,"headers":[{"name":null,"value":"b"}],"content":{}}')), 'null', 0, 'entry 2 has response.headers[0].name as null, where HAR 1.2 requires a string'],
+      // Not JSON: where it stops being JSON, not what a misread structure would lack.
+      [har(entry('{"status":200 "headers":[],"content":{}}')), '200 "headers"', 4, 'not valid JSON (a missing comma'],
+      [har(entry('{"status":01,"headers":[],"content":{}}')), ':01', 2, 'not valid JSON (a malformed number'],
+      [Buffer.from('{"log":{"entries":[],}}'), ',}', 1, 'not valid JSON (a trailing comma'],
+      [Buffer.from('{"log":{"entries":[]}}\u00e9'), Buffer.from('\u00e9'), 0, 'not valid JSON (text after the top-level value'],
+      [Buffer.from('{"log":{"entries":[]},"a":"b'), '"b', 2, 'not valid JSON (the file ends inside a string'],
+      // A control character (the parser's to find in a string) before a defect the scan finds is named first.
+      [har(entry('{"status":200,"headers":[],"content":{"text":"a\tb"},"status":1}')), '\tb', 0, 'not valid JSON (a control character inside a string'],
     ];
     for (const [bytes, mark, skip, says] of cases) {
       const at = bytes.indexOf(mark) + skip;

@@ -5,6 +5,8 @@
 // one line naming where it is, never judged as if the service had sent it:
 // - bytes that are not UTF-8 (RFC 8259 8.1: JSON exchanged between systems MUST be UTF-8), which
 //   decoding would turn into U+FFFD;
+// - bytes that are not JSON (RFC 8259; json/syntax.ts), named at the first byte that makes them so,
+//   before a structure misread from them is judged (a missing comma is no member absent);
 // - a member the harness reads (READ below) named twice in one object. RFC 8259 4: names SHOULD be
 //   unique, and with duplicates "the behavior of software ... is unpredictable" (JSON.parse and
 //   stream-json keep the last, other readers the first): the recording does not say which status or
@@ -23,7 +25,8 @@
 //   defect: the file is refused, exit 2, naming the line and byte offset. What HAR 1.2 itself says
 //   was not recorded stays judged as not recorded: status 0 (no answer), content without text.
 //   Members the harness does not read (httpVersion, cookies, timings, …) are not its business.
-import { Utf8Stream } from '../json/utf8.js';
+import { JsonSyntax, stringDefect, type StringState } from '../json/syntax.js';
+import { cutAtEnd, Utf8Stream } from '../json/utf8.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
 export class HarProblem extends Error {}
@@ -125,10 +128,17 @@ const frame = (role: Role, parent?: Frame, at?: string | number, entry?: number)
   role, array: ARRAYS.has(role), parent, at, entry, depth: parent ? parent.depth + 1 : 1, names: READ[role] ?? {}, item: ITEMS[role], state: ARRAYS.has(role) ? VALUE : KEY, items: 0, seen: [], needs: NEEDS[role],
 });
 export const RECORDING = 'a defect of the recording, not of the service';
+/** A byte (or the end) that makes the file no JSON, by its kind (syntax.ts), not its text. */
+const invalid = (kind: string) => `not valid JSON (${kind}; ${RECORDING})`;
 const DEEPER = `nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`;
 
 /** Where a located value starts: its chunk (held until its entry is judged), and the chunk's place. */
 interface Located { readonly entry: number; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
+const SEEN = 64;
+const NOT_UTF8 = 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)';
+/** A chunk, its place, and where its strings were at its start: a string's content is checked there
+ *  only when the file is refused (a defect in it may lie before the one found, or be the parser's). */
+interface Seen { readonly chunk: Buffer; readonly line: number; readonly offset: number; readonly state: StringState }
 /** "line L, byte offset B" of byte `at` of a chunk (negative: before it) starting at `offset`, on `line`. */
 function place(b: Buffer, at: number, line: number, offset: number): string {
   for (let nl = b.indexOf(10); nl >= 0 && nl < at; nl = b.indexOf(10, nl + 1)) line++;
@@ -138,6 +148,11 @@ function place(b: Buffer, at: number, line: number, offset: number): string {
 /** Checks a HAR file's bytes, chunk after chunk; each method throws HarProblem at the first defect. */
 export class HarScan {
   private readonly utf8 = new Utf8Stream();
+  private readonly syntax = new JsonSyntax();
+  /** The last chunks, back to SEEN bytes before the last: a parser reads a few characters past a
+   *  defect in a string before it refuses, in whatever chunks they came. */
+  private readonly seen: Seen[] = [];
+  private seenBytes = 0;
   private top: Frame | undefined;
   /** Levels of containers the harness does not read, open below the top frame. */
   private untracked = 0;
@@ -150,23 +165,50 @@ export class HarScan {
   private line = 1; // the line the chunk starts on
   /** The file's own value has begun: what follows it is the parser's to refuse. */
   private begun = false;
+  /** A syntax defect at a character the chunk ends inside: what fail() is given once it is whole. */
+  private later: [Buffer, number, string, number, number] | undefined;
   /** Located values (READ) of entries not yet judged, in the file's order. */
   private located: Located[] = [];
 
   /** The next chunk of the file. */
   chunk(b: Buffer): void {
     // The first defect in the file's order, whichever chunks it is read in: the bytes before a bad one are scanned first.
+    this.seen.push({ chunk: b, line: this.line, offset: this.offset, state: { inString: this.inString, escaped: this.escaped } });
+    this.seenBytes += b.length;
+    while (this.seenBytes - this.seen[0]!.chunk.length >= SEEN) this.seenBytes -= this.seen.shift()!.chunk.length;
     const bad = this.utf8.next(b);
-    this.scan(b, bad === undefined ? b.length : Math.max(0, bad));
-    if (bad !== undefined) this.fail(b, bad, 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)');
+    const later = this.later;
+    if (!later) this.scan(b, bad === undefined ? b.length : Math.max(0, bad));
+    if (bad !== undefined && (!later || bad < 0)) this.fail(b, bad, NOT_UTF8);
     for (let nl = b.indexOf(10); nl >= 0; nl = b.indexOf(10, nl + 1)) this.line++;
     this.offset += b.length;
+    if (this.later && this.utf8.end() === undefined) this.fail(...this.later);
   }
 
   /** The file's end: a character it ends inside is no UTF-8 either. */
   end(): void {
     const cut = this.utf8.end();
-    if (cut !== undefined) this.fail(Buffer.alloc(0), -cut, 'the file ends inside a character, not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)');
+    if (cut !== undefined) this.fail(Buffer.alloc(0), -cut, `the file ends inside a character, ${NOT_UTF8}`);
+    if (this.later) this.fail(...this.later);
+    const bad = this.inString ? 'the file ends inside a string' : this.syntax.end();
+    if (bad !== undefined) this.fail(Buffer.alloc(0), 0, invalid(bad));
+  }
+
+  /** Where the parser's refusal lies, when the scan passed it: in a string's content, in the last
+   *  chunks. "line L, byte offset B: …", or undefined. */
+  locate(): string | undefined {
+    const s = this.stringDefect(undefined, 0);
+    return s && `${place(s.seen.chunk, s.at, s.seen.line, s.seen.offset)}: ${invalid(s.kind)}`;
+  }
+
+  /** The first defect of a string's content in the last chunks, before byte `at` of `b` (none: their ends). */
+  private stringDefect(b: Buffer | undefined, at: number): { seen: Seen; at: number; kind: string } | undefined {
+    for (const seen of this.seen) {
+      const found = stringDefect(seen.chunk, 0, seen.chunk === b ? Math.max(0, at) : seen.chunk.length, seen.state);
+      if (found) return { seen, ...found };
+      if (seen.chunk === b) break;
+    }
+    return undefined;
   }
 
   /** Where entry `entry` (1-based) has its located value (response.content.text), if it has one. */
@@ -183,8 +225,10 @@ export class HarScan {
   }
 
   /** Refuses the file, naming the line and byte offset of `at` (in `b`; negative: before it). */
-  private fail(b: Buffer, at: number, what: string): never {
-    throw new HarProblem(`${place(b, at, this.line, this.offset)}: ${what}`);
+  private fail(b: Buffer, at: number, what: string, line = this.line, offset = this.offset): never {
+    const first = this.stringDefect(b, at);
+    if (first) throw new HarProblem(`${place(first.seen.chunk, first.at, first.seen.line, first.seen.offset)}: ${invalid(first.kind)}`);
+    throw new HarProblem(`${place(b, at, line, offset)}: ${what}`);
   }
 
   private scan(b: Buffer, end: number): void {
@@ -195,6 +239,7 @@ export class HarScan {
     let untracked = this.untracked;
     let inString = this.inString;
     let escaped = this.escaped;
+    const syntax = this.syntax;
     try {
       while (i < end) {
         if (inString) {
@@ -225,7 +270,14 @@ export class HarScan {
           continue;
         }
         const c = b[i++]!;
-        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        // Syntax first (whitespace only ends a number or literal): what follows reads valid JSON only.
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { if (syntax.scalar) { const bad = syntax.byte(c); if (bad !== undefined) this.fail(b, i - 1, invalid(bad)); } continue; }
+        const bad = syntax.byte(c);
+        if (bad !== undefined) {
+          // A character cut by the chunk's end is named once it is known to be UTF-8 (not UTF-8 is said first).
+          if (c >= 0x80 && i - 1 >= b.length - cutAtEnd(b)) { this.later = [b, i - 1, invalid(bad), this.line, this.offset]; break; }
+          this.fail(b, i - 1, invalid(bad));
+        }
         if (untracked) {
           if (c === Q) inString = true;
           // Levels the harness does not read are counted: past DEEPEST, the file is refused here.
@@ -234,8 +286,7 @@ export class HarScan {
           continue;
         }
         if (!top) {
-          // The file's own value: only an object is read, any other refused (bytes no JSON value
-          // starts with, a byte order mark among them, are the parser's).
+          // The file's own value: only an object is read, any other refused.
           const kind = this.begun ? undefined : kindOf(c);
           if (kind) this.begun = true;
           if (kind && kind !== 'object') this.fail(b, i - 1, `the file is ${kind === 'null' ? 'null, where HAR 1.2 requires' : `${article(kind)} ${kind}, where HAR 1.2 has`} an object (${RECORDING})`);

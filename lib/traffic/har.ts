@@ -338,6 +338,9 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     if (err.code) throw new HarProblem(`cannot read ${harName(file)}: ${err.code}`);
     // A file ending inside a character is no JSON either: its bytes are named first, as elsewhere.
     if (ended) try { scan.end(); } catch (p) { throw new HarProblem(`${harName(file)} is not a HAR file: ${(p as Error).message}`); }
+    // A defect in a string's content (a control character, an escape) is the parser's to find; the scan places it.
+    const at = scan.locate();
+    if (at !== undefined) throw new HarProblem(`${harName(file)} is not a HAR file: ${at}`);
     const entries = `${index + 1} entr${index === 0 ? 'y' : 'ies'} read`;
     if (/should be an array/i.test(err.message ?? '')) throw new HarProblem(`${harName(file)} is not a HAR file: log.entries is not an array`);
     throw new HarProblem(`${harName(file)} is not a HAR file: not valid JSON between bytes ${chunkStart} and ${read} (${entries})`);
