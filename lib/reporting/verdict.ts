@@ -42,8 +42,9 @@ export function verdictWords(r: Judged): string {
   const d = r.differential;
   const beside = !d ? '' : nothingCompared(r) ? ', NOTHING COMPARED WITH THE LEGACY'
     : d.differences ? `, DIFFERS FROM LEGACY (${d.differences} value${d.differences === 1 ? '' : 's'})` : '';
-  const unjudged = r.counts?.exchanges.unjudged;
-  const part = unjudged ? `, ${unjudged} OF ${unjudged + r.counts!.exchanges.exchanges} EXCHANGE${unjudged + r.counts!.exchanges.exchanges === 1 ? '' : 'S'} NOT JUDGED` : '';
+  const unjudged = r.counts?.exchanges.unjudged ?? 0;
+  const forwarded = unjudged + (r.counts?.exchanges.exchanges ?? 0);
+  const part = unjudged ? `, ${unjudged} OF ${forwarded} EXCHANGE${forwarded === 1 ? '' : 'S'} NOT JUDGED` : '';
   const problems = problemsOf(r);
   return `${VERDICT_WORDS[r.verdict]}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
 }
