@@ -8,6 +8,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INFORMATIONAL, startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
+import { informationalNote } from '../lib/cli/proxy-run.js';
 import { expectingExchange, proxiedRawTarget, rawExchange } from './helpers/raw-target.js';
 
 const INFORMATIONAL = [
@@ -113,15 +114,21 @@ describe('--proxy and a client waiting for the target\'s 100 before its body', (
   });
 
   it(`gets the 100 it waits for after ${MAX_INFORMATIONAL} other 1xx, past which those are dropped and counted`, async () => {
-    const before = proxy.informationalDropped();
+    const [before, replacedBefore] = [proxy.informationalDropped(), proxy.informationalReplaced()];
     const got = await expectingExchange(proxy.url, 'PUT /flood HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n', '{}');
     expect(got.slice(0, got.indexOf('HTTP/1.1 200 OK\r\n'))).toBe(`${PROCESSING.repeat(MAX_INFORMATIONAL)}${CONTINUE_PASSED}`);
-    expect(proxy.informationalDropped() - before).toBe(1);
+    expect([proxy.informationalDropped() - before, proxy.informationalReplaced() - replacedBefore]).toEqual([1, 0]);
   });
 
-  it('a 100 holding a character HTTP forbids reaches it as `100 Continue`, counted as dropped, and its body reaches the target', async () => {
-    const before = proxy.informationalDropped();
+  it('a 100 holding a character HTTP forbids reaches it as `100 Continue`, counted as dropped and as replaced, and its body reaches the target', async () => {
+    const [before, replacedBefore] = [proxy.informationalDropped(), proxy.informationalReplaced()];
     const got = await expectingExchange(proxy.url, 'PUT /forbidden HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n', '{}');
-    expect([got.slice(0, got.indexOf('HTTP/1.1 200 OK\r\n')), bodies.at(-1), proxy.informationalDropped() - before]).toEqual(['HTTP/1.1 100 Continue\r\n\r\n', '{}', 1]);
+    expect([got.slice(0, got.indexOf('HTTP/1.1 200 OK\r\n')), bodies.at(-1), proxy.informationalDropped() - before, proxy.informationalReplaced() - replacedBefore]).toEqual(['HTTP/1.1 100 Continue\r\n\r\n', '{}', 1, 1]);
+  });
+
+  it('the stop note says how many 1xx were not passed on and, when some were, how many awaited 100s went as a plain `100 Continue`', () => {
+    expect(informationalNote(0, 0)).toBeUndefined();
+    expect(informationalNote(3, 0)).toBe(`3 informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids`);
+    expect(informationalNote(3, 1)).toBe(`3 informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids; 1 of them a 100 its client was waiting for, which went to it as a plain \`100 Continue\` in its place`);
   });
 });

@@ -115,6 +115,13 @@ export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'b
   return `${soFar}${queue.unjudged} of ${forwarded} exchange(s) forwarded were not judged (${share(queue.handed, forwarded)} judged): ${why}; they streamed through unjudged`;
 }
 
+/** The line on the target's informational answers (1xx) not passed on, or undefined when none were. */
+export function informationalNote(dropped: number, replaced: number): string | undefined {
+  if (!dropped) return undefined;
+  const instead = replaced ? `; ${replaced} of them a 100 its client was waiting for, which went to it as a plain \`100 Continue\` in its place` : '';
+  return `${dropped} informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids${instead}`;
+}
+
 /** `checks`: the selection for traffic through a proxy (the answer checks and the request checks). */
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
   const target = config.baseUrl!;
@@ -205,7 +212,8 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         // ones (in the reports, and in the summary printed from them).
         const connections = proxy.connectionsNote();
         if (connections) notes.push(connections);
-        if (proxy.informationalDropped()) notes.push(`${proxy.informationalDropped()} informational answer(s) (1xx) from the target were not passed on: past ${MAX_INFORMATIONAL} before one answer, while its client had not taken those before, or holding a character HTTP forbids`);
+        const informational = informationalNote(proxy.informationalDropped(), proxy.informationalReplaced());
+        if (informational) notes.push(informational);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes, unjudged: queue.unjudged });

@@ -132,6 +132,9 @@ export interface RunningProxy {
   readonly connectionsNote: () => string | undefined;
   /** Informational answers (1xx) from the target not passed on (see MAX_INFORMATIONAL). */
   readonly informationalDropped: () => number;
+  /** Of those, the 100s a client awaited that held a character HTTP forbids: Node's own
+   *  `100 Continue` went to the client in their place. */
+  readonly informationalReplaced: () => number;
   /** Stops accepting; waits up to `graceMs` for the exchanges in flight, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -451,6 +454,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let active = 0;
   let refused = 0;
   let informationalDropped = 0;
+  let informationalReplaced = 0;
 
   // A connection that sent a request refused: whatever it sent after that (already parsed, as
   // pipelined requests are) is never forwarded; the connection closes after the 400.
@@ -701,7 +705,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (head === undefined) {
         informationalDropped++;
         // (Its client would wait on: Node's own `100 Continue` in its place, as the target did answer 100.)
-        if (awaited) res.writeContinue();
+        if (awaited) { res.writeContinue(); informationalReplaced++; }
         return;
       }
       if (!awaited) informationalPassed++;
@@ -908,6 +912,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     bodyMs: bodyDue,
     connectionsNote: () => guard.note(),
     informationalDropped: () => informationalDropped,
+    informationalReplaced: () => informationalReplaced,
     close: async (graceMs) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
