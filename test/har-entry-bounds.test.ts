@@ -37,9 +37,12 @@ describe.concurrent('HAR entries past the bounds', () => {
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'deep-open.har')} is not a HAR file: line 1, byte offset ${at}: entry 1 nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)\n`]);
   });
 
-  it(`an entry of more than ${MAX_HAR_ENTRY_VALUES} values (a member of numbers) is refused in one line, exit 2`, async () => {
-    const r = await judge(file('wide.har', [entry({ member: `,"_x":[${'0,'.repeat(MAX_HAR_ENTRY_VALUES)}0]` })]));
-    expect([r.code, r.stderr]).toEqual([2, `conformance: ${join(work, 'wide.har')} is not a HAR file: entry 1 holds more than 1,000,000 values, which no recorded exchange needs (refused so that reading it stays bounded)\n`]);
+  it(`an entry of more than ${MAX_HAR_ENTRY_VALUES} values (a member of numbers) is refused in one line naming the line and byte offset where it begins, exit 2`, async () => {
+    // The wide entry second, on the file's second line: its place is counted in lines and bytes.
+    const first = `{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[${entry()},\n`;
+    const wide = har('wide.har', `${first}${entry({ member: `,"_x":[${'0,'.repeat(MAX_HAR_ENTRY_VALUES)}0]` })}]}}`);
+    const r = await judge(wide);
+    expect([r.code, r.stderr]).toEqual([2, `conformance: ${wide} is not a HAR file: line 2, byte offset ${Buffer.byteLength(first)}: entry 2, which begins here, holds more than 1,000,000 values, which no recorded exchange needs (refused so that reading it stays bounded)\n`]);
   });
 
   it('a header item holding four million numbers is left out as a header past the bound, with a warning, and the run stays under 300 MB', async () => {

@@ -169,6 +169,8 @@ export class HarScan {
   private later: [Buffer, number, string, number, number] | undefined;
   /** Located values (READ) of entries not yet judged, in the file's order. */
   private located: Located[] = [];
+  /** Where each entry not yet judged begins (its opening brace), in the file's order. */
+  private starts: Located[] = [];
 
   /** The next chunk of the file. */
   chunk(b: Buffer): void {
@@ -217,11 +219,21 @@ export class HarScan {
     return v && place(v.chunk, v.at, v.line, v.offset);
   }
 
-  /** Entries up to `entry` (1-based) are judged: their located values, and the chunks they hold, go. */
+  /** Where entry `entry` (1-based) begins, if it is not judged yet. */
+  start(entry: number): string | undefined {
+    const v = this.starts.find((x) => x.entry === entry);
+    return v && place(v.chunk, v.at, v.line, v.offset);
+  }
+
+  /** Entries up to `entry` (1-based) are judged: their located values and starts, and the chunks they hold, go. */
   judged(entry: number): void {
-    let n = 0;
-    while (n < this.located.length && this.located[n]!.entry <= entry) n++;
-    if (n) this.located = this.located.slice(n);
+    const after = (list: Located[]) => {
+      let n = 0;
+      while (n < list.length && list[n]!.entry <= entry) n++;
+      return n ? list.slice(n) : list;
+    };
+    this.located = after(this.located);
+    this.starts = after(this.starts);
   }
 
   /** Refuses the file, naming the line and byte offset of `at` (in `b`; negative: before it). */
@@ -321,6 +333,7 @@ export class HarScan {
         if (c !== 0x7b && c !== 0x5b) continue;
         const role = read.role;
         if (!role || ARRAYS.has(role) !== (c === 0x5b)) { untracked++; continue; }
+        if (role === 'entry') this.starts.push({ entry: top.items, chunk: b, at: i - 1, line: this.line, offset: this.offset });
         top = frame(role, top, at, role === 'entry' ? top.items : top.entry);
       }
     } finally {

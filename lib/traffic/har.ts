@@ -207,7 +207,7 @@ const ABOVE_ENTRY = 3;
 
 /** A stage after boundedHeaders that refuses a file whose entry holds more than MAX_HAR_ENTRY_VALUES
  *  values (one nesting too deep, the scan refuses before the parser reads it: har-scan.ts). */
-function boundedEntries(): (token: parser.Token) => parser.Token {
+function boundedEntries(startOf: (entry: number) => string | undefined): (token: parser.Token) => parser.Token {
   let depth = 0;
   let entries = 0; // entries begun
   let values = 0; // values of the entry being read
@@ -221,7 +221,10 @@ function boundedEntries(): (token: parser.Token) => parser.Token {
     const isValue = opens || name === 'stringValue' || name === 'numberValue' || name === 'trueValue' || name === 'falseValue' || name === 'nullValue';
     if (isValue && inEntries && depth >= ABOVE_ENTRY) {
       if (depth === ABOVE_ENTRY) { entries++; values = 0; }
-      if (++values > MAX_HAR_ENTRY_VALUES) throw new HarProblem(`entry ${entries} holds more than ${withThousands(MAX_HAR_ENTRY_VALUES)} values, which no recorded exchange needs (refused so that reading it stays bounded)`);
+      if (++values > MAX_HAR_ENTRY_VALUES) {
+        const at = startOf(entries);
+        throw new HarProblem(`${at ? `${at}: entry ${entries}, which begins here,` : `entry ${entries}`} holds more than ${withThousands(MAX_HAR_ENTRY_VALUES)} values, which no recorded exchange needs (refused so that reading it stays bounded)`);
+      }
     }
     if (opens) {
       path.push(key);
@@ -324,7 +327,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
       const source = stop ? addAbortSignal(stop, read) : read;
       read.once('end', () => { ended = true; });
       // Unchecked: boundedHeaders hands on several tokens at once (many), which chain's types do not follow.
-      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries(), pick({ filter: ENTRIES }), streamArray()]);
+      pipeline = stream.chainUnchecked([source, counted, parser({ packKeys: false, packNumbers: false, packStrings: false, streamKeys: true, streamNumbers: true, streamStrings: true }), cappedStrings(cap, stream.none), boundedHeaders(dropped, stream), boundedEntries((n) => scan.start(n)), pick({ filter: ENTRIES }), streamArray()]);
       for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
         if (key < skip) { index = key; dropped.delete(key); scan.judged(key + 1); continue; }
         yield entry(key, value, false);
