@@ -609,6 +609,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       bodyWatch = setTimeout(() => {
         if (req.complete || finished || failed) return;
         const now = performance.now();
+        // A 100 not sent within --timeout is waited for no longer on the target's account (a client
+        // need not wait for it, RFC 9110 10.1.1): a target knowing nothing of Expect waits for the
+        // body, and a peer sending none held its connection (and every slot) for good.
+        if (awaiting && now - t0 >= T) { awaiting = false; if (blockedSince) blocked += Math.max(0, t0 + T - blockedSince); blockedSince = 0; }
         const spent = now - t0 - blocked - (blockedSince ? now - blockedSince : 0);
         // (Held back by the target now: looked at again, no sooner than 100 ms, until it lets go.)
         if (spent < bodyDue) { watchBody(Math.max(bodyDue - spent, 100)); return; }
@@ -816,7 +820,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // `Expect: 100-continue`: the client gets the target's 100 (passed on as 'information'), not one
     // Node's server sends at once (a client then uploaded a body the target was refusing; RFC 9110
     // 10.1.1: a proxy forwards the expectation). Until the 100, the answer or the client's first byte
-    // of body (it waits no longer), the target holds the body back: that time is not the client's.
+    // of body (it waits no longer), the target holds the body back: that time is not the client's
+    // (for --timeout at most: see `watchBody`).
     function continued() {
       if (!awaiting) return;
       awaiting = false;
