@@ -117,6 +117,24 @@ function slowUpload(url: string, length: number) {
   return up;
 }
 
+/** `n` connections each asking for `/big` and reading none of it. */
+const neverReading = (proxy: RunningProxy, n: number): Socket[] => Array.from({ length: n }, () => {
+  const s = connect(proxy.port, '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
+  s.on('error', () => undefined);
+  return s;
+});
+
+/** A newcomer at the bound is answered, one connection closed for it, not the slow upload (the
+ *  guard's sweeps go on); then the upload, sent whole, is answered too. */
+async function newcomerThenUpload(proxy: RunningProxy, up: ReturnType<typeof slowUpload>, sweeps: { mockRestore(): void }) {
+  const status = await honest(proxy.url);
+  expect({ status, stalled: proxy.connections().stalled, uploadClosed: up.closed }).toEqual({ status: 200, stalled: 1, uploadClosed: false });
+  sweeps.mockRestore();
+  up.rest();
+  await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
+  expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+}
+
 describe('--proxy at its bound, an honest client uploading slowly beside a peer reading none of its answers', () => {
   const MAX = 3;
   const setup = bigAnswers(MAX);
@@ -127,24 +145,14 @@ describe('--proxy at its bound, an honest client uploading slowly beside a peer 
     const sweeps = vi.spyOn(ConnectionGuard.prototype as unknown as { sweep(): void }, 'sweep');
     const up = slowUpload(proxy.url, 64 * 1024);
     const peers: Socket[] = [];
-    let status: number | string = 'none';
     try {
-      for (let i = 0; i < MAX - 1; i++) {
-        const s = connect(Number(new URL(proxy.url).port), '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
-        s.on('error', () => undefined);
-        peers.push(s);
-      }
+      peers.push(...neverReading(proxy, MAX - 1));
       await until(() => setup.bigServed() >= MAX - 1 && proxy.connections().open === MAX, 'the target to answer every unread request');
       // The kernel's buffers took megabytes of each answer at once: averaged since its head, that
       // ranked the peer above the upload for minutes. Three sweeps on, it moved nothing lately.
       const from = sweeps.mock.calls.length;
       await until(() => sweeps.mock.calls.length >= from + 3, 'three sweeps of the guard');
-      status = await honest(proxy.url);
-      const { stalled } = proxy.connections();
-      expect({ status, stalled, uploadClosed: up.closed, uploaded: up.sent }).toMatchObject({ status: 200, stalled: 1, uploadClosed: false });
-      up.rest();
-      await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
-      expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+      await newcomerThenUpload(proxy, up, sweeps);
     } finally {
       sweeps.mockRestore();
       up.socket.destroy();
@@ -180,22 +188,13 @@ describe('--proxy at its bound, an honest client uploading slowly beside a peer 
       await until(() => sweeps.mock.calls.length >= from + 3, 'three sweeps of the guard');
       const guard = (sweeps.mock.contexts as unknown as { used: Map<Socket, { res?: ServerResponse }>; stalls: { stalled(s: Socket, r: ServerResponse): boolean } }[]).find((g) => g.used.size > 0)!;
       sweeps.mockImplementation(() => undefined);
-      for (let i = 0; i < MAX - 1; i++) {
-        const s = connect(Number(new URL(proxy.url).port), '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
-        s.on('error', () => undefined);
-        peers.push(s);
-      }
+      peers.push(...neverReading(proxy, MAX - 1));
       // Each of the peer's answers waits on its full side (the upload's body on its client).
       const held = () => [...guard.used].filter(([s, c]) => c.res && !c.res.writableFinished && guard.stalls.stalled(s, c.res)).length;
       await until(() => setup.bigServed() >= MAX - 1 && held() === MAX, 'every connection to wait on its client');
       // Past the proxy's quick wait (its kernel's take): a wait only lengthens on a busy machine.
       await new Promise((r) => setTimeout(r, 50));
-      const status = await honest(proxy.url);
-      expect({ status, stalled: proxy.connections().stalled, uploadClosed: up.closed }).toEqual({ status: 200, stalled: 1, uploadClosed: false });
-      sweeps.mockRestore();
-      up.rest();
-      await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
-      expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+      await newcomerThenUpload(proxy, up, sweeps);
     } finally {
       sweeps.mockRestore();
       up.socket.destroy();
