@@ -7,7 +7,7 @@
 // that exchange is counted as not judged.
 // Before, every such connection was "busy": new ones were refused (or closed by the peer's own churn
 // of new connections before their heads came), and an honest client got no answer while it lasted.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
@@ -117,6 +117,24 @@ function slowUpload(url: string, length: number) {
   return up;
 }
 
+/** `n` connections each asking for `/big` and reading none of it. */
+const neverReading = (proxy: RunningProxy, n: number): Socket[] => Array.from({ length: n }, () => {
+  const s = connect(proxy.port, '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
+  s.on('error', () => undefined);
+  return s;
+});
+
+/** A newcomer at the bound is answered, one connection closed for it, not the slow upload (the
+ *  guard's sweeps go on); then the upload, sent whole, is answered too. */
+async function newcomerThenUpload(proxy: RunningProxy, up: ReturnType<typeof slowUpload>, sweeps: { mockRestore(): void }) {
+  const status = await honest(proxy.url);
+  expect({ status, stalled: proxy.connections().stalled, uploadClosed: up.closed }).toEqual({ status: 200, stalled: 1, uploadClosed: false });
+  sweeps.mockRestore();
+  up.rest();
+  await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
+  expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+}
+
 describe('--proxy at its bound, an honest client uploading slowly beside a peer reading none of its answers', () => {
   const MAX = 3;
   const setup = bigAnswers(MAX);
@@ -127,24 +145,14 @@ describe('--proxy at its bound, an honest client uploading slowly beside a peer 
     const sweeps = vi.spyOn(ConnectionGuard.prototype as unknown as { sweep(): void }, 'sweep');
     const up = slowUpload(proxy.url, 64 * 1024);
     const peers: Socket[] = [];
-    let status: number | string = 'none';
     try {
-      for (let i = 0; i < MAX - 1; i++) {
-        const s = connect(Number(new URL(proxy.url).port), '127.0.0.1', () => { s.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'); s.pause(); });
-        s.on('error', () => undefined);
-        peers.push(s);
-      }
+      peers.push(...neverReading(proxy, MAX - 1));
       await until(() => setup.bigServed() >= MAX - 1 && proxy.connections().open === MAX, 'the target to answer every unread request');
       // The kernel's buffers took megabytes of each answer at once: averaged since its head, that
       // ranked the peer above the upload for minutes. Three sweeps on, it moved nothing lately.
       const from = sweeps.mock.calls.length;
       await until(() => sweeps.mock.calls.length >= from + 3, 'three sweeps of the guard');
-      status = await honest(proxy.url);
-      const { stalled } = proxy.connections();
-      expect({ status, stalled, uploadClosed: up.closed, uploaded: up.sent }).toMatchObject({ status: 200, stalled: 1, uploadClosed: false });
-      up.rest();
-      await until(() => up.got.includes('\r\n\r\n{}') || up.closed, 'the upload\'s answer');
-      expect(up.got).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{\}$/);
+      await newcomerThenUpload(proxy, up, sweeps);
     } finally {
       sweeps.mockRestore();
       up.socket.destroy();
@@ -160,5 +168,39 @@ describe('the reports', () => {
     const q = new JudgeQueue(10, 100, () => undefined);
     q.notJudged('stalled-at-bound');
     expect(notJudgedNote(q, { roomBytes: 100, timeoutMs: 10_000, judgeStopped: false })).toBe('1 of 1 exchange(s) forwarded were not judged (0% judged): the client kept it waiting (its body not coming, its answer not read) when a new connection came at the bound of open connections, moving fewest bytes per second: its connection was closed for the new one; they streamed through unjudged');
+  });
+});
+
+describe('--proxy at its bound, an honest client uploading slowly beside a peer opening new connections that read none of their answers', () => {
+  const MAX = 3;
+  const setup = bigAnswers(MAX);
+
+  it('closes one of the peer\'s new connections for a newcomer, not the upload: the megabytes the kernel took at once from each count for nothing', async () => {
+    const { proxy, unjudged } = setup;
+    const sweeps = vi.spyOn(ConnectionGuard.prototype as unknown as { sweep(): void }, 'sweep');
+    const up = slowUpload(proxy.url, 64 * 1024);
+    const peers: Socket[] = [];
+    try {
+      // The upload measured over whole sweeps; then the clock held still, as within one period (1 s
+      // at the defaults) of the peer's new heads: their bursts fall inside any window there is.
+      await until(() => proxy.connections().open === 1 && up.sent > 0, 'the upload to begin');
+      const from = sweeps.mock.calls.length;
+      await until(() => sweeps.mock.calls.length >= from + 3, 'three sweeps of the guard');
+      const guard = (sweeps.mock.contexts as unknown as { used: Map<Socket, { res?: ServerResponse }>; stalls: { stalled(s: Socket, r: ServerResponse): boolean } }[]).find((g) => g.used.size > 0)!;
+      sweeps.mockImplementation(() => undefined);
+      peers.push(...neverReading(proxy, MAX - 1));
+      // Each of the peer's answers waits on its full side (the upload's body on its client).
+      const held = () => [...guard.used].filter(([s, c]) => c.res && !c.res.writableFinished && guard.stalls.stalled(s, c.res)).length;
+      await until(() => setup.bigServed() >= MAX - 1 && held() === MAX, 'every connection to wait on its client');
+      // Past the proxy's quick wait (its kernel's take): a wait only lengthens on a busy machine.
+      await new Promise((r) => setTimeout(r, 50));
+      await newcomerThenUpload(proxy, up, sweeps);
+    } finally {
+      sweeps.mockRestore();
+      up.socket.destroy();
+      for (const s of peers) s.destroy();
+    }
+    await until(() => proxy.inFlight() === 0, 'the exchanges of the closed connections to end');
+    expect(unjudged.filter((w) => w === 'stalled-at-bound')).toHaveLength(1);
   });
 });

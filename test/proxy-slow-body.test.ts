@@ -60,3 +60,31 @@ describe('--proxy and clients that trickle a request body', () => {
     expect(notJudgedNote(q, { roomBytes: 100, timeoutMs: 10_000, judgeStopped: false })).toBe("1 of 1 exchange(s) forwarded were not judged (0% judged): the client had not sent its request's body whole 60 s after its head: answered 408 and its connection closed; they streamed through unjudged");
   });
 });
+
+describe('--proxy in front of a target that knows nothing of Expect, and clients expecting its 100', () => {
+  const unjudged: Unjudged[] = [];
+  // Room for two connections; --timeout and the body's deadline 1 s. The target never sends a 100:
+  // it answers once a request's body is whole.
+  const setup = proxiedRawTarget(() => OK, { proxy: { timeoutMs: 1000, connections: { max: 2, bodyMs: 1000 }, onUnjudged: (why) => { unjudged.push(why); } } });
+
+  it('two clients expecting a 100 the target never sends (it knows nothing of Expect) and sending no body, on every connection: past --timeout the wait is theirs, so each gets a 408 and is closed, and an honest client is served', async () => {
+    const waiting = [0, 1].map(() => {
+      const socket = new Socket();
+      const c = { got: '', closed: false };
+      socket.on('data', (d: Buffer) => { c.got += d.toString('latin1'); });
+      socket.on('error', () => undefined);
+      socket.on('close', () => { c.closed = true; });
+      socket.connect(Number(new URL(setup.proxy.url).port), '127.0.0.1', () => socket.write('POST /supportstateuser HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n'));
+      return { socket, c };
+    });
+    try {
+      await until(() => waiting.every((w) => w.c.closed), 'the clients waiting for a 100 to be closed');
+      for (const { c } of waiting) expect(c.got).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(unjudged).toEqual(['request-timeout', 'request-timeout']);
+      const r = await fetch(`${setup.proxy.url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+      expect([r.status, await r.text()]).toEqual([200, '{}']);
+    } finally {
+      for (const w of waiting) w.socket.destroy();
+    }
+  });
+});

@@ -17,7 +17,10 @@
 //   lately first: since the sweep before the last (one to two periods, 1 to 2 s at the defaults),
 //   or since its head when that came later. Not since its head: a peer reading no answer has
 //   megabytes taken by the kernel's buffers in its first instant, and that average ranked it above
-//   an honest client uploading at a few KiB/s for minutes, which was closed in its place.
+//   an honest client uploading at a few KiB/s for minutes, which was closed in its place. Nor does
+//   that first take count within the window (the owner says where it ended, `Stalls.from`): a peer
+//   opening new connections reading nothing each second on every slot had its takes in the window
+//   and outranked that upload all the same.
 //   Else a peer that keeps every slot in that state (a trickled body cut at the body deadline and
 //   sent again on a new connection, an answer never read) kept honest clients out as long as it
 //   liked, and its churn of new connections closed theirs before their heads came (8 slots, 24
@@ -54,6 +57,10 @@ export interface Stalls {
   stalled(socket: Socket, res: ServerResponse): boolean;
   /** Called just before such a connection is closed at the bound (its owner counts the exchange). */
   closing(socket: Socket, res: ServerResponse): void;
+  /** The bytes its socket had moved (as `movedBy` counts) when its client began keeping it waiting
+   *  past its kernel's first take, if known: what that take swallowed at memory speed at an answer's
+   *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing. */
+  from?(socket: Socket, res: ServerResponse): number | undefined;
 }
 
 /** What was closed or refused, and why (none of it an exchange but `stalled`: no whole request came). */
@@ -117,7 +124,7 @@ export function connectionBound(perConnection: number, limit: number | undefined
 interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number; sampled?: ServerResponse; mark?: number; last?: number }
 
 /** Bytes a socket has moved both ways (written: those its kernel took). */
-const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
+export const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
 
 /** The socket a connection's request is read from, as its accept gave it (a TLS socket's TCP one). */
 const rawOf = (s: Socket): Socket => (s as Socket & { _parent?: Socket | null })._parent ?? s;
@@ -273,7 +280,9 @@ export class ConnectionGuard {
         if (c.at === undefined || !c.res || c.res.writableFinished || !this.stalls!.stalled(s, c.res)) continue;
         // Sampled: since the sweep before the last (the clock `before`); else its head came since the last.
         const sampled = c.sampled === c.res;
-        found.push([(movedBy(s) - (sampled ? c.mark! : c.moved!)) / Math.max(this.now - (sampled ? this.before : c.at), this.every), c.at, s]);
+        // Not what its kernel took at once before its client kept it waiting (its owner knows when).
+        const since = Math.max(sampled ? c.mark! : c.moved!, this.stalls!.from?.(s, c.res) ?? 0);
+        found.push([(movedBy(s) - since) / Math.max(this.now - (sampled ? this.before : c.at), this.every), c.at, s]);
       }
       this.stalledRank = found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , s]) => s);
       this.nextStalled = 0;

@@ -12,7 +12,7 @@
 import { ClientRequest, createServer, globalAgent as httpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGuard, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
+import { ConnectionGuard, movedBy, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 
@@ -468,10 +468,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   // Each connection's exchange in progress, for the guard at its bound: whether its client keeps it
   // waiting, and its count as not judged when the guard closes it.
-  const current = new WeakMap<Socket, { stalled(): boolean; closing(): void }>();
+  const current = new WeakMap<Socket, { stalled(): boolean; closing(): void; from(): number | undefined }>();
   const stalls: Stalls = {
     stalled: (socket) => current.get(socket)?.stalled() ?? false,
     closing: (socket) => current.get(socket)?.closing(),
+    from: (socket) => current.get(socket)?.from(),
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, expects: boolean) => {
@@ -564,6 +565,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let waited = 0;
     let waitStart = 0;
     let waitStartMoved = 0;
+    // The same two moments in its socket's bytes (both ways), for the guard (`Stalls.from`).
+    let waitStartSocket = 0;
+    let socketThen = 0;
     /** Its client waits for the target's 100 (Continue) before its body: the target holds it back. */
     let awaiting = expects && hasBody;
     const holder: Holder = {
@@ -587,6 +591,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const mine = {
       stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
       closing: () => giveUp('stalled-at-bound'),
+      // Its answer's first wait on the client that was not a quick one (the one now, once it is not).
+      from: () => paceFrom ? socketThen : waitStart && performance.now() - waitStart >= QUICK_WAIT_MS ? waitStartSocket : undefined,
     };
     current.set(req.socket, mine);
     const watchClient = () => {
@@ -607,6 +613,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       bodyWatch = setTimeout(() => {
         if (req.complete || finished || failed) return;
         const now = performance.now();
+        // A 100 not sent within --timeout is waited for no longer on the target's account (a client
+        // need not wait for it, RFC 9110 10.1.1): a target knowing nothing of Expect waits for the
+        // body, and a peer sending none held its connection (and every slot) for good.
+        if (awaiting && now - t0 >= T) { awaiting = false; if (blockedSince) blocked += Math.max(0, t0 + T - blockedSince); blockedSince = 0; }
         const spent = now - t0 - blocked - (blockedSince ? now - blockedSince : 0);
         // (Held back by the target now: looked at again, no sooner than 100 ms, until it lets go.)
         if (spent < bodyDue) { watchBody(Math.max(bodyDue - spent, 100)); return; }
@@ -743,22 +753,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         answerAt = performance.now();
         clearTimeout(watch);
         watchClient();
-        // The proxy waits on the client from when the answer is paused for its full side to its drain.
-        answer.on('pause', () => {
-          if (waitStart || !res.writableNeedDrain) return;
-          waitStart = performance.now();
-          waitStartMoved = copy.copied - res.writableLength;
-        });
-        res.on('drain', () => {
-          if (!waitStart) return;
-          const wait = performance.now() - waitStart;
-          if (wait >= QUICK_WAIT_MS) {
-            if (!paceFrom) { paceFrom = waitStart; movedThen = waitStartMoved; }
-            waited += wait;
-          }
-          waitStart = 0;
-        });
       }
+      // The proxy waits on the client from when the answer is paused for its full side to its drain
+      // (copied or not: the guard at its bound asks where its kernel's first take ended).
+      answer.on('pause', () => {
+        if (waitStart || !res.writableNeedDrain) return;
+        waitStart = performance.now();
+        waitStartMoved = (copy?.copied ?? 0) - res.writableLength;
+        waitStartSocket = movedBy(req.socket);
+      });
+      res.on('drain', () => {
+        if (!waitStart) return;
+        const wait = performance.now() - waitStart;
+        if (wait >= QUICK_WAIT_MS) {
+          if (!paceFrom) { paceFrom = waitStart; movedThen = waitStartMoved; socketThen = waitStartSocket; }
+          waited += wait;
+        }
+        waitStart = 0;
+      });
       // Node writes a `Trailer` field only on an answer it chunks and refuses it on any other: one with
       // no body (a HEAD's answer announces its GET's trailers), a Content-Length, or to an HTTP/1.0
       // client. There it announces nothing that can come, and is left out rather than a 502 given.
@@ -812,7 +824,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // `Expect: 100-continue`: the client gets the target's 100 (passed on as 'information'), not one
     // Node's server sends at once (a client then uploaded a body the target was refusing; RFC 9110
     // 10.1.1: a proxy forwards the expectation). Until the 100, the answer or the client's first byte
-    // of body (it waits no longer), the target holds the body back: that time is not the client's.
+    // of body (it waits no longer), the target holds the body back: that time is not the client's
+    // (for --timeout at most: see `watchBody`).
     function continued() {
       if (!awaiting) return;
       awaiting = false;
