@@ -100,6 +100,28 @@ describe.concurrent('one verdict in every output', () => {
     expect(await verifyManifest(dir)).toBeUndefined();
   });
 
+  it('a run that ends in exit 2 without its reports (a HAR defect) removes an earlier run\'s outputs, which said CONFORMANT; a file of the user stays', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'notes.txt'), 'the user\'s own file\n');
+    const har = join(dir, 'notes.har');
+    writeFileSync(har, '{"log":{"version":"1.2","entries":[{"request":5}]}}');
+    const r = await runCli(['--har', har, '--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a HAR file: .*entry 1 has request as a number/);
+    expect(r.stdout).toMatch(/^Removed from the report directory \(an earlier run's outputs, not written by this run\): exchanges\.json, interface\.md, junit\.xml, manifest\.json, replay\.sh, summary\.json, traceability\.md$/m);
+    expect(readdirSync(dir).sort()).toEqual(['notes.har', 'notes.txt']);
+  });
+
+  it('a merge refused (a shard without its reports) removes the outputs an earlier run left in the merged directory', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,junit', '--report-dir', dir])).code).toBe(0);
+    const r = await runProgram('cli/report', ['--merge', join(dir, 'no-such-shard'), '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-shard holds no summary\.json/);
+    expect(readdirSync(dir).sort()).toEqual([]);
+  });
+
   it('a directory without a manifest keeps every file: none is proved to be the harness\'s', async () => {
     const dir = reports();
     writeFileSync(join(dir, 'junit.xml'), '<testsuites name="someone else\'s"/>\n');

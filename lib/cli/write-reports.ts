@@ -98,7 +98,7 @@ async function writeManifest(report: Report, dir: string, outputs: readonly stri
 /** The files the manifest in `dir` lists (name -> SHA-256), and whether the run begun at `startedAt`
  *  wrote them (a rebuild of a run's outputs is the same run); undefined without a readable manifest:
  *  a file the harness cannot prove it wrote is never touched. */
-function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly files: Readonly<Record<string, string>> } | undefined {
+function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly began?: string; readonly files: Readonly<Record<string, string>> } | undefined {
   try {
     const manifest = readJsonFile(dir, MANIFEST_FILE) as Manifest;
     // A manifest of before startedAt was kept in it: its run's summary.json says when it began.
@@ -107,12 +107,40 @@ function earlierManifest(dir: string, startedAt: string): { readonly sameRun: bo
       const top = name.split('/')[0]!;
       return typeof manifest.files[name] === 'string' && top !== '' && top !== '.' && top !== '..' && top !== MANIFEST_FILE && !name.includes('\\') && !name.split('/').includes('..');
     }));
-    return { sameRun: began === startedAt, files };
+    return { sameRun: began === startedAt, ...(began !== undefined ? { began } : {}), files };
   } catch {
     return undefined;
   }
 }
 const topName = (name: string): string => name.split('/')[0]!;
+
+/** Report directories this process wrote reports into (writeReports). */
+const wroteInto = new Set<string>();
+
+/** A run that ends (exit 2) without writing its reports into `dir`, which it accepted at `since`
+ *  (ms): the outputs an earlier run wrote there (its manifest lists them, the manifest too) would
+ *  state that run's verdict beside this exit code, so they are removed. Outputs of this run (a worker
+ *  wrote them, e.g. the proxy's judge) and files no manifest lists are left alone. */
+export function removeEarlierRun(dir: string, since: number): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
+  const earlier = wroteInto.has(dir) ? undefined : earlierManifest(dir, '');
+  if (!earlier || !(Date.parse(earlier.began ?? '') < since)) return { removed: [], problems: [] };
+  const removed: string[] = [];
+  const problems: string[] = [];
+  for (const name of [...new Set([...Object.keys(earlier.files).map(topName), MANIFEST_FILE])].sort()) {
+    if (!existsSync(join(dir, name))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch (e) {
+      problems.push(`cannot remove ${name}, an earlier run's output: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return { removed, problems };
+}
+
+/** The console's line naming an earlier run's outputs removed. */
+export const removedLine = (names: readonly string[]): string =>
+  `Removed from the report directory (an earlier run's outputs, not written by this run): ${names.join(', ')}\n`;
 
 const MIB = 1024 * 1024;
 /** The most a rebuild or a merge reads of each JSON file of a report directory, checked (fstat)
@@ -255,6 +283,7 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  listed in the manifest, which the next rebuild or merge needs them in. */
 export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void, read: readonly ReportFile[] = []): Promise<Written> {
   const outputs: string[] = [];
+  wroteInto.add(dir);
   const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
   /** Per writer that wrote: how many output problems the report it wrote held. */
@@ -367,7 +396,7 @@ export function finish(written: Written, program: string): number {
   // A problem that came after the verdict was printed changes its words: said again, as they are now.
   const again = written.verdictPrinted && written.verdictPrintedAs !== verdictWords(report) ? `Verdict: ${verdictWords(report)}\n` : '';
   process.stdout.write(written.verdictPrinted ? again + closingLines(report, outputs) : consoleSummary(report, outputs));
-  if (written.removedEarlier) process.stdout.write(`Removed from the report directory (an earlier run's outputs, not written by this run): ${written.removedEarlier.join(', ')}\n`);
+  if (written.removedEarlier) process.stdout.write(removedLine(written.removedEarlier));
   if (process.env.GITHUB_ACTIONS === 'true') {
     const annotations = githubAnnotations(report);
     if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);
