@@ -103,6 +103,11 @@ async function run(argv: readonly string[]): Promise<number> {
   const why = unfed(config);
   if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
+  // Under --fail-on must nothing else decides the verdict: without a MUST check it would say CONFORMANT (exit 0) of no check.
+  if (config.failOn === 'must' && !checks.some((c) => c.level === 'MUST')) {
+    process.stderr.write('conformance: --only and --skip leave no MUST check, which alone decide the verdict under --fail-on must (--fail-on should gates on the SHOULD checks left)\n');
+    return 2;
+  }
   for (const note of impliedReports(config.reports)) process.stderr.write(`note: ${note}\n`);
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
