@@ -382,12 +382,28 @@ export function withoutOutputProblems(report: Report): Report {
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back), read
  *  within their bounds. */
 export function readReport(dir: string): Report {
-  const written = readJsonFile(dir, 'summary.json') as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+  // The verdict's words and exit code as written are left out: made again from the report (a rebuild
+  // drops outputProblems, a restatement adds a problem), they would otherwise be those of before.
+  const { verdictWords: _w, exitCode: _e, ...written } = readJsonFile(dir, 'summary.json') as Report & { verdictWords?: unknown; exitCode?: unknown; exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
   const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
   // An older directory has no exchanges.json: its exchanges without their texts.
   const texts = existsSync(join(dir, EXCHANGES_FILE)) ? readJsonFile(dir, EXCHANGES_FILE) as ReportedExchange[] : [];
   const byId = new Map(texts.map((e) => [e.id, e]));
   return { ...withoutOutputProblems(summary), exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
+}
+
+/** The outputs a worker wrote of this run (begun at `since`, ms) and could not write a last time (the
+ *  proxy's judge, lost): written again from summary.json with `problem` (exit 2), so that none keeps
+ *  the verdict it stated before; undefined when the directory holds no summary.json of this run. */
+export async function restateWithProblem(dir: string, since: number, chosen: ReadonlySet<ReportName> | undefined, problem: string): Promise<Written | undefined> {
+  let report: Report;
+  try {
+    report = readReport(dir);
+  } catch {
+    return undefined;
+  }
+  if (!(Date.parse(report.startedAt) >= since)) return undefined;
+  return writeReports({ ...report, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */
