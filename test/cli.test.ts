@@ -106,6 +106,7 @@ describe.concurrent('conformance CLI', () => {
     [['--base-url', 'ftp://x'], /must be http or https/],
     [['--base-url', 'http://user:pw@x'], /carries credentials/],
     [['--only', 'NOPE'], /unknown check id NOPE/],
+    [['--only', 'JSON-ENUM-SEEN'], /^conformance: --only and --skip leave no MUST check, which alone decide the verdict under --fail-on must/],
     [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
     [['--header', 'X-Ok: 1', '--header', 'Authorization=Bearer sk_live_SECRET123456'], /^conformance: --header number 2 must look like "Name: value" \(a header name, a colon, the value\); it is not shown, as it may hold a secret\n$/],
     [['--frobnicate'], /^conformance: unknown option --frobnicate \(--help lists the options\)\n$/],

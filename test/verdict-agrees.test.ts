@@ -1,11 +1,11 @@
 // Every output states the verdict the exit code gives: a problem that makes the run exit 2 (an output
 // that cannot be written, an accounts file that changed under the run) is in summary.json, junit.xml
 // and traceability.md too, never only on stderr beside outputs that say CONFORMANT and exit 0.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readReport, verifyManifest } from '../lib/cli/write-reports.js';
+import { readReport, restateWithProblem, verifyManifest } from '../lib/cli/write-reports.js';
 import { mergeReports } from '../lib/reporting/merge.js';
 import { exitCodeOf } from '../lib/reporting/verdict.js';
 import { runCli, runProgram } from './helpers/cli.js';
@@ -98,6 +98,55 @@ describe.concurrent('one verdict in every output', () => {
     expect(r.stdout).toMatch(/^Removed from the report directory \(an earlier run's outputs, not written by this run\): interface\.md, junit\.xml, traceability\.md$/m);
     expect(readdirSync(dir).sort()).toEqual(['exchanges.json', 'manifest.json', 'notes.txt', 'replay.sh', 'summary.json']);
     expect(await verifyManifest(dir)).toBeUndefined();
+  });
+
+  it('a run that ends in exit 2 without its reports (a HAR defect) removes an earlier run\'s outputs, which said CONFORMANT; a file of the user stays', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'notes.txt'), 'the user\'s own file\n');
+    const har = join(dir, 'notes.har');
+    writeFileSync(har, '{"log":{"version":"1.2","entries":[{"request":5}]}}');
+    const r = await runCli(['--har', har, '--reports', 'summary,traceability,junit', '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a HAR file: .*entry 1 has request as a number/);
+    expect(r.stdout).toMatch(/^Removed from the report directory \(an earlier run's outputs, not written by this run\): exchanges\.json, interface\.md, junit\.xml, manifest\.json, replay\.sh, summary\.json, traceability\.md$/m);
+    expect(readdirSync(dir).sort()).toEqual(['notes.har', 'notes.txt']);
+  });
+
+  it('a merge refused (a shard without its reports) removes the outputs an earlier run left in the merged directory', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,junit', '--report-dir', dir])).code).toBe(0);
+    const r = await runProgram('cli/report', ['--merge', join(dir, 'no-such-shard'), '--report-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-shard holds no summary\.json/);
+    expect(readdirSync(dir).sort()).toEqual([]);
+  });
+
+  it('outputs a lost worker wrote of this run (the proxy\'s judge) are written again with the problem: every one says CONFORMANT, 1 PROBLEM and exit 2; an earlier run\'s are not', async () => {
+    const dir = reports();
+    const since = Date.now();
+    const chosen = new Set(['summary', 'traceability', 'junit']);
+    expect((await runCli(['--reports', [...chosen].join(','), '--report-dir', dir])).code).toBe(0);
+    expect(await restateWithProblem(dir, Date.now() + 60_000, chosen, 'not this run')).toBeUndefined();
+    expect(summaryIn(dir).verdictWords).toBe('CONFORMANT');
+    const again = await restateWithProblem(dir, since, chosen, 'the judge stopped (exit 1): the traffic after it was forwarded, not judged');
+    expect(again?.problems).toEqual(['the judge stopped (exit 1): the traffic after it was forwarded, not judged']);
+    expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT, 1 PROBLEM', exitCode: 2 });
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT, 1 PROBLEM"/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^Verdict \*\*CONFORMANT, 1 PROBLEM\*\*/m);
+    expect(await verifyManifest(dir)).toBeUndefined();
+  });
+
+  it('a rebuild after the output that failed can be written states the verdict anew in summary.json too, as junit.xml and traceability.md do', async () => {
+    const dir = reports();
+    mkdirSync(join(dir, 'junit.xml')); // a directory where the file must go
+    expect((await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir])).code).toBe(2);
+    expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT, 1 PROBLEM', exitCode: 2 });
+    rmdirSync(join(dir, 'junit.xml'));
+    expect((await runProgram('cli/report', ['--report-dir', dir, '--reports', 'summary,traceability,junit'])).code).toBe(0);
+    expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT', exitCode: 0 });
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT"/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^Verdict \*\*CONFORMANT\*\*/m);
   });
 
   it('a directory without a manifest keeps every file: none is proved to be the harness\'s', async () => {

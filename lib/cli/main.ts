@@ -16,7 +16,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import { consoleText, displayLine } from '../reporting/display.js';
 import { dotenvProblem, parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
-import { beginRun, impliedReports } from './write-reports.js';
+import { beginRun, impliedReports, removedLine, removeEarlierRun } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
@@ -83,6 +83,10 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   return session.finish(result);
 }
 
+/** The report directory once accepted, and when: a run that then ends without its reports must not
+ *  leave an earlier run's there, stating another verdict than its exit code. */
+let accepted: { readonly dir: string; readonly since: number } | undefined;
+
 async function run(argv: readonly string[]): Promise<number> {
   if (existsSync('.env')) {
     const bad = dotenvProblem('.env');
@@ -99,6 +103,11 @@ async function run(argv: readonly string[]): Promise<number> {
   const why = unfed(config);
   if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
+  // Under --fail-on must nothing else decides the verdict: without a MUST check it would say CONFORMANT (exit 0) of no check.
+  if (config.failOn === 'must' && !checks.some((c) => c.level === 'MUST')) {
+    process.stderr.write('conformance: --only and --skip leave no MUST check, which alone decide the verdict under --fail-on must (--fail-on should gates on the SHOULD checks left)\n');
+    return 2;
+  }
   for (const note of impliedReports(config.reports)) process.stderr.write(`note: ${note}\n`);
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
@@ -114,6 +123,7 @@ async function run(argv: readonly string[]): Promise<number> {
 
   // The report directory is made (and proved writable) before the target sees a single request.
   const dir = resolve(config.reportDir);
+  const since = Date.now();
   try {
     makeDirectory(dir);
     accessSync(dir, constants.W_OK);
@@ -121,6 +131,7 @@ async function run(argv: readonly string[]): Promise<number> {
     process.stderr.write(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
+  accepted = { dir, since };
 
   if (config.proxy) return (await import('./proxy-run.js')).runProxy(config, dir, checks);
   beginRun(config.reports);
@@ -173,6 +184,11 @@ run(process.argv.slice(2))
     return 2;
   })
   .then((code) => {
+    if (code === 2 && accepted) {
+      const { removed, problems } = removeEarlierRun(accepted.dir, accepted.since);
+      if (removed.length) process.stdout.write(removedLine(removed));
+      for (const p of problems) process.stderr.write(`conformance: ${p}\n`);
+    }
     process.exitCode = code;
     // Should anything still hold the event loop (a stuck socket), do not hang the pipeline.
     setTimeout(() => process.exit(code), 2000).unref();

@@ -17,7 +17,7 @@ import { bodyDeadline, MAX_INFORMATIONAL, startProxy, type CopyRoom, type Forwar
 import type { Config } from './config.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
-import { finish } from './write-reports.js';
+import { finish, restateWithProblem } from './write-reports.js';
 
 /** Reports are rewritten this often while traffic comes (and once more on stop). */
 export const REPORT_EVERY_MS = 10_000;
@@ -126,6 +126,7 @@ export function informationalNote(dropped: number, replaced: number): string | u
 export async function runProxy(config: Config, dir: string, checks: readonly Check[]): Promise<number> {
   const target = config.baseUrl!;
   const listen = config.proxy!;
+  const since = Date.now();
   // Quiet: the proxy prints findings as they happen, not a progress line.
   const session = { ...setupOf(config, dir, { baseUrl: target, description: 'traffic through the validating proxy' }), quiet: true };
   const setup: JudgeSetup = {
@@ -221,7 +222,13 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         const m = await finalMessage;
         judge.removeAllListeners('exit');
         await judge.terminate();
-        if (!m) { process.stderr.write('conformance: the reports could not be written a last time: the judge had stopped\n'); return 2; }
+        if (!m) {
+          // Those it wrote before would state a verdict of part of the traffic, as if of all of it.
+          const again = await restateWithProblem(dir, since, config.reports, `the judge stopped (${lost!}): the traffic after it was forwarded, not judged; these reports are of what it judged before`);
+          if (again) return finish(again, 'conformance');
+          process.stderr.write('conformance: the reports could not be written a last time: the judge had stopped\n');
+          return 2;
+        }
         return finish(m.written, 'conformance');
       },
     });

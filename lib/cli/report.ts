@@ -10,7 +10,7 @@ import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -60,10 +60,19 @@ async function main(): Promise<number> {
   const shards = parsed.positionals.map((d) => resolve(d));
   if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }
   if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
+  // A merge refused leaves no earlier merge's outputs in the directory, stating another verdict.
+  const since = Date.now();
+  const refused = (line: string): number => {
+    process.stderr.write(`report: ${line}\n`);
+    const { removed, problems } = removeEarlierRun(dir, since);
+    if (removed.length) process.stdout.write(removedLine(removed));
+    for (const p of problems) process.stderr.write(`report: ${p}\n`);
+    return 2;
+  };
   const reports: Report[] = [];
   for (const d of shards) {
     const r = await load(d, true);
-    if (typeof r === 'string') { process.stderr.write(`report: ${r}\n`); return 2; }
+    if (typeof r === 'string') return refused(r);
     reports.push(r);
   }
   let merged: ReturnType<typeof mergeReports>;
@@ -71,10 +80,9 @@ async function main(): Promise<number> {
     merged = mergeReports(reports, parsed.positionals);
   } catch (e) {
     // Every file was the one its run wrote (the manifests say so): one was written by no run of this harness.
-    process.stderr.write(`report: cannot merge: a shard's summary.json is not one this harness writes (${(e as Error).message.split('\n')[0]})\n`);
-    return 2;
+    return refused(`cannot merge: a shard's summary.json is not one this harness writes (${(e as Error).message.split('\n')[0]})`);
   }
-  if (!merged.ok) { process.stderr.write(`report: cannot merge: ${merged.error}\n`); return 2; }
+  if (!merged.ok) return refused(`cannot merge: ${merged.error}`);
   try {
     makeDirectory(dir);
   } catch (e) {

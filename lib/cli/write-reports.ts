@@ -98,7 +98,7 @@ async function writeManifest(report: Report, dir: string, outputs: readonly stri
 /** The files the manifest in `dir` lists (name -> SHA-256), and whether the run begun at `startedAt`
  *  wrote them (a rebuild of a run's outputs is the same run); undefined without a readable manifest:
  *  a file the harness cannot prove it wrote is never touched. */
-function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly files: Readonly<Record<string, string>> } | undefined {
+function earlierManifest(dir: string, startedAt: string): { readonly sameRun: boolean; readonly began?: string; readonly files: Readonly<Record<string, string>> } | undefined {
   try {
     const manifest = readJsonFile(dir, MANIFEST_FILE) as Manifest;
     // A manifest of before startedAt was kept in it: its run's summary.json says when it began.
@@ -107,12 +107,40 @@ function earlierManifest(dir: string, startedAt: string): { readonly sameRun: bo
       const top = name.split('/')[0]!;
       return typeof manifest.files[name] === 'string' && top !== '' && top !== '.' && top !== '..' && top !== MANIFEST_FILE && !name.includes('\\') && !name.split('/').includes('..');
     }));
-    return { sameRun: began === startedAt, files };
+    return { sameRun: began === startedAt, ...(began !== undefined ? { began } : {}), files };
   } catch {
     return undefined;
   }
 }
 const topName = (name: string): string => name.split('/')[0]!;
+
+/** Report directories this process wrote reports into (writeReports). */
+const wroteInto = new Set<string>();
+
+/** A run that ends (exit 2) without writing its reports into `dir`, which it accepted at `since`
+ *  (ms): the outputs an earlier run wrote there (its manifest lists them, the manifest too) would
+ *  state that run's verdict beside this exit code, so they are removed. Outputs of this run (a worker
+ *  wrote them, e.g. the proxy's judge) and files no manifest lists are left alone. */
+export function removeEarlierRun(dir: string, since: number): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
+  const earlier = wroteInto.has(dir) ? undefined : earlierManifest(dir, '');
+  if (!earlier || !(Date.parse(earlier.began ?? '') < since)) return { removed: [], problems: [] };
+  const removed: string[] = [];
+  const problems: string[] = [];
+  for (const name of [...new Set([...Object.keys(earlier.files).map(topName), MANIFEST_FILE])].sort()) {
+    if (!existsSync(join(dir, name))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch (e) {
+      problems.push(`cannot remove ${name}, an earlier run's output: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return { removed, problems };
+}
+
+/** The console's line naming an earlier run's outputs removed. */
+export const removedLine = (names: readonly string[]): string =>
+  `Removed from the report directory (an earlier run's outputs, not written by this run): ${names.join(', ')}\n`;
 
 const MIB = 1024 * 1024;
 /** The most a rebuild or a merge reads of each JSON file of a report directory, checked (fstat)
@@ -255,6 +283,7 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  listed in the manifest, which the next rebuild or merge needs them in. */
 export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void, read: readonly ReportFile[] = []): Promise<Written> {
   const outputs: string[] = [];
+  wroteInto.add(dir);
   const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
   /** Per writer that wrote: how many output problems the report it wrote held. */
@@ -353,12 +382,28 @@ export function withoutOutputProblems(report: Report): Report {
 /** A report directory's report, as written (summary.json with exchanges.json's texts put back), read
  *  within their bounds. */
 export function readReport(dir: string): Report {
-  const written = readJsonFile(dir, 'summary.json') as Report & { exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
+  // The verdict's words and exit code as written are left out: made again from the report (a rebuild
+  // drops outputProblems, a restatement adds a problem), they would otherwise be those of before.
+  const { verdictWords: _w, exitCode: _e, ...written } = readJsonFile(dir, 'summary.json') as Report & { verdictWords?: unknown; exitCode?: unknown; exchanges: Omit<ReportedExchange, 'request' | 'response'>[] };
   const summary = { ...written, checks: written.checks.map((c) => ({ ...c, status: statusOfWord(c.status) })) };
   // An older directory has no exchanges.json: its exchanges without their texts.
   const texts = existsSync(join(dir, EXCHANGES_FILE)) ? readJsonFile(dir, EXCHANGES_FILE) as ReportedExchange[] : [];
   const byId = new Map(texts.map((e) => [e.id, e]));
   return { ...withoutOutputProblems(summary), exchanges: summary.exchanges.map((e) => ({ ...e, request: byId.get(e.id)?.request ?? '', response: byId.get(e.id)?.response ?? '' })) };
+}
+
+/** The outputs a worker wrote of this run (begun at `since`, ms) and could not write a last time (the
+ *  proxy's judge, lost): written again from summary.json with `problem` (exit 2), so that none keeps
+ *  the verdict it stated before; undefined when the directory holds no summary.json of this run. */
+export async function restateWithProblem(dir: string, since: number, chosen: ReadonlySet<ReportName> | undefined, problem: string): Promise<Written | undefined> {
+  let report: Report;
+  try {
+    report = readReport(dir);
+  } catch {
+    return undefined;
+  }
+  if (!(Date.parse(report.startedAt) >= since)) return undefined;
+  return writeReports({ ...report, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */
@@ -367,7 +412,7 @@ export function finish(written: Written, program: string): number {
   // A problem that came after the verdict was printed changes its words: said again, as they are now.
   const again = written.verdictPrinted && written.verdictPrintedAs !== verdictWords(report) ? `Verdict: ${verdictWords(report)}\n` : '';
   process.stdout.write(written.verdictPrinted ? again + closingLines(report, outputs) : consoleSummary(report, outputs));
-  if (written.removedEarlier) process.stdout.write(`Removed from the report directory (an earlier run's outputs, not written by this run): ${written.removedEarlier.join(', ')}\n`);
+  if (written.removedEarlier) process.stdout.write(removedLine(written.removedEarlier));
   if (process.env.GITHUB_ACTIONS === 'true') {
     const annotations = githubAnnotations(report);
     if (annotations.length) process.stdout.write(`${annotations.join('\n')}\n`);
