@@ -107,6 +107,11 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'log-array', edit: (e) => e, file: (t) => t.replace('"log":{', '"log":[{').replace(/\}$/, ']}'), where: (b) => at(b, '"log":[', 6), says: `the file has log as an array, where HAR 1.2 has an object (${TYPE})` },
   { name: 'top-array', edit: (e) => e, file: (t) => `\n\n[${t}]`, where: (b) => at(b, '\n[', 1), says: `the file is an array, where HAR 1.2 has an object (${TYPE})` },
   { name: 'top-string', edit: (e) => e, file: () => '\n\n"log"', where: (b) => at(b, '\n"', 1), says: `the file is a string, where HAR 1.2 has an object (${TYPE})` },
+  // A top-level literal is refused as one only once its bytes are one: `not json` was "the file is null".
+  { name: 'top-null', edit: (e) => e, file: () => '\n\nnull\n', where: (b) => at(b, '\nn', 1), says: `the file is null, where HAR 1.2 requires an object (${TYPE})` },
+  { name: 'top-number', edit: (e) => e, file: () => ' 12', where: (b) => at(b, '12'), says: `the file is a number, where HAR 1.2 has an object (${TYPE})` },
+  { name: 'top-not-json', edit: (e) => e, file: () => 'not json', where: (b) => at(b, 'o'), says: notJson('a bare word, where JSON has only true, false and null') },
+  { name: 'top-cut-literal', edit: (e) => e, file: () => 'tru', where: atEnd, says: notJson('the file ends inside a bare word') },
   // Past the depth bound, in an entry or outside the entries (old readers named neither line nor offset).
   { name: 'nests-deep', edit: (e) => e.replace('"response":{', `"_x":${'['.repeat(64)}${']'.repeat(64)},"response":{`), where: (b) => at(b, '"_x":[', 5 + 63), says: `entry 2 nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },
   { name: 'pages-deep', edit: (e) => e, file: (t) => t.replace('"entries":[', `"pages":${'['.repeat(66)}${']'.repeat(66)},"entries":[`), where: (b) => at(b, '"pages":[', 8 + 65), says: `the file nests deeper than 64 levels, which no recording needs (refused so that reading it stays bounded)` },

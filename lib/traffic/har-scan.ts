@@ -167,6 +167,9 @@ export class HarScan {
   private begun = false;
   /** A syntax defect at a character the chunk ends inside: what fail() is given once it is whole. */
   private later: [Buffer, number, string, number, number] | undefined;
+  /** The file's own value is a literal (null, true, false, a number): refused as such at the file's
+   *  end, once its bytes are known to be one (`not json` is no null, `12x` no number). */
+  private literalTop: [Buffer, number, string, number, number] | undefined;
   /** Located values (READ) of entries not yet judged, in the file's order. */
   private located: Located[] = [];
   /** Where each entry not yet judged begins (its opening brace), in the file's order. */
@@ -194,6 +197,7 @@ export class HarScan {
     if (this.later) this.fail(...this.later);
     const bad = this.inString ? 'the file ends inside a string' : this.syntax.end();
     if (bad !== undefined) this.fail(Buffer.alloc(0), 0, invalid(bad));
+    if (this.literalTop) this.fail(...this.literalTop);
   }
 
   /** Where the parser's refusal lies, when the scan passed it: in a string's content, in the last
@@ -301,7 +305,11 @@ export class HarScan {
           // The file's own value: only an object is read, any other refused.
           const kind = this.begun ? undefined : kindOf(c);
           if (kind) this.begun = true;
-          if (kind && kind !== 'object') this.fail(b, i - 1, `the file is ${kind === 'null' ? 'null, where HAR 1.2 requires' : `${article(kind)} ${kind}, where HAR 1.2 has`} an object (${RECORDING})`);
+          if (kind && kind !== 'object') {
+            const what = `the file is ${kind === 'null' ? 'null, where HAR 1.2 requires' : `${article(kind)} ${kind}, where HAR 1.2 has`} an object (${RECORDING})`;
+            if (kind === 'string' || kind === 'array') this.fail(b, i - 1, what);
+            this.literalTop = [b, i - 1, what, this.line, this.offset];
+          }
           if (c === 0x7b) top = frame('root');
           else if (c === 0x5b) untracked++;
           else if (c === Q) inString = true;
