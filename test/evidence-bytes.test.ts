@@ -1,5 +1,6 @@
-// A body is shown as its bytes were received, or the output says how it is not: a byte-order mark is
-// kept (escaped, as every output shows U+FEFF), and bytes that are not UTF-8 are named where they start.
+// A body is shown as its bytes were received, or the output says how it is not: a byte-order mark and
+// a CRLF's carriage return are kept (escaped, as every output shows U+FEFF and CR), and bytes that are
+// not UTF-8 are named where they start.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,11 @@ describe('a body shown as received', () => {
     const latin1 = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xe9]), Buffer.from('"}')]);
     expect(bodyOf(shown(exchange(latin1)).response)).toBe('{"a":"\uFFFD"}\n… (the bytes are not UTF-8 from byte 6: each ill-formed sequence is shown as U+FFFD)');
     expect(bodyOf(shown(exchange(Buffer.from('{"a":"é\uFFFD"}'))).response)).toBe('{"a":"é\uFFFD"}');
+  });
+
+  it('shows the carriage return of each CRLF line end as \\r before the line feed, so CRLF and LF bodies differ', () => {
+    expect(bodyOf(shown(exchange(Buffer.from('<a>\r\n  <b/>\r\n</a>'))).response)).toBe('<a>\\r\n  <b/>\\r\n</a>');
+    expect(bodyOf(shown(exchange(Buffer.from('<a>\n  <b/>\n</a>'))).response)).toBe('<a>\n  <b/>\n</a>');
   });
 
   it('a kept head cut inside a character is not called ill-formed: only the bytes received beyond are said', () => {
