@@ -53,8 +53,8 @@ describe('displayLine', () => {
 });
 
 describe('displayBlock', () => {
-  it('keeps line feeds and tabs, shows CRLF as a line feed, escapes a lone CR and the rest', () => {
-    expect(displayBlock('a\r\nb\tc\rd\u001b[0m\u202e')).toBe('a\nb\tc\\rd\\x1b[0m\\u202e');
+  it('keeps line feeds and tabs, shows every CR as \\r (a CRLF as \\r before its line feed), and escapes the rest', () => {
+    expect(displayBlock('a\r\nb\tc\rd\u001b[0m\u202e')).toBe('a\\r\nb\tc\\rd\\x1b[0m\\u202e');
   });
 });
 

@@ -5,7 +5,7 @@ import { coverageLines, coverageOf } from './coverage.js';
 import type { Report, ReportedCheck } from './report.js';
 import { sidesWords, verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
-import { consoleText } from './display.js';
+import { consoleText, shownValue } from './display.js';
 
 const sourceWords: Record<string, string> = { probe: 'probes', case: 'account requests', har: 'recorded exchanges', proxy: 'proxied exchanges', generated: 'generated requests', client: 'client requests' };
 
@@ -40,7 +40,7 @@ function shrunkLines(s: NonNullable<ReportedCheck['shrunk']>): string[] {
   const f = s.findings[0];
   return [
     `      smallest failing request (${how}${s.stopped ? `; stopped: ${s.stopped}` : ''}):`,
-    `        ${requestLine}${body ? ` ${body.length > 300 ? `${body.slice(0, 299)}…` : body}` : ''}`,
+    `        ${requestLine}${body ? ` ${shownValue(body, 300)}` : ''}`,
     ...(f ? [`        re-judged: ${f.path && /^[$/]/.test(f.path) ? `${f.path}: ` : ''}${f.message}`] : []),
     `        replay: ${shownCommand(s.curl, 'summary.json (checks[].shrunk.curl)')}`,
     `        or the run: --seed ${s.seed}`,

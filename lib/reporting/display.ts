@@ -7,7 +7,8 @@
 //     characters, the byte-order mark, tag characters), line and paragraph separators;
 //   - lone surrogates, private-use and unassigned code points.
 // A line keeps nothing that breaks it; a block (a request or response shown whole) keeps its line
-// feeds and tabs, with CRLF shown as a line feed.
+// feeds and tabs, and shows every carriage return as \r (a CRLF as \r before its line feed: which line
+// ends a body has is evidence too).
 import { detachedCopy } from '../detached.js';
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
@@ -31,7 +32,7 @@ const escape = (c: string): string => {
 export const displayLine = (s: string): string => s.replace(UNSAFE, escape);
 
 /** Several lines, safe to print or render: as displayLine, but line feeds and tabs are kept. */
-export const displayBlock = (s: string): string => s.replace(/\r\n/g, '\n').replace(UNSAFE_IN_BLOCK, escape);
+export const displayBlock = (s: string): string => s.replace(UNSAFE_IN_BLOCK, escape);
 
 /** Console text as CI runners read a step's output (stdout and stderr alike): GitHub's runner, as
  *  Azure Pipelines' agent, runs `##[command]` (`##vso[command]`) found anywhere in a line, and

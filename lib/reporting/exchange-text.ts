@@ -1,6 +1,7 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
 import type { Exchange } from '../http/exchange.js';
+import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
 
@@ -9,10 +10,20 @@ import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
  *  received, of which `bytes` is all or the head kept. */
 function bodyText(bytes: Buffer, size: number, redact: Redactor): string {
   if (bytes.length === 0) return '';
-  const text = new TextDecoder('utf-8').decode(bytes);
+  // A leading byte-order mark is part of what was received (JSON-NO-BOM judges it): kept, and shown escaped.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   if (text.includes('\u0000')) return `(${size} bytes of binary data)`;
   const shown = redact.cut(text, MAX_SHOWN_TEXT, size > bytes.length);
-  return shown.omitted || size > bytes.length ? `${shown.text}\n… (${size} bytes received; the rest not shown)` : shown.text;
+  const notes = [...(shown.omitted || size > bytes.length ? [`${size} bytes received; the rest not shown`] : []), ...notUtf8Note(bytes, size > bytes.length)];
+  return notes.length ? `${shown.text}\n… (${notes.join('; ')})` : shown.text;
+}
+
+/** Said of a body whose bytes are not UTF-8: the text shows U+FFFD where they stand, as a U+FFFD
+ *  really sent would look. `head`: the bytes are the start of a longer body (a character cut at
+ *  their end is no bad byte). */
+function notUtf8Note(bytes: Buffer, head: boolean): string[] {
+  const bad = firstIllFormed(bytes);
+  return bad && !(bad.cut && head) ? [`the bytes are not UTF-8 from byte ${bad.at}: each ill-formed sequence is shown as U+FFFD`] : [];
 }
 
 const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>
@@ -42,7 +53,8 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
-  return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}`;
+  const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)` : '';
+  return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {

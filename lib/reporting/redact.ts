@@ -906,6 +906,10 @@ export class Redactor {
   private secretRanges(text: string, tables: readonly SecretTable[], ranges: Range[], jsonOf: () => JsonTokens | undefined): void {
     const { fingerprints } = this.shared;
     const c = canonical(text);
+    // A form or a URL query (URLSearchParams, HTML forms) writes a space as "+": read so as well, where
+    // there is one ("Jane+Doe" is "Jane Doe"), for what a space changes (a value of several words, a
+    // short one that stands whole); the tokens joined by "+" are looked up below.
+    const plus = c.text.includes('+') ? { ...c, text: c.text.replace(/\+/g, ' ') } : undefined;
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
     let compact: ReturnType<typeof withoutWhitespace> | undefined; // the text without whitespace: for base64 broken into groups
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
@@ -913,7 +917,7 @@ export class Redactor {
     let views: Array<{ c: ReturnType<typeof canonical>; at: Uint32Array }> | undefined;
     for (const table of tables) {
       for (const [needle, s] of table.spelled) {
-        for (const i of occurrences(c.text, needle)) if (!s.whole || standsWhole(c.text, i, needle.length)) ranges.push([c.from[i]!, c.to[i + needle.length - 1]!, s.marker]);
+        for (const r of plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c]) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
         if (/[\\&%]/.test(needle)) {
           folded ??= canonicalValue(text);
           for (const i of occurrences(folded, needle)) if (!s.whole || standsWhole(folded, i, needle.length)) ranges.push([i, i + needle.length, s.marker]);
@@ -930,21 +934,31 @@ export class Redactor {
     }
     if (fingerprints.size) {
       let previous: { word: string; from: number; end: number } | undefined;
-      for (const m of c.text.matchAll(TOKEN)) {
+      const look = (raw: string, at: number): void => {
         // The token less its leading and trailing . @ : - (TRIM), by codes: this runs per word of every text shown.
-        const raw = m[0];
         let lead = 0;
         let end = raw.length;
         while (lead < end && asciiTrimmed(raw.charCodeAt(lead))) lead++;
         while (end > lead && asciiTrimmed(raw.charCodeAt(end - 1))) end--;
-        if (lead === end) continue;
+        if (lead === end) return;
         const token = end - lead === raw.length ? raw : raw.slice(lead, end);
-        const from = m.index + lead;
+        const from = at + lead;
         const to = c.to[from + token.length - 1]!;
         if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
         // Two words of one value: not two values (a member's name and its value, two strings, two elements).
         if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), c.from[previous.from]!, to)) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
         previous = { word: token, from, end: from + token.length };
+      };
+      for (const m of c.text.matchAll(TOKEN)) {
+        const before = previous;
+        look(m[0], m.index);
+        // Words a "+" joins (a form's spaces), each looked up too, and every two in a row.
+        if (plus && m[0].includes('+')) {
+          const joined = previous;
+          previous = before;
+          for (const w of plus.text.slice(m.index, m.index + m[0].length).matchAll(TOKEN)) look(w[0], m.index + w.index);
+          previous = joined;
+        }
       }
     }
   }

@@ -11,6 +11,7 @@ import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.j
 import type { Example, FindingGroup } from '../engine/tally.js';
 import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
+import { shownValue } from './display.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
@@ -148,7 +149,6 @@ export interface Report {
 /** Messages and values are shortened for reading, always after redaction (never before). */
 const MAX_MESSAGE = 400;
 const MAX_ACTUAL = 200;
-const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
   passed: rs.filter((r) => r.status === 'pass').length,
@@ -200,9 +200,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       exchange,
       ...(f.case !== undefined ? { case: f.case } : {}),
       ...(f.path ? { path: scope.line(f.path) } : {}),
-      message: shorten(scope.line(f.message), MAX_MESSAGE),
+      message: shownValue(scope.line(f.message), MAX_MESSAGE),
       // A value the harness sent is shown as sent, shortened or not (Redactor.value).
-      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shorten(f.actual, MAX_ACTUAL), true]]), scope) : shorten(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shownValue(f.actual, MAX_ACTUAL), true]]), scope) : shownValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     };
   });
   // The engine keeps the shrunk request's exchange whenever it reports one.
@@ -215,9 +215,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...describeCheck(res.check),
     status: res.status,
     // The message quotes its first finding: redacted with what that finding's exchange taught its scope.
-    message: shorten(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
+    message: shownValue(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
     counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
-    groups: res.groups.map((g) => ({ ...g, message: shorten(r.line(g.message), MAX_MESSAGE) })),
+    groups: res.groups.map((g) => ({ ...g, message: shownValue(r.line(g.message), MAX_MESSAGE) })),
     evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
     exchanges: res.exchanges,
     ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),

@@ -1,0 +1,61 @@
+// A message or received value the report shortens is cut between characters, never inside one: an
+// emoji (a surrogate pair) across the cut is left out whole, not shown as a lone surrogate's escape
+// (\ud83d) of a character that was never sent.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../lib/checks/catalogue.js';
+import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { runConformance } from '../lib/engine/run.js';
+import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { verdictSummary } from '../lib/reporting/console.js';
+import { buildReport } from '../lib/reporting/report.js';
+
+const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-details.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+async function reportOf(answer: Record<string, unknown>) {
+  const ex: Exchange = {
+    id: 'har.1', title: 'recorded login', origin: { source: 'har', vouched: false },
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{}' },
+    response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(JSON.stringify(answer))),
+    startedAt: new Date(0).toISOString(), durationMs: 1,
+  };
+  const result = await runConformance({ baseUrl: 'http://example.test', recorded: [ex], mode: 'traffic', checks: CATALOGUE, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false });
+  return buildReport(result, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
+}
+
+describe('a shortened text in the report', () => {
+  it('a member name whose emoji straddles the cut of a received value: the value ends before the emoji, with no lone surrogate', async () => {
+    const name = `${'a'.repeat(198)}\u{1F600}b`;
+    const report = await reportOf({ ...record, [name]: 1 });
+    const actuals = report.checks.flatMap((c) => c.evidence.map((e) => e.actual)).filter((a) => a?.startsWith('aaaa'));
+    expect(actuals.length).toBeGreaterThan(0);
+    for (const a of actuals) {
+      expect(a).toBe(`${'a'.repeat(198)}…`);
+      expect(a).not.toContain('\\ud83d');
+    }
+  });
+
+  it('a message whose emoji straddles its cut ends before the emoji', async () => {
+    // "<name>" is not a member of …: the quote puts the emoji at code units 399 and 400.
+    const name = `${'a'.repeat(397)}\u{1F600}${'b'.repeat(20)}`;
+    const report = await reportOf({ ...record, [name]: 1 });
+    const messages = report.checks.flatMap((c) => c.evidence.map((e) => e.message)).filter((m) => m.startsWith('"aaaa'));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(m).toBe(`"${'a'.repeat(397)}…`);
+      expect(m).not.toContain('\\ud83d');
+    }
+  });
+
+  it('the console\'s line of a smallest failing request ends its body before an emoji that straddles the cut', async () => {
+    const report = await reportOf({ ...record, [`${'a'.repeat(198)}\u{1F600}b`]: 1 });
+    const failed = report.checks.find((c) => c.status === 'fail')!;
+    const body = `{"s":"${'x'.repeat(292)}\u{1F600}${'y'.repeat(20)}"}`; // the emoji at code units 298 and 299
+    const shrunk = { from: 'gen.1', exchange: 'gen.2', steps: 1, tried: 2, request: `POST /supportstateuser\ncontent-type: application/json\n\n${body}`, curl: 'curl x', findings: [], seed: 1 };
+    const out = verdictSummary({ ...report, checks: report.checks.map((c) => (c === failed ? { ...c, shrunk } : c)) });
+    const line = out.split('\n').find((l) => l.includes('POST /supportstateuser {'))!;
+    expect(line).toBe(`        POST /supportstateuser {"s":"${'x'.repeat(292)}…`);
+    expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});
