@@ -12,6 +12,7 @@ import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, shellQuote, type CurlBounds } from './exchange-text.js';
+import { MARKER } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -27,6 +28,13 @@ export const variableOf = (header: string): string => {
 /** A masked string member of a JSON body, as curl's single-quoted argument holds it: its name, and the
  *  text between the name and the value's opening quote. */
 const MASKED_MEMBER = /"([A-Za-z_][A-Za-z0-9_]*)"(\s*:\s*)"«(?:personal|credential): string, \d+ chars»"/g;
+
+/** A marker as a URL or a form body spells it (encodeURIComponent: redact.ts), which holds no «. */
+const URL_SPELLED = /%C2%AB(?:(?!%C2%AB).)*?%C2%BB/g;
+const WHOLE_MARKER = new RegExp(`^${MARKER.source}$`);
+const holdsUrlMarker = (curl: string): boolean => [...curl.matchAll(URL_SPELLED)].some((m) => {
+  try { return WHOLE_MARKER.test(decodeURIComponent(m[0])); } catch { return false; }
+});
 
 /** The JSON operation whose route a request URL names, or undefined. */
 function operationOf(url: string): JsonOperation | undefined {
@@ -126,7 +134,7 @@ export function replayScript(report: Report): string {
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
-    if (curl.includes('«') || !curl.includes(start)) {
+    if (curl.includes('«') || holdsUrlMarker(curl) || !curl.includes(start)) {
       steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
       return;
     }
