@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { FAULTS } from '../lib/reference/variants.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { startHostile, type Hostile } from './helpers/hostile.js';
 import { useReference } from './helpers/reference.js';
@@ -88,6 +89,31 @@ describe('replay.sh of a differential run', () => {
       expect(lines).toContain(`${label}, to the candidate: ${c.status} sha256 ${c.responseSha256} (as in the run)`);
     }
   });
+});
+
+describe('replay.sh of a differential run whose legacy fails checks the candidate passes', () => {
+  // text/xml for SOAP: the legacy fails ROUTE-SOAP-POST and FORMAT-SOAP11-QUERY, and no value differs
+  // (both media types are XML), so nothing but its own failures could replay those requests.
+  const faultyLegacy = useReference({ variants: FAULTS.filter((f) => f.name === 'soap-text-xml') });
+
+  it('names, for each failed legacy check, the exchange sent to the legacy, and re-sends it there with the run\'s status and SHA-256', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-legacy-failed-'));
+    const r = await runCli(['--base-url', legacy.url, '--legacy-url', faultyLegacy.url, '--report-dir', dir, '--quiet', '--reports', 'summary']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary & { differential: { legacy: { failed: { id: string; level: string; exchange?: string }[] } } };
+    expect(s.differential.differences).toBe(0);
+    const failed = s.differential.legacy.failed;
+    expect(failed.map((f) => f.id).sort()).toEqual(['FORMAT-SOAP11-QUERY', 'ROUTE-SOAP-POST']);
+    const out = await sh([join(dir, 'replay.sh')], {});
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines).toHaveLength(failed.length);
+    for (const f of failed) {
+      const ex = s.exchanges.find((e) => e.id === f.exchange)!;
+      expect(ex.url.startsWith(faultyLegacy.url), f.id).toBe(true);
+      expect(lines).toContain(`the legacy's ${f.id} (${f.level}) ${ex.id}: ${ex.status} sha256 ${ex.responseSha256} (as in the run)`);
+    }
+  }, 200_000);
 });
 
 describe('replay commands against a target that never answers', () => {

@@ -2,7 +2,7 @@
 // command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
 // run's. A difference from the legacy (a differential run) is replayed on both sides: the request of
 // each differing path's first example, to the legacy, then to the candidate, each beside what the
-// run got from that side. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
+// run got from that side; and the legacy's own failed checks, each to the legacy. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
 // for at its top. Such values are a --header's, and a request field the contract marks sensitive
 // that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
 // masked value would make the request differ from the one sent, so such a check is listed as not
@@ -150,6 +150,13 @@ export function replayScript(report: Report): string {
     const label = `${c.id} (${c.level}) ${ex?.id ?? ''}`;
     const command = c.shrunk?.curl ?? c.replay;
     if (command) replay(label, command, ex);
+    else steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`);
+  }
+  // The legacy's own failed checks (shown beside the candidate's), each to the legacy.
+  for (const f of report.differential?.legacy.failed ?? []) {
+    const ex = byId.get(f.exchange ?? '');
+    const label = `the legacy's ${f.id} (${f.level}) ${ex?.id ?? ''}`;
+    if (ex) replay(label, ex.curl, ex);
     else steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`);
   }
   // A difference from the legacy, on both sides; paths whose first example is one request, once.
