@@ -151,6 +151,9 @@ export interface Exchange {
     readonly bodyLeftOut?: true;
   };
   readonly response?: RecordedResponse;
+  /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
+   *  sha256 is of the decoded body: a replay decodes what it gets before comparing (curl --compressed). */
+  readonly recordedDecoded?: true;
   readonly error?: TransportError;
   readonly startedAt: string;
   /** Wall time of the exchange, retries and their waits included. */

@@ -146,7 +146,10 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
   const path = r.url.replace(/[?#].*$/s, '');
-  const parts = [curlStart(bounds, '-i'), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
+  // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
+  // own Accept-Encoding kept: curl then adds none).
+  const decodes = ex.recordedDecoded && Object.keys(r.headers).some((k) => k.toLowerCase() === 'accept-encoding');
+  const parts = [curlStart(bounds, '-i'), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);
