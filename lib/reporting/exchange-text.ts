@@ -133,6 +133,14 @@ function bodyWriter(body: string): string | undefined {
   return `{ ${parts.join('; ')}; }`;
 }
 
+/** A HEAD without a body is sent with --head: `-X HEAD` makes curl wait for the body its answer's
+ *  Content-Length announces, which never comes. */
+const headMethod = (r: Exchange['request']): boolean => r.method === 'HEAD' && r.body === undefined && !r.bodyLeftOut;
+
+/** How a curl command sending a HEAD says so (replay.sh hashes no body for it: curl writes the
+ *  answer's headers where a body goes). */
+export const HEAD_OPTION = ' --head ';
+
 /** A replayed curl's bounds, in seconds as curl reads them: to connect, and for the whole exchange. */
 export interface CurlBounds { readonly connect: string; readonly max: string }
 
@@ -149,7 +157,8 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
   // own Accept-Encoding kept: curl then adds none).
   const decodes = ex.recordedDecoded && Object.keys(r.headers).some((k) => k.toLowerCase() === 'accept-encoding');
-  const parts = [curlStart(bounds, '-i'), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
+  const head = headMethod(r);
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);

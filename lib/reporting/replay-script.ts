@@ -11,7 +11,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
@@ -139,6 +139,8 @@ export function replayScript(report: Report): string {
       return;
     }
     steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,
+      // A HEAD's answer has no body: what curl --head wrote there is its headers.
+      ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
       `shown ${quoted} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
