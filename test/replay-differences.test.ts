@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReport } from '../lib/cli/write-reports.js';
 import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { junitXml } from '../lib/reporting/junit.js';
+import { escapeText } from '../lib/xml/write.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { startHostile, type Hostile } from './helpers/hostile.js';
@@ -56,6 +59,16 @@ describe('replay.sh of a differential run', () => {
       expect(p.shownBy, p.path).toBeDefined();
       const ids = summary.exchanges.map((e) => e.id);
       expect(ids).toEqual(expect.arrayContaining([p.shownBy!.legacy, p.shownBy!.candidate]));
+    }
+  });
+
+  it('junit.xml\'s failure for each differing path gives the curl of its first example, to the legacy and to the candidate', () => {
+    const report = readReport(join(dir, 'out'));
+    const junit = junitXml(report);
+    const curlOf = (id: string) => report.exchanges.find((e) => e.id === id)!.curl;
+    for (const p of summary.differential.paths) {
+      const failure = new RegExp(`name="${p.operation} ${p.path} differs from the legacy"[^]*?<failure[^>]*>([^]*?)</failure>`).exec(junit)![1]!;
+      expect(failure, p.path).toContain(escapeText(`replay (to the legacy): ${curlOf(p.shownBy!.legacy)}\nreplay (to the candidate): ${curlOf(p.shownBy!.candidate)}`));
     }
   });
 
