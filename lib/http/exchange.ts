@@ -149,6 +149,9 @@ export interface Exchange {
     /** A body was sent but it went past the body cap, so it is left out (`body` is absent): the checks
      *  that read it skip, saying so, rather than judge the request as one sent without a body. */
     readonly bodyLeftOut?: true;
+    /** A body was sent (its Content-Length says so) but the recording holds none (a HAR entry without
+     *  postData): absent, and the checks that read it skip, as for one left out. */
+    readonly bodyNotRecorded?: true;
   };
   readonly response?: RecordedResponse;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its

@@ -11,7 +11,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
@@ -129,8 +129,11 @@ export function replayScript(report: Report): string {
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
     const quoted = shellQuote(label);
-    if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
-      steps.push(`echo ${quoted}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
+    const missing = curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
+      : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
+        : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent' : undefined;
+    if (missing) {
+      steps.push(`echo ${quoted}': not replayed: ${missing}'`);
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;

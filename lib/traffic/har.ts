@@ -69,7 +69,10 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
+  const headers = headersOf(req.headers);
+  // No postData where a Content-Length says a body was sent: not recorded, not sent without one.
+  const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -90,8 +93,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  const headers = headersOf(res.headers);
-  const { 'content-encoding': coding, ...judged } = headers;
+  const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
   const decoded = appliedCodings(coding).length > 0;
   return { ...base, response: recordedResponse(res.status, detachedCopy(judged), body), ...(decoded ? { recordedDecoded: true as const } : {}) };
 }
