@@ -5,7 +5,7 @@
 // --timeout: a target that never answers is "no answer", not a replay that hangs; so is each curl of
 // summary.json, copied and run by hand.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,29 @@ describe('replay.sh of a differential run', () => {
       expect(failure, p.path).toContain(escapeText(`replay (to the legacy): ${curlOf(p.shownBy!.legacy)}\nreplay (to the candidate): ${curlOf(p.shownBy!.candidate)}`));
     }
   });
+
+  it('the Allure result (report.html) of each differing path attaches the curl of its first example, to the legacy and to the candidate', async () => {
+    const out = join(dir, 'allure');
+    const r = await runCli(['--base-url', candidate.url, '--legacy-url', legacy.url, '--report-dir', out, '--quiet', '--reports', 'summary,allure']);
+    expect(r.code, r.stderr).toBe(1);
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary & { exchanges: { id: string; curl: string }[] };
+    const results = join(out, 'allure-results');
+    // allure-vitest writes each attachment as a step of its own.
+    type Attachment = { name: string; source: string };
+    type Result = { name: string; attachments: Attachment[]; steps?: { attachments: Attachment[] }[]; statusDetails?: { message?: string } };
+    const all = readdirSync(results).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as Result);
+    expect(s.differential.paths.length).toBeGreaterThan(0);
+    for (const p of s.differential.paths) {
+      const result = all.find((x) => x.name === `${p.operation} ${p.path} differs from the legacy`)!;
+      for (const [side, id] of [['legacy', p.shownBy!.legacy], ['candidate', p.shownBy!.candidate]]) {
+        const name = `${id} replay (curl, to the ${side})`;
+        const attachment = [...result.attachments, ...(result.steps ?? []).flatMap((x) => x.attachments)].find((a) => a.name === name);
+        expect(attachment, name).toBeDefined();
+        expect(readFileSync(join(results, attachment!.source), 'utf8'), name).toBe(s.exchanges.find((e) => e.id === id)!.curl);
+        expect(result.statusDetails?.message).toContain(`replay: the attachment "${name}"`);
+      }
+    }
+  }, 200_000);
 
   it('holds no secret and no account value: it asks for X_API_KEY and the account\'s sensitive fields', () => {
     const text = readFileSync(join(dir, 'out', 'replay.sh'), 'utf8');
