@@ -76,7 +76,7 @@ describe('replay.sh of a differential run', () => {
     const out = join(dir, 'allure');
     const r = await runCli(['--base-url', candidate.url, '--legacy-url', legacy.url, '--report-dir', out, '--quiet', '--reports', 'summary,allure']);
     expect(r.code, r.stderr).toBe(1);
-    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary & { exchanges: { id: string; curl: string }[] };
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Omit<Summary, 'exchanges'> & { exchanges: { id: string; curl: string }[] };
     const results = join(out, 'allure-results');
     // allure-vitest writes each attachment as a step of its own.
     type Attachment = { name: string; source: string };
