@@ -166,8 +166,8 @@ export function presentArea(area: string): void {
 
 /** A contract path at which the candidate's answers differ from the legacy's beyond noise. */
 class DifferenceAssertionError extends Error {
-  constructor(p: ReportedPathDifferences) {
-    super(inertUrls([`${p.operation} ${p.path}: ${differsText(p)}`, ...p.examples.map((e) => `  ${exampleLine(e)}`)].join('\n')));
+  constructor(p: ReportedPathDifferences, replays: readonly string[]) {
+    super(inertUrls([`${p.operation} ${p.path}: ${differsText(p)}`, ...p.examples.map((e) => `  ${exampleLine(e)}`), ...replays.map((a) => `replay: the attachment "${a}"`)].join('\n')));
     this.name = 'DifferenceAssertionError';
     this.stack = this.message;
   }
@@ -197,7 +197,15 @@ export function presentDifferential(): void {
       test(`${p.operation} ${p.path} differs from the legacy`, async () => {
         await label(p.operation, p.path, `${p.operation} ${p.path}`);
         await allure.attachment('examples', JSON.stringify(p.examples, null, 2), 'application/json');
-        throw new DifferenceAssertionError(p);
+        // Its first example's request, to each side, as replay.sh sends it.
+        const replays: string[] = [];
+        for (const [side, id] of [['legacy', p.shownBy?.legacy], ['candidate', p.shownBy?.candidate]] as const) {
+          const ex = report.exchanges.find((e) => e.id === id);
+          if (!ex) continue;
+          replays.push(`${ex.id} replay (curl, to the ${side})`);
+          await allure.attachment(replays.at(-1)!, ex.curl, 'text/plain');
+        }
+        throw new DifferenceAssertionError(p, replays);
       });
     }
     for (const n of d.noise) {

@@ -5,11 +5,15 @@
 // --timeout: a target that never answers is "no answer", not a replay that hangs; so is each curl of
 // summary.json, copied and run by hand.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReport } from '../lib/cli/write-reports.js';
 import { VALUE_FAULTS } from '../lib/reference/value-faults.js';
+import { junitXml } from '../lib/reporting/junit.js';
+import { escapeText } from '../lib/xml/write.js';
+import { FAULTS } from '../lib/reference/variants.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { startHostile, type Hostile } from './helpers/hostile.js';
 import { useReference } from './helpers/reference.js';
@@ -58,6 +62,39 @@ describe('replay.sh of a differential run', () => {
     }
   });
 
+  it('junit.xml\'s failure for each differing path gives the curl of its first example, to the legacy and to the candidate', () => {
+    const report = readReport(join(dir, 'out'));
+    const junit = junitXml(report);
+    const curlOf = (id: string) => report.exchanges.find((e) => e.id === id)!.curl;
+    for (const p of summary.differential.paths) {
+      const failure = new RegExp(`name="${p.operation} ${p.path} differs from the legacy"[^]*?<failure[^>]*>([^]*?)</failure>`).exec(junit)![1]!;
+      expect(failure, p.path).toContain(escapeText(`replay (to the legacy): ${curlOf(p.shownBy!.legacy)}\nreplay (to the candidate): ${curlOf(p.shownBy!.candidate)}`));
+    }
+  });
+
+  it('the Allure result (report.html) of each differing path attaches the curl of its first example, to the legacy and to the candidate', async () => {
+    const out = join(dir, 'allure');
+    const r = await runCli(['--base-url', candidate.url, '--legacy-url', legacy.url, '--report-dir', out, '--quiet', '--reports', 'summary,allure']);
+    expect(r.code, r.stderr).toBe(1);
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Omit<Summary, 'exchanges'> & { exchanges: { id: string; curl: string }[] };
+    const results = join(out, 'allure-results');
+    // allure-vitest writes each attachment as a step of its own.
+    type Attachment = { name: string; source: string };
+    type Result = { name: string; attachments: Attachment[]; steps?: { attachments: Attachment[] }[]; statusDetails?: { message?: string } };
+    const all = readdirSync(results).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as Result);
+    expect(s.differential.paths.length).toBeGreaterThan(0);
+    for (const p of s.differential.paths) {
+      const result = all.find((x) => x.name === `${p.operation} ${p.path} differs from the legacy`)!;
+      for (const [side, id] of [['legacy', p.shownBy!.legacy], ['candidate', p.shownBy!.candidate]]) {
+        const name = `${id} replay (curl, to the ${side})`;
+        const attachment = [...result.attachments, ...(result.steps ?? []).flatMap((x) => x.attachments)].find((a) => a.name === name);
+        expect(attachment, name).toBeDefined();
+        expect(readFileSync(join(results, attachment!.source), 'utf8'), name).toBe(s.exchanges.find((e) => e.id === id)!.curl);
+        expect(result.statusDetails?.message).toContain(`replay: the attachment "${name}"`);
+      }
+    }
+  }, 200_000);
+
   it('holds no secret and no account value: it asks for X_API_KEY and the account\'s sensitive fields', () => {
     const text = readFileSync(join(dir, 'out', 'replay.sh'), 'utf8');
     for (const v of [SECRET, ...Object.values(VARIABLES)]) expect(text).not.toContain(v);
@@ -88,6 +125,31 @@ describe('replay.sh of a differential run', () => {
       expect(lines).toContain(`${label}, to the candidate: ${c.status} sha256 ${c.responseSha256} (as in the run)`);
     }
   });
+});
+
+describe('replay.sh of a differential run whose legacy fails checks the candidate passes', () => {
+  // text/xml for SOAP: the legacy fails ROUTE-SOAP-POST and FORMAT-SOAP11-QUERY, and no value differs
+  // (both media types are XML), so nothing but its own failures could replay those requests.
+  const faultyLegacy = useReference({ variants: FAULTS.filter((f) => f.name === 'soap-text-xml') });
+
+  it('names, for each failed legacy check, the exchange sent to the legacy, and re-sends it there with the run\'s status and SHA-256', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-legacy-failed-'));
+    const r = await runCli(['--base-url', legacy.url, '--legacy-url', faultyLegacy.url, '--report-dir', dir, '--quiet', '--reports', 'summary']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary & { differential: { legacy: { failed: { id: string; level: string; exchange?: string }[] } } };
+    expect(s.differential.differences).toBe(0);
+    const failed = s.differential.legacy.failed;
+    expect(failed.map((f) => f.id).sort()).toEqual(['FORMAT-SOAP11-QUERY', 'ROUTE-SOAP-POST']);
+    const out = await sh([join(dir, 'replay.sh')], {});
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines).toHaveLength(failed.length);
+    for (const f of failed) {
+      const ex = s.exchanges.find((e) => e.id === f.exchange)!;
+      expect(ex.url.startsWith(faultyLegacy.url), f.id).toBe(true);
+      expect(lines).toContain(`the legacy's ${f.id} (${f.level}) ${ex.id}: ${ex.status} sha256 ${ex.responseSha256} (as in the run)`);
+    }
+  }, 200_000);
 });
 
 describe('replay commands against a target that never answers', () => {

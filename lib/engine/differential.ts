@@ -322,8 +322,10 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
    *  compared form (one view of it, so its body is parsed once, and dropped on return) and the
    *  exchange's head (keepHead: a large body's head only), should it show a difference. */
-  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
-    const ex = await send(spec, url, { dispatcher, options, budget, slots: held });
+  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge, toLegacy = false): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
+    const sent = await send(spec, url, { dispatcher, options, budget, slots: held });
+    // The legacy's exchange has an id of its own: its findings name it, not the candidate's.
+    const ex = toLegacy ? { ...sent, id: legacyExchangeId(spec.id), title: `${sent.title}, sent to the legacy` } : sent;
     const view = new ExchangeView(ex, settings);
     judge?.judge(ex, view);
     return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES, keepHead(ex)];
@@ -334,7 +336,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
    *  between the legacy's two is noise). */
   const compare = async (spec: ExchangeSpec, held: TripleSlots): Promise<void> => {
     const reduced = async (url: string, judge?: Judge) => {
-      const [a, op, large, ex] = await answer(spec, url, held, judge);
+      const [a, op, large, ex] = await answer(spec, url, held, judge, url === options.legacyUrl);
       if (large) collectGarbage();
       return [a, op, ex] as const;
     };
@@ -343,9 +345,8 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     const [a2] = await reduced(options.legacyUrl);
     const first = differences.addAnswers(spec, op, a, b, a2);
     if (!first.length) return;
-    const legacy = legacyExchangeId(spec.id);
-    shown.push({ ...legacyEx, id: legacy, title: `${legacyEx.title}, sent to the legacy` }, candidateEx);
-    for (const p of first) p.shownBy = { legacy, candidate: spec.id };
+    shown.push(legacyEx, candidateEx);
+    for (const p of first) p.shownBy = { legacy: legacyEx.id, candidate: spec.id };
   };
   const triple = async (spec: ExchangeSpec) => {
     // Taken before the stop, begun after it: not begun (pump takes the next one before a slot is free).
@@ -377,10 +378,14 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   };
   const operations = differences.operations();
   const candidate = runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl });
+  const legacy = runResultOf(judges.legacy, { ...context, baseUrl: options.legacyUrl });
+  // The exchange of each failed legacy check's first finding, replayed to the legacy (replay.sh).
+  const failing = new Set(legacy.results.flatMap((r) => (r.status === 'fail' && r.examples[0] ? [r.examples[0].exchange] : [])));
   const kept = new Set(candidate.exchanges.map((x) => x.id));
+  const added = [...shown, ...legacy.exchanges.filter((x) => failing.has(x.id))].filter((x) => !kept.has(x.id) && kept.add(x.id));
   return {
-    candidate: { ...candidate, exchanges: [...candidate.exchanges, ...shown.filter((x) => !kept.has(x.id))] },
-    legacy: runResultOf(judges.legacy, { ...context, baseUrl: options.legacyUrl }),
+    candidate: { ...candidate, exchanges: [...candidate.exchanges, ...added] },
+    legacy,
     operations,
     compared: operations.reduce((n, o) => n + o.compared, 0),
     differences: operations.reduce((n, o) => n + [...o.paths.values()].reduce((m, p) => m + p.differing, 0), 0),

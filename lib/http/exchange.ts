@@ -149,8 +149,14 @@ export interface Exchange {
     /** A body was sent but it went past the body cap, so it is left out (`body` is absent): the checks
      *  that read it skip, saying so, rather than judge the request as one sent without a body. */
     readonly bodyLeftOut?: true;
+    /** A body was sent (its Content-Length says so) but the recording holds none (a HAR entry without
+     *  postData): absent, and the checks that read it skip, as for one left out. */
+    readonly bodyNotRecorded?: true;
   };
   readonly response?: RecordedResponse;
+  /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
+   *  sha256 is of the decoded body: a replay decodes what it gets before comparing (curl --compressed). */
+  readonly recordedDecoded?: true;
   readonly error?: TransportError;
   readonly startedAt: string;
   /** Wall time of the exchange, retries and their waits included. */

@@ -411,7 +411,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const startedAt = new Date();
       const t0 = performance.now();
       const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)) };
-      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: w.body }, startedAt.toISOString(), performance.now() - t0));
+      // The body as the client got it: Node writes none to a HEAD.
+      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: received.method === 'HEAD' ? Buffer.alloc(0) : w.body }, startedAt.toISOString(), performance.now() - t0));
       try {
         reference.handle(req, received, (r) => respond(res, r, after));
       } catch {

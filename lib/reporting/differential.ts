@@ -45,7 +45,7 @@ export interface ReportedDifferential {
     readonly baseUrl: string;
     readonly verdict: Verdict;
     /** Its failed checks: shown beside the candidate's, never part of the exit code. */
-    readonly failed: readonly { readonly id: string; readonly level: string; readonly message: string }[];
+    readonly failed: readonly { readonly id: string; readonly level: string; readonly message: string; readonly exchange?: string }[];
   };
   /** Requests sent to both (each to the legacy twice) and compared. */
   readonly compared: number;
@@ -96,7 +96,8 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
     legacy: {
       baseUrl: redactor.text(result.legacy.baseUrl),
       verdict: result.legacy.verdict,
-      failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => ({ id: r.check.id, level: r.check.level, message: r.message })),
+      // Each names the exchange of its first finding (sent to the legacy): replay.sh sends it there again.
+      failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => ({ id: r.check.id, level: r.check.level, message: r.message, ...(r.examples[0] ? { exchange: r.examples[0].exchange } : {}) })),
     },
     compared: result.compared,
     comparedByOperation,

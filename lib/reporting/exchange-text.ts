@@ -39,6 +39,8 @@ function requestBody(body: string, redact: Redactor): string {
 /** What stands for a request body that went past the cap: shown, and in its curl command, which
  *  replay.sh then does not run (a replay without the body would be another request). */
 export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
+/** What stands for a request body a recording does not hold (its Content-Length says one was sent). */
+export const BODY_NOT_RECORDED = '«request body not recorded»';
 /** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
  *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
 export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
@@ -52,6 +54,7 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
+  if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
   const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)` : '';
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
@@ -145,6 +148,14 @@ function bodyWriter(body: string): string | undefined {
   return `{ ${parts.join('; ')}; }`;
 }
 
+/** A HEAD without a body is sent with --head: `-X HEAD` makes curl wait for the body its answer's
+ *  Content-Length announces, which never comes. */
+const headMethod = (r: Exchange['request']): boolean => r.method === 'HEAD' && r.body === undefined && !r.bodyLeftOut && !r.bodyNotRecorded;
+
+/** How a curl command sending a HEAD says so (replay.sh hashes no body for it: curl writes the
+ *  answer's headers where a body goes). */
+export const HEAD_OPTION = ' --head ';
+
 /** A replayed curl's bounds, in seconds as curl reads them: to connect, and for the whole exchange. */
 export interface CurlBounds { readonly connect: string; readonly max: string }
 
@@ -158,7 +169,11 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
   const path = r.url.replace(/[?#].*$/s, '');
-  const parts = [curlStart(bounds, '-i'), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), '-X', shellWord(r.method)];
+  // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
+  // own Accept-Encoding kept: curl then adds none).
+  const decodes = ex.recordedDecoded && Object.keys(r.headers).some((k) => k.toLowerCase() === 'accept-encoding');
+  const head = headMethod(r);
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header of no value is written `Name;` (curl drops `Name: `).
   for (const [k, v] of Object.entries(r.headers)) {
     const field = redact.headerField(k, v);
@@ -172,7 +187,8 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   }
   const url = shellArg(redact.text(r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
-  if (r.bodyLeftOut || r.notUtf8At !== undefined) return [...parts, '--data-binary', shellQuote(r.bodyLeftOut ? BODY_LEFT_OUT : BODY_NOT_UTF8), url].join(' ');
+  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : undefined;
+  if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
   // harness's own text, the rest of the command redacted as ever.
   const own = ownRequestBody(ex);

@@ -58,13 +58,17 @@ function checkCase(c: ReportedCheck, report: Report): Case {
   };
 }
 
-function differentialCases(d: ReportedDifferential): Case[] {
+function differentialCases(d: ReportedDifferential, exchanges: Report['exchanges']): Case[] {
   const classname = 'Differential';
+  // The request of its first example, to each side, as replay.sh sends it.
+  const curlOf = (id: string | undefined) => exchanges.find((e) => e.id === id)?.curl;
+  const replays = (p: ReportedDifferential['paths'][number]) => [['legacy', curlOf(p.shownBy?.legacy)], ['candidate', curlOf(p.shownBy?.candidate)]]
+    .flatMap(([side, curl]) => (curl ? [`replay (to the ${side}): ${curl}`] : []));
   return [
     ...d.paths.map((p): Case => ({
       classname, name: `${p.operation} ${p.path} differs from the legacy`, properties: [['differing', String(p.differing)], ['compared', String(p.compared)]],
       outcome: {
-        kind: 'failed', type: 'difference', message: differsText(p), body: p.examples.map(exampleLine).join('\n'),
+        kind: 'failed', type: 'difference', message: differsText(p), body: [...p.examples.map(exampleLine), ...replays(p)].join('\n'),
       },
     })),
     ...d.noise.map((n): Case => ({
@@ -103,7 +107,7 @@ const verdictCase = (words: string): Case => ({
 export function junitXml(report: Report): string {
   const words = verdictWords(report);
   const suites: [string, Case[]][] = [...new Set(report.checks.map((c) => c.area))].map((area) => [area, report.checks.filter((c) => c.area === area).map((c) => checkCase(c, report))]);
-  if (report.differential) suites.push(['Differential', differentialCases(report.differential)]);
+  if (report.differential) suites.push(['Differential', differentialCases(report.differential, report.exchanges)]);
   if (exitCodeOf(report) === 2) suites.push(['Verdict', [verdictCase(words)]]);
   const all = counts(suites.flatMap(([, cases]) => cases));
   const suiteXml = suites.map(([name, cases]) => {

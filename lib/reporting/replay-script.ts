@@ -2,7 +2,7 @@
 // command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
 // run's. A difference from the legacy (a differential run) is replayed on both sides: the request of
 // each differing path's first example, to the legacy, then to the candidate, each beside what the
-// run got from that side. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
+// run got from that side; and the legacy's own failed checks, each to the legacy. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
 // for at its top. Such values are a --header's, and a request field the contract marks sensitive
 // that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
 // masked value would make the request differ from the one sent, so such a check is listed as not
@@ -11,7 +11,8 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_UTF8, curlStart, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
+import { MARKER } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -27,6 +28,13 @@ export const variableOf = (header: string): string => {
 /** A masked string member of a JSON body, as curl's single-quoted argument holds it: its name, and the
  *  text between the name and the value's opening quote. */
 const MASKED_MEMBER = /"([A-Za-z_][A-Za-z0-9_]*)"(\s*:\s*)"«(?:personal|credential): string, \d+ chars»"/g;
+
+/** A marker as a URL or a form body spells it (encodeURIComponent: redact.ts), which holds no «. */
+const URL_SPELLED = /%C2%AB(?:(?!%C2%AB).)*?%C2%BB/g;
+const WHOLE_MARKER = new RegExp(`^${MARKER.source}$`);
+const holdsUrlMarker = (curl: string): boolean => [...curl.matchAll(URL_SPELLED)].some((m) => {
+  try { return WHOLE_MARKER.test(decodeURIComponent(m[0])); } catch { return false; }
+});
 
 /** The JSON operation whose route a request URL names, or undefined. */
 function operationOf(url: string): JsonOperation | undefined {
@@ -121,16 +129,21 @@ export function replayScript(report: Report): string {
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
     const quoted = shellQuote(label);
-    if (curl.includes(BODY_LEFT_OUT) || curl.includes(BODY_NOT_UTF8)) {
-      steps.push(`echo ${quoted}': not replayed: ${curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run' : 'its request body was bytes that are not UTF-8, which the run did not keep as sent'}'`);
+    const missing = curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
+      : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
+        : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent' : undefined;
+    if (missing) {
+      steps.push(`echo ${quoted}': not replayed: ${missing}'`);
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
-    if (curl.includes('«') || !curl.includes(start)) {
+    if (curl.includes('«') || holdsUrlMarker(curl) || !curl.includes(start)) {
       steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
       return;
     }
     steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,
+      // A HEAD's answer has no body: what curl --head wrote there is its headers.
+      ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
       `shown ${quoted} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
@@ -142,6 +155,13 @@ export function replayScript(report: Report): string {
     const label = `${c.id} (${c.level}) ${ex?.id ?? ''}`;
     const command = c.shrunk?.curl ?? c.replay;
     if (command) replay(label, command, ex);
+    else steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`);
+  }
+  // The legacy's own failed checks (shown beside the candidate's), each to the legacy.
+  for (const f of report.differential?.legacy.failed ?? []) {
+    const ex = byId.get(f.exchange ?? '');
+    const label = `the legacy's ${f.id} (${f.level}) ${ex?.id ?? ''}`;
+    if (ex) replay(label, ex.curl, ex);
     else steps.push(`echo ${shellQuote(label)}': not replayed: the run kept no request of it'`);
   }
   // A difference from the legacy, on both sides; paths whose first example is one request, once.

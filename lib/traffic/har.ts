@@ -13,6 +13,7 @@ import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
+import { appliedCodings } from '../http/content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
@@ -41,11 +42,11 @@ interface HarEntry {
 }
 
 /** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
-function headersOf(list: unknown, drop: ReadonlySet<string> = new Set()): Record<string, string> {
+function headersOf(list: unknown): Record<string, string> {
   if (!Array.isArray(list)) return {};
   return exchangeHeaders((list as HarHeader[]).flatMap((h) => (typeof h?.name === 'string' && typeof h.value === 'string'
     // HTTP/2 pseudo-headers (:authority, :path) are how a browser records them, not headers of the message.
-    && !h.name.startsWith(':') && !drop.has(h.name.toLowerCase()) ? [[h.name, h.value] as const] : [])));
+    && !h.name.startsWith(':') ? [[h.name, h.value] as const] : [])));
 }
 
 /** The request body a HAR recorded: its text, or (HAR 1.2 allows either) its form parameters, sent
@@ -68,7 +69,10 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
+  const headers = headersOf(req.headers);
+  // No postData where a Content-Length says a body was sent: not recorded, not sent without one.
+  const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -89,7 +93,9 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
+  const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
+  const decoded = appliedCodings(coding).length > 0;
+  return { ...base, response: recordedResponse(res.status, detachedCopy(judged), body), ...(decoded ? { recordedDecoded: true as const } : {}) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands

@@ -357,8 +357,10 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
   const body = decoded(bytes, headers['content-encoding'], maxBodyBytes);
   if (body === undefined) return { ...base, error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } };
+  if (body === bytes) return { ...base, response: recordedResponse(status, headers, body) };
   const { 'content-encoding': _ce, ...judged } = headers;
-  return { ...base, response: recordedResponse(status, body === bytes ? headers : judged, body) };
+  // Judged decoded, sized and hashed as the client got it (as a probe's answer is): a replay gets those bytes.
+  return { ...base, response: { ...recordedResponse(status, judged, bytes), body } };
 }
 
 /** A failed forward as the exchange records it. */
