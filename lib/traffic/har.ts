@@ -13,7 +13,7 @@ import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
-import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
 import { HarProblem, HarScan, RECORDING } from './har-scan.js';
@@ -37,7 +37,7 @@ interface HarEntry {
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
   readonly request?: { readonly method?: unknown; readonly url?: unknown; readonly headers?: unknown; readonly postData?: { readonly text?: unknown; readonly params?: unknown } };
-  readonly response?: { readonly status?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
+  readonly response?: { readonly status?: unknown; readonly statusText?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
 }
 
 /** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
@@ -68,7 +68,9 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
-  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
+  // The recording's header lists are kept too, as recorded (names as spelled, in order, repeats
+  // apart): what the report shows.
+  const request = detachedCopy({ method: req.method, url: req.url, headers: headersOf(req.headers), ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -89,7 +91,8 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  return { ...base, response: recordedResponse(res.status, detachedCopy(headersOf(res.headers, new Set(['content-encoding']))), body) };
+  const received = detachedCopy({ headers: headersOf(res.headers, new Set(['content-encoding'])), reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
+  return { ...base, response: recordedResponse(res.status, received.headers, body, received.reason, received.raw) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
