@@ -189,6 +189,8 @@ export class Ring {
  *  worker takes it from the same bytes if a report shows the exchange). */
 function withoutBody(ex: Exchange): unknown {
   const r = ex.response;
+  // Nor the request's fields as received: shown only, never judged (asBuffers puts them back).
+  if (ex.request.rawHeaders) { const { rawHeaders: _raw, ...request } = ex.request; ex = { ...ex, request }; }
   if (!r) return ex;
   const { status, headers, size, contentCoding } = r;
   const hashed = !Object.getOwnPropertyDescriptor(r, 'sha256')?.get;
@@ -372,7 +374,7 @@ export class JudgePool {
       // The exchange as the worker returned it (when it may be kept), else the run's own record of it
       // (its body, when moved, is gone: only its id, origin and error are read).
       try {
-        done(this.fold(next.ex ? asBuffers(next.ex) : ex, next.judgement));
+        done(this.fold(next.ex ? asBuffers(next.ex, ex) : ex, next.judgement));
       } catch (e) {
         this.fail(e as Error);
       }
@@ -412,11 +414,15 @@ export class JudgePool {
 }
 
 /** A kept exchange a worker returned (a structured clone: its body a Uint8Array): its body a Buffer
- *  again, over the same bytes. */
-function asBuffers(ex: Exchange): Exchange {
+ *  again, over the same bytes; the fields and reason phrase as received, which the batch leaves
+ *  out, from the run's own record (`own`). */
+function asBuffers(ex: Exchange, own: Exchange): Exchange {
   const r = ex.response as (Omit<RecordedResponse, 'body'> & { body: Uint8Array }) | undefined;
-  if (!r || Buffer.isBuffer(r.body)) return ex;
-  return { ...ex, response: { ...r, body: Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) } };
+  const { reason, rawHeaders } = own.response ?? {};
+  const received = reason === undefined && rawHeaders === undefined ? {} : { reason, rawHeaders };
+  const request = own.request.rawHeaders ? { ...ex.request, rawHeaders: own.request.rawHeaders } : ex.request;
+  if (!r) return request === ex.request ? ex : { ...ex, request };
+  return { ...ex, request, response: { ...r, ...received, body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) } };
 }
 
 /** What a worker makes of its learner's data: the function that learns each judged exchange's

@@ -47,6 +47,10 @@ export interface RecordedResponse {
   readonly status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
+  /** The reason phrase that came with the status, where the source has it (the report shows it). */
+  readonly reason?: string;
+  /** The header fields as received, where the source has them (the report shows these, not `headers`). */
+  readonly rawHeaders?: RawHeaders;
   /** The body as received; an exchange kept for the report past its judging keeps only a bounded
    *  head of it (`size` and `sha256` still describe the whole). */
   readonly body: Buffer;
@@ -71,6 +75,27 @@ export function exchangeHeaders(pairs: Iterable<readonly [string, string | reado
     const text = typeof value === 'string' ? value : value.join(', ');
     // Own members only: `constructor` is Object.prototype's until a peer sends one.
     out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${text}` : text;
+  }
+  return out;
+}
+
+/** Header fields as a source received them: names as spelled, in order, repeats apart. A flat
+ *  [name, value, …] list (undici's Buffers, Node's rawHeaders) or a recording's [{ name, value }].
+ *  Kept as the source's own reference (no copy per exchange); fieldsOf reads it once it is shown. */
+export type RawHeaders = readonly (string | Uint8Array | { readonly name?: unknown; readonly value?: unknown })[];
+
+/** A header's bytes as text: Latin-1, as undici and Node read them. */
+const fieldText = (v: unknown): string | undefined => (typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1') : undefined);
+
+/** The fields of a raw list as [name, value] pairs; a recording's item that is no header field (no
+ *  text name or value, an HTTP/2 pseudo-header) is left out, as exchangeHeaders leaves it. */
+export function fieldsOf(raw: RawHeaders): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const item = raw[i];
+    const pair = typeof item === 'string' || item instanceof Uint8Array ? [fieldText(item), fieldText(raw[++i])] : [fieldText(item?.name), fieldText(item?.value)];
+    const [name, value] = pair;
+    if (name !== undefined && value !== undefined && !name.startsWith(':')) out.push([name, value]);
   }
   return out;
 }
@@ -112,8 +137,9 @@ const SHA256: PropertyDescriptor = {
 /** A recorded response with its size and digest taken from the whole body. The digest is taken the
  *  first time it is read (a report's kept exchange, a copy of the record), from the bytes given here:
  *  most exchanges are judged and dropped without it being read. */
-export function recordedResponse(status: number, headers: Readonly<Record<string, string>>, body: Buffer): RecordedResponse {
-  return Object.defineProperty({ status, headers, body, size: body.length }, 'sha256', SHA256) as RecordedResponse;
+export function recordedResponse(status: number, headers: Readonly<Record<string, string>>, body: Buffer, reason?: string, rawHeaders?: RawHeaders): RecordedResponse {
+  const record = reason === undefined && rawHeaders === undefined ? { status, headers, body, size: body.length } : { status, headers, reason, rawHeaders, body, size: body.length };
+  return Object.defineProperty(record, 'sha256', SHA256) as RecordedResponse;
 }
 
 export type TransportErrorKind =
@@ -142,6 +168,8 @@ export interface Exchange {
     readonly method: string;
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
+    /** The header fields as received, where the source has them (shown instead of `headers`). */
+    readonly rawHeaders?: RawHeaders;
     readonly body?: string;
     /** The body came as bytes that are not UTF-8 (a client's request seen by the proxy or the judging
      *  reference): the offset of the first bad byte; `body` holds U+FFFD there, as any decoder would. */

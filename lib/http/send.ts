@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
-import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type RecordedResponse, type TransportError } from './exchange.js';
+import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
 
 // undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
 // start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
@@ -191,7 +191,7 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   return { kind: 'other', message: `${code || 'error'}: ${(e.message ?? String(error)).split('\n')[0]}` };
 }
 
-interface Received { readonly status: number; readonly headers: Record<string, string>; readonly raw: Buffer }
+interface Received { readonly status: number; readonly headers: Record<string, string>; readonly raw: Buffer; readonly reason: string; readonly rawHeaders: RawHeaders | undefined }
 
 /** A body in one chunk smaller than this is kept as received, not copied (it is a view of the
  *  socket's read, which holds little more); a larger one is copied into memory of its own. */
@@ -203,6 +203,9 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   status = 0;
   headers: Record<string, string> = {};
   raw: Buffer = EMPTY_BODY;
+  reason = '';
+  /** undici's own list of the fields as received (its controller holds it): a reference, read only if shown. */
+  rawHeaders: RawHeaders | undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private early: Error | undefined; // the deadline passed before the request had a connection
   private settled = false;
@@ -249,10 +252,13 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
     if (this.early) c.abort(this.early);
   }
 
-  onResponseStart(c: Dispatcher.DispatchController, statusCode: number, received: Record<string, string | string[] | undefined>): void {
+  onResponseStart(c: Dispatcher.DispatchController, statusCode: number, received: Record<string, string | string[] | undefined>, statusMessage?: string): void {
     if (statusCode < 200) return;
     this.status = statusCode;
     this.headers = asExchangeHeaders(received);
+    this.reason = statusMessage ?? '';
+    const raw = (c as { rawHeaders?: unknown }).rawHeaders;
+    if (Array.isArray(raw)) this.rawHeaders = raw as RawHeaders;
     this.bodyTimer = setTimeout(bodyTooSlow, this.options.timeoutMs, this, c);
   }
 
@@ -328,15 +334,16 @@ function exchangeOnce(dispatcher: Dispatcher, target: Target, spec: ExchangeSpec
 
 /** The response as recorded: its body decoded from the content codings the request offered, within
  *  the cap counted after decoding; size and hash stay those of the bytes received. */
-function decodedResponse(status: number, headers: Readonly<Record<string, string>>, raw: Buffer, sent: Readonly<Record<string, string>>, options: TransportOptions): RecordedResponse {
+function decodedResponse(res: Received, sent: Readonly<Record<string, string>>, options: TransportOptions): RecordedResponse {
+  const { status, headers, raw } = res;
   const coded = headers['content-encoding'];
-  if (coded === undefined) return recordedResponse(status, headers, raw); // nothing to decode (decodeContent's answer)
+  if (coded === undefined) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders); // nothing to decode (decodeContent's answer)
   let accept: string | undefined;
   for (const name in sent) if (name.toLowerCase() === 'accept-encoding') { accept = sent[name]; break; }
   const d = decodeContent(raw, coded, accept, options.maxBodyBytes);
-  if (!d.codings.length) return recordedResponse(status, headers, raw);
+  if (!d.codings.length) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
   if (!d.ok && d.tooLarge) throw new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`);
-  const received = recordedResponse(status, headers, raw);
+  const received = recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
   return { ...received, ...(d.ok ? { body: d.body } : {}), contentCoding: { codings: d.codings, ...(d.ok ? {} : { error: d.error }) } };
 }
 
@@ -437,7 +444,7 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
       // request() refuses any other scheme with this error (the CLI allows only these two).
       if (!target.sendable) throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
       const res = await exchangeOnce(dispatcher, target, spec, options, slots, Math.max(1, deadline - Date.now()));
-      response = decodedResponse(res.status, res.headers, res.raw, spec.headers, options);
+      response = decodedResponse(res, spec.headers, options);
     } catch (error) {
       return recorded(spec, request_, startedAt, started, attempt, undefined, describeError(error, target.url, options));
     }

@@ -4,7 +4,7 @@ import { createServer, maxHeaderSize, type IncomingMessage, type RequestListener
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, seconds, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
-import { exchangeHeaders, rawPairs, requestBodyOf } from '../http/exchange.js';
+import { exchangeHeaders, rawPairs, requestBodyOf, type RawHeaders } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import { login, type JsonOperation, type Operation } from '../contract/operations.js';
@@ -64,6 +64,8 @@ export interface ReceivedRequest {
   /** Path and query, as sent. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The header fields as received (Node's rawHeaders): what a report shows. */
+  readonly rawHeaders?: RawHeaders;
   readonly body?: string;
   /** The body's bytes are not UTF-8: where the first bad one is (see lib/http/exchange.ts). */
   readonly notUtf8At?: number;
@@ -410,7 +412,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       res.on('error', destroyOnError);
       const startedAt = new Date();
       const t0 = performance.now();
-      const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)) };
+      const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)), rawHeaders: req.rawHeaders };
       // The body as the client got it: Node writes none to a HEAD.
       const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: received.method === 'HEAD' ? Buffer.alloc(0) : w.body }, startedAt.toISOString(), performance.now() - t0));
       try {

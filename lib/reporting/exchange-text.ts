@@ -1,6 +1,6 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
-import type { Exchange } from '../http/exchange.js';
+import { fieldsOf, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
@@ -26,8 +26,10 @@ function notUtf8Note(bytes: Buffer, head: boolean): string[] {
   return bad && !(bad.cut && head) ? [`the bytes are not UTF-8 from byte ${bad.at}: each ill-formed sequence is shown as U+FFFD`] : [];
 }
 
-const headerLines = (headers: Readonly<Record<string, string>>, redact: Redactor) =>
-  Object.entries(headers).map(([k, v]) => redact.headerField(k, v));
+/** The header fields as they came where the exchange has them (names as spelled, in order, repeats
+ *  apart), else its map; each value redacted by its name, in any case. */
+const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined, redact: Redactor) =>
+  (raw ? fieldsOf(raw) : Object.entries(headers)).map(([k, v]) => redact.headerField(k, v));
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
@@ -52,7 +54,7 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, redact), ''].join('\n');
+  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
@@ -63,7 +65,8 @@ export function requestText(ex: Exchange, redact: Redactor): string {
 export function responseText(ex: Exchange, redact: Redactor): string {
   if (!ex.response) return `(no response: ${ex.error?.message ?? 'unknown'})`;
   const r = ex.response;
-  return [`HTTP ${r.status}`, ...headerLines(r.headers, redact), '', bodyText(r.body, r.size, redact)].join('\n');
+  // The reason phrase as it came (peer text, searched as any is), where the source has one.
+  return [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), '', bodyText(r.body, r.size, redact)].join('\n');
 }
 
 /** Text as one single-quoted shell word (the curl commands here, replay.sh). */

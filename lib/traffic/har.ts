@@ -14,7 +14,7 @@ import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { appliedCodings } from '../http/content-coding.js';
-import { exchangeHeaders, recordedResponse, type Exchange } from '../http/exchange.js';
+import { exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
 import { HarProblem, HarScan, RECORDING } from './har-scan.js';
@@ -38,7 +38,7 @@ interface HarEntry {
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
   readonly request?: { readonly method?: unknown; readonly url?: unknown; readonly headers?: unknown; readonly postData?: { readonly text?: unknown; readonly params?: unknown } };
-  readonly response?: { readonly status?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
+  readonly response?: { readonly status?: unknown; readonly statusText?: unknown; readonly headers?: unknown; readonly content?: { readonly text?: unknown; readonly encoding?: unknown } };
 }
 
 /** HAR headers (a list, names in any case, repeats) as the exchange keeps them. */
@@ -72,7 +72,9 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const headers = headersOf(req.headers);
   // No postData where a Content-Length says a body was sent: not recorded, not sent without one.
   const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
-  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
+  // The recording's header lists are kept too, as recorded (names as spelled, in order, repeats
+  // apart): what the report shows.
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -95,7 +97,8 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
   const decoded = appliedCodings(coding).length > 0;
-  return { ...base, response: recordedResponse(res.status, detachedCopy(judged), body), ...(decoded ? { recordedDecoded: true as const } : {}) };
+  const received = detachedCopy({ headers: judged, reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
+  return { ...base, response: recordedResponse(res.status, received.headers, body, received.reason, received.raw), ...(decoded ? { recordedDecoded: true as const } : {}) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands

@@ -51,6 +51,8 @@ export interface ForwardedExchange {
   readonly requestBodyLeftOut?: true;
   readonly answer?: {
     readonly status: number;
+    /** The reason phrase as the target sent it. */
+    readonly statusMessage?: string;
     readonly rawHeaders: readonly string[];
     /** Absent when the body went past the body cap (it was forwarded whole all the same). */
     readonly body?: Uint8Array;
@@ -347,20 +349,20 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
-    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
+    request: { method: fx.method, url: fx.url, headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
     startedAt: fx.startedAt, durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
-  const { status, rawHeaders, body: copied } = fx.answer;
+  const { status, statusMessage, rawHeaders, body: copied } = fx.answer;
   if (!copied) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } };
   const headers = exchangeHeaders(rawPairs(rawHeaders));
   const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
   const body = decoded(bytes, headers['content-encoding'], maxBodyBytes);
   if (body === undefined) return { ...base, error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } };
-  if (body === bytes) return { ...base, response: recordedResponse(status, headers, body) };
+  if (body === bytes) return { ...base, response: recordedResponse(status, headers, body, statusMessage, rawHeaders) };
   const { 'content-encoding': _ce, ...judged } = headers;
   // Judged decoded, sized and hashed as the client got it (as a probe's answer is): a replay gets those bytes.
-  return { ...base, response: { ...recordedResponse(status, judged, bytes), body } };
+  return { ...base, response: { ...recordedResponse(status, judged, bytes, statusMessage, rawHeaders), body } };
 }
 
 /** A failed forward as the exchange records it. */
@@ -809,7 +811,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // Handed over once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
         if (failed) return;
-        done(copy ? { answer: { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } } : {});
+        done(copy ? { answer: { status: answer.statusCode ?? 0, statusMessage: answer.statusMessage, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } } : {});
       });
     });
     if (requestCopy) {
