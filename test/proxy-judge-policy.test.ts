@@ -43,4 +43,34 @@ describe('the proxy judge\'s scheduling policy', () => {
       s.child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it.skipIf(!seen)(seen
+    ? 'the children the judge has started (the reports\' presentation) take the forwarding thread\'s normal policy and nice 0, not the judge\'s SCHED_IDLE'
+    : 'SKIPPED: no idle-scheduled judge here (see above)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-policy-'));
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--report-dir', dir, '--reports', 'allure']);
+    try {
+      await s.url;
+      const pid = s.child.pid!;
+      await until(() => readdirSync(`/proc/${pid}/task`).some((tid) => policyOf(`/proc/${pid}/task/${tid}/stat`) === SCHED_IDLE), 'the judge thread to take the idle policy', 30_000);
+      // Stopped, the judge writes its last reports: allure-results through the presentation child.
+      s.child.kill('SIGTERM');
+      const presentation = (): { nice: number; policy: number } | undefined => {
+        for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+          try {
+            const f = fields(`/proc/${p}/stat`);
+            if (Number(f[1]) !== pid || !readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('cli/present')) continue;
+            return { nice: Number(f[16]), policy: Number(f[38]) };
+          } catch { /* gone meanwhile */ }
+        }
+        return undefined;
+      };
+      let seenChild: { nice: number; policy: number } | undefined;
+      await until(() => (seenChild = presentation()) !== undefined, 'the presentation child to start', 60_000);
+      expect(seenChild).toEqual({ nice: 0, policy: 0 });
+      expect(await s.exit).toBe(2); // nothing was observed
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  }, 120_000);
 });

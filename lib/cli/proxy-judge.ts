@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { startChildrenWith, type ChildAhead } from '../child-ahead.js';
 import { checkById } from '../checks/catalogue.js';
 import { collectGarbage, LARGE_BODY_BYTES } from '../engine/collect.js';
 import type { Check } from '../checks/check.js';
@@ -38,7 +39,9 @@ export type ToJudge =
   /** How much was forwarded unjudged so far: stated in the reports written from now until the next. */
   | { readonly kind: 'unjudged'; readonly note: string; readonly count: number }
   /** Traffic has ended: write the reports a last time, stating `notes`. */
-  | { readonly kind: 'stop'; readonly notes: readonly string[]; readonly unjudged: number };
+  | { readonly kind: 'stop'; readonly notes: readonly string[]; readonly unjudged: number }
+  /** A child the proxy started for the judge (`child`) has run (`run`): what it gave. */
+  | { readonly kind: 'child-ran'; readonly id: number; readonly code: number | null; readonly stdout: string; readonly stderr: string };
 
 /** Judge → proxy. */
 export type FromJudge =
@@ -48,7 +51,11 @@ export type FromJudge =
   | { readonly kind: 'judged'; readonly count: number; readonly lines: readonly string[] }
   /** A rewrite of the reports could not write something. */
   | { readonly kind: 'problems'; readonly problems: readonly string[] }
-  | { readonly kind: 'final'; readonly written: Written };
+  | { readonly kind: 'final'; readonly written: Written }
+  /** Start a child for the judge (childAhead's), and give it its line: started by the proxy's
+   *  thread, at its priority, not the judge's lowest (startChildrenWith). */
+  | { readonly kind: 'child'; readonly id: number; readonly args: readonly string[]; readonly stdout: boolean }
+  | { readonly kind: 'child-run'; readonly id: number; readonly line: string; readonly timeoutMs: number };
 
 /** "✗ ID [LEVEL] proxy.12 POST /x: message" without the exchange id or quoted values: the same
  *  finding on another exchange (hours of traffic repeat the same few). */
@@ -75,6 +82,14 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const live = new LiveJudging(openSession(setup.session), checks, setup.namespaces);
   const printed = new Set<string>();
   const post = (m: FromJudge) => port.postMessage(m);
+  // The presentation's and Allure's children are started by the proxy's thread (see FromJudge's 'child').
+  let children = 0;
+  const ran = new Map<number, (r: Awaited<ReturnType<ChildAhead['run']>>) => void>();
+  startChildrenWith((args, stdout) => {
+    const id = children++;
+    post({ kind: 'child', id, args, stdout });
+    return { pid: undefined, run: (line, timeoutMs) => new Promise((resolve) => { ran.set(id, resolve); post({ kind: 'child-run', id, line, timeoutMs }); }) };
+  });
 
   let rewriting: Promise<void> | undefined;
   // The latest word on what went unjudged is stated among the warnings (replaced by the next, and on stop).
@@ -113,6 +128,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     if (exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
   };
   port.on('message', (m: ToJudge) => {
+    if (m.kind === 'child-ran') { ran.get(m.id)?.(m); ran.delete(m.id); return; }
     if (m.kind === 'unjudged') { live.state('unjudged', m.note); live.unjudged = m.count; noteChanged = true; return; }
     if (m.kind === 'exchanges') {
       for (const exchange of m.exchanges) judgeOne(exchange);

@@ -15,6 +15,7 @@ import { fromRoot } from '../paths.js';
 import { consoleText, displayLine } from '../reporting/display.js';
 import { bodyDeadline, MAX_INFORMATIONAL, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
+import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
 import { finish, restateWithProblem } from './write-reports.js';
@@ -160,11 +161,18 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   let ready: ((up: boolean) => void) | undefined;
   let started = false;
   const judgeUp = new Promise<boolean>((resolve) => { ready = resolve; });
+  // The judge's children, started here at this thread's priority (see FromJudge's 'child').
+  const children = new Map<number, ChildAhead>();
   judge.on('message', (m: FromJudge) => {
     if (m.kind === 'ready') { started = true; ready!(true); }
     else if (m.kind === 'judged') { for (let i = 0; i < m.count; i++) queue.judged(); for (const line of m.lines) say(line); }
     else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${consoleText(p)}\n`);
-    else final!(m);
+    else if (m.kind === 'child') children.set(m.id, childAhead(m.args, m.stdout));
+    else if (m.kind === 'child-run') {
+      const child = children.get(m.id);
+      children.delete(m.id);
+      void child?.run(m.line, m.timeoutMs).then((r) => judge.postMessage({ kind: 'child-ran', id: m.id, ...r } satisfies ToJudge));
+    } else final!(m);
   });
   // A judge that stopped leaves the traffic as it was: forwarding goes on, nothing more is judged.
   const judgeLost = (why: string) => {
