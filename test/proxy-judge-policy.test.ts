@@ -44,6 +44,23 @@ describe('the proxy judge\'s scheduling policy', () => {
     }
   }, 60_000);
 
+  it.skipIf(!linux)(linux
+    ? 'with --judge-priority normal no thread of the proxy takes the idle policy or nice 19 (the judge shares the CPU with the traffic)'
+    : 'SKIPPED: not Linux: no scheduling policy per thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-policy-'));
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--report-dir', dir, '--reports', 'summary', '--judge-priority', 'normal']);
+    try {
+      await s.url; // the judge has set itself up (and would have lowered its priority) before the proxy listens
+      const pid = s.child.pid!;
+      const threads = readdirSync(`/proc/${pid}/task`).map((tid) => fields(`/proc/${pid}/task/${tid}/stat`)).map((f) => ({ nice: Number(f[16]), policy: Number(f[38]) }));
+      expect(threads.filter((t) => t.policy === SCHED_IDLE || t.nice === 19)).toEqual([]);
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(2); // nothing was observed
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it.skipIf(!seen)(seen
     ? 'the children the judge has started (the reports\' presentation) take the forwarding thread\'s normal policy and nice 0, not the judge\'s SCHED_IDLE'
     : 'SKIPPED: no idle-scheduled judge here (see above)', async () => {

@@ -72,7 +72,7 @@ describe('--proxy with two clients that never read answers at the body cap', () 
     const dir = mkdtempSync(join(tmpdir(), 'proxy-slow-reader-'));
     // --timeout 500: the subject, the time a client may keep the proxy waiting before its room may go
     // (and the time the target, this process, has to answer: it answers at once).
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary', '--timeout', '500']);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary', '--timeout', '500', '--judge-priority', 'normal']);
     const warnings = () => {
       try { return (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { warnings: string[] }).warnings; } catch { return []; }
     };

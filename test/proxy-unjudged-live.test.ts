@@ -38,7 +38,7 @@ describe('--proxy with more answers in flight than its room for copies', () => {
 
   it('the reports rewritten while it runs state how many exchanges went unjudged so far, in the warnings, counts and verdict; the last one states the final count instead, and the console\'s verdict too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-unjudged-'));
-    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', targetUrl, '--report-dir', dir, '--reports', 'summary', '--max-body-mib', '1']);
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', targetUrl, '--report-dir', dir, '--reports', 'summary', '--max-body-mib', '1', '--judge-priority', 'normal']);
     type Summary = { warnings: string[]; verdictWords: string; counts: { exchanges: { exchanges: number; unjudged?: number } } };
     const summary = (): Summary | undefined => {
       try { return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary; } catch { return undefined; }

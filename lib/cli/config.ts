@@ -63,6 +63,7 @@ export const CONFORMANCE_OPTIONS = {
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
   judge: { kind: 'string', arg: 'server|client|both', env: 'JUDGE_SIDES', defaultText: 'both', help: 'with --har or --proxy: judge the server\'s answers, the clients\' requests, or both' },
+  'judge-priority': { kind: 'string', arg: 'idle|normal', env: 'JUDGE_PRIORITY', defaultText: 'idle', help: 'with --proxy: the judge\'s CPU priority. idle: it takes only CPU the traffic leaves (live traffic is never slowed; on a busy machine much may go unjudged and the reports come late); normal: it shares the CPU with the traffic (CI, where every exchange should be judged)' },
   'fail-on': { kind: 'string', arg: 'must|should', env: 'FAIL_ON', defaultText: 'must', help: 'what fails the run (exit 1): a failed MUST check or a difference from the legacy, or a failed SHOULD check too' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
   'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },
@@ -104,6 +105,8 @@ export interface Config {
   readonly failOn: Gate;
   /** --judge: the sides of recorded or proxied traffic judged. */
   readonly judge: JudgedSides;
+  /** --judge-priority: the proxy's judge at the lowest CPU priority, or at the run's own. */
+  readonly judgePriority: 'idle' | 'normal';
   /** --reports: the outputs to write (all when not given). */
   readonly reports: ReadonlySet<ReportName>;
   /** --har: recordings to judge, in order ("-": standard input); nothing is sent. */
@@ -216,6 +219,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (proxy && !baseUrl) return { ok: false, error: '--proxy forwards to a deployment: give its --base-url' };
   if (proxy && (v.har || v.accounts || v.generate !== undefined || shard || v['legacy-url'] !== undefined)) return { ok: false, error: '--proxy judges the traffic it forwards and sends nothing of its own; it does not combine with --har, --accounts, --generate, --shard or --legacy-url' };
   if (v.judge !== undefined && !['server', 'client', 'both'].includes(v.judge)) return { ok: false, error: `--judge must be server, client or both, not ${JSON.stringify(v.judge.slice(0, 40))}` };
+  if (v['judge-priority'] !== undefined && !['idle', 'normal'].includes(v['judge-priority'])) return { ok: false, error: `--judge-priority must be idle or normal, not ${JSON.stringify(v['judge-priority'].slice(0, 40))}` };
   if (v.judge !== undefined && !v.har && !proxy) return { ok: false, error: '--judge chooses the sides of recorded (--har) or proxied (--proxy) traffic; a probe run judges the server only' };
   if (v['fail-on'] !== undefined && v['fail-on'] !== 'must' && v['fail-on'] !== 'should') return { ok: false, error: `--fail-on must be must or should, not ${JSON.stringify(v['fail-on'].slice(0, 40))}` };
   if (v.seed !== undefined && v.generate === undefined) return { ok: false, error: '--seed replays the requests of --generate N; there is no --generate' };
@@ -271,6 +275,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
       quiet: v.quiet ?? false,
       failOn: v['fail-on'] === 'should' ? 'should' : 'must',
       judge: (v.judge ?? 'both') as JudgedSides,
+      judgePriority: v['judge-priority'] === 'normal' ? 'normal' : 'idle',
       reports,
       ...(v.generate !== undefined ? { generate: { count: v.generate, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
       given: v,

@@ -28,6 +28,8 @@ export interface JudgeSetup {
   /** Distinct finding lines sent to be printed; past this, findings only reach the reports. */
   readonly maxLines: number;
   readonly maxBodyBytes: number;
+  /** --judge-priority: `idle` lowers this thread's priority as far as it goes. */
+  readonly priority: 'idle' | 'normal';
 }
 
 /** Proxy → judge. */
@@ -148,8 +150,9 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
 }
 
 if (parentPort) {
-  lowestPriority();
-  serve(parentPort, workerData as JudgeSetup);
+  const setup = workerData as JudgeSetup;
+  if (setup.priority === 'idle') lowestPriority();
+  serve(parentPort, setup);
 } else {
   process.stderr.write('proxy-judge: this is the validating proxy\'s judge; it runs inside `conformance --proxy`\n');
   process.exitCode = 2;

@@ -132,7 +132,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const session = { ...setupOf(config, dir, { baseUrl: target, description: 'traffic through the validating proxy' }), quiet: true };
   const setup: JudgeSetup = {
     session, checkIds: checks.map((c) => c.id), namespaces: config.namespaces,
-    reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES, maxBodyBytes: config.maxBodyBytes,
+    reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES, maxBodyBytes: config.maxBodyBytes, priority: config.judgePriority,
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });
