@@ -11,7 +11,8 @@
 //     header, and written in pieces a reader reads as one (two JSON strings, CDATA sections, a comment);
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
-//     token of an output is looked up, so a value learned from one account's answer is masked in
+//     token of an output is looked up (decoded too: hex, reversed, base64 of text holding a learned
+//     token), so a value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
@@ -50,7 +51,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base64Spellings, canonical, canonicalValue, occurrences, secretSpellings, withoutWhitespace } from './spellings.js';
+import { base64Spellings, base64Text, canonical, canonicalValue, occurrences, readCased, secretSpellings, withoutWhitespace } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -632,8 +633,9 @@ export class Redactor {
     const tokens = words.filter((t, i) => t.length >= MIN_SCANNED && own?.[i] !== true);
     for (const t of tokens) if ((tokens.length === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t);
     // A long token echoed hex-encoded or reversed in another exchange is found by decoding and
-    // reversing the tokens of the output (learnedToken), not stored in those spellings too: two more
-    // fingerprints for each long token would be most of the set.
+    // reversing the tokens of the output (learnedToken), one in base64 by decoding its base64 tokens
+    // (learnedText), not stored in those spellings too: more fingerprints for each long token would
+    // be most of the set.
     // A value of several words ("Flat 9 Baker Street"), whose words are too short or too common to
     // mask alone: every two words in a row, so any two of them together are found in any output.
     if (pairs) {
@@ -960,6 +962,25 @@ export class Redactor {
           previous = joined;
         }
       }
+      // A learned secret echoed in base64 or base64url (a Basic credential, a token, a JSON document
+      // holding one): each run of the alphabet decoded whole, or else each of its path segments, and
+      // masked when its text holds a learned token (learnedText).
+      for (const m of c.text.matchAll(BASE64_RUN)) {
+        const run = casedRun(text, c, m.index, m[0].length);
+        if (run === undefined) continue;
+        // A spelling of a secret this scope knows (its base64, searched above) keeps that secret's marker.
+        const at = (k: number, length: number): Range => {
+          const [a, b] = [c.from[m.index + k]!, c.to[m.index + k + length - 1]!];
+          return [a, b, ranges.find((r) => r[0] < b && a < r[1] && KIND_MARKER.test(r[2]))?.[2] ?? `«secret: ${length} chars»`];
+        };
+        const whole = base64Text(run, MAX_BASE64_DECODED);
+        if (whole !== undefined) { if (learnedText(fingerprints, whole)) ranges.push(at(0, run.length)); continue; }
+        if (!run.includes('/')) continue;
+        for (const s of run.matchAll(BASE64_SEGMENT)) {
+          const decoded = base64Text(s[0], MAX_BASE64_DECODED);
+          if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(s.index, s[0].length));
+        }
+      }
     }
   }
 
@@ -1102,6 +1123,53 @@ function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
   if (!HEX_TOKEN.test(token)) return false;
   const decoded = canonicalValue(Buffer.from(token, 'hex').toString('utf8'));
   return decoded.length >= MIN_PART && fingerprints.has(decoded);
+}
+
+/** Runs of the base64 alphabets in a canonical (lower-case) text long enough to hide a secret, and
+ *  their segments between slashes (a URL's path). */
+const BASE64_RUN = new RegExp(`[a-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
+const BASE64_SEGMENT = new RegExp(`[A-Za-z0-9+_-]{${MIN_BASE64},}={0,2}`, 'g');
+/** A marker of a known secret's kind, as the scope's table writes it (not JSON- or URL-spelled). */
+const KIND_MARKER = /^«(?:credential|personal|secret header):/;
+/** Characters of a base64 token decoded at most: a token of megabytes costs what one of a few KiB does. */
+const MAX_BASE64_DECODED = 4096;
+
+/** The characters of `text` that the canonical run `c.text[start, start + length)` came from, in
+ *  their own letter case (base64 is read by it), each decoded as a reader reads it (readCased); or
+ *  undefined when one of them is not read as one character. */
+function casedRun(text: string, c: ReturnType<typeof canonical>, start: number, length: number): string | undefined {
+  const from = c.from[start]!;
+  const to = c.to[start + length - 1]!;
+  // Written as read (nearly always): its characters as they are.
+  if (to - from === length) return text.slice(from, to);
+  let out = '';
+  for (let k = start; k < start + length;) {
+    // Characters decoded from one spelling (a run of %HH) share its range: read together.
+    let next = k + 1;
+    while (next < start + length && c.from[next] === c.from[k] && c.to[next] === c.to[k]) next++;
+    const read = readCased(text.slice(c.from[k], c.to[k]));
+    if (read.length !== next - k || read.toLowerCase() !== c.text.slice(k, next)) return undefined;
+    out += read;
+    k = next;
+  }
+  return out;
+}
+
+/** Whether a decoded text (base64Text) holds a learned token, read as an output's tokens are
+ *  (learnedToken, and two words of one value in a row); a token joined by colons (a Basic
+ *  credential's user:password) by its parts too. */
+function learnedText(fingerprints: FingerprintSet, decoded: string): boolean {
+  const t = canonical(decoded).text;
+  let previous: { word: string; end: number } | undefined;
+  for (const m of t.matchAll(TOKEN)) {
+    const token = m[0].replace(TRIM, '');
+    if (!token) continue;
+    if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) return true;
+    if (token.includes(':') && token.split(':').some((p) => p.length >= MIN_SCANNED && learnedToken(fingerprints, p))) return true;
+    if (previous && !boundaryBetween(t, previous.end, m.index) && fingerprints.has(pair(previous.word, token))) return true;
+    previous = { word: token, end: m.index + m[0].length };
+  }
+  return false;
 }
 
 /** The marker of ranges that overlap (replaceRanges): the longest one's when it states no length

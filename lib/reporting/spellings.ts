@@ -5,7 +5,9 @@
 // original exactly. Characters that show nothing (U+200B zero-width space, U+00AD soft hyphen, the
 // other zero-width format characters) are left out of the canonical form, so a value with them between
 // its characters reads as the value. Base64 and hex cannot be decoded in place (their alignment is
-// unknown), so those spellings of a secret are computed once and searched for (secretSpellings).
+// unknown), so those spellings of a secret are computed once and searched for (secretSpellings); a
+// token of a text that is base64 is decoded whole (base64Text) for what was learned elsewhere.
+import { isUtf8 } from 'node:buffer';
 
 /** A canonical form of a text, and where each of its characters came from in the original. */
 export interface CanonicalText {
@@ -166,6 +168,45 @@ export function base64Spellings(value: string): string[] {
     out.add(stable.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return [...out];
+}
+
+/** A token of a shown text in the standard base64 alphabet or the URL-safe one (not both), padded
+ *  or not. */
+const BASE64_TOKEN = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
+/**
+ * The UTF-8 text `token` is the base64 (or base64url) of, or undefined when it is none: not of that
+ * alphabet, of a length no encoder writes, or decoding to bytes that are no UTF-8 text. Only the first
+ * `max` characters are decoded (whole groups of four; an end cut inside a character left out), so a
+ * token of megabytes costs no more than one of `max` characters.
+ */
+export function base64Text(token: string, max: number): string | undefined {
+  if (!BASE64_TOKEN.test(token)) return undefined;
+  let end = token.length;
+  while (token.charCodeAt(end - 1) === 0x3d) end--;
+  if (end % 4 === 1 || (end < token.length && token.length % 4 !== 0)) return undefined;
+  const cut = end > max;
+  // Node decodes both alphabets as 'base64'.
+  const bytes = Buffer.from(cut ? token.slice(0, max - (max % 4)) : token.slice(0, end), 'base64');
+  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < bytes.length; drop++) {
+    const part = bytes.subarray(0, bytes.length - drop);
+    if (isUtf8(part)) return part.toString('utf8');
+  }
+  return undefined;
+}
+
+/** `s` as a reader reads it, letter case kept (canonical() folds it): escapes, references and
+ *  percent-encodings decoded, as many times as canonical() decodes them, invisible characters left out. */
+export function readCased(s: string): string {
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    let out = '';
+    for (let i = 0; i < s.length;) {
+      const decoded = decodeAt(s, i);
+      if (decoded && decoded[0].length <= decoded[1]) { out += decoded[0]; i += decoded[1]; } else out += s[i++];
+    }
+    if (out === s) break;
+    s = out;
+  }
+  return [...s].filter((ch) => !INVISIBLE.test(ch)).join('');
 }
 
 /** The spellings of a secret that are not decoded in place, canonical (lower case): its UTF-8 bytes in

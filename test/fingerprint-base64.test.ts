@@ -1,0 +1,111 @@
+// A secret learned in one exchange and echoed base64-encoded in another (a response body, a header,
+// a URL, a check's message): found by decoding the base64 tokens of the shown text and looking up the
+// tokens of what they decode to among the learned fingerprints, as hex and reversed tokens are. The
+// secret at an offset of the decoded text (Basic user:password, a JSON document) is found too; a
+// base64 value that decodes to nothing learned is shown exactly as sent.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { runCli } from './helpers/cli.js';
+import { files, readable } from './helpers/outputs.js';
+
+const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
+const BEARER = 'AbTok-9fQzLm2XyW7kR';
+const USER = 'alice-b64';
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
+
+/** Every base64 spelling of a secret the answer of exchange B holds. */
+const echoes = (secret: string): Record<string, string> => ({
+  base64: b64(secret),
+  base64url: b64url(secret),
+  'base64 of user:secret': b64(`${USER}:${secret}`),
+  'base64 of a JSON document': b64(JSON.stringify({ note: 'as sent', credential: secret, n: 1 })),
+});
+/** Base64 of text holding nothing learned: shown as sent. */
+const PLAIN = [b64('a plain value, nothing secret here'), b64url('{"page":2,"size":50,"order":"name"}')];
+
+function exchange(request: string, headers: Record<string, string>, answer: string): Exchange {
+  return {
+    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json', ...headers }, body: request },
+    response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
+    startedAt: new Date(0).toISOString(), durationMs: 1,
+  };
+}
+
+/** A redactor that learned exchange A: a password field of its request, its bearer token. */
+function learnedA(): Redactor {
+  const r = new Redactor({ showPersonalData: false, secrets: [] });
+  r.learnFingerprints(exchange(JSON.stringify({ userName: USER, password: PASSWORD }), { authorization: `Bearer ${BEARER}` }, '{}'), {});
+  return r;
+}
+
+describe('a secret learned in one exchange, echoed in base64 by another', () => {
+  for (const [name, secret] of [['a password field', PASSWORD], ['an Authorization bearer token', BEARER]] as const) {
+    it(`${name}: masked whole in base64, base64url, Basic user:secret and a JSON document, in a body, a header, a URL and a line`, () => {
+      const other = learnedA().scope();
+      for (const [how, echo] of Object.entries(echoes(secret))) {
+        const mark = `«secret: ${echo.length} chars»`;
+        expect(other.text(JSON.stringify({ echo })), how).toBe(JSON.stringify({ echo: mark }));
+        expect(other.header('x-echo', echo), how).toBe(mark);
+        expect(other.text(`http://example.test/echo/${echo}?v=${encodeURIComponent(echo)}`), how).toBe(`http://example.test/echo/${mark}?v=${mark}`);
+        expect(other.line(`the answer echoed ${echo} back`), how).toBe(`the answer echoed ${mark} back`);
+      }
+    });
+  }
+
+  it('masks a base64 JSON document of 100 KiB whose first kilobytes hold the secret, and base64 written in \\u escapes', () => {
+    const other = learnedA().scope();
+    const big = b64(JSON.stringify({ credential: PASSWORD, padding: 'x'.repeat(100 * 1024) }));
+    expect(other.text(JSON.stringify({ big }))).toBe(JSON.stringify({ big: `«secret: ${big.length} chars»` }));
+    const echo = b64(PASSWORD);
+    const escaped = [...echo].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(other.text(`{"echo":"${escaped}"}`)).toBe(`{"echo":"«secret: ${echo.length} chars»"}`);
+  });
+
+  it('leaves base64 that decodes to nothing learned exactly as sent', () => {
+    const other = learnedA().scope();
+    for (const plain of PLAIN) {
+      const text = JSON.stringify({ cursor: plain, path: `/x/${plain}` });
+      expect(other.text(text)).toBe(text);
+      expect(other.line(`next ${plain}`)).toBe(`next ${plain}`);
+    }
+  });
+});
+
+/** A HAR entry: POST of `request` to the login route, answered 200 with `answer`. */
+function entry(request: string, headers: Record<string, string>, answer: string) {
+  const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
+  return {
+    startedDateTime: new Date(0).toISOString(), time: 1,
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', httpVersion: 'HTTP/1.1', headers: pairs({ 'content-type': 'application/json', ...headers }), queryString: [], cookies: [], headersSize: -1, bodySize: Buffer.byteLength(request), postData: { mimeType: 'application/json', text: request } },
+    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: pairs({ 'content-type': 'application/json' }), cookies: [], content: { size: answer.length, mimeType: 'application/json', text: answer }, redirectURL: '', headersSize: -1, bodySize: -1 },
+    cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
+  it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fingerprint-base64-'));
+    const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];
+    const answer = JSON.stringify({ userName: USER, releaseMessage: echoed.join(' '), echoes: echoed, plain: PLAIN });
+    const entries = [
+      entry(JSON.stringify({ userName: USER, password: PASSWORD }), { authorization: `Bearer ${BEARER}` }, '{}'),
+      entry(JSON.stringify({ userName: USER }), {}, answer),
+    ];
+    const har = join(dir, 'echo.har');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
+    const out = join(dir, 'out');
+    const r = await runCli(['--har', har, '--report-dir', out, '--reports', 'summary,traceability,junit,allure']);
+    expect(r.code, r.stderr).toBe(1);
+    const outputs = [['console', r.stdout + r.stderr], ...files(out).map((f) => [f.slice(out.length + 1), readable(f)])] as const;
+    const shown = outputs.flatMap(([name, text]) => echoed.filter((e) => text.includes(e)).map((e) => `${e} in ${name}`));
+    expect(shown).toEqual([]);
+    const exchanges = outputs.find(([name]) => name === 'exchanges.json')![1];
+    for (const plain of PLAIN) expect(exchanges).toContain(plain);
+  }, 60_000);
+});
