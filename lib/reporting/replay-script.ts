@@ -113,9 +113,14 @@ export function replayScript(report: Report): string {
   /** The lines that replay one request: `replay` its curl command (secrets as markers), `ex` the
    *  exchange whose answer the replay's is shown beside. */
   const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
+    // A secret header a request repeated (a client's, a recording's): each field its own variable.
+    const seen = new Map<string, number>();
     const curl = command.replace(SECRET_HEADER, (_m, name: string) => {
-      variables.set(variableOf(name), `the value of the --header ${name}`);
-      return `-H "${name}: $${variableOf(name)}"`;
+      const n = (seen.get(variableOf(name)) ?? 0) + 1;
+      seen.set(variableOf(name), n);
+      const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
+      variables.set(variable, n === 1 ? `the value of the --header ${name}` : `the value of field ${n} named ${name} of the request replayed`);
+      return `-H "${name}: $${variable}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
