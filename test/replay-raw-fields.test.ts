@@ -77,6 +77,14 @@ describe('replay.sh after --proxy', () => {
     expect(text).toContain(': "${AUTHORIZATION_2:?set AUTHORIZATION_2 to');
     expect(text).toContain('-H "AUTHORIZATION: $AUTHORIZATION" -H "authorization: $AUTHORIZATION_2"');
   });
+
+  it('replays a request whose plain body member holds a literal «, sending it as it came', async () => {
+    const got = await replayedBy(join(dir, 'replay.sh'), ENV);
+    const noted = forwarded.find((r) => r.line.startsWith('POST /user/confirmemail'))!;
+    const replays = got.filter((r) => r.line === noted.line);
+    expect(replays.length).toBeGreaterThan(0);
+    for (const r of replays) expect([r.fields, r.body.toString()]).toEqual([recorded(noted), '{"ownerId":"7","note":"a «quoted» note"}']);
+  });
 });
 
 it('replay.sh after --har sends a recorded entry\'s header fields as recorded: names as spelled, repeats apart, in order', async () => {

@@ -12,7 +12,7 @@ import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
-import { MARKER } from './sensitive-ranges.js';
+import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -142,7 +142,8 @@ export function replayScript(report: Report): string {
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
-    if (curl.includes('«') || holdsUrlMarker(curl) || !curl.includes(start)) {
+    // A marker exactly as the redactor writes one: a « a client sent in a value is sent again.
+    if (markersIn(curl).length || holdsUrlMarker(curl) || !curl.includes(start)) {
       steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
       return;
     }
