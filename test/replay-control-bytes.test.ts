@@ -96,10 +96,11 @@ describe('replay.sh and the console, from a recording', () => {
     });
     expect(out).toMatch(/^REQ-METHOD \(MUST\) har\.1: 200 /m);
     const args = argv(log);
-    expect(args.filter((_a, i) => args[i - 1] === '-H')).toEqual([`x-trace: ${VALUE}`, 'accept:', 'user-agent:']);
+    // The header's name as the recording spells it.
+    expect(args.filter((_a, i) => args[i - 1] === '-H')).toEqual([`X-Trace: ${VALUE}`, 'accept:', 'user-agent:']);
     expect(args.at(-1)).toBe(`http://127.0.0.1:9${URL_TAIL}`);
     // Nothing raw a terminal acts on; the command printed, its control characters in printf's escapes.
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202e]/u);
-    expect(r.stdout).toMatch(/replay: curl .*-H 'x-trace: a'"\$\(printf '\\033'\)"'\[31mred'/);
+    expect(r.stdout).toMatch(/replay: curl .*-H 'X-Trace: a'"\$\(printf '\\033'\)"'\[31mred'/);
   });
 });

@@ -27,9 +27,13 @@ function notUtf8Note(bytes: Buffer, head: boolean): string[] {
 }
 
 /** The header fields as they came where the exchange has them (names as spelled, in order, repeats
- *  apart), else its map; each value redacted by its name, in any case. */
+ *  apart), else its map: what the reports show and the replays send. */
+const fieldsAsSent = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined): [string, string][] =>
+  (raw ? fieldsOf(raw) : Object.entries(headers));
+
+/** The header fields as they came, each value redacted by its name, in any case. */
 const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined, redact: Redactor) =>
-  (raw ? fieldsOf(raw) : Object.entries(headers)).map(([k, v]) => redact.headerField(k, v));
+  fieldsAsSent(headers, raw).map(([k, v]) => redact.headerField(k, v));
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
@@ -174,16 +178,18 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const path = r.url.replace(/[?#].*$/s, '');
   // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
   // own Accept-Encoding kept: curl then adds none).
-  const decodes = ex.recordedDecoded && Object.keys(r.headers).some((k) => k.toLowerCase() === 'accept-encoding');
+  // Each field as it was sent (names as spelled, repeats apart, in order), where the exchange has them.
+  const fields = fieldsAsSent(r.headers, r.rawHeaders);
+  const sent = new Set(fields.map(([k]) => k.toLowerCase()));
+  const decodes = ex.recordedDecoded && sent.has('accept-encoding');
   const head = headMethod(r);
   const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header of no value is written `Name;` (curl drops `Name: `).
-  for (const [k, v] of Object.entries(r.headers)) {
+  for (const [k, v] of fields) {
     const field = redact.headerField(k, v);
     parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field));
   }
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
-  const sent = new Set(Object.keys(r.headers).map((k) => k.toLowerCase()));
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);

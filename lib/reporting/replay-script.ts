@@ -12,7 +12,7 @@ import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
-import { MARKER } from './sensitive-ranges.js';
+import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
@@ -113,9 +113,14 @@ export function replayScript(report: Report): string {
   /** The lines that replay one request: `replay` its curl command (secrets as markers), `ex` the
    *  exchange whose answer the replay's is shown beside. */
   const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
+    // A secret header a request repeated (a client's, a recording's): each field its own variable.
+    const seen = new Map<string, number>();
     const curl = command.replace(SECRET_HEADER, (_m, name: string) => {
-      variables.set(variableOf(name), `the value of the --header ${name}`);
-      return `-H "${name}: $${variableOf(name)}"`;
+      const n = (seen.get(variableOf(name)) ?? 0) + 1;
+      seen.set(variableOf(name), n);
+      const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
+      variables.set(variable, n === 1 ? `the value of the --header ${name}` : `the value of field ${n} named ${name} of the request replayed`);
+      return `-H "${name}: $${variable}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
@@ -137,7 +142,8 @@ export function replayScript(report: Report): string {
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
-    if (curl.includes('«') || holdsUrlMarker(curl) || !curl.includes(start)) {
+    // A marker exactly as the redactor writes one: a « a client sent in a value is sent again.
+    if (markersIn(curl).length || holdsUrlMarker(curl) || !curl.includes(start)) {
       steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
       return;
     }

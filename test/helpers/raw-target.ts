@@ -10,6 +10,8 @@ export interface ParsedRequest {
   readonly line: string;
   /** Header names lower-cased; repeats joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
+  /** The header lines as they came: names as spelled, in order, repeats apart. */
+  readonly fields: readonly (readonly [string, string])[];
   readonly body: Buffer;
 }
 
@@ -26,10 +28,12 @@ function parseOne(buf: Buffer): { request: ParsedRequest; used: number } | undef
   if (end < 0) return undefined;
   const [line = '', ...fields] = buf.subarray(0, end).toString('latin1').split('\r\n');
   const headers: Record<string, string> = {};
+  const lines: [string, string][] = [];
   for (const f of fields) {
     const colon = f.indexOf(':');
-    const name = f.slice(0, colon).trim().toLowerCase();
     const value = f.slice(colon + 1).trim();
+    lines.push([f.slice(0, colon), value]);
+    const name = f.slice(0, colon).trim().toLowerCase();
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   let at = end + 4;
@@ -43,7 +47,7 @@ function parseOne(buf: Buffer): { request: ParsedRequest; used: number } | undef
       if (size === 0) { // trailers, then an empty line
         const stop = buf.indexOf('\r\n\r\n', at - 2);
         if (stop < 0) return undefined;
-        return { request: { line, headers, body: Buffer.concat(parts) }, used: stop + 4 };
+        return { request: { line, headers, fields: lines, body: Buffer.concat(parts) }, used: stop + 4 };
       }
       if (buf.length < at + size + 2) return undefined;
       parts.push(buf.subarray(at, at + size));
@@ -52,7 +56,7 @@ function parseOne(buf: Buffer): { request: ParsedRequest; used: number } | undef
   }
   const length = Number(headers['content-length'] ?? 0);
   if (buf.length < at + length) return undefined;
-  return { request: { line, headers, body: Buffer.from(buf.subarray(at, at + length)) }, used: at + length };
+  return { request: { line, headers, fields: lines, body: Buffer.from(buf.subarray(at, at + length)) }, used: at + length };
 }
 
 export async function startRawTarget(answer: (request: ParsedRequest) => string | Buffer): Promise<RawTarget> {
