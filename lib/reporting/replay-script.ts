@@ -119,7 +119,8 @@ export function replayScript(report: Report): string {
       const n = (seen.get(variableOf(name)) ?? 0) + 1;
       seen.set(variableOf(name), n);
       const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
-      variables.set(variable, n === 1 ? `the value of the --header ${name}` : `the value of field ${n} named ${name} of the request replayed`);
+      // A probe run's secret headers are its --header values; traffic's are the clients' own.
+      variables.set(variable, n > 1 ? `the value of field ${n} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`);
       return `-H "${name}: $${variable}"`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
