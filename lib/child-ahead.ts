@@ -11,21 +11,21 @@ export interface ChildAhead {
   run(line: string, timeoutMs: number): Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>;
 }
 
-/** Starts a child as childAhead does, somewhere else. */
-export type ChildStarter = (args: readonly string[], stdout: boolean) => ChildAhead;
+/** Starts a child as childAhead does, somewhere else; undefined: here after all. */
+export type ChildStarter = (args: readonly string[], stdout: boolean) => ChildAhead | undefined;
 let starter: ChildStarter | undefined;
 
-/** This thread's children are started by `start` from now on: a thread at the lowest CPU priority
- *  (the proxy's judge) has them started by one that is not, since a child takes its starter's
- *  priority and cannot raise it (a report's presentation then starved on a busy machine until it was
- *  killed, and the proxy could not write its last reports). */
+/** This thread's children are started by `start` from now on, where it says so: a thread at the
+ *  lowest CPU priority (the proxy's judge) has those of its last reports started by one that is not,
+ *  since a child takes its starter's priority and cannot raise it (a report's presentation then
+ *  starved on a busy machine until it was killed, and the proxy could not write its last reports). */
 export function startChildrenWith(start: ChildStarter): void {
   starter = start;
 }
 
 /** Node with `args`, its stdin a pipe; its stdout read when `stdout`, else ignored. */
 export function childAhead(args: readonly string[], stdout: boolean): ChildAhead {
-  return starter ? starter(args, stdout) : childHere(args, stdout);
+  return starter?.(args, stdout) ?? childHere(args, stdout);
 }
 
 function childHere(args: readonly string[], stdout: boolean): ChildAhead {
