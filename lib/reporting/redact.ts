@@ -961,6 +961,16 @@ export class Redactor {
           for (const w of plus.text.slice(m.index, m.index + m[0].length).matchAll(TOKEN)) look(w[0], m.index + w.index);
           previous = joined;
         }
+        // Parts a colon joins (user:password, key:value), each looked up alone: the whole token is none learned.
+        if (m[0].includes(':')) {
+          const joined = previous;
+          let at = 0;
+          for (const part of m[0].split(':')) {
+            if (part.length >= MIN_SCANNED && part.length < m[0].length) { previous = undefined; look(part, m.index + at); }
+            at += part.length + 1;
+          }
+          previous = joined;
+        }
       }
       // A learned secret echoed in base64 or base64url (a Basic credential, a token, a JSON document
       // holding one): each run of the alphabet decoded whole, or else each of its path segments, and
