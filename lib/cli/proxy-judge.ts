@@ -1,6 +1,6 @@
 // The validating proxy's judge: a worker thread of its own (started by lib/cli/proxy-run.ts through
 // bin/run.mjs, so it runs the compiled code or the sources exactly as the proxy does), at the lowest
-// CPU priority where the system allows it. The forwarding thread only copies each finished exchange
+// CPU priority where the system allows it (unless --judge-priority normal). The forwarding thread only copies each finished exchange
 // here (raw headers and bytes, moved, not cloned); mapping, decoding, hashing, checking, redacting,
 // printing's wording and report writing all happen on this thread, so a judgement never takes a
 // turn of the loop that forwards traffic, and on a busy machine the forwarding (and the deployment

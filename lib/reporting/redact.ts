@@ -966,7 +966,7 @@ export class Redactor {
           const joined = previous;
           let at = 0;
           for (const part of m[0].split(':')) {
-            if (part.length >= MIN_SCANNED && part.length < m[0].length) { previous = undefined; look(part, m.index + at); }
+            if (part.length >= MIN_SCANNED) { previous = undefined; look(part, m.index + at); }
             at += part.length + 1;
           }
           previous = joined;
