@@ -79,6 +79,23 @@ function lowestPriority(): void {
   } catch { /* no chrt: nice 19 alone */ }
 }
 
+/** Traffic has ended: this thread's last judging and reports are all that is left to do, and at the
+ *  idle policy a machine busy with other work would leave them waiting for spare CPU (the stop then
+ *  took minutes). Taken back to the normal policy and nice 0 where the system allows it (root, or
+ *  an RLIMIT_NICE that reaches 0); elsewhere Linux lets no thread raise its priority, and it stays. */
+function normalPriority(): void {
+  let tid: number;
+  try {
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch { return; }
+  try {
+    execFileSync('chrt', ['--other', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
+  } catch { /* not allowed, or no chrt */ }
+  try {
+    setPriority(tid, 0);
+  } catch { /* not allowed */ }
+}
+
 function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   const checks = setup.checkIds.map((id) => checkById.get(id)).filter((c): c is Check => c !== undefined);
   const live = new LiveJudging(openSession(setup.session), checks, setup.namespaces);
@@ -143,6 +160,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     }
     clearInterval(timer);
     stopping = true;
+    if (setup.priority === 'idle') normalPriority();
     tell();
     void (async () => {
       await rewriting;
