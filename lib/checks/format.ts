@@ -10,7 +10,7 @@ import { isJsonObject } from '../json/value.js';
 import { finding, show, type Check } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { jsonpKind, kindRule, type KindRule } from './kinds.js';
-import { jsonAnswer, PATHS, soapAnswer, statusAndType } from './whole-answer.js';
+import { charsetNotUtf8, jsonAnswer, PATHS, soapAnswer, statusAndType } from './whole-answer.js';
 
 const JSON_OPS = JSON_OPERATIONS.map((op) => op.name).join(', ');
 const format = { area: 'Format selection', operation: JSON_OPS, clause: '4' } as const;
@@ -45,7 +45,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
     id: 'FORMAT-JSON-EXTENSION',
     title: `${FORMATS.jsonSuffix} selects JSON over Accept: application/xml`,
     requirement: `POST {route}${FORMATS.jsonSuffix} answers 200 with a JSON object as application/json, whatever Accept says (the probe sends Accept: application/xml).`,
-    interpretation: 'Applied to the custom route of each JSON operation (4.1, 4.3); the spec says the suffix overrides content negotiation.',
+    interpretation: 'Applied to the custom route of each JSON operation (4.1, 4.3); the spec says the suffix overrides content negotiation. A charset, when sent, must be UTF-8 (RFC 8259 8.1).',
     judges: jsonExtension.judges,
     appliesTo: jsonExtension.applies,
     judge: jsonAnswer,
@@ -55,7 +55,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
     id: 'FORMAT-JSON-QUERY',
     title: `?${FORMATS.jsonQuery} selects JSON over Accept: application/xml`,
     requirement: `POST {route}?${FORMATS.jsonQuery} answers 200 with a JSON object as application/json, whatever Accept says (the probe sends Accept: application/xml).`,
-    interpretation: 'Applied to the custom route of each JSON operation (4.1, 4.3).',
+    interpretation: 'Applied to the custom route of each JSON operation (4.1, 4.3). A charset, when sent, must be UTF-8 (RFC 8259 8.1).',
     judges: jsonQuery.judges,
     appliesTo: jsonQuery.applies,
     judge: jsonAnswer,
@@ -65,12 +65,15 @@ export const FORMAT_CHECKS: readonly Check[] = [
     id: 'JSONP-CALLBACK',
     title: `?${FORMATS.callbackParam}=name wraps the JSON as name(json)`,
     requirement: `POST {route}?${FORMATS.callbackParam}=name answers 200 with name(<JSON object>), the name as sent.`,
-    interpretation: 'A trailing ";", whitespace, leading comments and Express\'s typeof guard are valid JSONP and accepted; the JSON inside is held to every JSON record check. Names with characters outside [A-Za-z0-9._] are JSONP-SAFE-CALLBACK\'s.',
+    interpretation: 'A trailing ";", whitespace, leading comments and Express\'s typeof guard are valid JSONP and accepted; the JSON inside is held to every JSON record check. Names with characters outside [A-Za-z0-9._] are JSONP-SAFE-CALLBACK\'s. A charset on the answer, when sent, must be UTF-8: a browser decodes the script by it.',
     judges: safeJsonp.judges,
     appliesTo: safeJsonp.applies,
     judge: (ex) => {
       const status = statusAndType(ex, 200);
       if (!Array.isArray(status) || status.length) return status;
+      // A browser decodes the script by its charset (the JSON inside is UTF-8: RFC 8259 8.1).
+      const labelled = charsetNotUtf8(ex);
+      if (labelled.length) return labelled;
       const jsonp = ex.jsonp();
       if (!jsonp.ok) return [finding(jsonp.reason, { path: PATHS.callback })]; // the whole (redacted) body is in the exchange's record
       const asked = ex.kind.callback!;

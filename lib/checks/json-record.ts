@@ -5,7 +5,7 @@ import { isJsonOperation } from '../contract/classify.js';
 import { JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
 import { fieldsOn, perShape, type FieldType } from '../contract/types.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
-import type { JsonObject } from '../json/value.js';
+import { isJsonObject, type JsonObject } from '../json/value.js';
 import { member, ROOT } from '../json/path.js';
 import type { ParsedJson } from '../json/parse.js';
 import { splitJsonp } from '../json/jsonp.js';
@@ -30,8 +30,25 @@ export interface JsonRecordView {
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
 export const overJson = (look: (record: JsonRecordView) => Look) => (ex: ExchangeView): Look => {
   const view = ex.once('json-record-view', jsonRecordView);
-  return 'skip' in view ? view : look(view);
+  if ('skip' in view) return view;
+  const found = look(view);
+  // A repeated key is judged at each reading: readers disagree on which occurrence wins (RFC 8259 4),
+  // so a wrong value hidden behind a right one later in the object is found too.
+  const first = view.json.firstWins === undefined ? undefined : ex.once('json-record-view-first', () => firstWinsView(view));
+  if (!first || !Array.isArray(found)) return found;
+  const more = look(first);
+  if (!Array.isArray(more)) return found;
+  const seen = new Set(found.map((f) => `${f.path ?? ''}\n${f.message}`));
+  return [...found, ...more.filter((f) => !seen.has(`${f.path ?? ''}\n${f.message}`))];
 };
+
+/** The record view as a reader keeping each repeated key's first occurrence reads the record. */
+function firstWinsView(view: JsonRecordView): JsonRecordView | undefined {
+  const root = view.json.firstWins;
+  if (!isJsonObject(root)) return undefined;
+  const { objects, byKind } = jsonWalk(view.op.response, root, view.keysOf);
+  return { ...view, root, objects, byKind };
+}
 
 /** The record view of an exchange, or why there is none (the same for every record check: made once). */
 function jsonRecordView(ex: ExchangeView): JsonRecordView | { readonly skip: string } {

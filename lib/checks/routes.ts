@@ -10,7 +10,7 @@ const NAME: Record<string, string> = { login: 'LOGIN', confirm: 'CONFIRM' };
 function jsonRouteChecks(op: JsonOperation): Check[] {
   const route = {
     area: 'Routes', operation: op.name, clause: op.clause, level: 'MUST',
-    interpretation: 'Parameters of the media type (charset=utf-8) are allowed.',
+    interpretation: 'Parameters of the media type are allowed; a charset, when sent, must be UTF-8 (RFC 8259 8.1: a label naming another makes clients that honour it misread the record). One Content-Type field only (RFC 9110 8.3).',
   } as const;
   const custom = postOn(op, 'custom', `every POST ${op.route} with no callback`);
   const reply = postOn(op, 'reply', `every POST ${replyRoute(op)} with no callback`);

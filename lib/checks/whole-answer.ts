@@ -2,7 +2,7 @@
 // share. A transport failure is a finding here: these checks own the exchanges they judge.
 import { SOAP } from '../contract/namespaces.js';
 import { JSON_MEDIA_TYPE, SOAP_RESPONSE_MEDIA_TYPE } from '../contract/operations.js';
-import { mediaType } from '../http/media-type.js';
+import { charsetOf, mediaType } from '../http/media-type.js';
 import { finding, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 
@@ -49,12 +49,27 @@ const isOk = (ex: ExchangeView): boolean => {
   return r.ok && r.value.status === 200;
 };
 
-/** 200, application/json (any parameters), and a body that is a JSON object (what the record checks read). */
+/** A finding when a 200 answer's Content-Type labels its JSON (or the script around it) with a charset
+ *  other than UTF-8. Interpretation: RFC 8259 8.1 requires UTF-8 and defines no charset (11), yet
+ *  clients that honour the label (.NET's ReadAsStringAsync, Python's requests, a browser reading a
+ *  JSONP script) decode the record's every non-ASCII character wrongly; a charset, when sent, is UTF-8. */
+export function charsetNotUtf8(ex: ExchangeView): Finding[] {
+  const r = ex.response();
+  if (!r.ok || r.value.status !== 200) return [];
+  const header = r.value.headers['content-type'];
+  const charset = charsetOf(header);
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8'
+    ? [] : [finding(`Content-Type ${JSON.stringify(header)} labels the body ${charset}; JSON is UTF-8 (RFC 8259 8.1)`, { path: PATHS.contentType, actual: header ?? '' })];
+}
+
+/** 200, application/json (any parameters but a charset other than UTF-8), and a body that is a JSON
+ *  object (what the record checks read). */
 export function jsonAnswer(ex: ExchangeView): Look {
   const out = statusAndType(ex, 200, [JSON_MEDIA_TYPE]);
   if (!Array.isArray(out) || !isOk(ex)) return out; // the body of a non-200 answer is not the record
+  const labelled = [...out, ...charsetNotUtf8(ex)];
   const record = ex.jsonRecord();
-  return record.ok ? out : [...out, finding(record.reason, { path: PATHS.body })];
+  return record.ok ? labelled : [...labelled, finding(record.reason, { path: PATHS.body })];
 }
 
 /** 200, application/xml, and a well-formed XML body holding Envelope > Body > `record` (by local name). */

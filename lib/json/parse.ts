@@ -3,7 +3,7 @@
 // a body of millions of numbers cost hundreds of megabytes): the lexeme of every number NOT written
 // as a plain integer literal (so `42.0` is not mistaken for the integer 42) or too long for a double
 // to keep (9007199254740993 parses to ...992), and keys that appear twice in one object.
-import { parse as parseTolerantly, visit, type JSONPath, type ParseError } from 'jsonc-parser';
+import { parse as parseTolerantly, parseTree, visit, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { limitMessage } from '../body-limits.js';
 import { jsonLimitPassed, measureJson } from './limits.js';
 import { index, member, ROOT } from './path.js';
@@ -20,6 +20,9 @@ export interface ParsedJson {
   readonly numbers: ReadonlyMap<string, string>;
   /** Paths of members whose key occurs more than once in its object. */
   readonly duplicateKeys: readonly string[];
+  /** When a key repeats: the value as a reader that keeps each key's first occurrence reads it
+   *  (JSON.parse, and `value`, keep the last). */
+  readonly firstWins?: JsonValue;
   /** Large objects of `value` with their names as Object.keys lists them, listed as they were read
    *  (the plain path's; see ExchangeView.keysOf). */
   readonly listed?: ReadonlyMap<JsonObject, readonly string[]>;
@@ -122,5 +125,20 @@ export function parseJsonSlowly(text: string): JsonParseResult {
       if (!INTEGER_LEXEME.test(lexeme) || !Number.isSafeInteger(v)) numbers.set(pathOf(path()), lexeme);
     },
   }, { disallowComments: true, allowTrailingComma: false });
-  return { ok: true, json: { value, numbers, duplicateKeys } };
+  if (!duplicateKeys.length) return { ok: true, json: { value, numbers, duplicateKeys } };
+  const tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+  return { ok: true, json: { value, numbers, duplicateKeys, ...(tree ? { firstWins: firstValue(tree) } : {}) } };
+}
+
+/** A node's value, each object's repeated key read at its first occurrence (the text is valid JSON,
+ *  measured: its depth is bounded). */
+function firstValue(node: Node): JsonValue {
+  if (node.type === 'array') return (node.children ?? []).map(firstValue);
+  if (node.type !== 'object') return node.value as JsonValue;
+  const out: JsonObject = {};
+  for (const property of node.children ?? []) {
+    const [key, v] = property.children ?? [];
+    if (key && v && !Object.hasOwn(out, key.value as string)) Object.defineProperty(out, key.value as string, { value: firstValue(v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 // Reads a response body into the element model with a conforming XML 1.0 + Namespaces parser
 // (saxes). It never expands an entity it was not born knowing and never fetches anything; a DOCTYPE
-// is refused outright (SOAP 1.1 section 3: a message MUST NOT contain one).
+// or a processing instruction is refused outright (SOAP 1.1 section 3: a message MUST NOT contain one).
 import { createRequire } from 'node:module';
 import type * as SaxesModule from 'saxes';
 import type { SaxesParser as Saxes, SaxesTagNS } from 'saxes';
@@ -68,6 +68,8 @@ export function parseWithSaxes(source: string): XmlParseResult {
   parser.on('error', (e) => fail(e.message.replace(/^\d+:\d+: /, '')));
   parser.on('xmldecl', () => { declaration = true; });
   parser.on('doctype', () => fail('the document has a DOCTYPE; SOAP 1.1 forbids it and it is not read'));
+  // SOAP 1.1 section 3: a message MUST NOT contain processing instructions (the XML declaration is none).
+  parser.on('processinginstruction', () => fail('the document has a processing instruction; SOAP 1.1 forbids it'));
   let attributes = 0;
   // Names and attributes are measured as each is read, before the element is built; element counts,
   // members and depth when it opens.
