@@ -180,6 +180,11 @@ export interface Exchange {
     /** A body was sent (its Content-Length says so) but the recording holds none (a HAR entry without
      *  postData): absent, and the checks that read it skip, as for one left out. */
     readonly bodyNotRecorded?: true;
+    /** The body is the recording's form parameters (a HAR's postData.params) URL-encoded here: the
+     *  bytes sent were not recorded, so a replay says it sends a body rebuilt. */
+    readonly bodyRebuilt?: true;
+    /** The request target was `*` (OPTIONS *, RFC 9112 3.2.4): `url` names the server alone. */
+    readonly asteriskForm?: true;
   };
   readonly response?: RecordedResponse;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
