@@ -2,12 +2,14 @@
 // each run against a raw socket that logs what arrives. A header value of bytes past ASCII (held as
 // Node read it, Latin-1) went as the UTF-8 of that reading: other bytes. OPTIONS * went as OPTIONS /.
 // A secret header whose name holds other token characters (' $ ` ~) was written, not asked for. A
-// HAR form recorded as its parameters alone was sent URL-encoded here, saying nothing.
+// HAR form recorded as its parameters alone was sent URL-encoded here, saying nothing. A target a
+// client sent the judging reference in absolute form was replayed to the host it names.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startJudgingReference } from '../lib/cli/judging-reference.js';
 import type { Exchange } from '../lib/http/exchange.js';
 import { BODY_REBUILT, curlCommand, requestText } from '../lib/reporting/exchange-text.js';
 import { Redactor } from '../lib/reporting/redact.js';
@@ -108,5 +110,26 @@ describe('a replay of a HAR form recorded as its parameters alone', () => {
     const r = await sh([join(dir, 'replay.sh')]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^REQ-X \(MUST\) har\.1 \(its body rebuilt from the form parameters recorded: maybe not the bytes sent\): 200 sha256 /);
+  });
+});
+
+describe('a replay of what a client sent the judging reference', () => {
+  it('sends an absolute-form target as sent, to the judging reference, not to the host it names', async () => {
+    const judging = await startJudgingReference({ reportDir: mkdtempSync(join(tmpdir(), 'replay-as-recorded-')), print: () => undefined, reports: new Set(['summary']), showPersonalData: true });
+    try {
+      // A userName as a number fails REQ-JSON-TYPES: the report keeps the exchange (shown, so its curl sends it).
+      const body = '{"userName":7,"searchValues":"x"}';
+      await rawExchange(judging.url, `POST http://elsewhere.invalid/supportstateuser HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      const first = (await judging.report()).report.exchanges;
+      expect(first.map((e) => [e.id, e.url])).toEqual([['client.1', 'http://elsewhere.invalid/supportstateuser']]);
+      for (const e of first) {
+        const r = await sh(['-c', e.curl]);
+        expect([e.id, r.code, r.stderr]).toEqual([e.id, 0, '']);
+      }
+      const again = (await judging.report()).report.exchanges.slice(1);
+      expect(again.map((e) => [e.url, e.request, e.status])).toEqual(first.map((e) => [e.url, e.request, e.status]));
+    } finally {
+      await judging.close();
+    }
   });
 });

@@ -183,8 +183,10 @@ export interface Exchange {
     /** The body is the recording's form parameters (a HAR's postData.params) URL-encoded here: the
      *  bytes sent were not recorded, so a replay says it sends a body rebuilt. */
     readonly bodyRebuilt?: true;
-    /** The request target was `*` (OPTIONS *, RFC 9112 3.2.4): `url` names the server alone. */
-    readonly asteriskForm?: true;
+    /** The request target as sent where `url` does not spell it (`*`, RFC 9112 3.2.4; an absolute-form
+     *  or `//…` target a client sent the judging reference, whose `url` is what it resolves to), and the
+     *  origin it was sent to: a replay sends that target there. */
+    readonly asSent?: { readonly target: string; readonly origin: string };
   };
   readonly response?: RecordedResponse;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its

@@ -183,9 +183,6 @@ export interface CurlBounds { readonly connect: string; readonly max: string }
  *  reports; replay.sh swaps the whole start for its own, its bounds shell variables). */
 export const curlStart = (bounds: CurlBounds, output: string): string => `curl -sS --connect-timeout ${bounds.connect} --max-time ${bounds.max} ${output}`;
 
-/** How a curl command sends OPTIONS * (its URL names the server alone, which curl would send as `/`). */
-const ASTERISK_FORM = "--request-target '*'";
-
 /** What starts a curl command whose body the recording held as form parameters only (a HAR's
  *  postData.params): URL-encoded here, maybe not as the client encoded them. A no-op command, so
  *  the command still runs, and says so where it is shown. */
@@ -204,7 +201,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const sent = new Set(fields.map(([k]) => k.toLowerCase()));
   const decodes = ex.recordedDecoded && sent.has('accept-encoding');
   const head = headMethod(r);
-  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asteriskForm ? [ASTERISK_FORM] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asSent ? ['--request-target', shellArg(redact.text(r.asSent.target))] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header's text is its bytes read as Latin-1 (Node's parser, undici), sent as those bytes; a
   // recording's (a HAR's JSON strings) is text, sent as UTF-8.
   const latin1 = ex.origin.source !== 'har';
@@ -218,7 +215,8 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
   }
-  const url = shellArg(redact.text(r.url));
+  // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
+  const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
   const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : undefined;
   if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
