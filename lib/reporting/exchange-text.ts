@@ -205,8 +205,10 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // A header's text is its bytes read as Latin-1 (Node's parser, undici), sent as those bytes; a
   // recording's (a HAR's JSON strings) is text, sent as UTF-8.
   const latin1 = ex.origin.source !== 'har';
-  // A header of no value is written `Name;` (curl drops `Name: `).
+  // A header of no value is written `Name;` (curl drops `Name: `). A rebuilt body's length is its own,
+  // not the recorded Content-Length (curl writes it).
   for (const [k, v] of fields) {
+    if (r.bodyRebuilt && k.toLowerCase() === 'content-length') continue;
     const field = redact.headerField(k, v);
     parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, latin1));
   }
