@@ -28,10 +28,12 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     session.say(`conformance: comparing ${displayLine(baseUrl)} (${session.target.description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}`);
     const { ca, generate: _g, ...settings } = config;
     const left = new LeftOut();
+    /** The recorded requests not sent to either deployment: counted, the first few named with why. */
+    const notSent = { count: 0, named: [] as string[] };
     const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
-      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers);
+      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers, (ex, why) => { if (notSent.named.length < LeftOut.NAMED) notSent.named.push(`${ex.id}: ${why}`); notSent.count++; });
     }
     let result: DifferentialResult;
     try {
@@ -50,6 +52,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
+    if (notSent.count) session.warn(`${notSent.count} recorded request${notSent.count === 1 ? '' : 's'} not replayed to either deployment (sent without its body it would be another request): ${notSent.named.join('; ')}${notSent.count > notSent.named.length ? `; and ${notSent.count - notSent.named.length} more` : ''}`);
     const stopped = result.candidate.stopped;
     if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
     // Without the legacy's answers nothing can be compared: the run could not proceed.

@@ -267,11 +267,16 @@ const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-aliv
 
 /** Recorded exchanges (a HAR's entries) as requests to send again, to both deployments: only those of
  *  this interface (others are not the candidate's to answer), at the same route under each base URL,
- *  with the recorded headers (the run's own --header values win). Their answers as recorded are not used. */
-export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>): AsyncGenerator<ExchangeSpec> {
+ *  with the recorded headers (the run's own --header values win). Their answers as recorded are not used.
+ *  One whose body the recording does not hold (not recorded, or past the body cap) is not sent, which
+ *  would send another request: `notSent` hears of it, and why. */
+export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>, notSent: (ex: Exchange, why: string) => void = () => undefined): AsyncGenerator<ExchangeSpec> {
   for await (const ex of recorded) {
     const kind = classify(ex.request);
     if (!kind.operation) continue;
+    const missing = ex.request.bodyNotRecorded ? 'its request body was not recorded (its Content-Length says one was sent)'
+      : ex.request.bodyLeftOut ? 'its request body went past the body cap and was left out' : undefined;
+    if (missing) { notSent(ex, missing); continue; }
     let path: string;
     try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }
     const headers = Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name)));

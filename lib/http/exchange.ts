@@ -180,6 +180,13 @@ export interface Exchange {
     /** A body was sent (its Content-Length says so) but the recording holds none (a HAR entry without
      *  postData): absent, and the checks that read it skip, as for one left out. */
     readonly bodyNotRecorded?: true;
+    /** The body is the recording's form parameters (a HAR's postData.params) URL-encoded here: the
+     *  bytes sent were not recorded, so a replay says it sends a body rebuilt. */
+    readonly bodyRebuilt?: true;
+    /** The request target as sent where `url` does not spell it (`*`, RFC 9112 3.2.4; an absolute-form
+     *  or `//…` target a client sent the judging reference, whose `url` is what it resolves to), and the
+     *  origin it was sent to: a replay sends that target there. */
+    readonly asSent?: { readonly target: string; readonly origin: string };
   };
   readonly response?: RecordedResponse;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its

@@ -4,6 +4,7 @@ import { fieldsOf, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
+import { markersIn } from './sensitive-ranges.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
  *  first, then cut (never inside a marker, nor after the first characters of a secret). `size`: bytes
@@ -62,7 +63,8 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
-  const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)` : '';
+  const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)`
+    : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)' : '';
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
 }
 
@@ -76,13 +78,19 @@ export function responseText(ex: Exchange, redact: Redactor): string {
 /** Text as one single-quoted shell word (the curl commands here, replay.sh). */
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The runs of adjacent characters an output shows escaped (ESCAPED_IN_BLOCK), as [from, to). */
-function* escapedRuns(text: string): Generator<readonly [number, number]> {
-  const escaped = [...text.matchAll(ESCAPED_IN_BLOCK)];
+/** A character of a Latin-1 text (a header as read from its bytes) that stands for a byte past ASCII. */
+const LATIN1_HIGH = /[\x80-\xff]/g;
+
+/** The runs of adjacent characters an output shows escaped (ESCAPED_IN_BLOCK), as [from, to); with
+ *  `latin1`, each character past ASCII too, but a marker's « and » (the text is a redacted one). */
+function* escapedRuns(text: string, latin1 = false): Generator<readonly [number, number]> {
+  const marked = latin1 ? markersIn(text) : [];
+  const high = latin1 ? [...text.matchAll(LATIN1_HIGH)].filter((m) => !marked.some(([a, b]) => m.index >= a && m.index < b)) : [];
+  const escaped = [...text.matchAll(ESCAPED_IN_BLOCK), ...high].sort((a, b) => a.index - b.index);
   for (let k = 0; k < escaped.length;) {
     const from = escaped[k]!.index;
     let to = from + escaped[k]![0].length;
-    for (k++; k < escaped.length && escaped[k]!.index === to; k++) to += escaped[k]![0].length;
+    for (k++; k < escaped.length && escaped[k]!.index <= to; k++) to = Math.max(to, escaped[k]!.index + escaped[k]![0].length);
     yield [from, to];
   }
 }
@@ -91,12 +99,12 @@ function* escapedRuns(text: string): Generator<readonly [number, number]> {
  *  an output shows escaped (a control character, a bidi mark) written by a printf of its bytes, so
  *  the command, shown as every output shows text, still sends what was recorded. POSIX (dash, the
  *  usual sh, has no $'…'); the printf writes no line feed, which a command substitution would drop. */
-export function shellArg(text: string): string {
+export function shellArg(text: string, latin1 = false): string {
   let word = '';
   let last = 0;
-  for (const [from, to] of escapedRuns(text)) {
+  for (const [from, to] of escapedRuns(text, latin1)) {
     if (from > last) word += shellQuote(text.slice(last, from));
-    word += `"$(${bytesWriter(text.slice(from, to))})"`;
+    word += `"$(${bytesWriter(text.slice(from, to), latin1)})"`;
     last = to;
   }
   return last === 0 ? shellQuote(text) : last < text.length ? word + shellQuote(text.slice(last)) : word;
@@ -133,8 +141,13 @@ function textWriters(text: string, parts: string[]): void {
   if (last < text.length) parts.push(`printf %s ${shellQuote(text.slice(last))}`);
 }
 
-/** A printf format writing `chars` by the octal escapes of their UTF-8 bytes. */
-const bytesWriter = (chars: string): string => `printf '${[...Buffer.from(chars, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}'`;
+/** The bytes `chars` stand for: their UTF-8, or with `latin1` (a header read from its bytes as
+ *  Latin-1, as Node and undici read and write them) each character's own byte. */
+const bytesOf = (chars: string, latin1: boolean): number[] =>
+  [...chars].flatMap((c) => (latin1 && c.charCodeAt(0) <= 0xff ? [c.charCodeAt(0)] : [...Buffer.from(c, 'utf8')]));
+
+/** A printf format writing `chars` by the octal escapes of their bytes (bytesOf). */
+const bytesWriter = (chars: string, latin1 = false): string => `printf '${bytesOf(chars, latin1).map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}'`;
 
 /** Shell commands that write `body` to standard output, or undefined when it needs none: when it has
  *  no long run and no character an output shows escaped (a control character, a bidi mark). Those
@@ -170,6 +183,11 @@ export interface CurlBounds { readonly connect: string; readonly max: string }
  *  reports; replay.sh swaps the whole start for its own, its bounds shell variables). */
 export const curlStart = (bounds: CurlBounds, output: string): string => `curl -sS --connect-timeout ${bounds.connect} --max-time ${bounds.max} ${output}`;
 
+/** What starts a curl command whose body the recording held as form parameters only (a HAR's
+ *  postData.params): URL-encoded here, maybe not as the client encoded them. A no-op command, so
+ *  the command still runs, and says so where it is shown. */
+export const BODY_REBUILT = ": 'body rebuilt from the form parameters recorded (postData.params), URL-encoded: maybe not the bytes sent';";
+
 /** A curl command that sends the same request (secret values replaced by markers to fill in), within
  *  `bounds` (replayBounds: a peer that hangs does not hold it forever). */
 export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds): string {
@@ -183,18 +201,24 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const sent = new Set(fields.map(([k]) => k.toLowerCase()));
   const decodes = ex.recordedDecoded && sent.has('accept-encoding');
   const head = headMethod(r);
-  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
-  // A header of no value is written `Name;` (curl drops `Name: `).
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asSent ? ['--request-target', shellArg(redact.text(r.asSent.target))] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
+  // A header's text is its bytes read as Latin-1 (Node's parser, undici), sent as those bytes; a
+  // recording's (a HAR's JSON strings) is text, sent as UTF-8.
+  const latin1 = ex.origin.source !== 'har';
+  // A header of no value is written `Name;` (curl drops `Name: `). A rebuilt body's length is its own,
+  // not the recorded Content-Length (curl writes it).
   for (const [k, v] of fields) {
+    if (r.bodyRebuilt && k.toLowerCase() === 'content-length') continue;
     const field = redact.headerField(k, v);
-    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field));
+    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, latin1));
   }
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
   }
-  const url = shellArg(redact.text(r.url));
+  // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
+  const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
   const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : undefined;
   if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
@@ -204,6 +228,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const body = r.body === undefined ? undefined : own ? r.body : redact.text(r.body);
   const writer = body === undefined ? undefined : bodyWriter(body);
   if (body === undefined) return [...parts, url].join(' ');
+  if (r.bodyRebuilt) return `${BODY_REBUILT} ${writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ')}`;
   if (!own) return writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ');
   if (writer) return redact.shown([[`${writer} | `, true], [[...parts, '--data-binary', '@-', url].join(' '), false]]);
   return redact.shown([[`${parts.join(' ')} --data-binary `, false], [shellQuote(body), true], [` ${url}`, false]]);

@@ -11,19 +11,33 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_REBUILT, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
 
-const SECRET_HEADER = /-H '([A-Za-z0-9_-]+): «secret header: [^»']*»'/g;
+/** A secret header as a curl command writes it: its name any token (RFC 9110 5.6.2), a ' in it as
+ *  shellQuote writes one. */
+const SECRET_HEADER = /-H '((?:[!#$%&*+.^_`|~0-9A-Za-z-]|'\\'')+): «secret header: [^»']*»'/g;
+
+/** A header field whose value is a shell variable's, its name as it was spelled: in double quotes
+ *  where nothing of it is special there, else single-quoted. */
+const variableField = (name: string, variable: string): string =>
+  (/^[A-Za-z0-9_.+%&#*^|~-]+$/.test(name) ? `"${name}: $${variable}"` : `${shellQuote(`${name}: `)}"$${variable}"`);
 
 /** The shell variable that stands for a secret header's value: X-Api-Key -> X_API_KEY. */
 export const variableOf = (header: string): string => {
   const v = header.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-  return /^[0-9]/.test(v) ? `H_${v}` : v;
+  // A name not starting with a letter (2fa, ~x: _X, or _, which bash sets itself) gets one.
+  return /^[A-Z]/.test(v) ? v : `H_${v}`;
 };
+
+/** The line that stops replay.sh when `variable` is not set, saying what to set it to: `:?` where
+ *  nothing of `what` is special in double quotes (bash reads a ' there too), else a printf of it. */
+const asked = (variable: string, what: string): string => (/^[^'"`$\\}]*$/.test(what)
+  ? `: "\${${variable}:?set ${variable} to ${what}}"`
+  : `[ -n "\${${variable}:-}" ] || { printf '%s\\n' ${shellQuote(`${variable}: set ${variable} to ${what}`)} >&2; exit 2; }`);
 
 /** A masked string member of a JSON body, as curl's single-quoted argument holds it: its name, and the
  *  text between the name and the value's opening quote. */
@@ -114,14 +128,17 @@ export function replayScript(report: Report): string {
    *  exchange whose answer the replay's is shown beside. */
   const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
     // A secret header a request repeated (a client's, a recording's): each field its own variable.
+    // Names that make one variable (X-Key, X.Key) count together; a field's place, by its name in any case.
     const seen = new Map<string, number>();
-    const curl = command.replace(SECRET_HEADER, (_m, name: string) => {
-      const n = (seen.get(variableOf(name)) ?? 0) + 1;
-      seen.set(variableOf(name), n);
+    const count = (key: string) => { const n = (seen.get(key) ?? 0) + 1; seen.set(key, n); return n; };
+    const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
+      const name = quoted.replaceAll(`'\\''`, "'");
+      const n = count(`variable ${variableOf(name)}`);
+      const field = count(`name ${name.toLowerCase()}`);
       const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
       // A probe run's secret headers are its --header values; traffic's are the clients' own.
-      variables.set(variable, n > 1 ? `the value of field ${n} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`);
-      return `-H "${name}: $${variable}"`;
+      variables.set(variable, field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`);
+      return `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
@@ -134,7 +151,8 @@ export function replayScript(report: Report): string {
       variables.set(field.variable, field.what);
       return `"${member}"${colon}"'"$(json_text "$${field.variable}")"'"`;
     });
-    const quoted = shellQuote(label);
+    // A body rebuilt from a recording's form parameters is sent, and said to be rebuilt.
+    const quoted = shellQuote(curl.startsWith(BODY_REBUILT) ? `${label} (its body rebuilt from the form parameters recorded: maybe not the bytes sent)` : label);
     const missing = curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent' : undefined;
@@ -192,7 +210,7 @@ export function replayScript(report: Report): string {
     ...(report.differential ? ['# A difference from the legacy is replayed on both: the request of its first example to the legacy, then to the candidate.'] : []),
     `# Each request must connect within the run's --timeout and end within ${PHASES_PER_EXCHANGE} times it (REPLAY_CONNECT_TIMEOUT, REPLAY_MAX_TIME: seconds).`,
     'set -u',
-    ...[...variables].map(([v, what]) => `: "\${${v}:?set ${v} to ${what}}"`),
+    ...[...variables].map(([v, what]) => asked(v, what)),
     `connect_timeout=\${REPLAY_CONNECT_TIMEOUT:-${bounds.connect}}`,
     `max_time=\${REPLAY_MAX_TIME:-${bounds.max}}`,
     'body=$(mktemp) || exit 2',

@@ -72,9 +72,11 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const headers = headersOf(req.headers);
   // No postData where a Content-Length says a body was sent: not recorded, not sent without one.
   const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
+  // A form recorded as its parameters alone: the body is rebuilt from them, and a replay says so.
+  const rebuilt = posted !== undefined && posted !== TOO_LONG && typeof req.postData?.text !== 'string';
   // The recording's header lists are kept too, as recorded (names as spelled, in order, repeats
   // apart): what the report shows.
-  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted, ...(rebuilt ? { bodyRebuilt: true as const } : {}) } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
