@@ -18,6 +18,7 @@ import { inertUrls } from '../lib/reporting/display.js';
 import { launchChromium } from './helpers/browser.js';
 import { runCli } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
+import { GENEROUS_MS } from './helpers/wait.js';
 
 /** Member names that would act on a terminal or disguise text, and values that would be markup or a
  *  link if a page rendered them as such: each must reach the page as inert, escaped text. */
@@ -76,11 +77,13 @@ async function open(): Promise<void> {
 afterAll(async () => { await browser?.close(); });
 
 // Run inside the page (plain JavaScript: the project is not compiled against DOM types).
-/** Opens the closed sections of the tree (a section renders its children only when open); how many. */
-const OPEN_CLOSED_SECTIONS = `(() => {
+/** Clicks open each closed section of the tree not clicked yet (a section renders its children only
+ *  when open; one clicked twice would close again); whether none is closed. Nested sections appear as
+ *  their parents open, so it is polled until it holds. */
+const ALL_SECTIONS_OPEN = `(() => {
   const closed = [...document.querySelectorAll('[data-testid="tree-section"]')].filter((s) => (s.parentElement?.childElementCount ?? 0) < 2);
-  closed.forEach((s) => s.querySelector('[data-testid="tree-arrow"]')?.click());
-  return closed.length;
+  for (const s of closed.filter((s) => !s.dataset.clicked)) { s.dataset.clicked = '1'; s.querySelector('[data-testid="tree-arrow"]')?.click(); }
+  return closed.length === 0;
 })()`;
 /** [check id, status] of every test shown in the tree. */
 const SHOWN_TESTS = `[...document.querySelectorAll('[data-testid="tree-leaf"]')].map((l) => [
@@ -90,7 +93,7 @@ const SHOWN_TESTS = `[...document.querySelectorAll('[data-testid="tree-leaf"]')]
 const PAGE_TEXT = 'document.body.innerText';
 
 async function expandAll(): Promise<void> {
-  for (let round = 0; round < 10 && (await page.evaluate<number>(OPEN_CLOSED_SECTIONS)) > 0; round++) await page.waitForTimeout(100);
+  await page.waitForFunction(ALL_SECTIONS_OPEN, undefined, { polling: 50, timeout: GENEROUS_MS });
 }
 
 describe('the HTML report in a browser, offline', () => {
@@ -138,11 +141,11 @@ describe('the HTML report in a browser, offline', () => {
     await open();
     await page.locator('[data-testid="tree-leaf-title"]', { hasText: /^JSON-UNKNOWN-MEMBERS / }).click();
     await page.getByText('replay: the attachment').first().waitFor();
-    await page.waitForTimeout(500); // the description renders in its own frame
-    const frames = await Promise.all(page.frames().map((f) => f.evaluate<string>('document.body ? document.body.innerText : ""')));
-    const shown = [await page.evaluate<string>(PAGE_TEXT), ...frames].join('\n');
-    // Member names are quoted as JSON strings in findings, so controls show as \uXXXX escapes.
-    expect(shown).toContain('\\u001b[2J\\u001b]52;c;SGk=\\u0007\\rVerdict: CONFORMANT \\u202eevil');
+    const text = async () => [await page.evaluate<string>(PAGE_TEXT), ...await Promise.all(page.frames().map((f) => f.evaluate<string>('document.body ? document.body.innerText : ""')))].join('\n');
+    // Member names are quoted as JSON strings in findings, so controls show as \uXXXX escapes; the
+    // description that quotes them renders in its own frame, after the page.
+    await expect.poll(text, { timeout: GENEROUS_MS }).toContain('\\u001b[2J\\u001b]52;c;SGk=\\u0007\\rVerdict: CONFORMANT \\u202eevil');
+    const shown = await text();
     expect(shown).toContain('see http[:]//evil.example/first [x](http[:]//evil.example/md)');
     expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
     const anchors = await Promise.all(page.frames().map((f) => f.evaluate<string[]>('[...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href"))')));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harExchanges } from '../lib/traffic/har.js';
 import { childEnv, LEAN, ROOT, runCli } from './helpers/cli.js';
+import { owned } from './helpers/owned-children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'har-defects-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -169,7 +170,7 @@ describe.concurrent('a defect of the HAR file is refused, not judged', () => {
   it('read from standard input (the streaming reader alone), a field of another type stops the run in one line, exit 2', async () => {
     const { bytes } = har('status-string-stdin', DEFECTS[4]!.edit);
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/main', ...LEAN, '--har', '-', '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet'], { cwd: ROOT, env: childEnv() });
+      const child = owned(spawn(process.execPath, ['bin/run.mjs', 'cli/main', ...LEAN, '--har', '-', '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet'], { cwd: ROOT, env: childEnv(), detached: true }), true);
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
       child.on('close', (code) => resolve({ code, stderr }));

@@ -5,11 +5,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../lib/engine/run.js';
 import { inBatches } from './helpers/matrix.js';
+import { owned } from './helpers/owned-children.js';
 
 interface Served { url: string; namespaces: { request: string; login: string }; child: ChildProcess }
 
 function serve(args: string[]): Promise<Served> {
-  const child = spawn('python3', ['test/independent/server.py', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = owned(spawn('python3', ['test/independent/server.py', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('error', reject);

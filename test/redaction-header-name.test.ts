@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servingProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
+import { until } from './helpers/wait.js';
 
 /** Node lower-cases a header name; its parts between | ' * ^ are what a token-by-token search misses. */
 const KEY = "Qv9|Kan4ryVx'Zt1wMm*Qz9^Xw7";
@@ -38,7 +39,7 @@ describe('a header name holding the client\'s X-Api-Key value', () => {
         const r = await fetch(`${proxy}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: '{}' });
         expect(r.headers.get(KEY)).toBe('1'); // forwarded as it came
       }
-      for (let waited = 0; !/✗ /.test(s.output()) && waited < 300; waited++) await new Promise((r) => setTimeout(r, 100));
+      await until(() => /✗ /.test(s.output()), 'the finding on the console');
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(1);
       const outputs = [['console', s.output()], ...files(dir).map((f) => [f.slice(dir.length + 1), readable(f)])];

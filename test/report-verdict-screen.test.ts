@@ -18,6 +18,7 @@ import { launchChromium } from './helpers/browser.js';
 import { LEAN, runCli, runProgram, type CliRun } from './helpers/cli.js';
 import { useReference } from './helpers/reference.js';
 import { expectOneVerdict } from './helpers/verdict-words.js';
+import { GENEROUS_MS } from './helpers/wait.js';
 
 const failing = useReference({ variants: FAULTS.filter((f) => ['json-guid-dashed-at-depth', 'apostrophe-500'].includes(f.name)) });
 const legacy = useReference({ variants: [RANDOM_TOKENS] });
@@ -161,10 +162,12 @@ describe('what follows the verdict', () => {
       const header = headers.filter({ hasText: `login.post response, ${which}` }).first();
       if ((await header.locator('xpath=..').locator('[data-testid="code-attachment-content"]').count()) === 0) await header.click();
     }
-    await page.waitForTimeout(500);
-    const shown = await page.locator('[data-testid="code-attachment-content"]').allInnerTexts();
-    expect(shown.filter((t) => t.includes('\n\n{\n  "userName": '))).toHaveLength(1);
-    expect(shown.filter((t) => t.includes('\n\n{"userName":'))).toHaveLength(1);
+    // Each attachment's content renders after its click: how many of each are shown, once both are.
+    const shown = async () => {
+      const texts = await page.locator('[data-testid="code-attachment-content"]').allInnerTexts();
+      return { indented: texts.filter((t) => t.includes('\n\n{\n  "userName": ')).length, exact: texts.filter((t) => t.includes('\n\n{"userName":')).length };
+    };
+    await expect.poll(shown, { timeout: GENEROUS_MS }).toEqual({ indented: 1, exact: 1 });
     await page.context().close();
   });
 });

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { owned } from './helpers/owned-children.js';
 import { useReference } from './helpers/reference.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -14,7 +15,7 @@ const ROOT = join(import.meta.dirname, '..');
 /** Starts `npm run <args>` as a background job would be (its own process group, no terminal), and
  *  reads its output until every holder of the pipe (node included) has gone. */
 function npmRun(args: string[]) {
-  const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = owned(spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }), true);
   let output = '';
   let announce: (url: string) => void;
   const url = new Promise<string>((resolve) => { announce = resolve; });
@@ -91,7 +92,7 @@ describe('a long-running mode sent a signal directly', () => {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`the judging reference stops on ${signal}: reports written, verdict as exit code`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
-      const child = spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir, '--reports', 'summary'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = owned(spawn(process.execPath, ['bin/run.mjs', 'cli/reference', '--port', '0', '--judge-clients', '--report-dir', dir, '--reports', 'summary'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true }), true);
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => { output += d; });
       child.stderr.setEncoding('utf8').on('data', (d: string) => { output += d; });

@@ -1,12 +1,14 @@
 // Runs the conformance CLI as a child process, as CI does: through bin/run.mjs, so the compiled
 // build when it is current (npm test builds first) and the TypeScript source when it is not.
 // Progress lines are off (QUIET=1): they appear after a few seconds, so a loaded machine would
-// change stderr; progress itself is tested with a fake clock (progress.test.ts).
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// change stderr; progress itself is tested with a fake clock (progress.test.ts). Each child is
+// started in its own process group, killed whole when its test ends (owned-children.ts).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { owned } from './owned-children.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,15 +31,23 @@ export const runCli = (args: readonly string[], env: Record<string, string> = {}
 /** The environment every child gets: no BASE_URL from the caller's shell, no progress lines. */
 export const childEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, BASE_URL: '', QUIET: '1', ...env });
 
-/** Any of the harness's programs (bin/run.mjs <area/program>). */
+/** Any of the harness's programs (bin/run.mjs <area/program>). Spawned, not execFile'd: execFile
+ *  cannot start a process group. */
 export function runProgram(program: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/run.mjs', program, ...args], {
-      // A hang guard only, under vitest's test limit (vitest.config.ts).
-      cwd: ROOT, env: childEnv(env), timeout: 540_000, maxBuffer: 16 * 1024 * 1024,
-    }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    const child = owned(spawn(process.execPath, ['bin/run.mjs', program, ...args], { cwd: ROOT, env: childEnv(env), detached: true }), true);
+    // A hang guard only, under vitest's test limit (vitest.config.ts).
+    const guard = setTimeout(() => child.kill(), 540_000);
+    const out = { stdout: '', stderr: '' };
+    let overflow = false;
+    for (const name of ['stdout', 'stderr'] as const) {
+      child[name].setEncoding('utf8').on('data', (d: string) => {
+        out[name] += d;
+        if (out[name].length > 16 * 1024 * 1024) { overflow = true; child.kill(); }
+      });
+    }
+    child.on('error', (e) => { out.stderr += String(e); });
+    child.on('close', (code) => { clearTimeout(guard); resolve({ code: overflow ? -1 : code ?? -1, ...out }); });
   });
 }
 
@@ -66,8 +76,8 @@ export interface Serving {
  *  `fileLimit`: run under `ulimit -n` of that many descriptors. */
 export function servingProgram(program: string, args: readonly string[], fileLimit?: number): Serving {
   const command = [process.execPath, 'bin/run.mjs', program, ...args];
-  const child = fileLimit === undefined ? spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv() })
-    : spawn('sh', ['-c', `ulimit -n ${fileLimit} && exec "$0" "$@"`, ...command], { cwd: ROOT, env: childEnv() });
+  const child = owned(fileLimit === undefined ? spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv(), detached: true })
+    : spawn('sh', ['-c', `ulimit -n ${fileLimit} && exec "$0" "$@"`, ...command], { cwd: ROOT, env: childEnv(), detached: true }), true);
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });

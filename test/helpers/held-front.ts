@@ -6,6 +6,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { childEnv, ROOT } from './cli.js';
+import { owned } from './owned-children.js';
 
 export interface Front {
   readonly url: string;
@@ -94,9 +95,9 @@ while True:
 export function spawnRun(args: readonly string[], how: Stop = 'SIGTERM'): SpawnedRun {
   const command = [process.execPath, 'bin/run.mjs', 'cli/main', ...args];
   const underShell = how === 'parent';
-  const child = (underShell
+  const child = owned(underShell
     ? spawn('python3', ['-c', SUBREAPER, ...command], { cwd: ROOT, env: childEnv(), detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] })
-    : spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv() })) as ChildProcessWithoutNullStreams;
+    : spawn(command[0]!, command.slice(1), { cwd: ROOT, env: childEnv(), detached: true }), true) as ChildProcessWithoutNullStreams;
   let [stdout, stderr] = ['', ''];
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
   const exited = new Promise<number>((resolve) => child.on('exit', (code, sig) => resolve(code ?? (sig === 'SIGTERM' ? 143 : sig === 'SIGINT' ? 130 : 128))));
@@ -121,6 +122,6 @@ export function spawnRun(args: readonly string[], how: Stop = 'SIGTERM'): Spawne
       else if (sh) process.kill(sh, 'SIGKILL');
       else throw new Error('the shell has not started');
     },
-    kill: () => { try { if (underShell) process.kill(-child.pid!, 'SIGKILL'); else child.kill('SIGKILL'); } catch { /* already gone */ } },
+    kill: () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } },
   };
 }
