@@ -12,7 +12,8 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, reversed, base64 of text holding a learned
-//     token), so a value learned from one account's answer is masked in
+//     token, in MIME lines or inside base64, quoted-printable; a part of it joined to another word), so a
+//     value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
