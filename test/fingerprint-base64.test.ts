@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { runCli } from './helpers/cli.js';
+import { entry, exchange } from './helpers/echo-exchanges.js';
 import { files, readable } from './helpers/outputs.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
@@ -27,15 +27,6 @@ const echoes = (secret: string): Record<string, string> => ({
 });
 /** Base64 of text holding nothing learned: shown as sent. */
 const PLAIN = [b64('a plain value, nothing secret here'), b64url('{"page":2,"size":50,"order":"name"}')];
-
-function exchange(request: string, headers: Record<string, string>, answer: string): Exchange {
-  return {
-    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
-    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json', ...headers }, body: request },
-    response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
-    startedAt: new Date(0).toISOString(), durationMs: 1,
-  };
-}
 
 /** A redactor that learned exchange A: a password field of its request, its bearer token. */
 function learnedA(): Redactor {
@@ -76,17 +67,6 @@ describe('a secret learned in one exchange, echoed in base64 by another', () => 
     }
   });
 });
-
-/** A HAR entry: POST of `request` to the login route, answered 200 with `answer`. */
-function entry(request: string, headers: Record<string, string>, answer: string) {
-  const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-  return {
-    startedDateTime: new Date(0).toISOString(), time: 1,
-    request: { method: 'POST', url: 'http://example.test/supportstateuser', httpVersion: 'HTTP/1.1', headers: pairs({ 'content-type': 'application/json', ...headers }), queryString: [], cookies: [], headersSize: -1, bodySize: Buffer.byteLength(request), postData: { mimeType: 'application/json', text: request } },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: pairs({ 'content-type': 'application/json' }), cookies: [], content: { size: answer.length, mimeType: 'application/json', text: answer }, redirectURL: '', headersSize: -1, bodySize: -1 },
-    cache: {}, timings: { send: 0, wait: 1, receive: 0 },
-  };
-}
 
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {

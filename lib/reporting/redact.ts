@@ -12,7 +12,8 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, reversed, base64 of text holding a learned
-//     token), so a value learned from one account's answer is masked in
+//     token, in MIME lines or inside base64, quoted-printable; a part of it joined to another word), so a
+//     value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
@@ -51,7 +52,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base64Spellings, base64Text, canonical, canonicalValue, occurrences, readCased, secretSpellings, withoutWhitespace } from './spellings.js';
+import { base64Spellings, base64Text, canonical, canonicalValue, occurrences, quotedPrintable, readCased, secretSpellings, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -286,7 +287,8 @@ class SecretTable {
     this.spelled.set(c, { marker: mark, whole: short });
     if (short) return;
     for (const s of secretSpellings(value)) if (!this.spelled.has(s)) this.spelled.set(s, { marker: mark, whole: false });
-    for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) this.base64.set(b, mark);
+    // Lower case: searched for in the canonical reading (escapes decoded, letters folded).
+    for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) this.base64.set(b.toLowerCase(), mark);
   }
 
   get empty(): boolean {
@@ -912,14 +914,18 @@ export class Redactor {
     // there is one ("Jane+Doe" is "Jane Doe"), for what a space changes (a value of several words, a
     // short one that stands whole); the tokens joined by "+" are looked up below.
     const plus = c.text.includes('+') ? { ...c, text: c.text.replace(/\+/g, ' ') } : undefined;
+    // Quoted-printable (a mail, a MIME part: =2D, soft line breaks) read apart, only where the text shows it.
+    const qp = quotedPrintable(c, text);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
-    let compact: ReturnType<typeof withoutWhitespace> | undefined; // the text without whitespace: for base64 broken into groups
+    let compact: ReturnType<typeof withoutWhitespace> | undefined; // the reading without whitespace: for base64 broken into lines or groups
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
     // character data without CDATA delimiters and comments. Long secrets only.
     let views: Array<{ c: ReturnType<typeof canonical>; at: Uint32Array }> | undefined;
     for (const table of tables) {
       for (const [needle, s] of table.spelled) {
-        for (const r of plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c]) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
+        const readings = plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c];
+        if (qp) readings.push(qp);
+        for (const r of readings) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
         if (/[\\&%]/.test(needle)) {
           folded ??= canonicalValue(text);
           for (const i of occurrences(folded, needle)) if (!s.whole || standsWhole(folded, i, needle.length)) ranges.push([i, i + needle.length, s.marker]);
@@ -929,67 +935,90 @@ export class Redactor {
         for (const v of views) for (const i of occurrences(v.c.text, needle)) ranges.push(...pieces(v, i, needle.length, s.marker));
       }
       if (table.base64.size) {
-        compact ??= withoutWhitespace(text);
+        // Read as the reader reads it (escapes decoded: \/, \u002b, %2B, an escaped line break), letter
+        // case folded as the spellings are (SecretTable).
+        compact ??= withoutWhitespace(c.text);
         const { text: packed, at } = compact;
-        for (const [spelling, mark] of table.base64) for (const i of occurrences(packed, spelling)) ranges.push([at[i]!, at[i + spelling.length - 1]! + 1, mark]);
+        for (const [spelling, mark] of table.base64) for (const i of occurrences(packed, spelling)) ranges.push([c.from[at[i]!]!, c.to[at[i + spelling.length - 1]!]!, mark]);
       }
     }
     if (fingerprints.size) {
-      let previous: { word: string; from: number; end: number } | undefined;
-      const look = (raw: string, at: number): void => {
-        // The token less its leading and trailing . @ : - (TRIM), by codes: this runs per word of every text shown.
-        let lead = 0;
-        let end = raw.length;
-        while (lead < end && asciiTrimmed(raw.charCodeAt(lead))) lead++;
-        while (end > lead && asciiTrimmed(raw.charCodeAt(end - 1))) end--;
-        if (lead === end) return;
-        const token = end - lead === raw.length ? raw : raw.slice(lead, end);
-        const from = at + lead;
-        const to = c.to[from + token.length - 1]!;
-        if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([c.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
-        // Two words of one value: not two values (a member's name and its value, two strings, two elements).
-        if (previous && !boundaryBetween(c.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), c.from[previous.from]!, to)) ranges.push([c.from[previous.from]!, to, '«secret: words»']);
-        previous = { word: token, from, end: from + token.length };
-      };
-      for (const m of c.text.matchAll(TOKEN)) {
-        const before = previous;
-        look(m[0], m.index);
-        // Words a "+" joins (a form's spaces), each looked up too, and every two in a row.
-        if (plus && m[0].includes('+')) {
-          const joined = previous;
-          previous = before;
-          for (const w of plus.text.slice(m.index, m.index + m[0].length).matchAll(TOKEN)) look(w[0], m.index + w.index);
-          previous = joined;
-        }
-        // Parts a colon joins (user:password, key:value), each looked up alone: the whole token is none learned.
-        if (m[0].includes(':')) {
-          const joined = previous;
-          let at = 0;
-          for (const part of m[0].split(':')) {
-            if (part.length >= MIN_SCANNED) { previous = undefined; look(part, m.index + at); }
-            at += part.length + 1;
-          }
-          previous = joined;
-        }
-      }
+      this.learnedTokenRanges(c, plus, jsonOf, ranges);
+      if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
       // A learned secret echoed in base64 or base64url (a Basic credential, a token, a JSON document
       // holding one): each run of the alphabet decoded whole, or else each of its path segments, and
       // masked when its text holds a learned token (learnedText).
+      const at = (from: number, to: number, length: number): Range => {
+        const [a, b] = [c.from[from]!, c.to[to - 1]!];
+        // A spelling of a secret this scope knows (its base64, searched above) keeps that secret's marker.
+        return [a, b, ranges.find((r) => r[0] < b && a < r[1] && KIND_MARKER.test(r[2]))?.[2] ?? `«secret: ${length} chars»`];
+      };
       for (const m of c.text.matchAll(BASE64_RUN)) {
         const run = casedRun(text, c, m.index, m[0].length);
         if (run === undefined) continue;
-        // A spelling of a secret this scope knows (its base64, searched above) keeps that secret's marker.
-        const at = (k: number, length: number): Range => {
-          const [a, b] = [c.from[m.index + k]!, c.to[m.index + k + length - 1]!];
-          return [a, b, ranges.find((r) => r[0] < b && a < r[1] && KIND_MARKER.test(r[2]))?.[2] ?? `«secret: ${length} chars»`];
-        };
         const whole = base64Text(run, MAX_BASE64_DECODED);
-        if (whole !== undefined) { if (learnedText(fingerprints, whole)) ranges.push(at(0, run.length)); continue; }
+        if (whole !== undefined) { if (learnedText(fingerprints, whole)) ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
+        // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
+        const lossy = base64Text(run, MAX_BASE64_DECODED, true);
+        if (lossy !== undefined && learnedLongToken(fingerprints, lossy)) { ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
         if (!run.includes('/')) continue;
         for (const s of run.matchAll(BASE64_SEGMENT)) {
           const decoded = base64Text(s[0], MAX_BASE64_DECODED);
-          if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(s.index, s[0].length));
+          if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
         }
+      }
+      // Base64 broken into lines (MIME's 76 characters, PEM's 64), read as one: a secret may straddle a break.
+      for (const m of c.text.matchAll(BASE64_LINES)) {
+        const run = casedRun(text, c, m.index, m[0].length);
+        const joined = run?.replace(/\s+/g, '');
+        if (joined === undefined || joined.length < MIN_BASE64) continue;
+        const decoded = base64Text(joined, MAX_BASE64_DECODED);
+        if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, joined.length));
+      }
+    }
+  }
+
+  /** Every token of a reading (`r`: the canonical text, or its quoted-printable reading) whose
+   *  fingerprint was learned, and every two words of one value in a row, as ranges of the text. */
+  private learnedTokenRanges(r: CanonicalText, plus: CanonicalText | undefined, jsonOf: () => JsonTokens | undefined, ranges: Range[]): void {
+    const { fingerprints } = this.shared;
+    let previous: { word: string; from: number; end: number } | undefined;
+    const look = (raw: string, at: number): void => {
+      // The token less its leading and trailing . @ : - (TRIM), by codes: this runs per word of every text shown.
+      let lead = 0;
+      let end = raw.length;
+      while (lead < end && asciiTrimmed(raw.charCodeAt(lead))) lead++;
+      while (end > lead && asciiTrimmed(raw.charCodeAt(end - 1))) end--;
+      if (lead === end) return;
+      const token = end - lead === raw.length ? raw : raw.slice(lead, end);
+      const from = at + lead;
+      const to = r.to[from + token.length - 1]!;
+      if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([r.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
+      // A learned token joined to other words (bob@token, token.txt, id-token): each run of its parts.
+      else if (token.length > MIN_PART) for (const [a, b] of joinedParts(fingerprints, token)) ranges.push([r.from[from + a]!, r.to[from + b - 1]!, `«secret: ${codePointCount(token.slice(a, b))} chars»`]);
+      // Two words of one value: not two values (a member's name and its value, two strings, two elements).
+      if (previous && !boundaryBetween(r.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), r.from[previous.from]!, to)) ranges.push([r.from[previous.from]!, to, '«secret: words»']);
+      previous = { word: token, from, end: from + token.length };
+    };
+    for (const m of r.text.matchAll(TOKEN)) {
+      const before = previous;
+      look(m[0], m.index);
+      // Words a "+" joins (a form's spaces), each looked up too, and every two in a row.
+      if (plus && m[0].includes('+')) {
+        const joined = previous;
+        previous = before;
+        for (const w of plus.text.slice(m.index, m.index + m[0].length).matchAll(TOKEN)) look(w[0], m.index + w.index);
+        previous = joined;
+      }
+      // Parts a colon joins (user:password, key:value), each looked up alone: the whole token is none learned.
+      if (m[0].includes(':')) {
+        const joined = previous;
+        let at = 0;
+        for (const part of m[0].split(':')) {
+          if (part.length >= MIN_SCANNED) { previous = undefined; look(part, m.index + at); }
+          at += part.length + 1;
+        }
+        previous = joined;
       }
     }
   }
@@ -1139,6 +1168,13 @@ function learnedToken(fingerprints: FingerprintSet, token: string): boolean {
  *  their segments between slashes (a URL's path). */
 const BASE64_RUN = new RegExp(`[a-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
 const BASE64_SEGMENT = new RegExp(`[A-Za-z0-9+_-]{${MIN_BASE64},}={0,2}`, 'g');
+/** Runs of the alphabets over two lines or more (MIME, PEM), in a canonical text. Tried only where a
+ *  run starts (the look-behind): tried inside one, a long line was read again from each character. */
+const BASE64_LINES = /(?<![a-z0-9+/_-])[a-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[a-z0-9+/_-]+)+={0,2}/g;
+/** Runs in a decoded text (its own letter case), on one line or over several, for base64 inside base64. */
+const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]+)*={0,2}/g;
+/** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */
+const MAX_BASE64_DEPTH = 3;
 /** A marker of a known secret's kind, as the scope's table writes it (not JSON- or URL-spelled). */
 const KIND_MARKER = /^«(?:credential|personal|secret header):/;
 /** Characters of a base64 token decoded at most: a token of megabytes costs what one of a few KiB does. */
@@ -1168,7 +1204,7 @@ function casedRun(text: string, c: ReturnType<typeof canonical>, start: number, 
 /** Whether a decoded text (base64Text) holds a learned token, read as an output's tokens are
  *  (learnedToken, and two words of one value in a row); a token joined by colons (a Basic
  *  credential's user:password) by its parts too. */
-function learnedText(fingerprints: FingerprintSet, decoded: string): boolean {
+function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): boolean {
   const t = canonical(decoded).text;
   let previous: { word: string; end: number } | undefined;
   for (const m of t.matchAll(TOKEN)) {
@@ -1176,10 +1212,52 @@ function learnedText(fingerprints: FingerprintSet, decoded: string): boolean {
     if (!token) continue;
     if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) return true;
     if (token.includes(':') && token.split(':').some((p) => p.length >= MIN_SCANNED && learnedToken(fingerprints, p))) return true;
+    if (token.length > MIN_PART && joinedParts(fingerprints, token).length) return true;
     if (previous && !boundaryBetween(t, previous.end, m.index) && fingerprints.has(pair(previous.word, token))) return true;
     previous = { word: token, end: m.index + m[0].length };
   }
+  if (depth >= MAX_BASE64_DEPTH) return false;
+  // Base64 the decoded text holds, decoded in turn: each at most MAX_BASE64_DECODED, as the outer one.
+  for (const m of readCased(decoded).matchAll(BASE64_CASED)) {
+    const run = m[0].replace(/\s+/g, '');
+    if (run.length < MIN_BASE64) continue;
+    const inner = base64Text(run, MAX_BASE64_DECODED);
+    if (inner !== undefined && learnedText(fingerprints, inner, depth + 1)) return true;
+  }
   return false;
+}
+
+/** Whether a text decoded from bytes that are no UTF-8 holds a learned token of MIN_PART characters
+ *  or more, as written: shorter ones, or a token's parts, turn up in such bytes by chance. */
+function learnedLongToken(fingerprints: FingerprintSet, decoded: string): boolean {
+  for (const m of canonicalValue(decoded).matchAll(TOKEN)) {
+    const token = m[0].replace(TRIM, '');
+    if (token.length >= MIN_PART && fingerprints.has(token)) return true;
+  }
+  return false;
+}
+
+/** Characters that join the parts of one token (TOKEN's besides letters and digits). */
+const JOINS = /[_@+~.:-]/;
+/** Parts of a joined token looked up together at most (a secret of more joined parts is rare). */
+const MAX_JOINED_PARTS = 8;
+/** The runs of whole parts of a canonical token (between the characters that join them, JOINS) of
+ *  MIN_PART characters or more whose fingerprint was learned, the token itself left out: a learned
+ *  token another word is joined to (bob@token, token.txt, id-token) as [start, end) of the token. */
+function joinedParts(fingerprints: FingerprintSet, token: string): Array<[number, number]> {
+  const starts = [0];
+  const ends: number[] = [];
+  for (let k = 0; k < token.length; k++) if (JOINS.test(token[k]!)) { ends.push(k); starts.push(k + 1); }
+  ends.push(token.length);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < starts.length; i++) {
+    for (let j = i; j < ends.length && j < i + MAX_JOINED_PARTS; j++) {
+      const [a, b] = [starts[i]!, ends[j]!];
+      if (b - a < MIN_PART || (a === 0 && b === token.length) || JOINS.test(token[a]!) || JOINS.test(token[b - 1]!)) continue;
+      if (fingerprints.has(token.slice(a, b))) out.push([a, b]);
+    }
+  }
+  return out;
 }
 
 /** The marker of ranges that overlap (replaceRanges): the longest one's when it states no length

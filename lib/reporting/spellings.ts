@@ -21,6 +21,18 @@ const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: 
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const HEX = /^[0-9a-fA-F]+$/;
 const XML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));|&(lt|gt|amp|quot|apos);/y;
+/** HTML's named references of the ASCII characters a token or its joiners are written with (a
+ *  browser shows &commat; as @), and no-break space. */
+const HTML_ENTITIES: Readonly<Record<string, string>> = {
+  ...XML_ENTITIES, AMP: '&', LT: '<', GT: '>', QUOT: '"', Tab: '\t', NewLine: '\n', nbsp: '\u00a0', excl: '!', num: '#',
+  dollar: '$', percnt: '%', lpar: '(', rpar: ')', ast: '*', midast: '*', plus: '+', comma: ',', period: '.', sol: '/',
+  colon: ':', semi: ';', equals: '=', quest: '?', commat: '@', lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']',
+  Hat: '^', lowbar: '_', UnderBar: '_', grave: '`', DiacriticalGrave: '`', lcub: '{', lbrace: '{', verbar: '|', vert: '|',
+  VerticalLine: '|', rcub: '}', rbrace: '}',
+};
+/** A reference as an HTML reader reads it: XML's, a numeric one without its semicolon (&#64), a named
+ *  one of HTML_ENTITIES, and the four a browser reads without one where no name goes on (&amp). */
+const HTML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));?|&([A-Za-z]+);|&(amp|AMP|lt|LT|gt|GT|quot|QUOT)(?![A-Za-z0-9=])/y;
 const UTF8 = new TextDecoder('utf-8');
 /** Characters a reader does not see: zero-width space, joiners, word joiner, soft hyphen, BOM, and the like. */
 const INVISIBLE = /^[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]$/;
@@ -54,10 +66,11 @@ function decodeAt(s: string, i: number): [string, number] | undefined {
   }
   if (c === '&') {
     // Leading zeros are legal in a character reference and make it as long as a writer likes.
-    XML_REF.lastIndex = i;
-    const m = XML_REF.exec(s);
+    HTML_REF.lastIndex = i;
+    const m = HTML_REF.exec(s);
     if (!m) return undefined;
-    if (m[3]) return [XML_ENTITIES[m[3]]!, m[0].length];
+    const named = m[3] ?? m[4];
+    if (named !== undefined) return Object.hasOwn(HTML_ENTITIES, named) ? [HTML_ENTITIES[named]!, m[0].length] : undefined;
     const code = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2]);
     return code <= 0x10ffff ? [String.fromCodePoint(code), m[0].length] : undefined;
   }
@@ -78,7 +91,7 @@ function decodeAt(s: string, i: number): [string, number] | undefined {
  *  is decoded again, as a browser or a second writer would. */
 const MAX_PASSES = 3;
 /** What a decoded text may still hold: an escape, a reference, a percent-encoding. */
-const ENCODED = /\\[u"\\/bfnrt]|&#|&(?:lt|gt|amp|quot|apos);|%[0-9a-fA-F]{2}/;
+const ENCODED = /\\[u"\\/bfnrt]|&#|&[A-Za-z]|%[0-9a-fA-F]{2}/;
 
 /** The canonical form of `s`: decoded until nothing more decodes (at most MAX_PASSES times), each
  *  character mapped back to the range of `s` it came from. */
@@ -177,9 +190,10 @@ const BASE64_TOKEN = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
  * The UTF-8 text `token` is the base64 (or base64url) of, or undefined when it is none: not of that
  * alphabet, of a length no encoder writes, or decoding to bytes that are no UTF-8 text. Only the first
  * `max` characters are decoded (whole groups of four; an end cut inside a character left out), so a
- * token of megabytes costs no more than one of `max` characters.
+ * token of megabytes costs no more than one of `max` characters. `lossy`: bytes that are no UTF-8 read
+ * as U+FFFD (text between binary bytes: a serialized session holding a token).
  */
-export function base64Text(token: string, max: number): string | undefined {
+export function base64Text(token: string, max: number, lossy = false): string | undefined {
   if (!BASE64_TOKEN.test(token)) return undefined;
   let end = token.length;
   while (token.charCodeAt(end - 1) === 0x3d) end--;
@@ -191,7 +205,7 @@ export function base64Text(token: string, max: number): string | undefined {
     const part = bytes.subarray(0, bytes.length - drop);
     if (isUtf8(part)) return part.toString('utf8');
   }
-  return undefined;
+  return lossy ? bytes.toString('utf8') : undefined;
 }
 
 /** `s` as a reader reads it, letter case kept (canonical() folds it): escapes, references and
@@ -252,4 +266,55 @@ export function occurrences(haystack: string, needle: string): number[] {
   if (!needle) return at;
   for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) at.push(i);
   return at;
+}
+
+/** What shows a text (as written) is quoted-printable (RFC 2045): =XX with a letter (=3D, =2D; not a
+ *  query's page=10), or = ending a line (a soft line break, in a JSON string too). */
+const QP_SIGN = /=(?:[0-9A-F][A-F]|[A-F][0-9]|[ \t]*(?:\r?\n|\\r\\n|\\n))/;
+const QP_SOFT = /=[ \t]*\r?\n/y;
+const isHexAt = (c: CanonicalText, original: string, k: number): boolean => {
+  const ch = c.text.charCodeAt(k);
+  if (!((ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66))) return false;
+  // An encoder writes upper-case hex: "=ab" in a form's "x=abc" is a value, not a byte.
+  const o = original.charCodeAt(c.from[k]!);
+  return !(o >= 0x61 && o <= 0x66);
+};
+
+/**
+ * The canonical text `c` (of `original`) read as quoted-printable, as a mail reader reads it: each run
+ * of =XX decoded as UTF-8 bytes, soft line breaks left out; every character still mapped to the range
+ * of `original` it came from. Read from the canonical form, so a quoted-printable text inside a JSON
+ * string (its line breaks escaped) is read too. Undefined when the text shows no quoted-printable.
+ */
+export function quotedPrintable(c: CanonicalText, original: string): CanonicalText | undefined {
+  if (!QP_SIGN.test(original)) return undefined;
+  const t = c.text;
+  const out: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < t.length;) {
+    const eq = t.indexOf('=', i);
+    const plainEnd = eq < 0 ? t.length : eq;
+    if (plainEnd > i) {
+      out.push(t.slice(i, plainEnd));
+      for (let k = i; k < plainEnd; k++) { from.push(c.from[k]!); to.push(c.to[k]!); }
+      i = plainEnd;
+      if (i >= t.length) break;
+    }
+    QP_SOFT.lastIndex = i;
+    const soft = QP_SOFT.exec(t);
+    if (soft) { i += soft[0].length; continue; }
+    const bytes: number[] = [];
+    let j = i;
+    while (t[j] === '=' && isHexAt(c, original, j + 1) && isHexAt(c, original, j + 2)) {
+      bytes.push(parseInt(t.slice(j + 1, j + 3), 16));
+      j += 3;
+    }
+    if (bytes.length === 0) { out.push('='); from.push(c.from[i]!); to.push(c.to[i]!); i++; continue; }
+    const decoded = canonicalValue(UTF8.decode(Uint8Array.from(bytes)));
+    out.push(decoded);
+    for (let k = 0; k < decoded.length; k++) { from.push(c.from[i]!); to.push(c.to[j - 1]!); }
+    i = j;
+  }
+  return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
 }
