@@ -4,7 +4,7 @@
 // with Retry-After are retried, at most MAX_TRIES requests per exchange, never sooner than
 // RETRY_FLOOR_MS whatever Retry-After says, within the exchange's time limit and the run's retry
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
@@ -157,6 +157,9 @@ const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 *
 
 class BodyTooLarge extends Error {}
 class BodyTooSlow extends Error {}
+/** The parser refused the answer's head after its Content-Length: undici reports any such refusal
+ *  as a length mismatch, which otherwise reads as a connection closed mid-body. */
+class RefusedHead extends Error {}
 /** The exchange, retries included, ran past PHASES_PER_EXCHANGE phase limits. */
 class ExchangeTooLong extends Error {}
 
@@ -164,6 +167,7 @@ class ExchangeTooLong extends Error {}
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
   if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap${error.message}` };
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
+  if (error instanceof RefusedHead) return { kind: 'other', message: 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)' };
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? '';
   const causeCode = e.cause?.code ?? '';
@@ -179,6 +183,10 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   if (tls.test(code) || tls.test(causeCode)) {
     return { kind: 'tls', message: `TLS failure with ${where}: ${(e.cause?.message ?? e.message ?? code).split('\n')[0]}` };
   }
+  // undici's own words for an interim answer it will not read past (its socket is then closed by it, not the target).
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad upgrade') return { kind: 'other', message: 'a 101 (Switching Protocols) the request did not ask for: it sent no Upgrade' };
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad response') return { kind: 'other', message: 'a 100 (Continue) the request did not ask for (it sent no Expect), which the harness\'s HTTP client does not read past' };
+  if (either('UND_ERR_HEADERS_OVERFLOW')) return { kind: 'other', message: `a response head larger than ${maxHeaderSize % 1024 ? `${maxHeaderSize} bytes` : `${maxHeaderSize / 1024} KiB`}` };
   if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
   }
@@ -228,6 +236,7 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
     clearTimeout(this.deadline);
     clearTimeout(this.bodyTimer);
     if (this.holding) this.slots.release();
+    if (error && this.status === 0 && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') error = new RefusedHead();
     if (error) { this.reject(this.late ? new BodyTooSlow() : error); return; }
     const { chunks } = this;
     this.raw = chunks.length === 1 && this.size < SHARED_CHUNK_BYTES ? chunks[0]! : Buffer.concat(chunks);
