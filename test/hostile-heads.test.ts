@@ -11,6 +11,7 @@ const ANSWERS: Readonly<Record<string, string>> = {
   continue: `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${RECORD.length}\r\n\r\n${RECORD}`,
   'two-lengths': `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${RECORD.length}\r\nContent-Length: 5\r\n\r\n${RECORD}`,
   'length-and-chunked': `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${RECORD.length}\r\nTransfer-Encoding: chunked\r\n\r\n${RECORD}`,
+  'huge-trailers': `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${RECORD.length.toString(16)}\r\n${RECORD}\r\n0\r\nX-Padding: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
   'huge-head': `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: ${'a'.repeat(64 * 1024)}\r\nContent-Length: ${RECORD.length}\r\n\r\n${RECORD}`,
 };
 
@@ -35,7 +36,8 @@ describe('an answer head the HTTP client refuses is named for what the target se
     ['continue', 'a 100 (Continue) the request did not ask for (it sent no Expect), which the harness\'s HTTP client does not read past'],
     ['two-lengths', 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)'],
     ['length-and-chunked', 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)'],
-    ['huge-head', 'a response head larger than 16 KiB'],
+    ['huge-head', 'a response head or trailer section larger than 16 KiB'],
+    ['huge-trailers', 'a response head or trailer section larger than 16 KiB'],
   ])('%s: no response, "%s"', async (answer, message) => {
     const ex = await exchangeWith(answer);
     expect([ex.response, ex.error]).toEqual([undefined, { kind: 'other', message }]);
