@@ -5,11 +5,10 @@
 // 350 MB (against under 300 for the same answers in one piece), which this copy is not.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAN, servingProgram } from './helpers/cli.js';
+import { LEAN, postDigest, servingProgram, stopMeasured } from './helpers/cli.js';
 import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
 
 const CLIENTS = 4;
@@ -33,25 +32,10 @@ describe('--proxy before a target answering in one-byte chunks', () => {
     try {
       const url = await s.url;
       const digest = createHash('sha256').update(BODY).digest('hex');
-      const fetchOne = () => new Promise<string>((resolve, reject) => {
-        const r = request(`${url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-          const hash = createHash('sha256');
-          res.on('data', (d: Buffer) => hash.update(d));
-          res.on('end', () => resolve(`${res.statusCode} ${hash.digest('hex')}`));
-        });
-        r.on('error', reject);
-        r.end('{"userName":"jdoe.support"}');
-      });
+      const fetchOne = () => postDigest(`${url}/supportstateuser`, '{"userName":"jdoe.support"}');
       expect(new Set(await Promise.all(Array.from({ length: CLIENTS }, fetchOne)))).toEqual(new Set([`200 ${digest}`]));
-      s.child.kill('SIGTERM');
-      const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) / 1024;
-      let peak = peakMb();
-      const exited = s.exit;
-      for (let gone = false; !gone;) {
-        try { peak = Math.max(peak, peakMb()); } catch { gone = true; }
-        gone ||= await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
-      }
-      expect(await exited).toBe(1); // the record lacks its other members
+      const { code, peakMb: peak } = await stopMeasured(s);
+      expect(code).toBe(1); // the record lacks its other members
       ctx.annotate(`peak RSS of the proxy: ${Math.round(peak)} MB`);
       const judged = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { counts: { exchanges: { exchanges: number } } }).counts.exchanges.exchanges;
       expect([judged, peak < 1024 ? 'under 1 GB' : `${Math.round(peak)} MB`]).toEqual([CLIENTS, 'under 1 GB']);
