@@ -128,6 +128,19 @@ describe('decoding as the answer arrives', () => {
     expect(decodeContent(gzipSync(Buffer.alloc(MIB)), 'gzip', 'gzip', MIB)).toMatchObject({ ok: true });
     expect(decodeContent(gzipSync(Buffer.alloc(MIB + 1)), 'gzip', 'gzip', MIB)).toMatchObject({ ok: false, tooLarge: true });
   });
+
+  it('past 4 stacked codings nothing is undone (each layer costs a cap of decoding): the body kept as received, CONTENT-CODING fails naming the count', async () => {
+    const layers = (n: number) => { let b = Buffer.from(RECORD); for (let i = 0; i < n; i++) b = gzipSync(b); return b; };
+    const within = await fetchFixed({ 'content-encoding': Array(4).fill('gzip').join(', ') }, layers(4), ACCEPT_ENCODING);
+    expect([within.response!.body.toString(), judge(within)]).toEqual([RECORD, []]);
+    const past = layers(5);
+    const declared = Array(5).fill('gzip').join(',');
+    const ex = await fetchFixed({ 'content-encoding': declared }, past, ACCEPT_ENCODING);
+    expect(ex.response!.body.equals(past)).toBe(true);
+    expect(ex.response!.contentCoding?.error).toBe('5 codings stacked, more than the 4 the harness undoes');
+    expect(judge(ex)).toEqual([expect.objectContaining({ path: 'headers.content-encoding', actual: declared, message: 'Content-Encoding of 5 codings stacked, more than the 4 the harness undoes' })]);
+    expect(new ExchangeView(ex, { namespaces: DEFAULT_NAMESPACES }).text()).toEqual({ ok: false, reason: 'the body is not decoded: 5 codings stacked, more than the 4 the harness undoes' });
+  });
 });
 
 describe('Accept-Encoding as offered', () => {

@@ -8,6 +8,7 @@ import { startReference, type RunningReference } from '../lib/reference/server.j
 import { LEAN, runCli, WITHOUT_HTML } from './helpers/cli.js';
 import { startHostile, type Hostile, type HostileMode } from './helpers/hostile.js';
 import { startProxy } from './helpers/proxy.js';
+import { startRawTarget } from './helpers/raw-target.js';
 import { expectOneVerdict } from './helpers/verdict-words.js';
 
 const tls = { key: readFileSync('fixtures/tls/server.key', 'utf8'), cert: readFileSync('fixtures/tls/server.pem', 'utf8') };
@@ -31,6 +32,27 @@ describe.concurrent('CLI against hostile targets', () => {
     expect(r.stdout).toMatch(/ROUTE-LOGIN-POST \[MUST, 4\.1\] login\.post: no response: response exceeded the 10 MiB cap/);
     expect(summaryOf(dir).peakRss.checkingBytes).toBeLessThan(300 * 1024 * 1024);
     noStack(r.stdout + r.stderr);
+  });
+
+  it('a target answering in one-byte chunks: every body read whole, peak RSS under 300 MB (a view kept per chunk took 2.9 GB)', async () => {
+    // A record of 600 KiB, each byte its own chunk ("1\r\nX\r\n"): 20 probes at once, each past the free 256 KiB.
+    const body = Buffer.from(`{"userName":"x","pad":"${'a'.repeat(600 * 1024)}"}`);
+    const wire = Buffer.alloc(body.length * 6, '1\r\nX\r\n');
+    for (let i = 0; i < body.length; i++) wire[i * 6 + 3] = body[i]!;
+    const answer = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n'), wire, Buffer.from('0\r\n\r\n')]);
+    const target = await startRawTarget(() => answer);
+    try {
+      const dir = reports();
+      const r = await runCli([...LEAN, '--base-url', target.url, '--report-dir', dir, '--timeout', '60000']);
+      expect(r.code).toBe(1);
+      noStack(r.stdout + r.stderr);
+      const s = summaryOf(dir);
+      // Read whole and parsed: the record is judged, and lacks its other members.
+      expect(s.checks.find((c: { id: string }) => c.id === 'JSON-VALUE-MEMBERS').message).toMatch(/^login\.\S+: ownerId is missing at \$\.ownerId/);
+      expect(s.peakRss.runBytes / MB).toBeLessThan(300);
+    } finally {
+      await target.close();
+    }
   });
 
   it('a target that never answers: exit 1 with the time limit named, reports written', async () => {

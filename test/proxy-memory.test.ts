@@ -4,7 +4,7 @@
 // process (its peak RSS, VmHWM) under 80 clients fetching a 9.5 MiB answer at once.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JudgeQueue } from '../lib/cli/proxy-run.js';
 import { startReference } from '../lib/reference/server.js';
 import type { ForwardedExchange } from '../lib/traffic/proxy.js';
-import { servingProgram, WITHOUT_HTML } from './helpers/cli.js';
+import { postDigest, servingProgram, stopMeasured, WITHOUT_HTML } from './helpers/cli.js';
 
 const MB = 1024 * 1024;
 const CLIENTS = 80;
@@ -51,28 +51,13 @@ describe('--proxy under 80 clients fetching a 9.5 MiB answer at once', () => {
     try {
       const url = await s.url;
       const digest = createHash('sha256').update(body).digest('hex');
-      const fetchOne = () => new Promise<string>((resolve, reject) => {
-        const r = request(`${url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-          const hash = createHash('sha256');
-          res.on('data', (d: Buffer) => hash.update(d));
-          res.on('end', () => resolve(`${res.statusCode} ${hash.digest('hex')}`));
-        });
-        r.on('error', reject);
-        r.end('{"userName":"jdoe.support"}');
-      });
+      const fetchOne = () => postDigest(`${url}/supportstateuser`, '{"userName":"jdoe.support"}');
       for (let round = 0; round < ROUNDS; round++) {
         expect(new Set(await Promise.all(Array.from({ length: CLIENTS }, fetchOne)))).toEqual(new Set([`200 ${digest}`]));
       }
-      s.child.kill('SIGTERM');
-      const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) / 1024;
-      let peak = peakMb();
-      // The judge finishes what waits for it during the stop: read the peak until the process is gone.
-      const exited = s.exit;
-      for (let gone = false; !gone;) {
-        try { peak = Math.max(peak, peakMb()); } catch { gone = true; }
-        gone ||= await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
-      }
-      expect(await exited).toBe(0);
+      // The judge finishes what waits for it during the stop: the peak is read until the process is gone.
+      const { code, peakMb: peak } = await stopMeasured(s);
+      expect(code).toBe(0);
       ctx.annotate(`peak RSS of the proxy: ${Math.round(peak)} MB`);
       expect(peak).toBeLessThan(300);
       const forwarded = CLIENTS * ROUNDS;

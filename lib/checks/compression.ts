@@ -2,7 +2,7 @@
 // and its body decodes in it. The harness decodes an offered coding as it arrives (lib/http/send.ts),
 // so every other check judges the decoded body, as a client with automatic decompression reads it.
 import { OPERATIONS } from '../contract/operations.js';
-import { appliedCodings, isOffered, offeredCodings } from '../http/content-coding.js';
+import { appliedCodings, isOffered, MAX_STACKED_CODINGS, offeredCodings } from '../http/content-coding.js';
 import { finding, type Check } from './check.js';
 import { PATHS } from './whole-answer.js';
 
@@ -42,7 +42,10 @@ export const COMPRESSION_CHECKS: readonly Check[] = [
       }
       const coding = r.value.contentCoding;
       if (!coding) return { skip: `Content-Encoding ${declared!.trim()} is not one the harness decodes` };
-      return coding.error ? [finding(`Content-Encoding ${declared!.trim()}, but the body is ${coding.error}`, { path: PATHS.body })] : [];
+      if (!coding.error) return [];
+      // Too many to undo: the count said first, the header (thousands of codings) as the value received.
+      if (coding.codings.length > MAX_STACKED_CODINGS) return [finding(`Content-Encoding of ${coding.error}`, { path: 'headers.content-encoding', actual: declared! })];
+      return [finding(`Content-Encoding ${declared!.trim()}, but the body is ${coding.error}`, { path: PATHS.body })];
     },
   },
 ];

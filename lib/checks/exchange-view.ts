@@ -6,6 +6,7 @@ import { classify, type RequestKind } from '../contract/classify.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { SOAP } from '../contract/namespaces.js';
 import { STOPPED_RUN, type Exchange, type Origin, type RecordedResponse } from '../http/exchange.js';
+import { MAX_STACKED_CODINGS } from '../http/content-coding.js';
 import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, parseJsonBytes, parseJsonSlowly, type ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js';
@@ -40,7 +41,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  *  was undone when it arrived (lib/http/send.ts), or did not decode; any other was not asked for, and
  *  is named rather than its bytes reported as broken text. Undefined when the body is readable. */
 function contentCoding(r: RecordedResponse): string | undefined {
-  if (r.contentCoding) return r.contentCoding.error ? `the body does not decode as ${r.contentCoding.codings.join(', ')}: ${r.contentCoding.error}` : undefined;
+  const coded = r.contentCoding;
+  if (coded) {
+    if (!coded.error) return undefined;
+    return coded.codings.length > MAX_STACKED_CODINGS ? `the body is not decoded: ${coded.error}` : `the body does not decode as ${coded.codings.join(', ')}: ${coded.error}`;
+  }
   const coding = r.headers['content-encoding']?.trim().toLowerCase();
   if (!coding || coding === 'identity') return undefined;
   return `the body is encoded (Content-Encoding: ${coding}), which the request did not ask for; not decoded`;

@@ -4,7 +4,7 @@
 // with Retry-After are retried, at most MAX_TRIES requests per exchange, never sooner than
 // RETRY_FLOOR_MS whatever Retry-After says, within the exchange's time limit and the run's retry
 // budget; past any of these the answer received is the record, and the exchange says it gave up.
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
@@ -157,6 +157,9 @@ const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 *
 
 class BodyTooLarge extends Error {}
 class BodyTooSlow extends Error {}
+/** The parser refused the answer's head after its Content-Length: undici reports any such refusal
+ *  as a length mismatch, which otherwise reads as a connection closed mid-body. */
+class RefusedHead extends Error {}
 /** The exchange, retries included, ran past PHASES_PER_EXCHANGE phase limits. */
 class ExchangeTooLong extends Error {}
 
@@ -164,6 +167,7 @@ class ExchangeTooLong extends Error {}
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
   if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap${error.message}` };
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
+  if (error instanceof RefusedHead) return { kind: 'other', message: 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)' };
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? '';
   const causeCode = e.cause?.code ?? '';
@@ -179,6 +183,10 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   if (tls.test(code) || tls.test(causeCode)) {
     return { kind: 'tls', message: `TLS failure with ${where}: ${(e.cause?.message ?? e.message ?? code).split('\n')[0]}` };
   }
+  // undici's own words for an interim answer it will not read past (its socket is then closed by it, not the target).
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad upgrade') return { kind: 'other', message: 'a 101 (Switching Protocols) the request did not ask for: it sent no Upgrade' };
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad response') return { kind: 'other', message: 'a 100 (Continue) the request did not ask for (it sent no Expect), which the harness\'s HTTP client does not read past' };
+  if (either('UND_ERR_HEADERS_OVERFLOW')) return { kind: 'other', message: `a response head or trailer section larger than ${maxHeaderSize % 1024 ? `${maxHeaderSize} bytes` : `${maxHeaderSize / 1024} KiB`}` };
   if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
   }
@@ -196,6 +204,9 @@ interface Received { readonly status: number; readonly headers: Record<string, s
 /** A body in one chunk smaller than this is kept as received, not copied (it is a view of the
  *  socket's read, which holds little more); a larger one is copied into memory of its own. */
 const SHARED_CHUNK_BYTES = 64 * 1024;
+/** Chunks after the first are copied into buffers of this size: a view kept per chunk is an object
+ *  each, holding the socket's read it came in, and a body in one-byte chunks took 2.9 GB. */
+const GATHER_BYTES = 64 * 1024;
 
 /** One request's handler for the dispatcher: its state in fields and its callbacks on the prototype
  *  (one object per request, not a dozen closures), and itself the Received it resolves with. */
@@ -214,6 +225,8 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   private waiting: Buffer[] | undefined; // chunks held while waiting for a large-body slot
   private ended = false;
   private readonly chunks: Buffer[] = [];
+  private gather: Buffer | undefined; // the buffer chunks after the first are copied into
+  private gathered = 0;
   private size = 0;
   private bodyTimer: NodeJS.Timeout | undefined;
   private readonly deadline: NodeJS.Timeout;
@@ -228,8 +241,10 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
     clearTimeout(this.deadline);
     clearTimeout(this.bodyTimer);
     if (this.holding) this.slots.release();
+    if (error && this.status === 0 && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') error = new RefusedHead();
     if (error) { this.reject(this.late ? new BodyTooSlow() : error); return; }
     const { chunks } = this;
+    if (this.gather) chunks.push(this.gather.subarray(0, this.gathered));
     this.raw = chunks.length === 1 && this.size < SHARED_CHUNK_BYTES ? chunks[0]! : Buffer.concat(chunks);
     this.resolve(this);
   }
@@ -243,7 +258,17 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   private take(chunk: Buffer): boolean {
     this.size += chunk.length;
     if (this.size > this.options.maxBodyBytes) { this.abort(new BodyTooLarge()); return false; }
-    this.chunks.push(chunk);
+    if (!this.chunks.length) { this.chunks.push(chunk); return true; }
+    for (let at = 0; at < chunk.length;) {
+      if (!this.gather || this.gathered === GATHER_BYTES) {
+        if (this.gather) this.chunks.push(this.gather);
+        this.gather = Buffer.allocUnsafeSlow(GATHER_BYTES);
+        this.gathered = 0;
+      }
+      const n = chunk.copy(this.gather, this.gathered, at);
+      this.gathered += n;
+      at += n;
+    }
     return true;
   }
 

@@ -276,11 +276,18 @@ function lagMs(waitedMs: number, moved: number, owed: number, allowedMs: number)
 /** Room for every exchange: without a room given, each is copied (up to the body cap). */
 const ANY_ROOM: CopyRoom = { open: () => true, take: () => true, give: () => undefined };
 
+/** The buffers a copy gathers its chunks into: from 1 KiB, growing with the body, to 64 KiB. */
+const MIN_GATHER_BYTES = 1024;
+const GATHER_BYTES = 64 * 1024;
+
 /** Copies a body up to a cap, each byte taken from the shared room first. Past the cap it remembers
  *  only that there was more (`over`); with no room left it drops its copy (`dropped`). A body of
  *  known length is copied into one buffer taken whole at the start. */
 class BodyCopy {
+  /** Buffers of its own, each full but the last (`fill` bytes of it): a buffer per chunk received was
+   *  an object per byte of an answer in one-byte chunks (1.7 GB for four exchanges). */
   private chunks: Uint8Array[] = [];
+  private fill = 0;
   private one: Uint8Array | undefined;
   private size = 0;
   private taken = 0;
@@ -303,9 +310,20 @@ class BodyCopy {
     // Asking made room by dropping the copies of overdue exchanges, this one's among them.
     if (this.dropped) { this.room.give(chunk.length); return; }
     this.taken += chunk.length;
-    // A copy of its own: a chunk may be a view of a larger buffer, which it would keep alive.
-    this.chunks.push(new Uint8Array(chunk));
     this.size += chunk.length;
+    // Copied (a chunk may be a view of a larger buffer, which it would keep alive) into buffers that
+    // grow with the body, to GATHER_BYTES each.
+    for (let at = 0; at < chunk.length;) {
+      let last = this.chunks[this.chunks.length - 1];
+      if (!last || this.fill === last.length) {
+        this.chunks.push(last = new Uint8Array(Math.min(GATHER_BYTES, Math.max(MIN_GATHER_BYTES, this.size))));
+        this.fill = 0;
+      }
+      const n = Math.min(last.length - this.fill, chunk.length - at);
+      last.set(chunk.subarray(at, at + n), this.fill);
+      this.fill += n;
+      at += n;
+    }
   }
   /** The bytes copied, in one buffer of their own (transferable to the judge's thread). */
   get bytes(): Uint8Array {
@@ -313,7 +331,7 @@ class BodyCopy {
     const out = new Uint8Array(this.size);
     let at = 0;
     if (this.one) { out.set(this.one.subarray(0, Math.min(this.size, this.one.length))); at = Math.min(this.size, this.one.length); }
-    for (const c of this.chunks) { out.set(c, at); at += c.length; }
+    this.chunks.forEach((c, i) => { const n = i === this.chunks.length - 1 ? this.fill : c.length; out.set(c.subarray(0, n), at); at += n; });
     this.one = out;
     this.chunks = [];
     return out;

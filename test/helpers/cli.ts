@@ -4,7 +4,9 @@
 // change stderr; progress itself is tested with a fake clock (progress.test.ts). Each child is
 // started in its own process group, killed whole when its test ends (owned-children.ts).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,3 +90,27 @@ export function servingProgram(program: string, args: readonly string[], fileLim
   const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
   return { child, url, exit, output: () => out };
 }
+
+/** Stops a serving program with SIGTERM: its exit code, and its peak RSS in MB (VmHWM, read until
+ *  the process is gone: it finishes what waits for it while stopping). Linux only. */
+export async function stopMeasured(s: Serving): Promise<{ code: number; peakMb: number }> {
+  s.child.kill('SIGTERM');
+  const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) / 1024;
+  let peak = peakMb();
+  for (let gone = false; !gone;) {
+    try { peak = Math.max(peak, peakMb()); } catch { gone = true; }
+    gone ||= await Promise.race([s.exit.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
+  }
+  return { code: await s.exit, peakMb: peak };
+}
+
+/** POSTs `body` as JSON to `url`: the answer's status and the SHA-256 of its body, read whole. */
+export const postDigest = (url: string, body: string): Promise<string> => new Promise((resolve, reject) => {
+  const r = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    const hash = createHash('sha256');
+    res.on('data', (d: Buffer) => hash.update(d));
+    res.on('end', () => resolve(`${res.statusCode} ${hash.digest('hex')}`));
+  });
+  r.on('error', reject);
+  r.end(body);
+});
