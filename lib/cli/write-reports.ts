@@ -10,7 +10,7 @@ import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
-import { exitCodeOf, verdictWords } from '../reporting/verdict.js';
+import { decidingChecks, exitCodeOf, verdictWords } from '../reporting/verdict.js';
 import { jsonSyntaxError } from '../json/parse.js';
 import { measureJson } from '../json/limits.js';
 import { withThousands } from '../digits.js';
@@ -434,17 +434,18 @@ export function finish(written: Written, program: string): number {
     return 2;
   }
   if (report.verdict === 'incomplete') {
-    const skipped = report.checks.filter((c) => c.level === 'MUST' && c.status === 'skip');
+    const skipped = decidingChecks(report.checks, report.gate ?? 'must').filter((c) => c.status === 'skip');
     const unsent = report.counts.exchanges.notSent?.case;
     process.stderr.write(report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before ${report.mode === 'traffic' ? 'the whole recording was read' : 'every request was sent'}\n`
-      : skipped.length ? `${program}: run incomplete: ${skipped.length} MUST check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
+      : skipped.length ? `${program}: run incomplete: ${skipped.length} ${skipped[0]!.level} check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
         : `${program}: run incomplete: ${unsent ?? 0} account request(s) not sent (the request cap, --max-requests, was reached)\n`);
     return 2;
   }
   if (report.verdict === 'nothing-observed') {
     const seen = Object.values(report.counts.exchanges.kinds).reduce((n, k) => n + k, 0);
+    const level = decidingChecks(report.checks, report.gate ?? 'must')[0]?.level ?? 'MUST';
     process.stderr.write(seen
-      ? `${program}: nothing of this interface could be judged: its ${seen} exchange(s) gave no MUST check anything to judge (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`
+      ? `${program}: nothing of this interface could be judged: its ${seen} exchange(s) gave no ${level} check anything to judge (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`
       : `${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
     return 2;
   }

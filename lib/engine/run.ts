@@ -132,6 +132,8 @@ export interface RunResult {
   readonly unreachable?: string;
   /** Set when options.stop aborted before the run sent everything: its reason (a signal, or its parent process ended). */
   readonly stopped?: string;
+  /** RunOptions.part: the report reaches the verdict again, the gate applied (reporting/verdict.ts). */
+  readonly part?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
   /** Set when the run generated requests: how many, the seed that replays them, what shrinking cost. */
@@ -603,6 +605,7 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),
     exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}), ...(c.stopped ? { stopped: c.stopped } : {}),
+    ...(c.part ? { part: c.part } : {}),
     ...(c.generation ? { generation: c.generation } : {}),
     timings: { sendingMs: Math.round(c.sendingMs), checkingMs: Math.round(performance.now() - c.checkingStartedAt) },
   };
