@@ -109,6 +109,9 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     const [should, must] = await Promise.all([run([...only, '--fail-on', 'should']), run(only)]);
     expect([should.code, should.verdicts]).toEqual([1, everywhere('NOT CONFORMANT', 1)]);
     expect([must.code, must.verdicts]).toEqual([2, everywhere('INCOMPLETE', 2)]);
+    // traceability.md: the clause of the failed SHOULD check is not met where the gate counts it.
+    const clause44 = (r: Awaited<ReturnType<typeof run>>) => /^\| 4\.4 \| [^|]+ \| ([^|]+) \|/m.exec(readFileSync(join(r.dir, 'traceability.md'), 'utf8'))?.[1];
+    expect([clause44(should), clause44(must)]).toEqual(['NOT MET', 'advisory findings only']);
   });
 
   it('recorded traffic judged by SHOULD checks alone under --fail-on should: a failed one is NOT CONFORMANT (exit 1), a passed one CONFORMANT (exit 0), never "nothing observed"', async () => {
