@@ -16,6 +16,7 @@ import { consoleText, displayLine } from '../reporting/display.js';
 import { shardOptions, type Config } from './config.js';
 import { openSession, setupOf } from './session.js';
 import { abortOnSignals } from './stopping.js';
+import { stoppedAtOnce } from './write-reports.js';
 
 export async function differentialRun(config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined): Promise<number> {
   let reference: RunningReference | undefined;
@@ -28,7 +29,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     session.say(`conformance: comparing ${displayLine(baseUrl)} (${session.target.description}) with the legacy ${displayLine(legacyUrl)}, ${checks.length} checks each${accounts !== undefined ? `, ${accounts} accounts` : ''}${config.har ? `, replaying ${displayLine(config.har.map(harName).join(', '))}` : ''}`);
     const { ca, generate: _g, ...settings } = config;
     const left = new LeftOut();
-    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
+    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight', stoppedAtOnce(dir, 'conformance'));
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
       for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers);

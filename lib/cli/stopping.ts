@@ -86,12 +86,14 @@ function alive(pid: number, own: boolean): boolean {
 /** A run that ends by itself (one that sends, or reads a recording), stopped early: on SIGINT,
  *  SIGTERM or SIGHUP, or when its parent goes away (as stopOnSignals), the returned signal aborts
  *  with the cause as its reason (the run takes nothing more, judges what it took and writes its
- *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2. */
-export function abortOnSignals(name: string, doing: string): AbortSignal {
+ *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2,
+ *  after `atOnce`. */
+export function abortOnSignals(name: string, doing: string, atOnce?: () => void): AbortSignal {
   const stop = new AbortController();
   const abort = (cause: string) => {
     if (stop.signal.aborted) {
       process.stderr.write(`${name}: stopped at once (${cause}, a second stop); no reports written\n`);
+      atOnce?.(); // what is in the report directory would state another verdict than exit 2
       process.exit(2);
     }
     // A parent that ends after a signal (npm on Ctrl-C) is no second stop.
