@@ -23,6 +23,9 @@ export interface StopOptions {
   /** The parent's pid to watch (process.ppid at start by default); tests give their own. */
   parentPid?: number;
   exit?: (code: number) => void;
+  /** Done before a second stop exits (at once, with 2, whatever `exit` is): the reports left would
+   *  state another verdict (write-reports.ts stoppedAtOnce). */
+  atOnce?: () => void;
 }
 
 /** Installs the stop triggers at once (before a URL is announced: a caller may signal as soon as it
@@ -35,9 +38,11 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
   let stopping = false;
   const stop = (cause: string) => {
     if (stopping) {
-      say(`${options.name}: stopped at once (${cause}, a second stop); the reports may be older`);
-      exit(2);
-      return;
+      say(`${options.name}: stopped at once (${cause}, a second stop)${options.atOnce ? '; no reports written' : ''}`);
+      // The process, not `exit`: the proxy's `exit` ends its run's promise, and its judge went on to
+      // write reports stating its verdict, and say its exit code, after this exit 2.
+      options.atOnce?.();
+      process.exit(2);
     }
     stopping = true;
     unwatch();
