@@ -58,7 +58,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       process.stderr.write(consoleText(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`));
       return 2;
     }
-    return await session.finish(result.candidate, { differential: differentialSection(result, redactor) });
+    return await session.finish(result.candidate, { differential: differentialSection(result, redactor, config.failOn) });
   } finally {
     await reference?.close();
   }

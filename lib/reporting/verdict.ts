@@ -2,7 +2,7 @@
 // traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
 // SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
 // in a differential run.
-import { verdictOf, type RunCounts, type Verdict } from '../engine/run.js';
+import { verdictOf, type RunCounts, type RunResult, type Verdict } from '../engine/run.js';
 import type { ReportedDifferential } from './differential.js';
 
 /** What fails the run: MUST checks only (the default), or SHOULD checks too. */
@@ -43,6 +43,12 @@ export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFai
     mustJudged: deciding.some((c) => c.status !== 'skip'),
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
 }
+
+/** runVerdict of an engine run's result: the candidate's, and a differential run's legacy's. */
+export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict({
+  unreachable: run.verdict === 'unreachable', mode: run.mode, interfaceSeen: Object.keys(run.counts.kinds).length > 0,
+  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined, part: run.part !== undefined,
+}, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
 
 type Judged = {
   readonly verdict: Verdict;
