@@ -2,7 +2,8 @@
 // traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
 // SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
 // in a differential run.
-import { verdictOf, type RunCounts, type RunResult, type Verdict } from '../engine/run.js';
+import { verdictOf } from '../checks/verdict-rule.js';
+import type { RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { ReportedDifferential } from './differential.js';
 
 /** What fails the run: MUST checks only (the default), or SHOULD checks too. */
