@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceUserDetails } from '../lib/reference/data.js';
+import { FAULTS } from '../lib/reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { LEAN, runCli, runProgram, WITHOUT_HTML } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
@@ -26,8 +27,20 @@ const shifted = useReference({ variants: [RANDOM_TOKENS, fault('datetime-shifted
 const HOSTILE = '\u009b2J \u202e <script>alert(1)</script>';
 const hostile = useReference({ userDetails: { ...referenceUserDetails(), company: HOSTILE } });
 const plain = useReference({});
+// OPTIONS answered 405: OPTIONS-ALLOWS-POST (SHOULD) fails there.
+const optionsRefused = useReference({ variants: FAULTS.filter((f) => f.name === 'login-options-refused') });
 
 describe('conformance --legacy-url', () => {
+  it('the legacy\'s verdict beside is reached with the run\'s gate: its failed SHOULD check makes it non-conformant under --fail-on should only', async () => {
+    const legacyVerdict = async (gate: string) => {
+      const dir = reports();
+      await runCli(['--base-url', plain.url, '--legacy-url', optionsRefused.url, '--only', 'OPTIONS-ALLOWS-POST,JSON-STRING', '--fail-on', gate, '--report-dir', dir, '--quiet', ...LEAN]);
+      const d = summary(dir).differential as { legacy: { verdict: string; failed: { id: string }[] } };
+      return [d.legacy.verdict, d.legacy.failed.map((f) => f.id)];
+    };
+    expect(await Promise.all([legacyVerdict('should'), legacyVerdict('must')])).toEqual([['non-conformant', ['OPTIONS-ALLOWS-POST']], ['conformant', ['OPTIONS-ALLOWS-POST']]]);
+  });
+
   it('exits 0 when the candidate answers as the legacy does, its tokens aside (noise): CONFORMANT in every output', async () => {
     const dir = reports();
     const r = await runCli(['--base-url', same.url, '--legacy-url', legacy.url, '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit']);

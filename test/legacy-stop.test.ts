@@ -3,11 +3,12 @@
 // no request more is begun, the one in flight is sent to all three (legacy, candidate, legacy again),
 // the reports say INCOMPLETE and how many were compared, exit 2; a second signal exits at once.
 // Killed by the signal instead, it wrote no report and exited 143 or 130.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
+import { runCli } from './helpers/cli.js';
 import { causeOf, heldFront, holding, spawnRun, stopTitle, type Stop } from './helpers/held-front.js';
 import { expectOneVerdict } from './helpers/verdict-words.js';
 
@@ -18,10 +19,9 @@ afterAll(async () => { await plain.close(); });
 
 /** A differential run of the probes, one at a time, its legacy's third request (the second probe's
  *  first) held. */
-async function heldRun(how: Stop = 'SIGTERM') {
+async function heldRun(how: Stop = 'SIGTERM', dir = mkdtempSync(join(tmpdir(), 'legacy-stop-'))) {
   const held = holding();
   const legacy = await heldFront(plain.url, (n) => (n === 3 ? held.hold() : undefined));
-  const dir = mkdtempSync(join(tmpdir(), 'legacy-stop-'));
   const run = spawnRun(['--legacy-url', legacy.url, '--base-url', plain.url, '--concurrency', '1', '--report-dir', dir, '--reports', 'summary,traceability,junit'], how);
   await held.held;
   return { held, legacy, dir, run };
@@ -53,8 +53,11 @@ describe('a differential run stopped by a signal or its parent\'s end', { timeou
     });
   }
 
-  it('a second SIGTERM while the first waits on the legacy: exit 2 at once, no report written', async () => {
-    const { held, legacy, dir, run } = await heldRun();
+  it('a second SIGTERM while the first waits on the legacy: exit 2 at once, no report written, and none of an earlier run left stating CONFORMANT', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'legacy-stop-'));
+    const earlier = await runCli(['--base-url', plain.url, '--report-dir', dir, '--reports', 'summary,traceability,junit', '--quiet']);
+    expect([earlier.code, readdirSync(dir).sort()]).toEqual([0, ['exchanges.json', 'interface.md', 'junit.xml', 'manifest.json', 'replay.sh', 'summary.json', 'traceability.md']]);
+    const { held, legacy, run } = await heldRun('SIGTERM', dir);
     try {
       run.child.kill('SIGTERM');
       await run.stopping;
@@ -62,7 +65,8 @@ describe('a differential run stopped by a signal or its parent\'s end', { timeou
       expect(await run.exit).toBe(2);
       expect(run.stderr()).toBe('conformance: stopping (SIGTERM): nothing more is sent; the reports follow the requests in flight\n'
         + 'conformance: stopped at once (SIGTERM, a second stop); no reports written\n');
-      expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+      expect(run.stdout()).toContain('Removed from the report directory (they would state another verdict than exit 2): exchanges.json, interface.md, junit.xml, manifest.json, replay.sh, summary.json, traceability.md\n');
     } finally {
       held.release();
       await legacy.close();

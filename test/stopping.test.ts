@@ -2,11 +2,12 @@
 // node (npm and its sh die, node is re-parented): the program must notice its parent is gone, write
 // its reports and exit with its verdict, leaving no process on the port.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli, servingProgram } from './helpers/cli.js';
 import { owned } from './helpers/owned-children.js';
 import { useReference } from './helpers/reference.js';
 
@@ -109,4 +110,31 @@ describe('a long-running mode sent a signal directly', () => {
       }
     });
   }
+
+  const target = useReference({});
+  it('the validating proxy sent a second SIGTERM while it stops: exit 2 at once, and no report, its own or an earlier run\'s, states another verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stopping-'));
+    const earlier = await runCli(['--base-url', target.url, '--report-dir', dir, '--reports', 'summary,junit', '--quiet']);
+    expect([earlier.code, readdirSync(dir).sort()]).toEqual([0, ['exchanges.json', 'junit.xml', 'manifest.json', 'replay.sh', 'summary.json']]);
+    const proxy = servingProgram('cli/main', ['--proxy', '0', '--base-url', target.url, '--report-dir', dir, '--reports', 'summary,junit']);
+    try {
+      const answer = await fetch(`${await proxy.url}/user/confirmemail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ownerId":7}' });
+      await answer.arrayBuffer();
+      proxy.child.kill('SIGTERM');
+      while (!proxy.output().includes('conformance: stopping (SIGTERM)')) await new Promise((r) => setTimeout(r, 5));
+      proxy.child.kill('SIGTERM');
+      const code = await proxy.exit;
+      // Stopped before its last reports: nothing left. Were they written before the second signal
+      // came (a slow machine), the run ended with them: exit 0, and they say CONFORMANT.
+      if (code === 2) {
+        expect(readdirSync(dir)).toEqual([]);
+        expect(proxy.output()).not.toMatch(/Verdict:|stopped in/);
+        expect(proxy.output()).toContain('conformance: stopped at once (SIGTERM, a second stop); no reports written\n');
+      } else {
+        expect([code, (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string }).verdictWords]).toEqual([0, 'CONFORMANT']);
+      }
+    } finally {
+      proxy.child.kill('SIGKILL');
+    }
+  });
 });

@@ -7,18 +7,27 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
 import { runCli } from './helpers/cli.js';
+import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
 import { call, useReference } from './helpers/reference.js';
 
 const apostrophe = useReference({ variants: FAULTS.filter((f) => f.name === 'apostrophe-500') });
 const conformant = useReference({});
 
-/** A HAR of one login whose request holds a member 2.2 does not name (REQ-JSON-UNKNOWN-MEMBERS, a
- *  SHOULD check of the client side), answered by the reference as it answers it. */
-async function loginWithUnknownMember(): Promise<string> {
-  const body = '{"userName":"a","extra":1}';
+/** A target answering every request 404 text/plain: the record checks (JSON-ENUM-SEEN, JSON-STRING)
+ *  find nothing to judge, OPTIONS-ALLOWS-POST fails. */
+let notFound: RawTarget;
+beforeAll(async () => { notFound = await startRawTarget(() => 'HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nno'); });
+afterAll(() => notFound.close());
+
+/** A login whose request holds a member 2.2 does not name (REQ-JSON-UNKNOWN-MEMBERS, a SHOULD
+ *  check of the client side). */
+const loginWithUnknownMember = (): Promise<string> => recordedLogin('{"userName":"a","extra":1}');
+
+/** A HAR of one login whose request body is `body`, answered by the reference as it answers it. */
+async function recordedLogin(body: string): Promise<string> {
   const got = await call(`${conformant.url}/supportstateuser`, { body, headers: { 'content-type': 'application/json' } });
   const h = (name: string, value: string) => ({ name, value });
   const file = join(mkdtempSync(join(tmpdir(), 'verdict-har-')), 'login.har');
@@ -35,7 +44,7 @@ function verdictsIn(dir: string, stdout: string, html: boolean) {
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
   return {
-    console: /^Verdict: (.+?) \((?:MUST|no MUST)/m.exec(stdout)?.[1],
+    console: /^Verdict: (.+?) \((?:MUST|no MUST|no SHOULD|judged)/m.exec(stdout)?.[1],
     summary: summary.verdictWords,
     junit: /<testsuites name="conformance: ([^"]+)"/.exec(junit)?.[1],
     traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
@@ -85,6 +94,33 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     const [must, should] = await Promise.all([run(['--har', har]), run(['--har', har, '--fail-on', 'should'])]);
     expect([must.code, must.verdicts.summary, sidesOf(must)]).toEqual([0, 'CONFORMANT', { line: 'server CONFORMANT, client CONFORMANT', summary: { server: 'conformant', client: 'conformant' } }]);
     expect([should.code, should.verdicts.summary, sidesOf(should)]).toEqual([1, 'NOT CONFORMANT', { line: 'server CONFORMANT, client NOT CONFORMANT', summary: { server: 'conformant', client: 'non-conformant' } }]);
+  });
+
+  it('--fail-on should of SHOULD checks alone, every one skipped: INCOMPLETE everywhere and exit 2, never CONFORMANT of no check judged', async () => {
+    const r = await run(['--base-url', notFound.url, '--fail-on', 'should', '--only', 'JSON-ENUM-SEEN,SOAP-ENUM-SEEN']);
+    expect([r.code, r.verdicts]).toEqual([2, everywhere('INCOMPLETE', 2)]);
+    expect(r.stdout).toMatch(/^Verdict: INCOMPLETE \(no SHOULD check failed, but some could not be evaluated; MUST 0 passed, 0 failed, 0 skipped; SHOULD 0 passed, 0 failed, 2 skipped\)$/m);
+    expect(r.stderr).toMatch(/^conformance: run incomplete: 2 SHOULD check\(s\) not evaluated \(/m);
+    expect(r.junit).toContain('<testcase classname="Verdict" name="the run could not judge: INCOMPLETE"');
+  });
+
+  it('under --fail-on should a failed SHOULD check fails the run although a MUST check was not evaluated, as a failed MUST check does; under must the run stays INCOMPLETE', async () => {
+    const only = ['--base-url', notFound.url, '--only', 'JSON-STRING,OPTIONS-ALLOWS-POST'];
+    const [should, must] = await Promise.all([run([...only, '--fail-on', 'should']), run(only)]);
+    expect([should.code, should.verdicts]).toEqual([1, everywhere('NOT CONFORMANT', 1)]);
+    expect([must.code, must.verdicts]).toEqual([2, everywhere('INCOMPLETE', 2)]);
+    // traceability.md: the clause of the failed SHOULD check is not met where the gate counts it.
+    const clause44 = (r: Awaited<ReturnType<typeof run>>) => /^\| 4\.4 \| [^|]+ \| ([^|]+) \|/m.exec(readFileSync(join(r.dir, 'traceability.md'), 'utf8'))?.[1];
+    expect([clause44(should), clause44(must)]).toEqual(['NOT MET', 'advisory findings only']);
+  });
+
+  it('recorded traffic judged by SHOULD checks alone under --fail-on should: a failed one is NOT CONFORMANT (exit 1), a passed one CONFORMANT (exit 0), never "nothing observed"', async () => {
+    const [bad, good] = await Promise.all([loginWithUnknownMember(), recordedLogin('{"userName":"a"}')]);
+    const args = ['--fail-on', 'should', '--only', 'REQ-JSON-UNKNOWN-MEMBERS'];
+    const [failed, passed] = await Promise.all([run(['--har', bad, ...args]), run(['--har', good, ...args])]);
+    const sides = (r: Awaited<ReturnType<typeof run>>) => (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { sides: unknown }).sides;
+    expect([failed.code, failed.verdicts, sides(failed)]).toEqual([1, everywhere('NOT CONFORMANT', 1), { client: 'non-conformant' }]);
+    expect([passed.code, passed.verdicts, sides(passed)]).toEqual([0, everywhere('CONFORMANT', 0), { client: 'conformant' }]);
   });
 
   it('--fail-on takes must or should only, refused in one line otherwise', async () => {

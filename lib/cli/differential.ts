@@ -16,6 +16,7 @@ import { consoleText, displayLine } from '../reporting/display.js';
 import { shardOptions, type Config } from './config.js';
 import { openSession, setupOf } from './session.js';
 import { abortOnSignals } from './stopping.js';
+import { stoppedAtOnce } from './write-reports.js';
 
 export async function differentialRun(config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined): Promise<number> {
   let reference: RunningReference | undefined;
@@ -30,7 +31,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     const left = new LeftOut();
     /** The recorded requests not sent to either deployment: counted, the first few named with why. */
     const notSent = { count: 0, named: [] as string[] };
-    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
+    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight', stoppedAtOnce(dir, 'conformance'));
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
       for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers, (ex, why) => { if (notSent.named.length < LeftOut.NAMED) notSent.named.push(`${ex.id}: ${why}`); notSent.count++; });
@@ -60,7 +61,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       process.stderr.write(consoleText(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`));
       return 2;
     }
-    return await session.finish(result.candidate, { differential: differentialSection(result, redactor) });
+    return await session.finish(result.candidate, { differential: differentialSection(result, redactor, config.failOn) });
   } finally {
     await reference?.close();
   }

@@ -16,7 +16,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import { consoleText, displayLine } from '../reporting/display.js';
 import { dotenvProblem, parseConfig, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
-import { beginRun, impliedReports, removedLine, removeEarlierRun } from './write-reports.js';
+import { beginRun, impliedReports, removedLine, removeEarlierRun, stoppedAtOnce } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
@@ -55,7 +55,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   let taken = 0;
   let reading = named;
   const left = new LeftOut();
-  const stop = abortOnSignals('conformance', 'nothing more is read; the reports follow the entries read');
+  const stop = abortOnSignals('conformance', 'nothing more is read; the reports follow the entries read', stoppedAtOnce(dir, 'conformance'));
   async function* recorded() {
     for (const [i, file] of files.entries()) {
       reading = harName(file);
@@ -153,7 +153,7 @@ async function run(argv: readonly string[]): Promise<number> {
       ? { count: config.generate.count, seed: config.generate.seed ?? randomInt(0, 2_147_483_647) } : undefined;
     if (generate) session.say(`  generating ${generate.count} requests per operation from the contract, seed ${generate.seed}`);
     const { ca, generate: _g, ...settings } = config;
-    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight');
+    const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight', stoppedAtOnce(dir, 'conformance'));
     const result = await runConformance({
       ...settings, baseUrl, checks, extraHeaders: config.headers,
       ...(ca ? { ca: ca.pem } : {}),

@@ -18,7 +18,7 @@ import type { Config } from './config.js';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
-import { finish, restateWithProblem } from './write-reports.js';
+import { finish, restateWithProblem, stoppedAtOnce } from './write-reports.js';
 
 /** Reports are rewritten this often while traffic comes (and once more on stop). */
 export const REPORT_EVERY_MS = 10_000;
@@ -212,7 +212,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   return new Promise<number>((resolve) => {
     // Before the URL is announced: a caller may signal as soon as it reads it.
     stopOnSignals({
-      name: 'conformance', exit: resolve, finish: async () => {
+      name: 'conformance', exit: resolve, atOnce: stoppedAtOnce(dir, 'conformance'), finish: async () => {
         await proxy.close(GRACE_MS);
         clearInterval(counting);
         const notes: string[] = [];

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { commandOf, parseOptions, shownOptions, usageOf, type OptionTable } from '../options.js';
 import { DEFAULT_NAMESPACES } from '../contract/namespaces.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
-import { finish, type ReportName } from './write-reports.js';
+import { finish, stoppedAtOnce, type ReportName } from './write-reports.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
 import { REPORT_ROUTE, startJudgingReference } from './judging-reference.js';
 import { stopOnSignals } from './stopping.js';
@@ -115,7 +115,7 @@ async function judgeClients(options: ReferenceOptions, reportDir: string, report
     fail(`cannot use the report directory ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const judging = await startJudgingReference({ ...options, reportDir, reports, given }).catch((e: NodeJS.ErrnoException) => fail(listenProblem(e, options.host ?? '127.0.0.1', options.port ?? 0), false));
-  stopOnSignals({ name: 'reference', finish: () => judging.stop().then((written) => finish(written, 'reference')) });
+  stopOnSignals({ name: 'reference', atOnce: stoppedAtOnce(reportDir, 'reference'), finish: () => judging.stop().then((written) => finish(written, 'reference')) });
   const what = [...applied, `judging client requests; reports in ${reportDir}, now at GET ${judging.url}${REPORT_ROUTE}`];
   process.stdout.write(`reference listening on ${judging.url} (${what.join(', ')})\n`);
 }

@@ -23,6 +23,9 @@ export interface StopOptions {
   /** The parent's pid to watch (process.ppid at start by default); tests give their own. */
   parentPid?: number;
   exit?: (code: number) => void;
+  /** Done before a second stop exits (at once, with 2, whatever `exit` is): the reports left would
+   *  state another verdict (write-reports.ts stoppedAtOnce). */
+  atOnce?: () => void;
 }
 
 /** Installs the stop triggers at once (before a URL is announced: a caller may signal as soon as it
@@ -35,9 +38,11 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
   let stopping = false;
   const stop = (cause: string) => {
     if (stopping) {
-      say(`${options.name}: stopped at once (${cause}, a second stop); the reports may be older`);
-      exit(2);
-      return;
+      say(`${options.name}: stopped at once (${cause}, a second stop)${options.atOnce ? '; no reports written' : ''}`);
+      // The process, not `exit`: the proxy's `exit` ends its run's promise, and its judge went on to
+      // write reports stating its verdict, and say its exit code, after this exit 2.
+      options.atOnce?.();
+      process.exit(2);
     }
     stopping = true;
     unwatch();
@@ -86,12 +91,14 @@ function alive(pid: number, own: boolean): boolean {
 /** A run that ends by itself (one that sends, or reads a recording), stopped early: on SIGINT,
  *  SIGTERM or SIGHUP, or when its parent goes away (as stopOnSignals), the returned signal aborts
  *  with the cause as its reason (the run takes nothing more, judges what it took and writes its
- *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2. */
-export function abortOnSignals(name: string, doing: string): AbortSignal {
+ *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2,
+ *  after `atOnce`. */
+export function abortOnSignals(name: string, doing: string, atOnce?: () => void): AbortSignal {
   const stop = new AbortController();
   const abort = (cause: string) => {
     if (stop.signal.aborted) {
       process.stderr.write(`${name}: stopped at once (${cause}, a second stop); no reports written\n`);
+      atOnce?.(); // what is in the report directory would state another verdict than exit 2
       process.exit(2);
     }
     // A parent that ends after a signal (npm on Ctrl-C) is no second stop.

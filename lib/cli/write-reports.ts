@@ -10,7 +10,7 @@ import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
-import { exitCodeOf, verdictWords } from '../reporting/verdict.js';
+import { decidingChecks, exitCodeOf, verdictWords } from '../reporting/verdict.js';
 import { jsonSyntaxError } from '../json/parse.js';
 import { measureJson } from '../json/limits.js';
 import { withThousands } from '../digits.js';
@@ -114,8 +114,8 @@ function earlierManifest(dir: string, startedAt: string): { readonly sameRun: bo
 }
 const topName = (name: string): string => name.split('/')[0]!;
 
-/** Report directories this process wrote reports into (writeReports). */
-const wroteInto = new Set<string>();
+/** Report directories this process wrote reports into (writeReports), and the outputs (top names) it wrote there. */
+const wroteInto = new Map<string, Set<string>>();
 
 /** A run that ends (exit 2) without writing its reports into `dir`, which it accepted at `since`
  *  (ms): the outputs an earlier run wrote there (its manifest lists them, the manifest too) would
@@ -124,19 +124,34 @@ const wroteInto = new Set<string>();
 export function removeEarlierRun(dir: string, since: number): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
   const earlier = wroteInto.has(dir) ? undefined : earlierManifest(dir, '');
   if (!earlier || !(Date.parse(earlier.began ?? '') < since)) return { removed: [], problems: [] };
+  return removeOutputs(dir, [...Object.keys(earlier.files).map(topName), MANIFEST_FILE], 'an earlier run\'s output');
+}
+
+function removeOutputs(dir: string, names: readonly string[], what: string): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
   const removed: string[] = [];
   const problems: string[] = [];
-  for (const name of [...new Set([...Object.keys(earlier.files).map(topName), MANIFEST_FILE])].sort()) {
+  for (const name of [...new Set(names)].sort()) {
     if (!existsSync(join(dir, name))) continue;
     try {
       rmSync(join(dir, name), { recursive: true, force: true });
       removed.push(name);
     } catch (e) {
-      problems.push(`cannot remove ${name}, an earlier run's output: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+      problems.push(`cannot remove ${name}, ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
     }
   }
   return { removed, problems };
 }
+
+/** A run stopped at once (a second stop) exits 2 before its reports are whole: an earlier run's
+ *  outputs still there, or this run's written so far (NOT CONFORMANT, say), would state another
+ *  verdict than that exit code, so every output the manifest in `dir` lists, the manifest, and
+ *  every output this process wrote there are removed. Files no manifest lists are left alone. */
+export const stoppedAtOnce = (dir: string, program: string) => (): void => {
+  const listed = earlierManifest(dir, '');
+  const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
+  if (removed.length) process.stdout.write(`Removed from the report directory (they would state another verdict than exit 2): ${removed.join(', ')}\n`);
+  for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
+};
 
 /** The console's line naming an earlier run's outputs removed. */
 export const removedLine = (names: readonly string[]): string =>
@@ -283,7 +298,8 @@ export const impliedReports = (chosen: ReadonlySet<ReportName>): string[] => WRI
  *  listed in the manifest, which the next rebuild or merge needs them in. */
 export async function writeReports(report: Report, dir: string, chosen: ReadonlySet<ReportName> = EVERY_REPORT, onVerdict?: (report: Report) => void, read: readonly ReportFile[] = []): Promise<Written> {
   const outputs: string[] = [];
-  wroteInto.add(dir);
+  const names = wroteInto.get(dir) ?? new Set<string>();
+  wroteInto.set(dir, names);
   const earlier = earlierManifest(dir, report.startedAt);
   const wrote = new Set<string>();
   /** Per writer that wrote: how many output problems the report it wrote held. */
@@ -299,6 +315,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
     try {
       const out = await w.write(current, dir);
       for (const f of out.files) if (!outputs.includes(f)) outputs.push(f);
+      for (const f of out.files) names.add(topName(relative(dir, f).split(sep).join('/')));
       wrote.add(w.name);
       if (out.report) current = out.report;
       stated.set(w, outputProblems().length);
@@ -359,6 +376,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   for (const name of read) if (!written.has(name) && !(name in kept) && existsSync(join(dir, name))) kept[name] = await fileSha256(join(dir, name));
   await restate();
   try {
+    names.add(MANIFEST_FILE);
     outputs.push(await writeManifest(current, dir, [...outputs], ahead, kept));
   } catch (e) {
     problem(`cannot write ${MANIFEST_FILE}: ${(e as Error).message.split('\n')[0]}`);
@@ -434,17 +452,18 @@ export function finish(written: Written, program: string): number {
     return 2;
   }
   if (report.verdict === 'incomplete') {
-    const skipped = report.checks.filter((c) => c.level === 'MUST' && c.status === 'skip');
+    const skipped = decidingChecks(report.checks, report.gate ?? 'must').filter((c) => c.status === 'skip');
     const unsent = report.counts.exchanges.notSent?.case;
     process.stderr.write(report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before ${report.mode === 'traffic' ? 'the whole recording was read' : 'every request was sent'}\n`
-      : skipped.length ? `${program}: run incomplete: ${skipped.length} MUST check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
+      : skipped.length ? `${program}: run incomplete: ${skipped.length} ${skipped[0]!.level} check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
         : `${program}: run incomplete: ${unsent ?? 0} account request(s) not sent (the request cap, --max-requests, was reached)\n`);
     return 2;
   }
   if (report.verdict === 'nothing-observed') {
     const seen = Object.values(report.counts.exchanges.kinds).reduce((n, k) => n + k, 0);
+    const level = decidingChecks(report.checks, report.gate ?? 'must')[0]?.level ?? 'MUST';
     process.stderr.write(seen
-      ? `${program}: nothing of this interface could be judged: its ${seen} exchange(s) gave no MUST check anything to judge (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`
+      ? `${program}: nothing of this interface could be judged: its ${seen} exchange(s) gave no ${level} check anything to judge (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`
       : `${program}: nothing of this interface was observed (${report.counts.exchanges.notInterfaceTotal} exchange(s) of other services)\n`);
     return 2;
   }

@@ -19,6 +19,7 @@ import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
 import { JudgePool, type JudgeWorkerSpec } from './judge-pool.js';
+import { verdictOf, type Verdict } from '../checks/verdict-rule.js';
 
 export type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -96,9 +97,7 @@ export interface CheckResult {
   readonly shrunk?: ShrunkFailure;
 }
 
-/** conformant: every MUST check passed. incomplete: none failed but some could not be evaluated.
- *  nothing-observed: a traffic run held no exchange of this interface. */
-export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreachable' | 'nothing-observed';
+export { verdictOf, type Verdict };
 
 export interface RunCounts {
   /** Exchanges judged in all, and by source. */
@@ -132,6 +131,8 @@ export interface RunResult {
   readonly unreachable?: string;
   /** Set when options.stop aborted before the run sent everything: its reason (a signal, or its parent process ended). */
   readonly stopped?: string;
+  /** RunOptions.part: the report reaches the verdict again, the gate applied (reporting/verdict.ts). */
+  readonly part?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
   readonly timings: { readonly sendingMs: number; readonly checkingMs: number };
   /** Set when the run generated requests: how many, the seed that replays them, what shrinking cost. */
@@ -379,19 +380,6 @@ export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string
   };
 }
 
-/** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
- *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw.
- *  So does an account whose requests were not sent: the run was asked about every account. */
-export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean; readonly stopped?: boolean }): Verdict {
-  // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
-  // 405, an entry without a body) proves nothing: it is not a conformant deployment.
-  // Stopped, what was not yet seen may be anything: incomplete, unless a MUST check failed already.
-  return v.unreachable ? 'unreachable'
-    : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? (v.stopped === true ? 'incomplete' : 'nothing-observed')
-      : v.mustFailed ? 'non-conformant'
-        : v.stopped === true || (v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true)) ? 'incomplete' : 'conformant';
-}
-
 export const failedAt = (results: readonly CheckResult[], level: Level) => results.filter((r) => r.status === 'fail' && r.check.level === level);
 
 /** What feeds a run: the probes, cases, generated requests, and exchanges recorded elsewhere (from
@@ -603,6 +591,7 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),
     exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}), ...(c.stopped ? { stopped: c.stopped } : {}),
+    ...(c.part ? { part: c.part } : {}),
     ...(c.generation ? { generation: c.generation } : {}),
     timings: { sendingMs: Math.round(c.sendingMs), checkingMs: Math.round(performance.now() - c.checkingStartedAt) },
   };

@@ -3,7 +3,7 @@
 import { AREAS } from '../checks/check.js';
 import { coverageLines, coverageOf } from './coverage.js';
 import type { Report, ReportedCheck } from './report.js';
-import { sidesWords, verdictWords } from './verdict.js';
+import { decidingChecks, sidesWords, verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
 import { consoleText, shownValue } from './display.js';
 
@@ -69,7 +69,10 @@ export function verdictSummary(report: Report): string {
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
   if (report.differential) lines.push(...differentialLines(report.differential));
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, report.gate ?? 'must')}; ` : ''}${report.verdict === 'incomplete' ? report.stopped ? `no MUST check failed before the run was stopped (${report.stopped}); ` : 'no MUST check failed, but some could not be evaluated; ' : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed)`);
+  const gate = report.gate ?? 'must';
+  const level = decidingChecks(report.checks, gate)[0]?.level ?? 'MUST';
+  // Gated, the SHOULD checks not evaluated are part of the verdict (INCOMPLETE when they decide it).
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, gate)}; ` : ''}${report.verdict === 'incomplete' ? report.stopped ? `no ${level} check failed before the run was stopped (${report.stopped}); ` : `no ${level} check failed, but some could not be evaluated; ` : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${gate === 'should' ? `, ${SHOULD.skipped} skipped` : ''})`);
   return consoleText(`${lines.join('\n')}\n`);
 }
 

@@ -9,6 +9,7 @@ import { shownValue } from './display.js';
 import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
 import { exampleLine } from './difference-texts.js';
+import { resultVerdict, type Gate } from './verdict.js';
 
 export interface ReportedDiffExample {
   readonly request: string;
@@ -90,12 +91,14 @@ export function shownExampleValue(redactor: Redactor, value: string, sensitivity
 
 const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
 
-export function differentialSection(result: DifferentialResult, redactor: Redactor): ReportedDifferential {
+/** `gate`: the run's; the legacy's verdict beside is reached as the candidate's (a failed SHOULD
+ *  check makes it not conformant under --fail-on should). */
+export function differentialSection(result: DifferentialResult, redactor: Redactor, gate: Gate): ReportedDifferential {
   const comparedByOperation = Object.fromEntries(result.operations.map((o) => [o.operation, o.compared]));
   return {
     legacy: {
       baseUrl: redactor.text(result.legacy.baseUrl),
-      verdict: result.legacy.verdict,
+      verdict: resultVerdict(result.legacy, gate),
       // Each names the exchange of its first finding (sent to the legacy): replay.sh sends it there again.
       failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => ({ id: r.check.id, level: r.check.level, message: r.message, ...(r.examples[0] ? { exchange: r.examples[0].exchange } : {}) })),
     },

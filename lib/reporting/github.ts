@@ -43,7 +43,7 @@ export function githubStepSummary(report: Report): string {
   return [
     `## Conformance of ${markdownCode(report.target.baseUrl)}: ${verdictWords(report)}`,
     '',
-    `MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${report.gate === 'should' ? ' (gated: --fail-on should)' : ' (advisory)'}.`,
+    `MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${report.gate === 'should' ? `, ${SHOULD.skipped} skipped (gated: --fail-on should)` : ' (advisory)'}.`,
     ...(report.differential ? [`Differences from the legacy: ${report.differential.differences} value(s) on ${report.differential.paths.length} path(s).`] : []),
     ...(checks.length ? [
       '',

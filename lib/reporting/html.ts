@@ -252,7 +252,7 @@ export function verdictBanner(report: Report): string {
   return [
     `<header id="conformance-verdict" data-exit-code="${exitCodeOf(report)}" style="position:relative;z-index:2147483647;margin:0;padding:16px 24px;background:${background};border-bottom:4px solid ${ink};font:14px/1.45 system-ui,sans-serif;color:#1d2939">`,
     `<h1 style="margin:0 0 4px;font-size:28px;color:${ink}">${text(verdictWords(report))}</h1>`,
-    `<p style="margin:0">${text(report.target.baseUrl)}, ${text(report.startedAt.slice(0, 16).replace('T', ' '))} UTC. MUST ${report.counts.MUST.passed} passed, ${report.counts.MUST.failed} failed, ${report.counts.MUST.skipped} not evaluated; SHOULD ${report.counts.SHOULD.passed} passed, ${report.counts.SHOULD.failed} failed${report.gate === 'should' ? ' (the run gates on SHOULD)' : ' (advisory)'}.</p>`,
+    `<p style="margin:0">${text(report.target.baseUrl)}, ${text(report.startedAt.slice(0, 16).replace('T', ' '))} UTC. MUST ${report.counts.MUST.passed} passed, ${report.counts.MUST.failed} failed, ${report.counts.MUST.skipped} not evaluated; SHOULD ${report.counts.SHOULD.passed} passed, ${report.counts.SHOULD.failed} failed${report.gate === 'should' ? `, ${report.counts.SHOULD.skipped} not evaluated (the run gates on SHOULD)` : ' (advisory)'}.</p>`,
     shards.length ? `<p style="margin:4px 0 0">Merged from ${shards.length} shards: ${shards.map(text).join(', ')}.</p>` : '',
     section(`MUST checks failed (${failed('MUST').length})`, failed('MUST').map(item)),
     section(`SHOULD checks failed (${failed('SHOULD').length})`, failed('SHOULD').map(item)),

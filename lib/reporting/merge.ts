@@ -4,8 +4,8 @@
 // reports are already redacted and display-safe; nothing here reads a body.
 import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
-import { statusAndMessage, verdictOf, type RunCounts } from '../engine/run.js';
-import { gatedVerdict } from './verdict.js';
+import { statusAndMessage, type RunCounts } from '../engine/run.js';
+import { runVerdict } from './verdict.js';
 import { byCount, MAX_EXAMPLE_EXCHANGES, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { mergeDifferential } from './differential.js';
 import { tally, type ReportedCheck, type ReportedExchange, type Report, type RunIdentity } from './report.js';
@@ -207,11 +207,10 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const stopped = reports.find((r) => r.stopped)?.stopped;
   const runProblems = [...new Set(reports.flatMap((r) => r.runProblems ?? []))];
   const { runProblems: _r, outputProblems: _o, ...shared } = head;
-  const verdict = gatedVerdict(verdictOf({
+  const verdict = runVerdict({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
-    mustFailed: must.some((c) => c.status === 'fail'), mustSkipped: must.some((c) => c.status === 'skip'),
-    mustJudged: must.some((c) => c.status !== 'skip'), casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined,
-  }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), head.gate ?? 'must');
+    casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined,
+  }, checks, head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
   const max = (f: (r: Report) => number | undefined) => Math.max(0, ...reports.map((r) => f(r) ?? 0));

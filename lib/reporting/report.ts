@@ -15,7 +15,7 @@ import { shownValue } from './display.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
-import { exitCodeOf, gatedVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
+import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
 import { replayBounds, respelledMembers } from './replay-script.js';
 import { peakRssBytes } from '../peak-rss.js';
@@ -251,7 +251,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...(ctx.run ? { run: ctx.run } : {}),
     target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
     mode: run.mode,
-    verdict: gatedVerdict(run.verdict, at('SHOULD').some((x) => x.status === 'fail'), ctx.gate ?? 'must'),
+    verdict: resultVerdict(run, ctx.gate ?? 'must'),
     gate: ctx.gate ?? 'must',
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
     ...(run.stopped ? { stopped: run.stopped } : {}),

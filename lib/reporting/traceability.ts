@@ -27,9 +27,10 @@ const WITHOUT_CHECKS: Readonly<Record<string, string>> = {
 
 const STATUS = { pass: 'passed', fail: 'FAILED', skip: 'not evaluated' } as const;
 
-function clauseVerdict(checks: readonly ReportedCheck[]): string {
+/** Under --fail-on should a failed SHOULD check fails its clause, as it fails the run. */
+function clauseVerdict(checks: readonly ReportedCheck[], gate: Report['gate']): string {
   const must = checks.filter((c) => c.level === 'MUST');
-  if (must.some((c) => c.status === 'fail')) return 'NOT MET';
+  if (checks.some((c) => c.status === 'fail' && (c.level === 'MUST' || gate === 'should'))) return 'NOT MET';
   if (must.some((c) => c.status === 'skip')) return 'not fully evaluated';
   if (!must.length) return checks.some((c) => c.status === 'fail') ? 'advisory findings only' : 'advisory checks only';
   return 'met';
@@ -47,7 +48,8 @@ export function traceabilityMarkdown(report: Report): string {
       `${report.harness.commit ? ` (${report.harness.commit.slice(0, 12)})` : ''}, catalogue ${report.catalogueHash}.`,
     `Every clause of [interface.md](${SPEC_COPY}) (the spec, copied beside this file), the checks that prove it, and their status in this run.`,
     'Each clause\'s own words are quoted below the table.',
-    'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
+    report.gate === 'should' ? 'A clause is met when all its MUST checks passed and none of its SHOULD checks failed (--fail-on should: they are part of the verdict).'
+      : 'A clause is met when all its MUST checks passed; SHOULD checks are advisory.',
     ...(report.generation
       ? ['', `**Generated requests:** ${report.generation.count} per operation from seed ${report.generation.seed} (\`--generate ${report.generation.count} --seed ${report.generation.seed}\` sends them again).`]
       : []),
@@ -63,7 +65,7 @@ export function traceabilityMarkdown(report: Report): string {
     const list = checks.map((c) => `\`${c.id}\` ${c.level} ${STATUS[c.status]}`).join('<br>');
     const ofClause = CATALOGUE.filter((c) => citedClauses(c.clause).includes(clause.id));
     // A clause whose checks need a source this run did not have (client traffic, generated requests) was not fed, not deselected.
-    const status = checks.length ? clauseVerdict(checks)
+    const status = checks.length ? clauseVerdict(checks, report.gate)
       : ofClause.length && ofClause.every((c) => c.sources) ? `not judged in this run: needs ${[...new Set(ofClause.flatMap((c) => c.sources!))].join(', ')} evidence`
       : ofClause.length ? 'not selected in this run'
         : clause.notShown ? 'not testable: the spec says "not shown"'

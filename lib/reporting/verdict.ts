@@ -2,7 +2,8 @@
 // traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
 // SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
 // in a differential run.
-import type { RunCounts, Verdict } from '../engine/run.js';
+import { verdictOf } from '../checks/verdict-rule.js';
+import type { RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { ReportedDifferential } from './differential.js';
 
 /** What fails the run: MUST checks only (the default), or SHOULD checks too. */
@@ -16,10 +17,39 @@ export const VERDICT_WORDS: Readonly<Record<Verdict, string>> = {
   'nothing-observed': 'NOTHING OF THIS INTERFACE OBSERVED',
 };
 
-/** The engine's verdict with the gate applied: under --fail-on should, a failed SHOULD check makes a
- *  conformant run not conformant (the other verdicts already say more). */
+type Leveled = { readonly level: string; readonly status: 'pass' | 'fail' | 'skip' };
+
+/** The checks whose evidence the verdict needs: the MUST checks. A run of SHOULD checks alone (only
+ *  --fail-on should allows one: main.ts) needs theirs in the same way, or every one skipped would
+ *  pass it, CONFORMANT of no check judged, where --fail-on must refuses such a run (exit 2). */
+export function decidingChecks<C extends Leveled>(checks: readonly C[], gate: Gate): readonly C[] {
+  const must = checks.filter((c) => c.level === 'MUST');
+  return must.length || gate === 'must' ? must : checks.filter((c) => c.level === 'SHOULD');
+}
+
+/** The engine's verdict with the gate applied: under --fail-on should, a failed SHOULD check makes
+ *  the run not conformant, as a failed MUST check does, even where the rest was not judged (stopped,
+ *  or traffic no MUST check judged): a failure of the gate is known whatever the rest would say.
+ *  Unreachable stays: nothing was judged then. */
 export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate): Verdict =>
-  (gate === 'should' && shouldFailed && verdict === 'conformant' ? 'non-conformant' : verdict);
+  (gate === 'should' && shouldFailed && verdict !== 'unreachable' ? 'non-conformant' : verdict);
+
+/** The one verdict of a run or of merged parts (engine/run.ts verdictOf) from its checks' results,
+ *  the gate applied. `part`: a shard, whose checks left without evidence are judged by the merge. */
+export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFailed' | 'mustSkipped' | 'mustJudged'> & { readonly part?: boolean }, checks: readonly Leveled[], gate: Gate): Verdict {
+  const { part, ...rest } = facts;
+  const deciding = decidingChecks(checks, gate);
+  return gatedVerdict(verdictOf({
+    ...rest, mustFailed: deciding.some((c) => c.status === 'fail'), mustSkipped: !part && deciding.some((c) => c.status === 'skip'),
+    mustJudged: deciding.some((c) => c.status !== 'skip'),
+  }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
+}
+
+/** runVerdict of an engine run's result: the candidate's, and a differential run's legacy's. */
+export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict({
+  unreachable: run.verdict === 'unreachable', mode: run.mode, interfaceSeen: Object.keys(run.counts.kinds).length > 0,
+  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined, part: run.part !== undefined,
+}, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
 
 type Judged = {
   readonly verdict: Verdict;
@@ -67,17 +97,18 @@ type Sided = { readonly side?: 'request' };
 export const judgesSide = (check: Sided, sides: JudgedSides): boolean =>
   sides === 'both' || (sides === 'client') === (check.side === 'request');
 
-type SidedResult = Sided & { readonly level: string; readonly status: 'pass' | 'fail' | 'skip' };
+type SidedResult = Sided & Leveled;
 
-/** Over traffic, each side's own verdict from its MUST checks (a side with no check run is left out):
- *  a failed one makes it not conformant, a passed one conformant, none judged nothing observed; the
- *  gate applied, as to the run's (a side's failed SHOULD check fails it under --fail-on should). */
+/** Over traffic, each side's own verdict from its deciding checks, MUST ones as for the run's (a side
+ *  with no check run is left out): a failed one makes it not conformant, a passed one conformant,
+ *  none judged nothing observed; the gate applied, as to the run's (a side's failed SHOULD check
+ *  fails it under --fail-on should). */
 export function sideVerdicts(checks: readonly SidedResult[], gate: Gate): Partial<Record<'server' | 'client', Verdict>> {
   const out: Partial<Record<'server' | 'client', Verdict>> = {};
   for (const side of ['server', 'client'] as const) {
     const mine = checks.filter((c) => (side === 'client') === (c.side === 'request'));
     if (!mine.length) continue;
-    const must = mine.filter((c) => c.level === 'MUST');
+    const must = decidingChecks(mine, gate);
     const verdict = must.some((c) => c.status === 'fail') ? 'non-conformant' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
     out[side] = gatedVerdict(verdict, mine.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
   }

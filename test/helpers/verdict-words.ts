@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 export function verdictsIn(dir: string, printed: string, html: boolean) {
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdictWords: string; exitCode: number };
   return {
-    console: /^Verdict: (.+?) \((?:MUST|no MUST|judged)/m.exec(printed)?.[1],
+    console: /^Verdict: (.+?) \((?:MUST|no MUST|no SHOULD|judged)/m.exec(printed)?.[1],
     summary: summary.verdictWords,
     junit: /<testsuites name="conformance: ([^"]+)"/.exec(readFileSync(join(dir, 'junit.xml'), 'utf8'))?.[1],
     traceability: /^Verdict \*\*(.+?)\*\*/m.exec(readFileSync(join(dir, 'traceability.md'), 'utf8'))?.[1],
