@@ -6,8 +6,9 @@ import type { Check, Finding } from '../checks/check.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
-import { consoleText, displayLine } from '../reporting/display.js';
+import { consoleText, displayLine, shownValue } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
+import { MAX_MESSAGE } from '../reporting/report.js';
 import type { Session } from './session.js';
 import type { Written } from './write-reports.js';
 
@@ -23,11 +24,14 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   scope.learnExchange(ex);
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }
-  const what = `${ex.id} ${ex.request.method} ${path}`;
-  const line = (text: string) => consoleText(displayLine(scope.line(text)));
+  // Each part a client wrote (its path, a value it sent) is cut as the reports cut it, after
+  // redaction: a 900 KB value in a request printed a 900 KB line.
+  const cut = (text: string) => shownValue(scope.line(text), MAX_MESSAGE);
+  const what = `${ex.id} ${ex.request.method} ${cut(path)}`;
+  const line = (text: string) => consoleText(displayLine(text));
   if (!failures.length) return clean ? [line(`✓ ${what}: no finding`)] : [];
   return failures.flatMap(([check, findings]) => findings.map((f) =>
-    line(`✗ ${check.id} [${check.level}] ${what}: ${f.message}${f.path && /^[$/]/.test(f.path) ? ` at ${f.path}` : ''}`)));
+    line(`✗ ${check.id} [${check.level}] ${what}: ${cut(f.message)}${f.path && /^[$/]/.test(f.path) ? ` at ${cut(f.path)}` : ''}`)));
 }
 
 export class LiveJudging {

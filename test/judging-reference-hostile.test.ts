@@ -1,0 +1,30 @@
+// Hostile clients of the reference and the judging reference: a request Node's parser accepts but the
+// reference cannot read as sent, a method Node drops without a word, and a huge value in a request,
+// each answered in one line (or printed in a bounded one) while the server keeps serving.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
+import { MAX_MESSAGE } from '../lib/reporting/report.js';
+import { rawExchange } from './helpers/raw-target.js';
+
+describe('the judging reference against hostile clients', () => {
+  let judging: JudgingReference;
+  const lines: string[] = [];
+  beforeAll(async () => { judging = await startJudgingReference({ reportDir: '/nonexistent-never-written', print: (l) => lines.push(l) }); });
+  afterAll(() => judging.close());
+
+  const sent = async (bytes: string): Promise<{ answer: string; lines: string[] }> => {
+    const from = lines.length;
+    const answer = await rawExchange(judging.url, bytes);
+    return { answer, lines: lines.slice(from) };
+  };
+
+  it('a 900 000-character value in a request prints one finding line, cut to the reports\' bound, naming the check and the member', async () => {
+    const body = `{"recoveryToken":"rt-1","verifyEmail":"a@example.org","ownerId":"${'7'.repeat(900_000)}","isForMM":false}`;
+    const got = await sent(`POST /user/confirmemail HTTP/1.1\r\nhost: judging.test\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    expect(got.answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(got.lines).toHaveLength(1);
+    expect(got.lines[0]).toMatch(/^✗ REQ-JSON-TYPES \[MUST\] client\.\d+ POST \/user\/confirmemail: "7{50,}…/);
+    expect(got.lines[0]).toMatch(/ at \$\.ownerId$/);
+    expect(got.lines[0]!.length).toBeLessThan(MAX_MESSAGE + 100);
+  });
+});
