@@ -6,6 +6,10 @@ import { startJudgingReference, type JudgingReference } from '../lib/cli/judging
 import { MAX_MESSAGE } from '../lib/reporting/report.js';
 import { rawExchange } from './helpers/raw-target.js';
 
+const LOGIN = '{"userName":"jdoe.support","searchValues":"x"}';
+const chunked = (body: string) => `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+const head = (lines: string) => `POST /supportstateuser HTTP/1.1\r\nhost: judging.test\r\nconnection: close\r\ncontent-type: application/json\r\n${lines}\r\n`;
+
 describe('the judging reference against hostile clients', () => {
   let judging: JudgingReference;
   const lines: string[] = [];
@@ -26,5 +30,29 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines[0]).toMatch(/^✗ REQ-JSON-TYPES \[MUST\] client\.\d+ POST \/user\/confirmemail: "7{50,}…/);
     expect(got.lines[0]).toMatch(/ at \$\.ownerId$/);
     expect(got.lines[0]!.length).toBeLessThan(MAX_MESSAGE + 100);
+  });
+
+  it('Transfer-Encoding: gzip, chunked over a plain body: 501 in one line naming the coding, no record, nothing judged', async () => {
+    const got = await sent(`${head('transfer-encoding: gzip, chunked\r\n')}${chunked(LOGIN)}`);
+    const [status, ...rest] = got.answer.split('\r\n');
+    expect(status).toBe('HTTP/1.1 501 Not Implemented');
+    expect(rest.at(-1)).toBe('Not Implemented: the transfer coding "gzip" is not supported; send the body as it is, or chunked');
+    expect(got.lines).toEqual([]);
+  });
+
+  it('Transfer-Encoding: chunked (any case) is read as ever: 200, judged with no finding', async () => {
+    const got = await sent(`${head('transfer-encoding: Chunked\r\n')}${chunked(LOGIN)}`);
+    expect(got.answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(got.lines).toEqual([expect.stringMatching(/^✓ client\.\d+ POST \/supportstateuser: no finding$/)]);
+  });
+
+  it('CONNECT gets a one-line 405 and its connection closed (Node closed it without a word); the next request is answered', async () => {
+    const got = await sent('CONNECT 127.0.0.1:22 HTTP/1.1\r\nhost: 127.0.0.1:22\r\n\r\n');
+    const [status, ...rest] = got.answer.split('\r\n');
+    expect(status).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(rest.at(-1)).toBe('Method Not Allowed: CONNECT is not served here (the reference is no proxy)');
+    expect(got.lines).toEqual([]);
+    const next = await sent(`${head(`content-length: ${LOGIN.length}\r\n`)}${LOGIN}`);
+    expect(next.answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
   });
 });

@@ -365,6 +365,26 @@ function headersOf(head: readonly string[]): Record<string, string> {
 /** A response that fails is closed (one listener for every response). */
 function destroyOnError(this: ServerResponse): void { this.destroy(); }
 
+/** One line of plain text, then the connection closed once written: left half open (as Node's
+ *  server allows), a client that never closed its side kept the connection for ever. */
+function closeWith(socket: Socket, status: string, body: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+}
+
+/** A request framed by a transfer coding other than chunked (Node's parser reads `gzip, chunked`
+ *  as chunked, and the body as if it were not gzip) gets 501 (RFC 9112, 6.1), unread and unjudged. */
+function framedOnly(inner: RequestListener): RequestListener {
+  return (req, res) => {
+    const te = req.headers['transfer-encoding'];
+    const other = te?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
+    if (other === undefined) { inner(req, res); return; }
+    res.on('error', destroyOnError);
+    const body = `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`;
+    res.writeHead(501, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  };
+}
+
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
 /** How long a client has for a whole request after its first byte (past it, 408 and closed). */
@@ -445,7 +465,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
   const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
-  server.on('request', guard.listener(listener));
+  server.on('request', guard.listener(framedOnly(listener)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
@@ -462,10 +482,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     const [status, body] = late ? ['408 Request Timeout', `Request Timeout: the request was not whole ${seconds(requestMs)} after its first byte`]
       : err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
         : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
-    // Closed once written: left half open (as Node's server allows), a client that never closed
-    // its side kept the connection, busy with its request, for ever.
-    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+    closeWith(socket as Socket, status, body);
   });
+  // CONNECT asks for a tunnel: Node closes it without a word when nothing listens for it.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => closeWith(socket, '405 Method Not Allowed', 'Method Not Allowed: CONNECT is not served here (the reference is no proxy)'));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
