@@ -1,6 +1,6 @@
 // Hostile clients of the reference and the judging reference: a request Node's parser accepts but the
-// reference cannot read as sent, a method Node drops without a word, and a huge value in a request,
-// each answered in one line (or printed in a bounded one) while the server keeps serving.
+// reference cannot read as sent, a method or a head Node refuses without a word, and a huge value in
+// a request, each answered in one line (or printed in a bounded one) while the server keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
 import { MAX_MESSAGE } from '../lib/reporting/report.js';
@@ -54,5 +54,27 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines).toEqual([]);
     const next = await sent(`${head(`content-length: ${LOGIN.length}\r\n`)}${LOGIN}`);
     expect(next.answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('an HTTP/1.1 request without Host: 400 in one line saying so (Node wrote an empty 400), nothing judged', async () => {
+    const got = await sent(`POST /supportstateuser HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${LOGIN.length}\r\n\r\n${LOGIN}`);
+    const [status, ...rest] = got.answer.split('\r\n');
+    expect(status).toBe('HTTP/1.1 400 Bad Request');
+    expect(rest.at(-1)).toBe('Bad Request: an HTTP/1.1 request names its Host');
+    expect(got.lines).toEqual([]);
+  });
+
+  it('an HTTP/1.0 request without Host is answered as ever: 200, judged with no finding', async () => {
+    const got = await sent(`POST /supportstateuser HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: ${LOGIN.length}\r\n\r\n${LOGIN}`);
+    expect(got.answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(got.lines).toEqual([expect.stringMatching(/^✓ client\.\d+ POST \/supportstateuser: no finding$/)]);
+  });
+
+  it('Expect: 200-ok gets 417 in one line naming the expectation (Node wrote an empty 417), nothing judged', async () => {
+    const got = await sent(`${head(`expect: 200-ok\r\ncontent-length: ${LOGIN.length}\r\n`)}${LOGIN}`);
+    const [status, ...rest] = got.answer.split('\r\n');
+    expect(status).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(rest.at(-1)).toBe('Expectation Failed: only "100-continue" is met, not "200-ok"');
+    expect(got.lines).toEqual([]);
   });
 });

@@ -371,18 +371,29 @@ function closeWith(socket: Socket, status: string, body: string): void {
   socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
 
-/** A request framed by a transfer coding other than chunked (Node's parser reads `gzip, chunked`
- *  as chunked, and the body as if it were not gzip) gets 501 (RFC 9112, 6.1), unread and unjudged. */
-function framedOnly(inner: RequestListener): RequestListener {
+/** A request the reference does not read, answered in one line of plain text, its connection closed. */
+function refuse(res: ServerResponse, status: number, body: string): void {
+  res.on('error', destroyOnError);
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
+
+/** Requests Node's parser passes but the reference cannot read as sent, refused unread and unjudged:
+ *  a transfer coding other than chunked (Node reads `gzip, chunked` as chunked, and the body as if
+ *  it were not gzip) 501 (RFC 9112, 6.1); an HTTP/1.1 request without Host 400 (RFC 9112, 3.2),
+ *  which Node answered with no word of why. */
+function readable(inner: RequestListener): RequestListener {
   return (req, res) => {
-    const te = req.headers['transfer-encoding'];
-    const other = te?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
-    if (other === undefined) { inner(req, res); return; }
-    res.on('error', destroyOnError);
-    const body = `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`;
-    res.writeHead(501, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
-    res.end(body);
+    const other = req.headers['transfer-encoding']?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
+    if (other !== undefined) refuse(res, 501, `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`);
+    else if (req.httpVersion === '1.1' && req.headers.host === undefined) refuse(res, 400, 'Bad Request: an HTTP/1.1 request names its Host');
+    else inner(req, res);
   };
+}
+
+/** An Expect other than 100-continue (Node answered 417 with no word of why). */
+function unmetExpectation(req: IncomingMessage, res: ServerResponse): void {
+  refuse(res, 417, `Expectation Failed: only "100-continue" is met, not ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`);
 }
 
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
@@ -411,7 +422,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // the reference taking every body as it comes, never holding one back), checked as often as the
   // guard sweeps (Node's 30 s made it 30 to 60 s). Heads are the guard's, which counts them: Node's
   // headersTimeout off, else it raced the guard to close a trickled head.
-  const limits = { requestTimeout: requestMs, headersTimeout: 0, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestMs / 4))) };
+  // A missing Host is refused in words by readable(), not by Node with an empty 400.
+  const limits = { requireHostHeader: false, requestTimeout: requestMs, headersTimeout: 0, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestMs / 4))) };
   const observer = options.observer;
   const answered = observer?.answered;
   const respond = latency > 0
@@ -465,7 +477,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
   const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
-  server.on('request', guard.listener(framedOnly(listener)));
+  server.on('request', guard.listener(readable(listener)));
+  server.on('checkExpectation', guard.listener(unmetExpectation));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
