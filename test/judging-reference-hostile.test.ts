@@ -1,8 +1,13 @@
 // Hostile clients of the reference and the judging reference: a request Node's parser accepts but the
 // reference cannot read as sent, a method or a head Node refuses without a word, and a huge value in
 // a request, each answered in one line (or printed in a bounded one) while the server keeps serving.
+import { mkdtempSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
+import { REPORT_ROUTE, startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
+import { startReference } from '../lib/reference/server.js';
 import { MAX_MESSAGE } from '../lib/reporting/report.js';
 import { rawExchange } from './helpers/raw-target.js';
 
@@ -76,5 +81,39 @@ describe('the judging reference against hostile clients', () => {
     expect(status).toBe('HTTP/1.1 417 Expectation Failed');
     expect(rest.at(-1)).toBe('Expectation Failed: only "100-continue" is met, not "200-ok"');
     expect(got.lines).toEqual([]);
+  });
+});
+
+/** One of each request refused before it is read, in the order the note lists them. */
+const REFUSED = [
+  'POST /supportstateuser HTTP/1.1\r\nhost: x\r\ncontent-length: 4\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n',
+  'CONNECT 127.0.0.1:22 HTTP/1.1\r\nhost: 127.0.0.1:22\r\n\r\n',
+  `${head('transfer-encoding: gzip, chunked\r\n')}${chunked(LOGIN)}`,
+  'GET /supportstateuser HTTP/1.1\r\nconnection: close\r\n\r\n',
+  `${head('expect: 200-ok\r\ncontent-length: 2\r\n')}{}`,
+  `GET /supportstateuser HTTP/1.1\r\nhost: x\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`,
+];
+const REFUSED_NOTE = `6 request(s) were refused unread, each answered in one line, not judged: 1 malformed HTTP (400), 1 CONNECT (405), 1 transfer coding other than chunked (501), 1 HTTP/1.1 without Host (400), 1 Expect other than 100-continue (417), 1 head past ${maxHeaderSize} bytes (431)`;
+
+describe('requests refused before they are read are counted, not lost', () => {
+  it('the reference\'s connections note counts them by why', async () => {
+    const r = await startReference();
+    try {
+      for (const bytes of REFUSED) await rawExchange(r.url, bytes);
+      expect(r.connectionsNote()).toBe(REFUSED_NOTE);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('the judging reference\'s report on demand states the same line (a client whose every request was refused read "no request came")', async () => {
+    const r = await startJudgingReference({ reportDir: mkdtempSync(join(tmpdir(), 'judging-reference-hostile-')), reports: new Set(['summary']), print: () => undefined });
+    try {
+      for (const bytes of REFUSED) await rawExchange(r.url, bytes);
+      const answer = await fetch(`${r.url}${REPORT_ROUTE}`);
+      expect((await answer.json() as { warnings: string[] }).warnings).toContain(REFUSED_NOTE);
+    } finally {
+      await r.close();
+    }
   });
 });

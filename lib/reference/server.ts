@@ -93,7 +93,7 @@ export interface RunningReference {
   /** Connections open now, and those closed or refused with no whole request (lib/http/connection-guard.ts). */
   readonly connections: ConnectionCounts;
   /** One line on the connections closed or refused with no whole request, and on the requests
-   *  closed in progress, or undefined. */
+   *  closed in progress or refused unread, or undefined. */
   connectionsNote(): string | undefined;
   close(): Promise<void>;
 }
@@ -382,18 +382,27 @@ function refuse(res: ServerResponse, status: number, body: string): void {
  *  a transfer coding other than chunked (Node reads `gzip, chunked` as chunked, and the body as if
  *  it were not gzip) 501 (RFC 9112, 6.1); an HTTP/1.1 request without Host 400 (RFC 9112, 3.2),
  *  which Node answered with no word of why. */
-function readable(inner: RequestListener): RequestListener {
+function readable(inner: RequestListener, refused: (why: string) => void): RequestListener {
   return (req, res) => {
     const other = req.headers['transfer-encoding']?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
-    if (other !== undefined) refuse(res, 501, `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`);
-    else if (req.httpVersion === '1.1' && req.headers.host === undefined) refuse(res, 400, 'Bad Request: an HTTP/1.1 request names its Host');
-    else inner(req, res);
+    if (other !== undefined) {
+      refused('transfer coding other than chunked (501)');
+      refuse(res, 501, `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`);
+    } else if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      refused('HTTP/1.1 without Host (400)');
+      refuse(res, 400, 'Bad Request: an HTTP/1.1 request names its Host');
+    } else {
+      inner(req, res);
+    }
   };
 }
 
 /** An Expect other than 100-continue (Node answered 417 with no word of why). */
-function unmetExpectation(req: IncomingMessage, res: ServerResponse): void {
-  refuse(res, 417, `Expectation Failed: only "100-continue" is met, not ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`);
+function unmetExpectation(refused: (why: string) => void): RequestListener {
+  return (req, res) => {
+    refused('Expect other than 100-continue (417)');
+    refuse(res, 417, `Expectation Failed: only "100-continue" is met, not ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`);
+  };
 }
 
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
@@ -477,8 +486,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
   const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
-  server.on('request', guard.listener(readable(listener)));
-  server.on('checkExpectation', guard.listener(unmetExpectation));
+  // Requests refused before they were read, answered in one line and never judged: how many, by why.
+  const unread = new Map<string, number>();
+  const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
+  server.on('request', guard.listener(readable(listener, refused)));
+  server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
@@ -495,10 +507,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     const [status, body] = late ? ['408 Request Timeout', `Request Timeout: the request was not whole ${seconds(requestMs)} after its first byte`]
       : err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
         : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
+    if (!late) refused(`${err.code === 'HPE_HEADER_OVERFLOW' ? `head past ${maxHeaderSize} bytes` : err.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed HTTP'} (${status.slice(0, 3)})`);
     closeWith(socket as Socket, status, body);
   });
   // CONNECT asks for a tunnel: Node closes it without a word when nothing listens for it.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => closeWith(socket, '405 Method Not Allowed', 'Method Not Allowed: CONNECT is not served here (the reference is no proxy)'));
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    refused('CONNECT (405)');
+    closeWith(socket, '405 Method Not Allowed', 'Method Not Allowed: CONNECT is not served here (the reference is no proxy)');
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -517,6 +533,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         guard.note(),
         ...(stalled ? [`of those ${stalled}, ${[...(atBound ? [`${atBound} had not sent it whole (not answered, so not judged)`] : []), ...(stalled > atBound ? [`${stalled - atBound} had been answered (the answer not read)`] : [])].join(', ')}`] : []),
         ...(timedOut ? [`${timedOut} request(s) were not whole ${seconds(requestMs)} after their first byte: answered 408 and their connection closed, not judged`] : []),
+        ...(unread.size ? [`${[...unread.values()].reduce((a, b) => a + b)} request(s) were refused unread, each answered in one line, not judged: ${[...unread].map(([why, n]) => `${n} ${why}`).join(', ')}`] : []),
       ].filter((l) => l !== undefined);
       return lines.length ? lines.join('; ') : undefined;
     },
