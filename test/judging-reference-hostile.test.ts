@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_ROUTE, startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
+import { LINES_PER_CHECK } from '../lib/cli/live-judging.js';
 import { startReference } from '../lib/reference/server.js';
 import { MAX_MESSAGE } from '../lib/reporting/report.js';
 import { rawExchange } from './helpers/raw-target.js';
@@ -35,6 +36,15 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines[0]).toMatch(/^✗ REQ-JSON-TYPES \[MUST\] client\.\d+ POST \/user\/confirmemail: "7{50,}…/);
     expect(got.lines[0]).toMatch(/ at \$\.ownerId$/);
     expect(got.lines[0]!.length).toBeLessThan(MAX_MESSAGE + 100);
+  });
+
+  it('a request of 100 unknown members prints 10 lines of REQ-JSON-UNKNOWN-MEMBERS and one saying 90 more, not 100', async () => {
+    const body = `{"userName":"jdoe.support",${Array.from({ length: 100 }, (_, i) => `"extra${i}":1`).join(',')}}`;
+    const got = await sent(`${head(`content-length: ${body.length}\r\n`)}${body}`);
+    expect(got.answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(got.lines).toHaveLength(LINES_PER_CHECK + 1);
+    expect(got.lines.slice(0, LINES_PER_CHECK).every((l) => / "extra\d+" is not a member of SupportStateUserLoginRequest at \$\.extra\d+$/.test(l))).toBe(true);
+    expect(got.lines.at(-1)).toMatch(/^✗ REQ-JSON-UNKNOWN-MEMBERS \[SHOULD\] client\.\d+ POST \/supportstateuser: and 90 more finding\(s\) of this check here \(the reports count them all\)$/);
   });
 
   it('Transfer-Encoding: gzip, chunked over a plain body: 501 in one line naming the coding, no record, nothing judged', async () => {
