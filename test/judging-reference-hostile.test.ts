@@ -47,6 +47,13 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines.at(-1)).toMatch(/^✗ REQ-JSON-UNKNOWN-MEMBERS \[SHOULD\] client\.\d+ POST \/supportstateuser: and 90 more finding\(s\) of this check here \(the reports count them all\)$/);
   });
 
+  it('a body past the cap: 413, and its line says the body was not judged (it read "no finding" alone)', async () => {
+    const body = `{"userName":"jdoe.support","searchValues":"${'x'.repeat(2 * 1024 * 1024)}"}`;
+    const got = await sent(`${head(`content-length: ${body.length}\r\n`)}${body}`);
+    expect(got.answer.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(got.lines).toEqual([expect.stringMatching(/^✓ client\.\d+ POST \/supportstateuser: no finding \(its body went past the body cap: not judged\)$/)]);
+  });
+
   it('Transfer-Encoding: gzip, chunked over a plain body: 501 in one line naming the coding, no record, nothing judged', async () => {
     const got = await sent(`${head('transfer-encoding: gzip, chunked\r\n')}${chunked(LOGIN)}`);
     const [status, ...rest] = got.answer.split('\r\n');

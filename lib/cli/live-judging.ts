@@ -34,7 +34,8 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   const cut = (text: string) => shownValue(scope.line(text), MAX_MESSAGE);
   const what = `${ex.id} ${ex.request.method} ${cut(path)}`;
   const line = (text: string) => consoleText(displayLine(text));
-  if (!failures.length) return clean ? [line(`✓ ${what}: no finding`)] : [];
+  // A body left out was not judged: "no finding" alone read as a body that passed.
+  if (!failures.length) return clean ? [line(`✓ ${what}: no finding${ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ''}`)] : [];
   return failures.flatMap(([check, findings]) => {
     const head = `✗ ${check.id} [${check.level}] ${what}: `;
     const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${cut(f.message)}${f.path && /^[$/]/.test(f.path) ? ` at ${cut(f.path)}` : ''}`));
