@@ -6,15 +6,21 @@ import type { Check, Finding } from '../checks/check.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
-import { consoleText, displayLine } from '../reporting/display.js';
+import { consoleText, displayLine, shownValue } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
+import { MAX_MESSAGE } from '../reporting/report.js';
 import type { Session } from './session.js';
 import type { Written } from './write-reports.js';
 
 export type Failures = readonly (readonly [Check, readonly Finding[]])[];
 
+/** Lines printed for one check on one exchange; one more says how many were not. A request of
+ *  10 000 unknown members printed 10 000 lines, each redacted: 0.5 to 1 s of the event loop. */
+export const LINES_PER_CHECK = 10;
+
 /** The lines of one judged exchange: "✗ ID [LEVEL] exchange METHOD /path: message at $.path" per
- *  finding, or one "✓ …: no finding" when `clean` lines are asked for and there is none. */
+ *  finding (LINES_PER_CHECK of a check at most), or one "✓ …: no finding" when `clean` lines are
+ *  asked for and there is none. */
 export function findingLines(ex: Exchange, failures: Failures, redactor: Redactor, clean: boolean): string[] {
   // No line, no scope: what the exchange teaches one is only for its own lines (the run-wide
   // fingerprints were learned as it was judged), and walking it again was half the proxy judge's CPU.
@@ -23,11 +29,19 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   scope.learnExchange(ex);
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }
-  const what = `${ex.id} ${ex.request.method} ${path}`;
-  const line = (text: string) => consoleText(displayLine(scope.line(text)));
-  if (!failures.length) return clean ? [line(`✓ ${what}: no finding`)] : [];
-  return failures.flatMap(([check, findings]) => findings.map((f) =>
-    line(`✗ ${check.id} [${check.level}] ${what}: ${f.message}${f.path && /^[$/]/.test(f.path) ? ` at ${f.path}` : ''}`)));
+  // Each part a client wrote (its path, a value it sent) is cut as the reports cut it, after
+  // redaction: a 900 KB value in a request printed a 900 KB line.
+  const cut = (text: string) => shownValue(scope.line(text), MAX_MESSAGE);
+  const what = `${ex.id} ${ex.request.method} ${cut(path)}`;
+  const line = (text: string) => consoleText(displayLine(text));
+  // A body left out was not judged: "no finding" alone read as a body that passed.
+  if (!failures.length) return clean ? [line(`✓ ${what}: no finding${ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ''}`)] : [];
+  return failures.flatMap(([check, findings]) => {
+    const head = `✗ ${check.id} [${check.level}] ${what}: `;
+    const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${cut(f.message)}${f.path && /^[$/]/.test(f.path) ? ` at ${cut(f.path)}` : ''}`));
+    const more = findings.length - shown.length;
+    return more > 0 ? [...shown, line(`${head}and ${more} more finding(s) of this check here (the reports count them all)`)] : shown;
+  });
 }
 
 export class LiveJudging {

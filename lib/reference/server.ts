@@ -93,7 +93,7 @@ export interface RunningReference {
   /** Connections open now, and those closed or refused with no whole request (lib/http/connection-guard.ts). */
   readonly connections: ConnectionCounts;
   /** One line on the connections closed or refused with no whole request, and on the requests
-   *  closed in progress, or undefined. */
+   *  closed in progress or refused unread, or undefined. */
   connectionsNote(): string | undefined;
   close(): Promise<void>;
 }
@@ -104,16 +104,18 @@ const EMPTY = Buffer.alloc(0);
 
 /** Reads at most `max` bytes, then calls `done` once: with the body, or undefined when it is too
  *  large or the request failed. A callback, not a promise: the answer is written in the request's
- *  'end' event, with no microtask between. */
+ *  'end' event, with no microtask between. Pieces are copied into one buffer as they come: kept
+ *  apart, a body sent in 1-byte chunks held a Buffer object per byte (6 MB sent took 400 MB). */
 function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) { done(undefined); return; }
   let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
+  let whole: Buffer | undefined;
   let size = 0;
   let settled = false;
   const finish = (body: Buffer | undefined) => { if (!settled) { settled = true; done(body); } };
   req.on('data', (chunk: Buffer) => {
+    const at = size;
     size += chunk.length;
     if (size > max) {
       req.removeAllListeners('data');
@@ -122,10 +124,15 @@ function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undef
     } else if (!first) {
       first = chunk;
     } else {
-      (more ??= [first]).push(chunk);
+      if (!whole || whole.length < size) {
+        const grown = Buffer.allocUnsafe(Math.min(max, Math.max(size, 2 * (whole?.length ?? first.length), 4096)));
+        (whole ?? first).copy(grown, 0, 0, at);
+        whole = grown;
+      }
+      chunk.copy(whole, at);
     }
   });
-  req.on('end', () => finish(more ? Buffer.concat(more) : first ?? EMPTY));
+  req.on('end', () => finish(whole ? whole.subarray(0, size) : first ?? EMPTY));
   req.on('error', () => finish(undefined));
 }
 
@@ -365,6 +372,46 @@ function headersOf(head: readonly string[]): Record<string, string> {
 /** A response that fails is closed (one listener for every response). */
 function destroyOnError(this: ServerResponse): void { this.destroy(); }
 
+/** One line of plain text, then the connection closed once written: left half open (as Node's
+ *  server allows), a client that never closed its side kept the connection for ever. */
+function closeWith(socket: Socket, status: string, body: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+}
+
+/** A request the reference does not read, answered in one line of plain text, its connection closed. */
+function refuse(res: ServerResponse, status: number, body: string): void {
+  res.on('error', destroyOnError);
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
+
+/** Requests Node's parser passes but the reference cannot read as sent, refused unread and unjudged:
+ *  a transfer coding other than chunked (Node reads `gzip, chunked` as chunked, and the body as if
+ *  it were not gzip) 501 (RFC 9112, 6.1); an HTTP/1.1 request without Host 400 (RFC 9112, 3.2),
+ *  which Node answered with no word of why. */
+function readable(inner: RequestListener, refused: (why: string) => void): RequestListener {
+  return (req, res) => {
+    const other = req.headers['transfer-encoding']?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
+    if (other !== undefined) {
+      refused('transfer coding other than chunked (501)');
+      refuse(res, 501, `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`);
+    } else if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      refused('HTTP/1.1 without Host (400)');
+      refuse(res, 400, 'Bad Request: an HTTP/1.1 request names its Host');
+    } else {
+      inner(req, res);
+    }
+  };
+}
+
+/** An Expect other than 100-continue (Node answered 417 with no word of why). */
+function unmetExpectation(refused: (why: string) => void): RequestListener {
+  return (req, res) => {
+    refused('Expect other than 100-continue (417)');
+    refuse(res, 417, `Expectation Failed: only "100-continue" is met, not ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`);
+  };
+}
+
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
 /** How long a client has for a whole request after its first byte (past it, 408 and closed). */
@@ -391,7 +438,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // the reference taking every body as it comes, never holding one back), checked as often as the
   // guard sweeps (Node's 30 s made it 30 to 60 s). Heads are the guard's, which counts them: Node's
   // headersTimeout off, else it raced the guard to close a trickled head.
-  const limits = { requestTimeout: requestMs, headersTimeout: 0, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestMs / 4))) };
+  // A missing Host is refused in words by readable(), not by Node with an empty 400.
+  const limits = { requireHostHeader: false, requestTimeout: requestMs, headersTimeout: 0, keepAliveTimeout: REFERENCE_KEEP_ALIVE_MS, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestMs / 4))) };
   const observer = options.observer;
   const answered = observer?.answered;
   const respond = latency > 0
@@ -445,7 +493,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
   const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
-  server.on('request', guard.listener(listener));
+  // Requests refused before they were read, answered in one line and never judged: how many, by why.
+  const unread = new Map<string, number>();
+  const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
+  server.on('request', guard.listener(readable(listener, refused)));
+  server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
@@ -462,9 +514,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     const [status, body] = late ? ['408 Request Timeout', `Request Timeout: the request was not whole ${seconds(requestMs)} after its first byte`]
       : err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
         : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
-    // Closed once written: left half open (as Node's server allows), a client that never closed
-    // its side kept the connection, busy with its request, for ever.
-    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+    if (!late) refused(`${err.code === 'HPE_HEADER_OVERFLOW' ? `head past ${maxHeaderSize} bytes` : err.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed HTTP'} (${status.slice(0, 3)})`);
+    closeWith(socket as Socket, status, body);
+  });
+  // CONNECT asks for a tunnel: Node closes it without a word when nothing listens for it.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    refused('CONNECT (405)');
+    closeWith(socket, '405 Method Not Allowed', 'Method Not Allowed: CONNECT is not served here (the reference is no proxy)');
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -484,6 +540,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         guard.note(),
         ...(stalled ? [`of those ${stalled}, ${[...(atBound ? [`${atBound} had not sent it whole (not answered, so not judged)`] : []), ...(stalled > atBound ? [`${stalled - atBound} had been answered (the answer not read)`] : [])].join(', ')}`] : []),
         ...(timedOut ? [`${timedOut} request(s) were not whole ${seconds(requestMs)} after their first byte: answered 408 and their connection closed, not judged`] : []),
+        ...(unread.size ? [`${[...unread.values()].reduce((a, b) => a + b)} request(s) were refused unread, each answered in one line, not judged: ${[...unread].map(([why, n]) => `${n} ${why}`).join(', ')}`] : []),
       ].filter((l) => l !== undefined);
       return lines.length ? lines.join('; ') : undefined;
     },

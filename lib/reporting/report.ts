@@ -147,7 +147,7 @@ export interface Report {
 }
 
 /** Messages and values are shortened for reading, always after redaction (never before). */
-const MAX_MESSAGE = 400;
+export const MAX_MESSAGE = 400;
 const MAX_ACTUAL = 200;
 
 export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
