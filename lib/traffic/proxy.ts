@@ -15,6 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, movedBy, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
+import { threadBusy } from './thread-busy.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
  *  for the judge, as its owner wishes): a bound on the bytes copied across all of them, not per
@@ -252,7 +253,8 @@ const MAX_LAG_GRACE_MS = 1000;
 /** A wait on a client's side of the answer this short is its kernel's buffers taking the proxy's
  *  bytes (at memory speed, a chunk past the response's 16 KiB mark each), not the client reading:
  *  neither the wait nor the bytes count towards its pace. So the megabytes those buffers swallow at
- *  first are no credit to a client that reads nothing; a client that keeps up never waits longer. */
+ *  first are no credit to a client that reads nothing; a client that keeps up never waits longer.
+ *  An ended wait is timed by how long the proxy's thread slept in it (see `longWait`). */
 const QUICK_WAIT_MS = 10;
 
 /** An exchange being copied, as the room sees it when it is short. */
@@ -587,6 +589,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let waited = 0;
     let waitStart = 0;
     let waitStartMoved = 0;
+    /** The thread's busy clock at `waitStart` (see `longWait`). */
+    let waitStartBusy = 0;
     // The same two moments in its socket's bytes (both ways), for the guard (`Stalls.from`).
     let waitStartSocket = 0;
     let socketThen = 0;
@@ -781,13 +785,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('pause', () => {
         if (waitStart || !res.writableNeedDrain) return;
         waitStart = performance.now();
+        waitStartBusy = busy?.busyMs() ?? NaN;
         waitStartMoved = (copy?.copied ?? 0) - res.writableLength;
         waitStartSocket = movedBy(req.socket);
       });
       res.on('drain', () => {
         if (!waitStart) return;
         const wait = performance.now() - waitStart;
-        if (wait >= QUICK_WAIT_MS) {
+        if (longWait(wait, waitStartBusy)) {
           if (!paceFrom) { paceFrom = waitStart; movedThen = waitStartMoved; socketThen = waitStartSocket; }
           waited += wait;
         }
@@ -911,6 +916,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     queue.push(start);
   };
   const headMs = options.connections?.headMs ?? HEAD_MS;
+  // A drain the kernel allowed at once is seen late when the proxy's thread is busy or starved of
+  // the CPU (another process on its core: 10 to 20 ms), and the megabytes of a never-reading
+  // client's first take counted as its pace: only a wait the thread slept through for
+  // QUICK_WAIT_MS is sure to be the client's (its socket took nothing then, or it would have woken).
+  // Read at a pause, and at a drain only past QUICK_WAIT_MS: an answer that never pauses reads none.
+  // (Where the clock cannot be read, wall time, as before. A wait not over counts by wall time: a
+  // never-reading client's, on a thread never idle, would never count else.)
+  const busy = threadBusy();
+  const longWait = (wall: number, busyThen: number) => wall >= QUICK_WAIT_MS && !(wall - ((busy?.busyMs() ?? NaN) - busyThen) < QUICK_WAIT_MS);
   const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES });
   // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
   // and number. Two descriptors each: an exchange in flight holds one to the target (one at a time
@@ -933,8 +947,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   Object.assign(server, { httpAllowHalfOpen: true });
   server.on('clientError', (_e, socket) => { if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'); else socket.destroy(); });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    const failed = (e: Error) => { busy?.close(); reject(e); };
+    server.once('error', failed);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => { server.off('error', failed); resolve(); });
   });
   const { port, address, family } = server.address() as AddressInfo;
   return {
@@ -955,6 +970,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       server.closeAllConnections();
       await closed;
+      busy?.close();
     },
   };
 }
