@@ -3,14 +3,9 @@
 // tokens of what they decode to among the learned fingerprints, as hex and reversed tokens are. The
 // secret at an offset of the decoded text (Basic user:password, a JSON document) is found too; a
 // base64 value that decodes to nothing learned is shown exactly as sent.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../lib/reporting/redact.js';
-import { runCli } from './helpers/cli.js';
-import { entry, exchange } from './helpers/echo-exchanges.js';
-import { files, readable } from './helpers/outputs.js';
+import { echoHarRun, exchange } from './helpers/echo-exchanges.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const BEARER = 'AbTok-9fQzLm2XyW7kR';
@@ -70,19 +65,10 @@ describe('a secret learned in one exchange, echoed in base64 by another', () => 
 
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fingerprint-base64-'));
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];
     const answer = JSON.stringify({ userName: USER, releaseMessage: echoed.join(' '), echoes: echoed, plain: PLAIN });
-    const entries = [
-      entry(JSON.stringify({ userName: USER, password: PASSWORD }), { authorization: `Bearer ${BEARER}` }, '{}'),
-      entry(JSON.stringify({ userName: USER }), {}, answer),
-    ];
-    const har = join(dir, 'echo.har');
-    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
-    const out = join(dir, 'out');
-    const r = await runCli(['--har', har, '--report-dir', out, '--reports', 'summary,traceability,junit,allure']);
-    expect(r.code, r.stderr).toBe(1);
-    const outputs = [['console', r.stdout + r.stderr], ...files(out).map((f) => [f.slice(out.length + 1), readable(f)])] as const;
+    const { code, stderr, outputs } = await echoHarRun('fingerprint-base64-', [USER, USER], PASSWORD, BEARER, answer);
+    expect(code, stderr).toBe(1);
     const shown = outputs.flatMap(([name, text]) => echoed.filter((e) => text.includes(e)).map((e) => `${e} in ${name}`));
     expect(shown).toEqual([]);
     const exchanges = outputs.find(([name]) => name === 'exchanges.json')![1];

@@ -3,14 +3,9 @@
 // base64 (percent-encoded too), HTML references around or within it (&#64;, &commat;, &#45 without its
 // semicolon), quoted-printable (=2D, soft line breaks), or joined to another word (bob@secret,
 // secret.txt). Each is masked; the same spellings of values nothing learned are shown exactly.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../lib/reporting/redact.js';
-import { runCli } from './helpers/cli.js';
-import { entry, exchange } from './helpers/echo-exchanges.js';
-import { files, readable } from './helpers/outputs.js';
+import { echoHarRun, exchange } from './helpers/echo-exchanges.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const TOKEN = 'Tk.Zf9Qz@Lm2XyW7kR';
@@ -100,19 +95,10 @@ describe('a secret learned in one exchange, echoed by another in a spelling a re
 
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with them in those spellings', () => {
   it('no report file nor console line shows them; the same spellings of values nothing learned are shown as sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fingerprint-spellings-'));
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(TOKEN))];
     const answer = JSON.stringify({ userName: 'carol', releaseMessage: echoed.join(' '), echoes: echoed, plain: PLAIN });
-    const entries = [
-      entry(JSON.stringify({ userName: 'alice', password: PASSWORD }), { authorization: `Bearer ${TOKEN}` }, '{}'),
-      entry(JSON.stringify({ userName: 'carol' }), {}, answer),
-    ];
-    const har = join(dir, 'echo.har');
-    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
-    const out = join(dir, 'out');
-    const r = await runCli(['--har', har, '--report-dir', out, '--reports', 'summary,traceability,junit,allure']);
-    expect(r.code, r.stderr).toBe(1);
-    const outputs = [['console', r.stdout + r.stderr], ...files(out).map((f) => [f.slice(out.length + 1), readable(f)])] as const;
+    const { code, stderr, outputs } = await echoHarRun('fingerprint-spellings-', ['alice', 'carol'], PASSWORD, TOKEN, answer);
+    expect(code, stderr).toBe(1);
     // Each spelling as the outputs write it: as sent, and inside a JSON string.
     const spelled = echoed.flatMap((e) => [e, JSON.stringify(e).slice(1, -1)]);
     const shown = outputs.flatMap(([name, text]) => spelled.filter((e) => text.includes(e)).map((e) => `${JSON.stringify(e)} in ${name}`));

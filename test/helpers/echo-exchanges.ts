@@ -1,6 +1,11 @@
 // Two exchanges of the login route for echo tests: exchange A carries a secret, exchange B's answer
 // echoes it (test/fingerprint-base64.test.ts, test/fingerprint-spellings.test.ts).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { recordedResponse, type Exchange } from '../../lib/http/exchange.js';
+import { runCli } from './cli.js';
+import { files, readable } from './outputs.js';
 
 /** An exchange: POST of `request` (with `headers`) to the login route, answered 200 with `answer`. */
 export function exchange(request: string, headers: Record<string, string>, answer: string): Exchange {
@@ -21,4 +26,19 @@ export function entry(request: string, headers: Record<string, string>, answer: 
     response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: pairs({ 'content-type': 'application/json' }), cookies: [], content: { size: answer.length, mimeType: 'application/json', text: answer }, redirectURL: '', headersSize: -1, bodySize: -1 },
     cache: {}, timings: { send: 0, wait: 1, receive: 0 },
   };
+}
+
+/** A `--har` run of two entries: A (`users[0]`) posts `password` with a bearer token, B (`users[1]`)
+ *  is answered `answer`; its exit code and every output (the console's lines and each report file) as text. */
+export async function echoHarRun(prefix: string, users: readonly [string, string], password: string, bearer: string, answer: string): Promise<{ code: number | null; stderr: string; outputs: (readonly [string, string])[] }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const entries = [
+    entry(JSON.stringify({ userName: users[0], password }), { authorization: `Bearer ${bearer}` }, '{}'),
+    entry(JSON.stringify({ userName: users[1] }), {}, answer),
+  ];
+  const har = join(dir, 'echo.har');
+  writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
+  const out = join(dir, 'out');
+  const r = await runCli(['--har', har, '--report-dir', out, '--reports', 'summary,traceability,junit,allure']);
+  return { code: r.code, stderr: r.stderr, outputs: [['console', r.stdout + r.stderr], ...files(out).map((f) => [f.slice(out.length + 1), readable(f)] as const)] };
 }
