@@ -128,16 +128,19 @@ export function replayScript(report: Report): string {
    *  exchange whose answer the replay's is shown beside. */
   const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
     // A secret header a request repeated (a client's, a recording's): each field its own variable.
-    // Names that make one variable (X-Key, X.Key) count together; a field's place, by its name in any case.
+    // A field's place counts by its name in any case.
     const seen = new Map<string, number>();
     const count = (key: string) => { const n = (seen.get(key) ?? 0) + 1; seen.set(key, n); return n; };
     const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
       const name = quoted.replaceAll(`'\\''`, "'");
-      const n = count(`variable ${variableOf(name)}`);
-      const field = count(`name ${name.toLowerCase()}`);
-      const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
+      const field = count(name.toLowerCase());
       // A probe run's secret headers are its --header values; traffic's are the clients' own.
-      variables.set(variable, field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`);
+      const what = field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`;
+      // One variable stands for one value: the first of X_KEY, X_KEY_2, … not taken for another. A
+      // numbered name can be another field's own (X-Key-2 beside X-Key's second field, X.Key beside X-Key).
+      let variable = variableOf(name);
+      for (let n = 2; (variables.get(variable) ?? what) !== what; n++) variable = `${variableOf(name)}_${n}`;
+      variables.set(variable, what);
       return `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
