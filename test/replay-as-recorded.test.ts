@@ -5,7 +5,8 @@
 // HAR form recorded as its parameters alone was sent URL-encoded here, saying nothing. A target a
 // client sent the judging reference in absolute form was replayed to the host it names. A secret
 // X-Key-2 and the second of two X-Key fields were both asked for as X_KEY_2: one sent the other's
-// value.
+// value. A HAR text of another length than its recorded Content-Length was sent with that length: a
+// cut body, or one the target waited for.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,25 @@ describe('a replay of a HAR form recorded as its parameters alone', () => {
     const r = await sh([written(reportOf(ex, redactor()))]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^REQ-X \(MUST\) har\.1 \(its body rebuilt from the form parameters recorded: maybe not the bytes sent\): 200 sha256 /);
+  });
+});
+
+describe('a replay of a HAR body recorded with another length than its Content-Length', () => {
+  it('is not replayed: replay.sh says why and sends nothing, and the request text gives both lengths', async () => {
+    // Its client sent josé in Latin-1 (19 bytes); the recorder wrote it as text, whose UTF-8 is 20.
+    const body = '{"userName":"jos\u00e9"}';
+    const ex = exchangeOfEntry({
+      request: { method: 'POST', url: `${setup.target.url}/supportstateuser`, headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Length', value: String(body.length) }], postData: { text: body } },
+      response: { status: 200, headers: [], content: { text: '{}' } },
+    }, 0, 1 << 20);
+    expect([body.length, Buffer.byteLength(body)]).toEqual([19, 20]);
+    // Its userName shown (personal data), so nothing in it is masked: only its length stops the replay.
+    const shown = new Redactor({ showPersonalData: true, secrets: [] });
+    const before = setup.target.requests.length;
+    const r = await sh([written(reportOf(ex, shown))]);
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'REQ-X (MUST) har.1: not replayed: its request body was recorded with another length than its Content-Length says was sent: not the bytes sent\n']);
+    expect(setup.target.requests).toHaveLength(before);
+    expect(requestText(ex, shown)).toContain('(recorded as 20 bytes, where its Content-Length says 19 were sent: not the bytes sent)');
   });
 });
 
