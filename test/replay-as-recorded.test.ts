@@ -3,7 +3,10 @@
 // Node read it, Latin-1) went as the UTF-8 of that reading: other bytes. OPTIONS * went as OPTIONS /.
 // A secret header whose name holds other token characters (' $ ` ~) was written, not asked for. A
 // HAR form recorded as its parameters alone was sent URL-encoded here, saying nothing. A target a
-// client sent the judging reference in absolute form was replayed to the host it names.
+// client sent the judging reference in absolute form was replayed to the host it names. A secret
+// X-Key-2 and the second of two X-Key fields were both asked for as X_KEY_2: one sent the other's
+// value. A HAR text of another length than its recorded Content-Length was sent with that length: a
+// cut body, or one the target waited for.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +53,16 @@ async function replayedBy(args: string[], env: Record<string, string> = {}): Pro
 
 const redactor = () => new Redactor({ showPersonalData: false, secrets: [] });
 
+/** replay.sh written from `report` in a new directory: its path. */
+function written(report: Report): string {
+  const script = join(mkdtempSync(join(tmpdir(), 'replay-as-recorded-')), 'replay.sh');
+  writeFileSync(script, replayScript(report));
+  return script;
+}
+
+/** What replay.sh asks for that it states simply: [variable, what to set it to]. */
+const askedIn = (script: string) => [...readFileSync(script, 'utf8').matchAll(/^: "\$\{(\w+):\?set \1 to (.*)\}"$/gm)].map((m) => [m[1], m[2]]);
+
 /** A traffic run's report holding one failed check whose evidence is `ex`: what replay.sh is written from. */
 function reportOf(ex: Exchange, redact: Redactor): Report {
   const curl = curlCommand(ex, redact, BOUNDS);
@@ -80,9 +93,7 @@ describe('a replay of what the proxy recorded', () => {
     const { ex, got } = await recorded(Buffer.from(`GET /supportstateuser HTTP/1.1\r\nHost: x\r\n${names.map((n, i) => `${n}: ${secrets[i]}\r\n`).join('')}Connection: close\r\n\r\n`));
     const redact = redactor();
     for (const n of names) redact.secretHeader(n);
-    const dir = mkdtempSync(join(tmpdir(), 'replay-as-recorded-'));
-    const script = join(dir, 'replay.sh');
-    writeFileSync(script, replayScript(reportOf(ex, redact)));
+    const script = written(reportOf(ex, redact));
     const text = readFileSync(script, 'utf8');
     for (const s of secrets) expect(text).not.toContain(s);
     const env = { X_K_EY: secrets[0]!, X__KEY: secrets[1]!, X__KEY_: secrets[2]!, H__: secrets[3]! };
@@ -90,6 +101,20 @@ describe('a replay of what the proxy recorded', () => {
     const unset = await sh([script], { ...env, X__KEY_: '' });
     expect([unset.code, unset.stdout, unset.stderr]).toEqual([2, '', 'X__KEY_: set X__KEY_ to the value of the X-`Key` header the request was recorded with\n']);
     expect(asReceived(await replayedBy([script], env))).toEqual(asReceived(got));
+  });
+
+  it('asks for a secret X-Key-2 and the second of two X-Key fields as two variables, and sends each its own value', async () => {
+    const values = ['value-of-x-key-2', 'value-of-x-key-first', 'value-of-x-key-second'];
+    const { ex, got } = await recorded(Buffer.from(`GET /supportstateuser HTTP/1.1\r\nHost: x\r\nX-Key-2: ${values[0]}\r\nX-Key: ${values[1]}\r\nX-Key: ${values[2]}\r\nConnection: close\r\n\r\n`));
+    const redact = redactor();
+    for (const n of ['X-Key-2', 'X-Key']) redact.secretHeader(n);
+    const script = written(reportOf(ex, redact));
+    expect(askedIn(script)).toEqual([
+      ['X_KEY_2', 'the value of the X-Key-2 header the request was recorded with'],
+      ['X_KEY', 'the value of the X-Key header the request was recorded with'],
+      ['X_KEY_3', 'the value of field 2 named X-Key of the request replayed'],
+    ]);
+    expect(asReceived(await replayedBy([script], { X_KEY_2: values[0]!, X_KEY: values[1]!, X_KEY_3: values[2]! }))).toEqual(asReceived(got));
   });
 });
 
@@ -107,11 +132,28 @@ describe('a replay of a HAR form recorded as its parameters alone', () => {
     // The client's encoding (note=j+doe%21: 14 bytes, as recorded) is not known: the rebuilt body is sent with its own length.
     const got = await replayedBy(['-c', curl]);
     expect([got.body.toString(), got.headers['content-length']]).toEqual(['note=j%20doe!', '13']);
-    const dir = mkdtempSync(join(tmpdir(), 'replay-as-recorded-'));
-    writeFileSync(join(dir, 'replay.sh'), replayScript(reportOf(ex, redactor())));
-    const r = await sh([join(dir, 'replay.sh')]);
+    const r = await sh([written(reportOf(ex, redactor()))]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^REQ-X \(MUST\) har\.1 \(its body rebuilt from the form parameters recorded: maybe not the bytes sent\): 200 sha256 /);
+  });
+});
+
+describe('a replay of a HAR body recorded with another length than its Content-Length', () => {
+  it('is not replayed: replay.sh says why and sends nothing, and the request text gives both lengths', async () => {
+    // Its client sent josé in Latin-1 (19 bytes); the recorder wrote it as text, whose UTF-8 is 20.
+    const body = '{"userName":"jos\u00e9"}';
+    const ex = exchangeOfEntry({
+      request: { method: 'POST', url: `${setup.target.url}/supportstateuser`, headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Length', value: String(body.length) }], postData: { text: body } },
+      response: { status: 200, headers: [], content: { text: '{}' } },
+    }, 0, 1 << 20);
+    expect([body.length, Buffer.byteLength(body)]).toEqual([19, 20]);
+    // Its userName shown (personal data), so nothing in it is masked: only its length stops the replay.
+    const shown = new Redactor({ showPersonalData: true, secrets: [] });
+    const before = setup.target.requests.length;
+    const r = await sh([written(reportOf(ex, shown))]);
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'REQ-X (MUST) har.1: not replayed: its request body was recorded with another length than its Content-Length says was sent: not the bytes sent\n']);
+    expect(setup.target.requests).toHaveLength(before);
+    expect(requestText(ex, shown)).toContain('(recorded as 20 bytes, where its Content-Length says 19 were sent: not the bytes sent)');
   });
 });
 

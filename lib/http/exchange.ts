@@ -183,6 +183,9 @@ export interface Exchange {
     /** The body is the recording's form parameters (a HAR's postData.params) URL-encoded here: the
      *  bytes sent were not recorded, so a replay says it sends a body rebuilt. */
     readonly bodyRebuilt?: true;
+    /** The Content-Length recorded with a body whose UTF-8 is of another length (a HAR's postData.text
+     *  its recorder re-encoded or cut): judged as recorded, but not the bytes sent, so never replayed. */
+    readonly otherLength?: number;
     /** The request target as sent where `url` does not spell it (`*`, RFC 9112 3.2.4; an absolute-form
      *  or `//…` target a client sent the judging reference, whose `url` is what it resolves to), and the
      *  origin it was sent to: a replay sends that target there. */

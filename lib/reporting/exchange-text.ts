@@ -51,6 +51,9 @@ export const BODY_NOT_RECORDED = '«request body not recorded»';
 /** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
  *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
 export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
+/** What stands, in a curl command, for a request body recorded with another length than its
+ *  Content-Length (otherLength): not the bytes sent. */
+export const BODY_OTHER_LENGTH = '«request body recorded with another length than its Content-Length: not kept as sent»';
 
 /** A generated request's body as shown: as sent (redact.ts, ownRequestBody), cut at MAX_SHOWN_TEXT. */
 function ownBody(body: string): string {
@@ -64,7 +67,8 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
   const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)`
-    : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)' : '';
+    : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)'
+      : r.otherLength !== undefined && r.body !== undefined ? `\n… (recorded as ${Buffer.byteLength(r.body)} bytes, where its Content-Length says ${r.otherLength} were sent: not the bytes sent)` : '';
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
 }
 
@@ -220,7 +224,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
   const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
-  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : undefined;
+  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : undefined;
   if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
   // harness's own text, the rest of the command redacted as ever.

@@ -11,7 +11,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_REBUILT, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange } from './report.js';
 
@@ -128,16 +128,19 @@ export function replayScript(report: Report): string {
    *  exchange whose answer the replay's is shown beside. */
   const replay = (label: string, command: string, ex: ReportedExchange | undefined): void => {
     // A secret header a request repeated (a client's, a recording's): each field its own variable.
-    // Names that make one variable (X-Key, X.Key) count together; a field's place, by its name in any case.
+    // A field's place counts by its name in any case.
     const seen = new Map<string, number>();
     const count = (key: string) => { const n = (seen.get(key) ?? 0) + 1; seen.set(key, n); return n; };
     const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
       const name = quoted.replaceAll(`'\\''`, "'");
-      const n = count(`variable ${variableOf(name)}`);
-      const field = count(`name ${name.toLowerCase()}`);
-      const variable = n === 1 ? variableOf(name) : `${variableOf(name)}_${n}`;
+      const field = count(name.toLowerCase());
       // A probe run's secret headers are its --header values; traffic's are the clients' own.
-      variables.set(variable, field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`);
+      const what = field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`;
+      // One variable stands for one value: the first of X_KEY, X_KEY_2, … not taken for another. A
+      // numbered name can be another field's own (X-Key-2 beside X-Key's second field, X.Key beside X-Key).
+      let variable = variableOf(name);
+      for (let n = 2; (variables.get(variable) ?? what) !== what; n++) variable = `${variableOf(name)}_${n}`;
+      variables.set(variable, what);
       return `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
@@ -155,7 +158,8 @@ export function replayScript(report: Report): string {
     const quoted = shellQuote(curl.startsWith(BODY_REBUILT) ? `${label} (its body rebuilt from the form parameters recorded: maybe not the bytes sent)` : label);
     const missing = curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
-        : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent' : undefined;
+        : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'
+          : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent' : undefined;
     if (missing) {
       steps.push(`echo ${quoted}': not replayed: ${missing}'`);
       return;

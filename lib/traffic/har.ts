@@ -74,9 +74,15 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
   // A form recorded as its parameters alone: the body is rebuilt from them, and a replay says so.
   const rebuilt = posted !== undefined && posted !== TOO_LONG && typeof req.postData?.text !== 'string';
+  // A text whose UTF-8 is of another length than the Content-Length recorded is not the bytes sent
+  // (its recorder re-encoded or cut it): not replayed, saying why. Sent with that length, the target
+  // waits for bytes or cuts the body; sent with its own, as a rebuilt form is, it is a body known to
+  // differ passed off as maybe the same.
+  const announced = /^\s*\d+\s*$/.test(headers['content-length'] ?? '') ? Number(headers['content-length']) : undefined;
+  const otherLength = posted !== undefined && posted !== TOO_LONG && !rebuilt && announced !== undefined && announced !== Buffer.byteLength(posted) ? announced : undefined;
   // The recording's header lists are kept too, as recorded (names as spelled, in order, repeats
   // apart): what the report shows.
-  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted, ...(rebuilt ? { bodyRebuilt: true as const } : {}) } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted, ...(rebuilt ? { bodyRebuilt: true as const } : {}), ...(otherLength !== undefined ? { otherLength } : {}) } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
