@@ -7,6 +7,7 @@ import { splitJsonp } from '../lib/json/jsonp.js';
 import { parseJson } from '../lib/json/parse.js';
 import { Redactor } from '../lib/reporting/redact.js';
 
+const AFTER = 'the body has code after the call (only a ";", whitespace and comments may follow it)';
 const deepJson = `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
 const redactor = () => new Redactor({ showPersonalData: false, secrets: [] });
 
@@ -21,7 +22,8 @@ describe('pathological bodies', () => {
   });
 
   it('a JSONP body that defeats backtracking regexes is read in one pass', () => {
-    expect(splitJsonp(`a()${' '.repeat(400_000)}x`)).toEqual({ ok: false, error: 'the body has more after the call than a ";"' });
+    expect(splitJsonp(`a()${' '.repeat(400_000)}x`)).toEqual({ ok: false, error: AFTER });
+    expect(splitJsonp(`a()${'/**/)'.repeat(100_000)}`)).toEqual({ ok: false, error: AFTER });
   });
 
   it('JSON nested 200 000 deep is refused before anything recurses, and withheld from reports', () => {
@@ -37,14 +39,31 @@ describe('JSONP forms real writers produce', () => {
   it.each([
     [`cb(${record})`], [`cb(${record});`], [` \n cb ( ${record} ) ;\n`], [`/**/cb(${record})`], [`/**/ typeof cb === 'function' && cb(${record});`],
     [`// jsonp\ncb(${record})`],
+    // Comments after the call, with or without a ";": a browser runs the script as the call alone.
+    [`cb(${record});//x`], [`cb(${record}) /* x */`], [`cb(${record}) // :)`], [`cb(${record}) /* ) */ ; /* b */ // c\n`],
+    [`cb(${record}) // x\n;\n`], [`/**/ typeof cb === 'function' && cb(${record}); // x`],
   ])('%j is the call cb(json)', (body) => {
-    expect(splitJsonp(body)).toEqual({ ok: true, callback: 'cb', json: expect.stringContaining(record) });
+    expect(splitJsonp(body)).toEqual({ ok: true, callback: 'cb', json: expect.stringMatching(/^\s*\{"userName":"x"\}\s*$/) });
   });
   it.each([
     [record, 'the body is not of the form name(json)'],
-    [`cb(${record}) + 1`, 'the body has more after the call than a ";"'],
+    [`cb(${record}) + 1`, AFTER],
+    [`cb(${record});//x\nalert(1)`, AFTER],
+    [`cb(${record}) /* x */ alert(1)`, AFTER],
+    [`cb(${record});cb(${record})`, AFTER],
+    [`cb(${record}) //x\ralert(1)`, AFTER],
+    // \r and U+2028 end a // comment too: the code after it runs before the call.
+    [`//x\ralert(1)\ncb(${record})`, AFTER],
+    [`//x\u2028alert(1)\ncb(${record})`, AFTER],
+    [`cb(${record}) /* x`, 'the body has a /* comment that is never closed'],
+    [`cb(${record}); /* x`, 'the body has a /* comment that is never closed'],
+    [`/* x cb(${record})`, 'the body has a /* comment that is never closed'],
     [`typeof other === 'function' && cb(${record})`, 'the typeof guard names other but calls cb'],
   ])('%j is refused', (body, error) => {
     expect(splitJsonp(body)).toEqual({ ok: false, error });
+  });
+  it('a ")" or "/*" inside a JSON string is the record\'s, not the end of the call', () => {
+    const json = '{"userName":"x) /* \\" )"}';
+    expect(splitJsonp(`cb(${json}) // )`)).toEqual({ ok: true, callback: 'cb', json });
   });
 });
