@@ -57,6 +57,8 @@ const BREAKS: Record<string, Break[]> = {
     [PROBE.callback(login), { body: (b) => b.replace('conformanceCallback(', 'callback(') }, 'callback renamed', 'callback'],
     [PROBE.callback(confirmEmail), { body: 'conformanceCallback({bad})' }, 'not JSON inside', 'callback'],
     [PROBE.callback(login), { headers: { 'content-type': 'text/javascript; charset=windows-1252' } }, 'a charset a browser decodes the script by, not UTF-8', 'headers.content-type'],
+    [PROBE.callback(login), { body: (b) => `${b};//x\nalert(1)` }, 'code after a trailing comment', 'callback'],
+    [PROBE.callback(login), { body: (b) => `//x\ralert(1)\n${b}` }, 'code before the call, after a // comment that \\r ends', 'callback'],
   ],
   'JSONP-MEDIA-TYPE': [[PROBE.callback(login), { headers: { 'content-type': 'application/json' } }, 'JSON media type', 'headers.content-type']],
   'JSONP-SAFE-CALLBACK': [[PROBE.unsafeCallback(login), { body: (b) => b.replace('alert_document.domain___', 'alert(document.domain)//') }, 'echoed verbatim', 'callback']],
@@ -192,6 +194,8 @@ const BREAKS: Record<string, Break[]> = {
 /** Legitimate variations: none may fail a check. */
 const KEEPS: Case[] = [
   [PROBE.callback(login), { body: (b) => ` \n${b};\n` }, 'JSONP with whitespace and a trailing semicolon'],
+  [PROBE.callback(login), { body: (b) => `${b};//x)` }, 'JSONP with a trailing line comment'],
+  [PROBE.callback(login), { body: (b) => `/**/${b} /* x */` }, 'JSONP with a leading and a trailing block comment'],
   [L, { headers: { 'content-type': 'application/json;charset=UTF-8' } }, 'a charset parameter, no space, upper case'],
   [L, { headers: { 'content-type': 'Application/JSON ; Charset="utf-8"' } }, 'a quoted charset, the type in mixed case'],
   [L, { headers: { 'content-type': 'application/json; profile="a,b"' } }, 'a comma inside a quoted parameter value (not a second field)'],

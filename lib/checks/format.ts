@@ -65,7 +65,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
     id: 'JSONP-CALLBACK',
     title: `?${FORMATS.callbackParam}=name wraps the JSON as name(json)`,
     requirement: `POST {route}?${FORMATS.callbackParam}=name answers 200 with name(<JSON object>), the name as sent.`,
-    interpretation: 'A trailing ";", whitespace, leading comments and Express\'s typeof guard are valid JSONP and accepted; the JSON inside is held to every JSON record check. Names with characters outside [A-Za-z0-9._] are JSONP-SAFE-CALLBACK\'s. A charset on the answer, when sent, must be UTF-8: a browser decodes the script by it.',
+    interpretation: 'A trailing ";", whitespace, comments before or after the call and Express\'s typeof guard are valid JSONP and accepted (code after the call is not); the JSON inside is held to every JSON record check. Names with characters outside [A-Za-z0-9._] are JSONP-SAFE-CALLBACK\'s. A charset on the answer, when sent, must be UTF-8: a browser decodes the script by it.',
     judges: safeJsonp.judges,
     appliesTo: safeJsonp.applies,
     judge: (ex) => {
