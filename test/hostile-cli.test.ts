@@ -182,7 +182,7 @@ const FLOODS: [HostileMode, RegExp][] = [
   ['json-members', /the body is JSON that has an object or element with more than 10,000 members/],
   ['json-number', /the body is JSON that has a number longer than 64 characters/],
   ['json-deep', /the body is JSON that nests deeper than 64 levels/],
-  ['gzip', /the body is encoded \(Content-Encoding: gzip\), which the request did not ask for; not decoded/],
+  ['gzip', /the body is encoded \(Content-Encoding "gzip"\), which the request did not ask for; not decoded/],
 ];
 const MB = 1024 * 1024;
 /** The floods whose reports are presented (junit, Allure, and the presentation's memory), one of
