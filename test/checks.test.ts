@@ -8,6 +8,8 @@ import { ARRAYS, SOAP11_ENVELOPE, SOAP12_ENVELOPE, DEFAULT_NAMESPACES } from '..
 import { confirmEmail, impersonateLogout, login } from '../lib/contract/operations.js';
 import { PROBE } from '../lib/engine/probes.js';
 import { changed, goodExchanges, judged, soapFault, type Change } from './helpers/exchanges.js';
+import { shownMessage } from '../lib/reporting/display.js';
+import { MAX_MESSAGE } from '../lib/reporting/report.js';
 
 const L = PROBE.post(login);
 /** Generated requests: valid, invalid (malformed JSON, answered 400), valid but refused (404), SOAP 1.2 (a 500 Fault). */
@@ -257,4 +259,13 @@ describe('legitimate variations fail nothing', () => {
       expect([...results.values()].filter((r) => r.status === 'fail').map((r) => [r.check.id, r.message])).toEqual([]);
     });
   }
+});
+
+describe('a long received value in a message: the report cuts the value, not the reason after it', () => {
+  const ns = `urn:${'a'.repeat(16_000)}`;
+  it('SOAP-MEMBER-NS on a member in a 16 004-character namespace states which namespace it should be in', () => {
+    const result = judged(changed(goodExchanges(), S, { body: (b) => b.replace('<Address>', `<Address xmlns="${ns}">`) }).values(), [checkById.get('SOAP-MEMBER-NS')!]).get('SOAP-MEMBER-NS')!;
+    const shown = result.examples.map((f) => shownMessage(f.message, MAX_MESSAGE));
+    expect(shown).toEqual([expect.stringMatching(/^Address is in "urn:a+…" \(16,004 characters\), not "[^"]+"$/)]);
+  });
 });

@@ -84,7 +84,7 @@ describe('the compressed probes', () => {
     const r = run.results.find((x) => x.check.id === 'CONTENT-CODING')!;
     expect(r.status).toBe('fail');
     expect(r.examples.map((f) => f.exchange).sort()).toEqual(OPERATIONS.map((op) => PROBE.compressed(op)).sort());
-    expect(r.examples[0]!.message).toMatch(/^Content-Encoding gzip, but the body is not gzip data/);
+    expect(r.examples[0]!.message).toMatch(/^Content-Encoding "gzip", but the body is not gzip data/);
     expect(run.verdict).toBe('non-conformant');
   }, 60_000);
 });
@@ -104,16 +104,16 @@ describe('decoding as the answer arrives', () => {
     const ex = await fetchFixed({ 'content-encoding': 'br' }, br, 'gzip');
     expect(ex.response!.body.equals(br)).toBe(true);
     expect(ex.response!.contentCoding).toBeUndefined();
-    expect(judge(ex)).toEqual([expect.objectContaining({ message: 'Content-Encoding br, but the request offered gzip', path: 'headers.content-encoding' })]);
+    expect(judge(ex)).toEqual([expect.objectContaining({ message: 'Content-Encoding "br", but the request offered "gzip"', path: 'headers.content-encoding' })]);
     const none = await fetchFixed({ 'content-encoding': 'gzip' }, gzipSync(Buffer.from(RECORD)));
-    expect(judge(none)).toEqual([expect.objectContaining({ message: 'Content-Encoding gzip, but the request sent no Accept-Encoding' })]);
+    expect(judge(none)).toEqual([expect.objectContaining({ message: 'Content-Encoding "gzip", but the request sent no Accept-Encoding' })]);
   });
 
   it('a body that does not decode in its declared coding is kept as received and fails', async () => {
     const ex = await fetchFixed({ 'content-encoding': 'gzip' }, Buffer.from(RECORD), ACCEPT_ENCODING);
     expect(ex.response!.body.toString()).toBe(RECORD);
     expect(ex.response!.contentCoding?.error).toMatch(/^not gzip data/);
-    expect(judge(ex)).toEqual([expect.objectContaining({ path: 'body', message: expect.stringMatching(/^Content-Encoding gzip, but the body is not gzip data/) })]);
+    expect(judge(ex)).toEqual([expect.objectContaining({ path: 'body', message: expect.stringMatching(/^Content-Encoding "gzip", but the body is not gzip data/) })]);
     const view = new ExchangeView(ex, { namespaces: DEFAULT_NAMESPACES });
     expect(view.text()).toEqual({ ok: false, reason: expect.stringMatching(/^the body does not decode as gzip: not gzip data/) });
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setMember } from '../lib/reference/edit-json.js';
-import { displayBlock, displayLine, inertUrls, markdownCell, markdownCode } from '../lib/reporting/display.js';
+import { displayBlock, displayLine, inertUrls, markdownCell, markdownCode, MAX_SHOWN_VALUE, shownMessage } from '../lib/reporting/display.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { useReference } from './helpers/reference.js';
@@ -86,6 +86,34 @@ const hostile = useReference({
 });
 
 const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/;
+
+describe('shownMessage', () => {
+  const long = 'a'.repeat(16_384);
+  it('a message under the bound is shown whole', () => {
+    expect(shownMessage('Content-Type "text/html", expected application/json', 400)).toBe('Content-Type "text/html", expected application/json');
+  });
+  it('a long quoted value is cut, its length stated, and the words after it kept', () => {
+    const shown = shownMessage(`Content-Type ${JSON.stringify(long)}, expected application/json`, 400);
+    expect(shown).toBe(`Content-Type "${'a'.repeat(MAX_SHOWN_VALUE - 1)}…" (16,384 characters), expected application/json`);
+  });
+  it('the length counts characters of the value, not of its spelling: a surrogate pair or an escape is one', () => {
+    expect(shownMessage(`${JSON.stringify('\u{1f600}'.repeat(300))} is wrong`, 400)).toMatch(/^"(\u{1f600})+…" \(300 characters\) is wrong$/u);
+    expect(shownMessage(`${JSON.stringify('\x1b'.repeat(300))} is wrong`, 400)).toMatch(/^"(\\u001b)+…" \(300 characters\) is wrong$/);
+  });
+  it('a cut never ends inside an escape, so the quote it adds is not escaped', () => {
+    for (let k = 0; k < 8; k++) {
+      const shown = shownMessage(`${JSON.stringify(`${'a'.repeat(MAX_SHOWN_VALUE - 8 + k)}\"\\\u0001${long}`)} is wrong`, 400);
+      expect(shown, String(k)).toMatch(/^"(?:[^"\\]|\\["\\]|\\u[0-9a-f]{4})*…" \(\d+,\d+ characters\) is wrong$/);
+    }
+  });
+  it('a marker in a quoted value is shown whole or not at all', () => {
+    const shown = shownMessage(`"${'a'.repeat(MAX_SHOWN_VALUE - 10)}«secret header: string, 40 chars»${long}" is wrong`, 400);
+    expect(shown).toBe(`"${'a'.repeat(MAX_SHOWN_VALUE - 10)}…" (${(MAX_SHOWN_VALUE - 10 + 33 + long.length).toLocaleString('en-US')} characters) is wrong`);
+  });
+  it('a message long for other reasons than a quoted value is cut at its end', () => {
+    expect(shownMessage(`${'b'.repeat(500)} "short"`, 400)).toBe(`${'b'.repeat(399)}…`);
+  });
+});
 
 describe('what reaches a person', () => {
   it('no output of a run against a hostile target holds a control, bidi or format character raw', async () => {

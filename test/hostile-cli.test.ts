@@ -55,6 +55,31 @@ describe.concurrent('CLI against hostile targets', () => {
     }
   });
 
+  it('a Content-Type of 15 014 characters: the console and summary.json state what is wrong with it, the value cut with its length', async () => {
+    const type = `text/plain; x=${'a'.repeat(15_000)}`;
+    const target = await startRawTarget(() => `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: 2\r\n\r\n{}`);
+    try {
+      const dir = reports();
+      const r = await runCli([...LEAN, '--base-url', target.url, '--report-dir', dir]);
+      expect(r.code).toBe(1);
+      noStack(r.stdout + r.stderr);
+      // A cut at the message's end kept 400 characters of the header and lost "expected …".
+      const stated = /Content-Type "text\/plain; x=a{100,}…" \(15,014 characters\), expected (application|text)\/[a-z+]+/;
+      expect(r.stdout.split('\n').filter((l) => /^\s+✗ /.test(l) && stated.test(l)).length).toBeGreaterThan(0);
+      const checks: { id: string; message: string; evidence: { message: string }[] }[] = summaryOf(dir).checks;
+      const naming = checks.filter((c) => c.message.includes('Content-Type "text/plain'));
+      expect(naming.length).toBeGreaterThan(0);
+      for (const c of naming) {
+        expect(c.message, c.id).toMatch(stated);
+        const quoting = c.evidence.filter((e) => e.message.includes('Content-Type "'));
+        expect(quoting.length, c.id).toBeGreaterThan(0);
+        for (const e of quoting) expect(e.message, c.id).toMatch(stated);
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
   it('a target that never answers: exit 1 with the time limit named, reports written', async () => {
     const dir = reports();
     const r = await runCli(['--reports', 'summary,junit', '--base-url', silent.url, '--report-dir', dir, '--timeout', '1000', '--concurrency', '32']);
@@ -157,7 +182,7 @@ const FLOODS: [HostileMode, RegExp][] = [
   ['json-members', /the body is JSON that has an object or element with more than 10,000 members/],
   ['json-number', /the body is JSON that has a number longer than 64 characters/],
   ['json-deep', /the body is JSON that nests deeper than 64 levels/],
-  ['gzip', /the body is encoded \(Content-Encoding: gzip\), which the request did not ask for; not decoded/],
+  ['gzip', /the body is encoded \(Content-Encoding "gzip"\), which the request did not ask for; not decoded/],
 ];
 const MB = 1024 * 1024;
 /** The floods whose reports are presented (junit, Allure, and the presentation's memory), one of

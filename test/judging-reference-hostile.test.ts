@@ -38,6 +38,12 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines[0]!.length).toBeLessThan(MAX_MESSAGE + 100);
   });
 
+  it('a Content-Type of 15 014 characters prints a line that states what is wrong with it, the value cut with its length', async () => {
+    const type = `text/plain; x=${'a'.repeat(15_000)}`;
+    const got = await sent(`POST /supportstateuser HTTP/1.1\r\nhost: judging.test\r\nconnection: close\r\ncontent-type: ${type}\r\ncontent-length: ${LOGIN.length}\r\n\r\n${LOGIN}`);
+    expect(got.lines).toContainEqual(expect.stringMatching(/^✗ REQ-JSON-CONTENT-TYPE \[MUST\] client\.\d+ POST \/supportstateuser: Content-Type "text\/plain; x=a{100,}…" \(15,014 characters\), expected application\/json$/));
+  });
+
   it('a request of 100 unknown members prints 10 lines of REQ-JSON-UNKNOWN-MEMBERS and one saying 90 more, not 100', async () => {
     const body = `{"userName":"jdoe.support",${Array.from({ length: 100 }, (_, i) => `"extra${i}":1`).join(',')}}`;
     const got = await sent(`${head(`content-length: ${body.length}\r\n`)}${body}`);

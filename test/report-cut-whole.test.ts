@@ -36,14 +36,15 @@ describe('a shortened text in the report', () => {
     }
   });
 
-  it('a message whose emoji straddles its cut ends before the emoji', async () => {
-    // "<name>" is not a member of …: the quote puts the emoji at code units 399 and 400.
-    const name = `${'a'.repeat(397)}\u{1F600}${'b'.repeat(20)}`;
+  it('a message whose quoted value has an emoji across its cut ends the value before the emoji', async () => {
+    // "<name>" is not a member of …: a message past 400 characters has its quoted value cut at 200
+    // (the rest of the message kept), and the emoji is at code units 198 and 199 of the value.
+    const name = `${'a'.repeat(198)}\u{1F600}${'b'.repeat(250)}`;
     const report = await reportOf({ ...record, [name]: 1 });
     const messages = report.checks.flatMap((c) => c.evidence.map((e) => e.message)).filter((m) => m.startsWith('"aaaa'));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) {
-      expect(m).toBe(`"${'a'.repeat(397)}…`);
+      expect(m).toBe(`"${'a'.repeat(198)}…" (449 characters) is not a member of UserDetailsResponse`);
       expect(m).not.toContain('\\ud83d');
     }
   });

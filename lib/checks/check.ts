@@ -67,7 +67,8 @@ export type RuleMeta = Pick<Check, 'id' | 'title' | 'clause' | 'requirement' | '
 
 export const finding = (message: string, extra: Omit<Finding, 'message'> = {}): Finding => ({ message, ...extra });
 
-/** A received value, quoted, on one line. Never shortened here: a cut could split a secret that
- *  redaction would otherwise recognise; the report shortens messages after redacting them. */
+/** A received value, quoted, on one line: every received value a message names is quoted so. Never
+ *  shortened here: a cut could split a secret that redaction would otherwise recognise; the report
+ *  shortens messages after redacting them, each quoted value before the end (shownMessage). */
 export const show = (value: unknown): string =>
   (value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value));

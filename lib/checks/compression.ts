@@ -3,7 +3,7 @@
 // so every other check judges the decoded body, as a client with automatic decompression reads it.
 import { OPERATIONS } from '../contract/operations.js';
 import { appliedCodings, isOffered, MAX_STACKED_CODINGS, offeredCodings } from '../http/content-coding.js';
-import { finding, type Check } from './check.js';
+import { finding, show, type Check } from './check.js';
 import { PATHS } from './whole-answer.js';
 
 /** The first header whose name is `name` in any case (a recording may keep other cases). */
@@ -37,15 +37,15 @@ export const COMPRESSION_CHECKS: readonly Check[] = [
       const offered = offeredCodings(accept);
       const unasked = codings.filter((c) => !isOffered(c, offered));
       if (unasked.length) {
-        const why = accept === undefined ? 'the request sent no Accept-Encoding' : `the request offered ${accept.trim() || 'none'}`;
-        return [finding(`Content-Encoding ${declared!.trim()}, but ${why}`, { path: 'headers.content-encoding', actual: declared! })];
+        const why = accept === undefined ? 'the request sent no Accept-Encoding' : `the request offered ${accept.trim() ? show(accept.trim()) : 'none'}`;
+        return [finding(`Content-Encoding ${show(declared!.trim())}, but ${why}`, { path: 'headers.content-encoding', actual: declared! })];
       }
       const coding = r.value.contentCoding;
-      if (!coding) return { skip: `Content-Encoding ${declared!.trim()} is not one the harness decodes` };
+      if (!coding) return { skip: `Content-Encoding ${show(declared!.trim())} is not one the harness decodes` };
       if (!coding.error) return [];
       // Too many to undo: the count said first, the header (thousands of codings) as the value received.
       if (coding.codings.length > MAX_STACKED_CODINGS) return [finding(`Content-Encoding of ${coding.error}`, { path: 'headers.content-encoding', actual: declared! })];
-      return [finding(`Content-Encoding ${declared!.trim()}, but the body is ${coding.error}`, { path: PATHS.body })];
+      return [finding(`Content-Encoding ${show(declared!.trim())}, but the body is ${coding.error}`, { path: PATHS.body })];
     },
   },
 ];

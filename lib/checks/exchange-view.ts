@@ -13,6 +13,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json/value.js'
 import { decodeXmlBytes } from '../xml/decode.js';
 import { elementChildren, ParsedXml, type XmlElement } from '../xml/model.js';
 import { parseXml } from '../xml/parse.js';
+import { show } from './check.js';
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
@@ -48,7 +49,7 @@ function contentCoding(r: RecordedResponse): string | undefined {
   }
   const coding = r.headers['content-encoding']?.trim().toLowerCase();
   if (!coding || coding === 'identity') return undefined;
-  return `the body is encoded (Content-Encoding: ${coding}), which the request did not ask for; not decoded`;
+  return `the body is encoded (Content-Encoding ${show(coding)}), which the request did not ask for; not decoded`;
 }
 
 export class ExchangeView {

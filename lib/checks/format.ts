@@ -125,7 +125,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
       const r = ex.response();
       if (!r.ok) return { skip: r.reason };
       const type = mediaType(r.value.headers['content-type']);
-      return type?.endsWith('xml') ? [] : [finding(`answered ${type ?? 'no media type'}; the override checks cannot tell an override from no negotiation`, { path: PATHS.contentType, actual: type ?? '' })];
+      return type?.endsWith('xml') ? [] : [finding(`answered ${type === undefined ? 'no media type' : show(type)}; the override checks cannot tell an override from no negotiation`, { path: PATHS.contentType, actual: type ?? '' })];
     },
   },
   {

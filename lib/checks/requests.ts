@@ -13,6 +13,7 @@ import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
+import { qname } from './soap-envelope.js';
 
 const CLIENT_SOURCES = ['har', 'proxy', 'client'] as const;
 /** A request a client sent (the harness's own are built from the contract: nothing to judge there). */
@@ -213,12 +214,12 @@ export const REQUEST_CHECKS: readonly Check[] = [
       if (!doc.ok) return [finding(doc.reason, { path: PATHS.body })];
       const env = doc.value;
       if (env.name !== SOAP.envelope || env.ns !== SOAP11_ENVELOPE) {
-        const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 envelope' : `{${env.ns ?? ''}}${env.name}`;
+        const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 envelope' : qname(env);
         return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
       }
       // Header and Body are SOAP's own elements: in the envelope namespace, not merely so named.
       const kids = elementChildren(env);
-      const names = kids.map((e) => (e.ns === SOAP11_ENVELOPE ? e.name : `{${e.ns ?? ''}}${e.name}`)).join(', ');
+      const names = kids.map((e) => (e.ns === SOAP11_ENVELOPE ? e.name : qname(e))).join(', ');
       if (names !== SOAP.body && names !== `${SOAP.header}, ${SOAP.body}`) return [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
       // SOAP 1.1's schema gives Envelope and Body element content only: text between their elements is no envelope.
       const places: [XmlElement, string][] = [[env, `/${SOAP.envelope}`], [kids.at(-1)!, `/${SOAP.envelope}/${SOAP.body}`]];
@@ -239,7 +240,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
       if (kids.length !== 1) return [finding(`the Body holds ${kids.length} elements, expected one ${impersonateLogout.name}`, { path })];
       const [only] = kids;
       return only!.name === impersonateLogout.name && only!.ns === want ? []
-        : [finding(`the Body holds {${only!.ns ?? ''}}${only!.name}, expected {${want}}${impersonateLogout.name}`, { path: `${path}/${only!.name}`, actual: only!.ns ?? '' })];
+        : [finding(`the Body holds ${qname(only!)}, expected {${want}}${impersonateLogout.name}`, { path: `${path}/${only!.name}`, actual: only!.ns ?? '' })];
     }),
   },
   {

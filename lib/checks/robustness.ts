@@ -157,7 +157,7 @@ export const ROBUSTNESS_CHECKS: readonly Check[] = [
       const allowed: readonly string[] = ex.kind.jsonp ? [JSON_MEDIA_TYPE, ...JAVASCRIPT_MEDIA_TYPES] : [JSON_MEDIA_TYPE];
       const out: Finding[] = [];
       if (!err.type || !allowed.includes(err.type)) {
-        out.push(finding(`status ${err.status} answered as ${err.type ?? 'no media type'}, expected ${JSON_MEDIA_TYPE}`, { path: PATHS.contentType, actual: err.type ?? '' }));
+        out.push(finding(`status ${err.status} answered as ${err.type === undefined ? 'no media type' : show(err.type)}, expected ${JSON_MEDIA_TYPE}`, { path: PATHS.contentType, actual: err.type ?? '' }));
       }
       const json = answerJson(ex);
       if (!json.ok) out.push(finding(`status ${err.status}: ${json.reason}`, { path: PATHS.body }));

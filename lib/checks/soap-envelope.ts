@@ -12,7 +12,10 @@ import { soapObjects, soapSlots, type SoapObjectAt, type SoapSlot } from './walk
 
 const RECORD = impersonateLogout.responseElement;
 
-const qname = (e: { ns: string | null; name: string }) => (e.ns ? `{${e.ns}}${e.name}` : `${e.name} (no namespace)`);
+/** A namespace as received, quoted as show() quotes any received value (a report cuts it there). */
+export const shownNs = (ns: string | null): string => (ns ? show(ns) : 'no namespace');
+/** An element as received: its name, and its namespace quoted. */
+export const qname = (e: { ns: string | null; name: string }) => (e.ns ? `${e.name} in ${show(e.ns)}` : `${e.name} (no namespace)`);
 const hasText = (e: XmlElement) => textContent(e).trim() !== '';
 
 /** A look at the SOAP parts of an answer; an answer that is not a 200 XML document is skipped. */
@@ -130,7 +133,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'A .NET client ignores members in any other namespace (DataContractSerializer), so an unqualified or foreign member is lost.',
     judge: overSoapRecord(({ record, path }) =>
       elementChildren(record).filter((c) => c.ns !== record.ns)
-        .map((c) => finding(`${c.name} is in ${c.ns ?? 'no namespace'}, not ${record.ns ?? 'no namespace'}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
+        .map((c) => finding(`${c.name} is in ${shownNs(c.ns)}, not ${shownNs(record.ns)}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
   },
   {
     ...envelope, level: 'SHOULD', clause: '2.1',
@@ -143,7 +146,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const out: Finding[] = [];
       for (const o of objects) {
         if (o.element === record) continue;
-        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${c.name} is in ${c.ns ?? 'no namespace'}`, { path: `${o.path}/${c.name}` }));
+        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${c.name} is in ${shownNs(c.ns)}`, { path: `${o.path}/${c.name}` }));
       }
       return out;
     }),
@@ -156,7 +159,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'The spec names the item elements but not their namespaces; these are DataContractSerializer\'s (servicestack-notes.md).',
     judge: overSoapRecord(({ slots }, ex) => {
       const out: Finding[] = [];
-      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${e.name} is in ${e.ns ?? 'no namespace'}, expected ${ns}`, { path: at })); };
+      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${e.name} is in ${shownNs(e.ns)}, expected ${ns}`, { path: at })); };
       for (const s of slots) {
         if (s.item && s.field.type.kind === 'array') expect(s.element, namespaceOf(s.field.type.soapItem.ns, ex.settings.namespaces), s.path);
         if (!s.item && s.type.kind === 'map') {

@@ -5,9 +5,9 @@ import { UserDetails } from '../contract/records.js';
 import { mapEntryName } from '../contract/data-contract.js';
 import { fieldsOn, isValueType, MAP_ENTRY, ordinalCompare, perShape } from '../contract/types.js';
 import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
-import { finding, type Check, type Finding } from './check.js';
+import { finding, show, type Check, type Finding } from './check.js';
 import { soapRecordKind } from './kinds.js';
-import { overSoapRecord } from './soap-envelope.js';
+import { overSoapRecord, shownNs } from './soap-envelope.js';
 import { isNil, type SoapObjectAt } from './walk-soap.js';
 
 const record = {
@@ -93,7 +93,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
       return present.flatMap((s): Finding[] => {
         if (!isNil(s)) {
           const stray = s.attrs.find((a) => a.name === 'nil');
-          return [finding(stray ? `${name} has nil="${stray.value}" in ${stray.ns ?? 'no namespace'}, not xsi:nil="true"` : `${name} is not nil`, at)];
+          return [finding(stray ? `${name} has nil=${show(stray.value)} in ${shownNs(stray.ns)}, not xsi:nil="true"` : `${name} is not nil`, at)];
         }
         return elementChildren(s).length || textContent(s).trim() ? [finding(`${name} is nil but has content`, at)] : [];
       });

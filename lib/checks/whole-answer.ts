@@ -3,7 +3,7 @@
 import { SOAP } from '../contract/namespaces.js';
 import { JSON_MEDIA_TYPE, SOAP_RESPONSE_MEDIA_TYPE } from '../contract/operations.js';
 import { charsetOf, mediaType } from '../http/media-type.js';
-import { finding, type Finding, type Look } from './check.js';
+import { finding, show, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 
 /** Where a finding about the answer as a whole sits (every finding names where it sits). */
@@ -37,7 +37,7 @@ export function statusAndType(ex: ExchangeView, expected: number | 'success', ty
   if (types) {
     const type = mediaType(headers['content-type']);
     if (!type || !types.includes(type)) {
-      out.push(finding(`Content-Type ${headers['content-type'] === undefined ? 'missing' : JSON.stringify(headers['content-type'])}, expected ${types.join(' or ')}`,
+      out.push(finding(`Content-Type ${headers['content-type'] === undefined ? 'missing' : show(headers['content-type'])}, expected ${types.join(' or ')}`,
         { path: PATHS.contentType, actual: headers['content-type'] ?? '' }));
     }
   }
@@ -59,7 +59,7 @@ export function charsetNotUtf8(ex: ExchangeView): Finding[] {
   const header = r.value.headers['content-type'];
   const charset = charsetOf(header);
   return charset === undefined || charset === 'utf-8' || charset === 'utf8'
-    ? [] : [finding(`Content-Type ${JSON.stringify(header)} labels the body ${charset}; JSON is UTF-8 (RFC 8259 8.1)`, { path: PATHS.contentType, actual: header ?? '' })];
+    ? [] : [finding(`Content-Type ${show(header)} labels the body ${show(charset)}; JSON is UTF-8 (RFC 8259 8.1)`, { path: PATHS.contentType, actual: header ?? '' })];
 }
 
 /** 200, application/json (any parameters but a charset other than UTF-8), and a body that is a JSON

@@ -9,7 +9,9 @@
 // A line keeps nothing that breaks it; a block (a request or response shown whole) keeps its line
 // feeds and tabs, and shows every carriage return as \r (a CRLF as \r before its line feed: which line
 // ends a body has is evidence too).
+import { codePointCount } from '../contract/sensitivity.js';
 import { detachedCopy } from '../detached.js';
+import { withThousands } from '../digits.js';
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}]/gu;
 // Set subtraction needs the v flag (Node 20 has it; TypeScript's ES2023 target does not know it).
@@ -82,4 +84,27 @@ export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {
   const code = s.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--; // never half a surrogate pair
   return detachedCopy(`${s.slice(0, end)}…`);
+}
+
+/** A JSON string in a message: a received value as show() (lib/checks/check.ts) quotes it. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/** A message shown `max` characters at most. When longer, each value it quotes (as show() writes
+ *  one) is cut first, to MAX_SHOWN_VALUE characters with its full length stated: a check says what
+ *  it received before what is wrong with it, and a cut at the end kept a 16 KB header and lost the
+ *  reason. Only then is the end cut. Like every cut, after redaction (a length stated is of the
+ *  value as shown, a marker in place of what it hides). */
+export function shownMessage(s: string, max: number): string {
+  if (s.length <= max) return detachedCopy(s);
+  return shownValue(s.replace(QUOTED, (quoted) => {
+    const inner = quoted.slice(1, -1);
+    if (inner.length <= MAX_SHOWN_VALUE) return quoted;
+    // Never end inside an escape: `\"` would run the quote on, half a `\u00e9` reads as nothing.
+    let head = shownValue(inner, MAX_SHOWN_VALUE).slice(0, -1);
+    const escape = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(head);
+    if (escape && (escape[1]!.length % 2 === 1)) head = head.slice(0, escape.index + escape[1]!.length - 1);
+    let length = inner.length;
+    try { length = codePointCount(JSON.parse(quoted) as string); } catch { /* a quote a check wrote raw: its characters as shown */ }
+    return `"${head}…" (${withThousands(length)} characters)`;
+  }), max);
 }

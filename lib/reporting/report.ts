@@ -11,7 +11,7 @@ import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.j
 import type { Example, FindingGroup } from '../engine/tally.js';
 import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
-import { shownValue } from './display.js';
+import { shownMessage, shownValue } from './display.js';
 import { curlCommand, requestText, responseText } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
@@ -146,7 +146,8 @@ export interface Report {
   readonly outputProblems?: readonly string[];
 }
 
-/** Messages and values are shortened for reading, always after redaction (never before). */
+/** Messages and values are shortened for reading, always after redaction (never before); a message's
+ *  quoted values before its end (shownMessage). */
 export const MAX_MESSAGE = 400;
 const MAX_ACTUAL = 200;
 
@@ -200,7 +201,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       exchange,
       ...(f.case !== undefined ? { case: f.case } : {}),
       ...(f.path ? { path: scope.line(f.path) } : {}),
-      message: shownValue(scope.line(f.message), MAX_MESSAGE),
+      message: shownMessage(scope.line(f.message), MAX_MESSAGE),
       // A value the harness sent is shown as sent, shortened or not (Redactor.value).
       ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shownValue(f.actual, MAX_ACTUAL), true]]), scope) : shownValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     };
@@ -215,9 +216,9 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...describeCheck(res.check),
     status: res.status,
     // The message quotes its first finding: redacted with what that finding's exchange taught its scope.
-    message: shownValue(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
+    message: shownMessage(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
     counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
-    groups: res.groups.map((g) => ({ ...g, message: shownValue(r.line(g.message), MAX_MESSAGE) })),
+    groups: res.groups.map((g) => ({ ...g, message: shownMessage(r.line(g.message), MAX_MESSAGE) })),
     evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
     exchanges: res.exchanges,
     ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
