@@ -59,6 +59,16 @@ const mayRaise = seen && process.getuid?.() === 0;
 
 const judgeIdle = (pid: number) => until(() => threadsOf(pid).some((t) => t.policy === SCHED_IDLE), 'the judge thread to take the idle policy', 30_000);
 
+/** Once the judge has taken the idle policy, the proxy stopped: it writes its last reports (allure-results
+ *  through the presentation child), whose nice value and policy are given once the child runs. */
+async function writingLastReports(pid: number, stop: () => void): Promise<{ nice: number; policy: number }> {
+  await judgeIdle(pid);
+  stop();
+  let child: { nice: number; policy: number } | undefined;
+  await until(() => (child = presentationOf(pid)) !== undefined, 'the presentation child to start', 60_000);
+  return child!;
+}
+
 describe('the proxy judge\'s scheduling policy', () => {
   it.skipIf(!seen)(seen
     ? 'the judge thread alone runs SCHED_IDLE at nice 19; the forwarding (main) thread keeps the normal policy'
@@ -84,12 +94,7 @@ describe('the proxy judge\'s scheduling policy', () => {
     ? 'the children the judge has started (the reports\' presentation) take the forwarding thread\'s normal policy and nice 0, not the judge\'s SCHED_IDLE'
     : 'SKIPPED: no idle-scheduled judge here (see above)', async () => {
     await withProxy(['--reports', 'allure'], async (pid, stop) => {
-      await judgeIdle(pid);
-      // Stopped, the judge writes its last reports: allure-results through the presentation child.
-      stop();
-      let seenChild: { nice: number; policy: number } | undefined;
-      await until(() => (seenChild = presentationOf(pid)) !== undefined, 'the presentation child to start', 60_000);
-      expect(seenChild).toEqual({ nice: 0, policy: 0 });
+      expect(await writingLastReports(pid, stop)).toEqual({ nice: 0, policy: 0 });
     });
   }, 120_000);
 
@@ -97,10 +102,8 @@ describe('the proxy judge\'s scheduling policy', () => {
     ? 'stopped, the judge thread takes back the normal policy and nice 0 for its last judging and reports (no thread is idle-scheduled or at nice 19 once they are being written)'
     : 'SKIPPED: no idle-scheduled judge here, or not root (Linux lets no other user raise a thread\'s priority)', async () => {
     await withProxy(['--reports', 'allure'], async (pid, stop) => {
-      await judgeIdle(pid);
-      stop();
       // The presentation child runs once the judge has begun its last reports (it set its priority first).
-      await until(() => presentationOf(pid) !== undefined, 'the presentation child to start', 60_000);
+      await writingLastReports(pid, stop);
       expect(threadsOf(pid).filter((t) => t.policy === SCHED_IDLE || t.nice === 19)).toEqual([]);
     });
   }, 120_000);
