@@ -33,7 +33,6 @@ async function exchangeWith(answer: string) {
 describe('an answer head the HTTP client refuses is named for what the target sent', () => {
   it.each([
     ['upgrade', 'a 101 (Switching Protocols) the request did not ask for: it sent no Upgrade'],
-    ['continue', 'a 100 (Continue) the request did not ask for (it sent no Expect), which the harness\'s HTTP client does not read past'],
     ['two-lengths', 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)'],
     ['length-and-chunked', 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)'],
     ['huge-head', 'a response head or trailer section larger than 16 KiB'],
@@ -41,5 +40,12 @@ describe('an answer head the HTTP client refuses is named for what the target se
   ])('%s: no response, "%s"', async (answer, message) => {
     const ex = await exchangeWith(answer);
     expect([ex.response, ex.error]).toEqual([undefined, { kind: 'other', message }]);
+  });
+
+  // RFC 9110 15.2: a client MUST read 1xx answers it did not ask for; a target may send them. undici
+  // closes the connection at a 100: the harness's limit, so the answer is not judged (never failed).
+  it('continue: a 100 (Continue) first is an answer not read, kind not-read, naming RFC 9110 15.2', async () => {
+    const ex = await exchangeWith('continue');
+    expect([ex.response, ex.error]).toEqual([undefined, { kind: 'not-read', message: 'not judged: the target sent a 100 (Continue) first, which RFC 9110 15.2 allows unasked and the harness\'s HTTP client (undici) cannot read past' }]);
   });
 });

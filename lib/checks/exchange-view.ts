@@ -106,11 +106,12 @@ export class ExchangeView {
   }
 
   /** Why nothing of this exchange can be judged by `check`, or undefined: it was never sent (the
-   *  run's request cap), or a recording holds its request but not its answer (which a check of the
-   *  request does not need). A check then skips, never fails. */
+   *  run's request cap), or a recording holds its request but not its answer, or the harness's client
+   *  could not read an answer HTTP allows (neither of which a check of the request needs). A check
+   *  then skips, never fails. */
   unjudgeableBy(check: { readonly side?: 'request' }): string | undefined {
     const e = this.exchange.error;
-    return e?.kind === 'not-sent' ? (e.message.includes(STOPPED_RUN) ? `not sent (${STOPPED_RUN})` : 'not sent (request cap reached)') : e?.kind === 'not-recorded' && check.side !== 'request' ? e.message : undefined;
+    return e?.kind === 'not-sent' ? (e.message.includes(STOPPED_RUN) ? `not sent (${STOPPED_RUN})` : 'not sent (request cap reached)') : (e?.kind === 'not-recorded' || e?.kind === 'not-read') && check.side !== 'request' ? e.message : undefined;
   }
 
   /** The body's bytes as the client reads them (a content coding the request offered, undone). */

@@ -146,7 +146,8 @@ export type TransportErrorKind =
   | 'refused' | 'dns' | 'tls' | 'connect-timeout' // the target cannot be reached
   | 'headers-timeout' | 'body-timeout' | 'too-large' | 'reset' | 'aborted' | 'other'
   | 'not-sent' // the run's request cap was spent before this exchange, or the run was stopped (STOPPED_RUN)
-  | 'not-recorded'; // a recording (HAR) holds the request but not its answer, or not its body
+  | 'not-recorded' // a recording (HAR) holds the request but not its answer, or not its body
+  | 'not-read'; // an answer HTTP allows that the harness's client cannot read past (its limit, not the target's fault)
 
 /** Kinds that mean "no connection was made at all". */
 /** What a not-sent exchange's message says when a signal stopped the run, not the request cap. */

@@ -185,7 +185,9 @@ export function describeError(error: unknown, url: URL, options: TransportOption
   }
   // undici's own words for an interim answer it will not read past (its socket is then closed by it, not the target).
   if (code === 'UND_ERR_SOCKET' && e.message === 'bad upgrade') return { kind: 'other', message: 'a 101 (Switching Protocols) the request did not ask for: it sent no Upgrade' };
-  if (code === 'UND_ERR_SOCKET' && e.message === 'bad response') return { kind: 'other', message: 'a 100 (Continue) the request did not ask for (it sent no Expect), which the harness\'s HTTP client does not read past' };
+  // RFC 9110 15.2: a client MUST be able to parse 1xx answers it did not expect, so a target may send
+  // one; undici closes the connection instead. Not the target's fault: its answer is not judged.
+  if (code === 'UND_ERR_SOCKET' && e.message === 'bad response') return { kind: 'not-read', message: 'not judged: the target sent a 100 (Continue) first, which RFC 9110 15.2 allows unasked and the harness\'s HTTP client (undici) cannot read past' };
   if (either('UND_ERR_HEADERS_OVERFLOW')) return { kind: 'other', message: `a response head or trailer section larger than ${maxHeaderSize % 1024 ? `${maxHeaderSize} bytes` : `${maxHeaderSize / 1024} KiB`}` };
   if (either('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return { kind: 'reset', message: `connection closed by ${where} before the response was complete` };
