@@ -3,6 +3,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SOAP12_ENVELOPE } from '../lib/contract/namespaces.js';
+import { expectingExchange } from './helpers/raw-target.js';
 import { call, postSoap, SOAP_REQUEST, useReference } from './helpers/reference.js';
 
 const ref = useReference();
@@ -149,6 +150,15 @@ describe('bad input gets a clear answer', () => {
       req.end();
     });
     expect(status).toBe(413);
+  });
+  it('Expect: 100-continue: a body declared over 1 MiB gets 413 at once and no 100 (never asked for); one within it gets 100, then 200', async () => {
+    const head = (length: number) => `POST /supportstateuser HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nexpect: 100-continue\r\ncontent-length: ${length}\r\n\r\n`;
+    const big = await expectingExchange(ref.url, head(1024 * 1024 + 1), ' '.repeat(1024 * 1024 + 1));
+    expect(big).toMatch(/^HTTP\/1\.1 413 /);
+    expect(big).not.toContain('HTTP/1.1 100');
+    const body = '{"userName":"jdoe.support"}';
+    const small = await expectingExchange(ref.url, head(body.length), body);
+    expect(small).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
   });
 
   const fault = (body: string) => {

@@ -498,6 +498,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
   server.on('request', guard.listener(readable(listener, refused)));
   server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
+  // Expect: 100-continue: "go on" only to a body the reference will read. One declared past its cap
+  // is answered 413 (and the connection closed) at once, its body never asked for (RFC 9110 10.1.1);
+  // Node's own answer sent 100 first, and the client uploaded it all to be refused.
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  server.on('checkContinue', guard.listener(readable((req, res) => {
+    if (!(Number(req.headers['content-length']) > maxBody)) res.writeContinue();
+    listener(req, res);
+  }, refused)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
