@@ -96,10 +96,10 @@ describe('a replay of what the proxy recorded', () => {
     const script = written(reportOf(ex, redact));
     const text = readFileSync(script, 'utf8');
     for (const s of secrets) expect(text).not.toContain(s);
-    const env = { X_K_EY: secrets[0]!, X__KEY: secrets[1]!, X__KEY_: secrets[2]!, H__: secrets[3]! };
+    const env = { HEADER_X_K_EY: secrets[0]!, HEADER_X__KEY: secrets[1]!, HEADER_X__KEY_: secrets[2]!, HEADER__: secrets[3]! };
     // Unset, each stops the script saying what to set it to; nothing is sent.
-    const unset = await sh([script], { ...env, X__KEY_: '' });
-    expect([unset.code, unset.stdout, unset.stderr]).toEqual([2, '', 'X__KEY_: set X__KEY_ to the value of the X-`Key` header the request was recorded with\n']);
+    const unset = await sh([script], { ...env, HEADER_X__KEY_: '' });
+    expect([unset.code, unset.stdout, unset.stderr]).toEqual([2, '', 'HEADER_X__KEY_: set HEADER_X__KEY_ to the value of the X-`Key` header the request was recorded with\n']);
     expect(asReceived(await replayedBy([script], env))).toEqual(asReceived(got));
   });
 
@@ -110,11 +110,11 @@ describe('a replay of what the proxy recorded', () => {
     for (const n of ['X-Key-2', 'X-Key']) redact.secretHeader(n);
     const script = written(reportOf(ex, redact));
     expect(askedIn(script)).toEqual([
-      ['X_KEY_2', 'the value of the X-Key-2 header the request was recorded with'],
-      ['X_KEY', 'the value of the X-Key header the request was recorded with'],
-      ['X_KEY_3', 'the value of field 2 named X-Key of the request replayed'],
+      ['HEADER_X_KEY_2', 'the value of the X-Key-2 header the request was recorded with'],
+      ['HEADER_X_KEY', 'the value of the X-Key header the request was recorded with'],
+      ['HEADER_X_KEY_3', 'the value of field 2 named X-Key of the request replayed'],
     ]);
-    expect(asReceived(await replayedBy([script], { X_KEY_2: values[0]!, X_KEY: values[1]!, X_KEY_3: values[2]! }))).toEqual(asReceived(got));
+    expect(asReceived(await replayedBy([script], { HEADER_X_KEY_2: values[0]!, HEADER_X_KEY: values[1]!, HEADER_X_KEY_3: values[2]! }))).toEqual(asReceived(got));
   });
 });
 

@@ -95,16 +95,16 @@ describe('replay.sh of a differential run', () => {
     }
   }, 200_000);
 
-  it('holds no secret and no account value: it asks for X_API_KEY and the account\'s sensitive fields', () => {
+  it('holds no secret and no account value: it asks for HEADER_X_API_KEY and the account\'s sensitive fields', () => {
     const text = readFileSync(join(dir, 'out', 'replay.sh'), 'utf8');
     for (const v of [SECRET, ...Object.values(VARIABLES)]) expect(text).not.toContain(v);
-    expect(text).toContain(': "${X_API_KEY:?set X_API_KEY to the value of the --header x-api-key}"');
+    expect(text).toContain(': "${HEADER_X_API_KEY:?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
     for (const v of Object.keys(VARIABLES)) expect(text).toContain(`: "\${${v}:?set ${v} to `);
     expect(text).not.toContain('no failed check to replay');
   });
 
   it('re-sends each difference\'s request to the legacy and to the candidate and gets each side\'s status and SHA-256 again, which differ', async () => {
-    const r = await sh([join(dir, 'out', 'replay.sh')], { X_API_KEY: SECRET, ...VARIABLES });
+    const r = await sh([join(dir, 'out', 'replay.sh')], { HEADER_X_API_KEY: SECRET, ...VARIABLES });
     expect([r.code, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.trim().split('\n');
     const byId = new Map(summary.exchanges.map((e) => [e.id, e]));

@@ -40,19 +40,19 @@ beforeAll(async () => {
 }, 200_000);
 
 describe('replay.sh', () => {
-  it('is mode 0600 and holds no --header value: it asks for X_API_KEY at its top', () => {
+  it('is mode 0600 and holds no --header value: it asks for HEADER_X_API_KEY at its top', () => {
     expect(statSync(script).mode & 0o777).toBe(0o600);
     const text = readFileSync(script, 'utf8');
     expect(text).not.toContain(SECRET);
-    expect(text.split('\n').slice(0, 8).join('\n')).toContain(': "${X_API_KEY:?set X_API_KEY to the value of the --header x-api-key}"');
-    expect(text).toContain('-H "x-api-key: $X_API_KEY"');
+    expect(text.split('\n').slice(0, 8).join('\n')).toContain(': "${HEADER_X_API_KEY:?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
+    expect(text).toContain('-H "x-api-key: $HEADER_X_API_KEY"');
     expect(text).not.toMatch(/«/);
   });
 
   it('re-sends every failed check\'s request and gets the run\'s status and body SHA-256 again', async () => {
     const failed = summary.checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id)).toEqual(expect.arrayContaining(['FORMAT-SOAP11-QUERY', 'JSON-GUID', 'JSONP-CALLBACK', 'SOAP-ORDER']));
-    const r = await sh(script, { X_API_KEY: SECRET });
+    const r = await sh(script, { HEADER_X_API_KEY: SECRET });
     expect([r.code, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(failed.length);
@@ -70,7 +70,7 @@ describe('replay.sh', () => {
       writeFileSync(join(old, file), text.replaceAll('curl -sS --connect-timeout 10 --max-time 30 -i ', 'curl -sS -i '));
     }
     writeFileSync(join(old, 'replay.sh'), replayScript(readReport(old)));
-    const [before, after] = [await sh(script, { X_API_KEY: SECRET }), await sh(join(old, 'replay.sh'), { X_API_KEY: SECRET })];
+    const [before, after] = [await sh(script, { HEADER_X_API_KEY: SECRET }), await sh(join(old, 'replay.sh'), { HEADER_X_API_KEY: SECRET })];
     expect(after.stdout).toMatch(/\(as in the run\)\n$/);
     expect([after.code, after.stderr, after.stdout]).toEqual([0, '', before.stdout]);
   });
@@ -78,7 +78,7 @@ describe('replay.sh', () => {
   it('refuses to run without the secret, naming the variable', async () => {
     const r = await sh(script, {});
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/X_API_KEY: set X_API_KEY to the value of the --header x-api-key/);
+    expect(r.stderr).toMatch(/HEADER_X_API_KEY: set HEADER_X_API_KEY to the value of the --header x-api-key/);
     expect(r.stdout).toBe('');
   });
 });
@@ -93,7 +93,7 @@ describe('replay.sh of a generated failure', () => {
     expect(failed.map((c) => c.id)).toEqual(['ROBUST-NO-5XX']);
     const ex = s.exchanges.find((e) => e.id === failed[0]!.shrunk!.exchange)!;
     expect(ex.status).toBe(500);
-    const out = await sh(join(gen, 'replay.sh'), { X_API_KEY: SECRET });
+    const out = await sh(join(gen, 'replay.sh'), { HEADER_X_API_KEY: SECRET });
     expect([out.code, out.stderr, out.stdout]).toEqual([0, '', `ROBUST-NO-5XX (SHOULD) ${ex.id}: 500 sha256 ${ex.responseSha256} (as in the run)\n`]);
   }, 200_000);
 });

@@ -183,7 +183,7 @@ export class Session {
     const configuration = this.configuration(outcome.generate);
     return buildReport(result, {
       redactor: this.redactor, harness: harnessIdentity(), targetDescription: this.target.description, configuration,
-      warnings: this.warnings, startupMs: this.startupMs, gate: this.setup.gate,
+      warnings: this.warnings, startupMs: this.startupMs, gate: this.setup.gate, headers: this.setup.headers,
       ...(outcome.differential ? { differential: outcome.differential } : {}),
       ...(outcome.problems?.length ? { runProblems: outcome.problems } : {}),
       run: await runIdentity(configuration, this.setup.given, process.env, this.setup.accounts),

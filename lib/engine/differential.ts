@@ -13,7 +13,7 @@ import { SOAP } from '../contract/namespaces.js';
 import { JAVASCRIPT_MEDIA_TYPES } from '../contract/operations.js';
 import { objectOf, type Shape } from '../contract/types.js';
 import type { Operation } from '../contract/operations.js';
-import type { Exchange, ExchangeSpec } from '../http/exchange.js';
+import { exchangeHeaders, fieldsOf, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import { mediaType } from '../http/media-type.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
 import { ROOT } from '../json/path.js';
@@ -267,7 +267,9 @@ const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-aliv
 
 /** Recorded exchanges (a HAR's entries) as requests to send again, to both deployments: only those of
  *  this interface (others are not the candidate's to answer), at the same route under each base URL,
- *  with the recorded headers (the run's own --header values win). Their answers as recorded are not used.
+ *  with the recorded header fields as recorded (names as spelled, in order, repeats apart) where the
+ *  recording has them, else its map; the run's own --header values win, sent after them. Their
+ *  answers as recorded are not used.
  *  One whose body the recording does not hold (not recorded, or past the body cap) is not sent, which
  *  would send another request: `notSent` hears of it, and why. */
 export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>, notSent: (ex: Exchange, why: string) => void = () => undefined): AsyncGenerator<ExchangeSpec> {
@@ -279,10 +281,13 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
     if (missing) { notSent(ex, missing); continue; }
     let path: string;
     try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }
-    const headers = Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name)));
+    const raw = ex.request.rawHeaders;
+    // A field a --header replaces is left out (the --header names are lower-case: config.ts).
+    const fields = raw && [...fieldsOf(raw).filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()) && !Object.hasOwn(extraHeaders, name.toLowerCase())), ...Object.entries(extraHeaders)];
+    const headers = fields ? exchangeHeaders(fields) : { ...Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name))), ...extraHeaders };
     yield {
-      id: ex.id, title: `${ex.title}, replayed`, origin: ex.origin, method: ex.request.method, path,
-      headers: { ...headers, ...extraHeaders }, ...(ex.request.body !== undefined ? { body: ex.request.body } : {}),
+      id: ex.id, title: `${ex.title}, replayed`, origin: ex.origin, method: ex.request.method, path, headers,
+      ...(fields ? { fields } : {}), ...(ex.request.body !== undefined ? { body: ex.request.body } : {}),
     };
   }
 }

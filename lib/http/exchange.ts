@@ -40,6 +40,9 @@ export interface ExchangeSpec {
   /** Path and query, relative to the base URL. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The header fields as a recording holds them (names as spelled, in order, repeats apart): sent
+   *  instead of `headers`, which is their map. */
+  readonly fields?: readonly (readonly [string, string])[];
   readonly body?: string;
 }
 

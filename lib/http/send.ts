@@ -352,7 +352,7 @@ function exchangeOnce(dispatcher: Dispatcher, target: Target, spec: ExchangeSpec
   return new Promise((resolve, reject) => {
     const handler = new OneRequest(options, slots, resolve, reject, withinMs);
     try {
-      dispatcher.dispatch({ origin: target.origin, path: target.path, method: (spec.method || (spec.body ? 'PUT' : 'GET')) as Dispatcher.HttpMethod, headers: spec.headers, body: spec.body }, handler);
+      dispatcher.dispatch({ origin: target.origin, path: target.path, method: (spec.method || (spec.body ? 'PUT' : 'GET')) as Dispatcher.HttpMethod, headers: spec.fields ? spec.fields.flat() : spec.headers, body: spec.body }, handler);
     } catch (error) {
       handler.settle(error as Error);
     }
@@ -452,9 +452,11 @@ function recorded(spec: ExchangeSpec, request: Exchange['request'], startedAt: s
 export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext): Promise<Exchange> {
   const { dispatcher, options, budget, slots } = ctx;
   const target = targetFor(baseUrl, spec.path);
+  // Fields sent as recorded are shown and replayed so (rawHeaders), not as their map.
+  const raw = spec.fields ? { rawHeaders: spec.fields.flat() } : {};
   const request_: Exchange['request'] = spec.body !== undefined
-    ? { method: spec.method, url: target.href, headers: spec.headers, body: spec.body }
-    : { method: spec.method, url: target.href, headers: spec.headers };
+    ? { method: spec.method, url: target.href, headers: spec.headers, ...raw, body: spec.body }
+    : { method: spec.method, url: target.href, headers: spec.headers, ...raw };
   // The clock starts when the exchange is let through (by --rate), not when it was queued.
   const taken = budget.take();
   if (!(taken === true || (taken !== false && await taken))) {

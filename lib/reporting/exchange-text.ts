@@ -192,6 +192,15 @@ export const curlStart = (bounds: CurlBounds, output: string): string => `curl -
  *  the command still runs, and says so where it is shown. */
 export const BODY_REBUILT = ": 'body rebuilt from the form parameters recorded (postData.params), URL-encoded: maybe not the bytes sent';";
 
+/** The header fields a curl command of the request writes, in order: as sent, less the recorded
+ *  Content-Length of a rebuilt body (curl writes its own length). */
+const curlFields = (r: Exchange['request']): [string, string][] =>
+  fieldsAsSent(r.headers, r.rawHeaders).filter(([k]) => !(r.bodyRebuilt && k.toLowerCase() === 'content-length'));
+
+/** The fields of a request whose values its curl command writes as secret markers, in that order. */
+export const secretFieldsOf = (ex: Exchange, redact: Redactor): [string, string][] =>
+  curlFields(ex.request).filter(([k]) => redact.secretHeaderName(k));
+
 /** A curl command that sends the same request (secret values replaced by markers to fill in), within
  *  `bounds` (replayBounds: a peer that hangs does not hold it forever). */
 export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds): string {
@@ -211,8 +220,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const latin1 = ex.origin.source !== 'har';
   // A header of no value is written `Name;` (curl drops `Name: `). A rebuilt body's length is its own,
   // not the recorded Content-Length (curl writes it).
-  for (const [k, v] of fields) {
-    if (r.bodyRebuilt && k.toLowerCase() === 'content-length') continue;
+  for (const [k, v] of curlFields(r)) {
     const field = redact.headerField(k, v);
     parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, latin1));
   }

@@ -829,7 +829,7 @@ export class Redactor {
 
   /** A header whose value is secret: a known one, one the user named, or one whose name says so.
    *  Remembered per name as written (every answer names the same few), until secretHeader() names another. */
-  private secretHeaderName(name: string): boolean {
+  secretHeaderName(name: string): boolean {
     const known = this.shared.secretByHeaderName;
     const was = known.get(name);
     if (was !== undefined) return was;

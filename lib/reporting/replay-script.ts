@@ -2,18 +2,20 @@
 // command, the bytes the harness sent) and prints the status and the body's SHA-256 beside the
 // run's. A difference from the legacy (a differential run) is replayed on both sides: the request of
 // each differing path's first example, to the legacy, then to the candidate, each beside what the
-// run got from that side; and the legacy's own failed checks, each to the legacy. Each curl has the run's own bounds (replayBounds). A value the user gave as secret is not in the file: it is a shell variable the script asks
-// for at its top. Such values are a --header's, and a request field the contract marks sensitive
-// that the user supplied: an account's (--accounts) or a probe's (LOGIN_USER_NAME, …). Any other
-// masked value would make the request differ from the one sent, so such a check is listed as not
-// replayable rather than replayed wrong.
+// run got from that side; and the legacy's own failed checks, each to the legacy. Each curl has the
+// run's own bounds (replayBounds). A secret value is not in the file: it is a shell variable the
+// script asks for at its top, one per distinct value of the run (ReportedExchange.secretSources).
+// Such values are a secret header's (a --header's, a client's recorded one), and a request field the
+// contract marks sensitive that the user supplied: an account's (--accounts) or a probe's
+// (LOGIN_USER_NAME, …). Any other masked value would make the request differ from the one sent, so
+// such a check is listed as not replayable rather than replayed wrong.
 import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
-import type { Report, ReportedExchange } from './report.js';
+import type { Report, ReportedExchange, SecretSource } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
 
@@ -26,12 +28,14 @@ const SECRET_HEADER = /-H '((?:[!#$%&*+.^_`|~0-9A-Za-z-]|'\\'')+): «secret head
 const variableField = (name: string, variable: string): string =>
   (/^[A-Za-z0-9_.+%&#*^|~-]+$/.test(name) ? `"${name}: $${variable}"` : `${shellQuote(`${name}: `)}"$${variable}"`);
 
-/** The shell variable that stands for a secret header's value: X-Api-Key -> X_API_KEY. */
-export const variableOf = (header: string): string => {
-  const v = header.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-  // A name not starting with a letter (2fa, ~x: _X, or _, which bash sets itself) gets one.
-  return /^[A-Z]/.test(v) ? v : `H_${v}`;
-};
+/** The shell variable that stands for a secret header's value: X-Api-Key -> HEADER_X_API_KEY. The
+ *  prefix keeps it off every variable a shell or the script sets (Path as PATH, IFS, REPLAY_MAX_TIME)
+ *  and off the variables of supplied fields (LOGIN_…, ACCOUNT_…). */
+export const variableOf = (header: string): string => `HEADER_${header.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
+/** What the user sets a secret header's variable to, by where its value first came. */
+const sourceWhat = (s: SecretSource | null, name: string): string => (s === null ? `the value of the --header ${name}`
+  : s.field > 1 ? `the value of field ${s.field} named ${s.name} that ${s.exchange} was recorded with` : `the value of the ${s.name} header ${s.exchange} was recorded with`);
 
 /** The line that stops replay.sh when `variable` is not set, saying what to set it to: `:?` where
  *  nothing of `what` is special in double quotes (bash reads a ' there too), else a printf of it. */
@@ -123,6 +127,8 @@ export function replayScript(report: Report): string {
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   /** Shell variable -> what the user sets it to. */
   const variables = new Map<string, string>();
+  /** A secret header value (where it first came, or, in a report without that, what to set it to) -> its variable. */
+  const variableFor = new Map<string, string>();
   const steps: string[] = [];
   /** The lines that replay one request: `replay` its curl command (secrets as markers), `ex` the
    *  exchange whose answer the replay's is shown beside. */
@@ -131,16 +137,27 @@ export function replayScript(report: Report): string {
     // A field's place counts by its name in any case.
     const seen = new Map<string, number>();
     const count = (key: string) => { const n = (seen.get(key) ?? 0) + 1; seen.set(key, n); return n; };
+    // Each secret field's source, in order (a report written before them has none: each field is then
+    // told apart by what it is).
+    const sources = ex?.secretSources?.length === [...command.matchAll(SECRET_HEADER)].length ? ex.secretSources : undefined;
+    let k = 0;
     const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
       const name = quoted.replaceAll(`'\\''`, "'");
       const field = count(name.toLowerCase());
+      const source = sources?.[k++];
       // A probe run's secret headers are its --header values; traffic's are the clients' own.
-      const what = field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`;
-      // One variable stands for one value: the first of X_KEY, X_KEY_2, … not taken for another. A
-      // numbered name can be another field's own (X-Key-2 beside X-Key's second field, X.Key beside X-Key).
-      let variable = variableOf(name);
-      for (let n = 2; (variables.get(variable) ?? what) !== what; n++) variable = `${variableOf(name)}_${n}`;
-      variables.set(variable, what);
+      const what = source !== undefined ? sourceWhat(source, name)
+        : field > 1 ? `the value of field ${field} named ${name} of the request replayed` : report.mode === 'traffic' ? `the value of the ${name} header the request was recorded with` : `the value of the --header ${name}`;
+      const key = source === undefined ? what : source === null ? `--header ${name.toLowerCase()}` : JSON.stringify(source);
+      // One variable stands for one value: the first of HEADER_X_KEY, HEADER_X_KEY_2, … not taken. A
+      // numbered name can be another field's own (X-Key-2 beside X-Key's second value, X.Key beside X-Key).
+      let variable = variableFor.get(key);
+      if (variable === undefined) {
+        variable = variableOf(name);
+        for (let n = 2; variables.has(variable); n++) variable = `${variableOf(name)}_${n}`;
+        variableFor.set(key, variable);
+        variables.set(variable, what);
+      }
       return `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
@@ -210,7 +227,7 @@ export function replayScript(report: Report): string {
     '#!/bin/sh',
     `# Re-sends the request of each failed check of the run against ${report.target.baseUrl.replace(/[\r\n]/g, ' ')}`,
     '# as the harness sent it, and prints the status and the SHA-256 of the body answered beside the run\'s.',
-    '# Secrets given to the run (--header values, sensitive fields of --accounts) are not written here: set them first.',
+    '# Secrets (--header values, secret headers a client sent, sensitive fields of --accounts) are not written here: set them first.',
     ...(report.differential ? ['# A difference from the legacy is replayed on both: the request of its first example to the legacy, then to the candidate.'] : []),
     `# Each request must connect within the run's --timeout and end within ${PHASES_PER_EXCHANGE} times it (REPLAY_CONNECT_TIMEOUT, REPLAY_MAX_TIME: seconds).`,
     'set -u',

@@ -12,7 +12,7 @@ import type { Example, FindingGroup } from '../engine/tally.js';
 import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { shownMessage, shownValue } from './display.js';
-import { curlCommand, requestText, responseText } from './exchange-text.js';
+import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
 import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
@@ -83,7 +83,14 @@ export interface ReportedExchange {
   readonly responseSha256?: string;
   /** An account's sensitive request members the file wrote with escapes: replay.sh asks for their text as written (respelledMembers). */
   readonly respelled?: readonly string[];
+  /** For each secret header field of its curl, in order, where its value first came in the run (the
+   *  same value, the same source; never the value): null for the run's own --header value, else the
+   *  exchange and its field (the `field`th named `name`). replay.sh asks for one variable per source. */
+  readonly secretSources?: readonly (SecretSource | null)[];
 }
+
+/** A secret header value recorded with an exchange: the `field`th field named `name` (in any case) of `exchange`. */
+export interface SecretSource { readonly exchange: string; readonly name: string; readonly field: number }
 
 export interface Tally { passed: number; failed: number; skipped: number }
 
@@ -172,6 +179,8 @@ export interface ReportContext {
   /** --fail-on should: a failed SHOULD check fails the run too. */
   readonly gate?: Gate;
   readonly run?: RunIdentity;
+  /** The run's --header values by lower-case name: a secret field holding one is that --header's. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const describeCheck = ({ appliesTo: _a, judge: _j, ...description }: Check): CheckDescription => description;
@@ -224,9 +233,24 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
     ...(res.shrunk ? { shrunk: shrunkOf(res.shrunk) } : {}),
   }));
+  // Where each secret header value of the kept exchanges first came: values stay in this map, in
+  // the process; two values never share a replay.sh variable, one value is asked for once.
+  const sourceOf = new Map<string, SecretSource | null>();
+  const secretSources = (ex: Exchange, scope: Redactor): (SecretSource | null)[] | undefined => {
+    const nth = new Map<string, number>();
+    const sources = secretFieldsOf(ex, scope).map(([name, value]) => {
+      const field = (nth.get(name.toLowerCase()) ?? 0) + 1;
+      nth.set(name.toLowerCase(), field);
+      let source = sourceOf.get(value);
+      if (source === undefined) sourceOf.set(value, (source = ctx.headers?.[name.toLowerCase()] === value ? null : { exchange: ex.id, name, field }));
+      return source;
+    });
+    return sources.length ? sources : undefined;
+  };
   const exchanges = run.exchanges.map((ex): ReportedExchange => {
     const scope = scopeOf(ex.id);
     const respelled = respelledMembers(ex);
+    const sources = secretSources(ex, scope);
     return {
       id: ex.id,
       title: ex.title,
@@ -243,6 +267,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       curl: byScope(curlCommand(ex, scope, bounds), scope),
       ...(ex.response ? { responseSha256: ex.response.sha256 } : {}),
       ...(respelled ? { respelled } : {}),
+      ...(sources ? { secretSources: sources } : {}),
     };
   });
   const at = (level: Level) => run.results.filter((x) => x.check.level === level);
