@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runProgram } from './helpers/cli.js';
 import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
 import { call, useReference } from './helpers/reference.js';
 
@@ -121,6 +121,18 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     const sides = (r: Awaited<ReturnType<typeof run>>) => (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { sides: unknown }).sides;
     expect([failed.code, failed.verdicts, sides(failed)]).toEqual([1, everywhere('NOT CONFORMANT', 1), { client: 'non-conformant' }]);
     expect([passed.code, passed.verdicts, sides(passed)]).toEqual([0, everywhere('CONFORMANT', 0), { client: 'conformant' }]);
+  });
+
+  it('shards of --fail-on should with SHOULD checks alone, every one skipped: INCOMPLETE everywhere and exit 2 in each shard, as in their merge, never CONFORMANT of no check judged', async () => {
+    const accounts = join(mkdtempSync(join(tmpdir(), 'verdict-shards-')), 'accounts.jsonl');
+    writeFileSync(accounts, ['ana', 'bo'].map((u) => JSON.stringify({ SupportStateUserLoginRequest: { userName: u } })).join('\n'));
+    const gated = ['--base-url', notFound.url, '--fail-on', 'should', '--only', 'JSON-ENUM-SEEN', '--accounts', accounts, '--run-id', 'verdict-shards'];
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => run([...gated, '--shard', shard])));
+    expect(shards.map((s) => [s.code, s.verdicts])).toEqual(Array(2).fill([2, everywhere('INCOMPLETE', 2)]));
+    for (const s of shards) expect(s.stderr).toMatch(/^conformance: run incomplete: 1 SHOULD check\(s\) not evaluated \(JSON-ENUM-SEEN: /m);
+    const out = mkdtempSync(join(tmpdir(), 'verdict-merged-'));
+    const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out, '--reports', 'summary,traceability,junit']);
+    expect([merged.code, verdictsIn(out, merged.stdout, false)]).toEqual([2, everywhere('INCOMPLETE', 2)]);
   });
 
   it('--fail-on takes must or should only, refused in one line otherwise', async () => {

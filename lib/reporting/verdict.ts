@@ -34,13 +34,13 @@ export function decidingChecks<C extends Leveled>(checks: readonly C[], gate: Ga
 export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate): Verdict =>
   (gate === 'should' && shouldFailed && verdict !== 'unreachable' ? 'non-conformant' : verdict);
 
-/** The one verdict of a run or of merged parts (engine/run.ts verdictOf) from its checks' results,
- *  the gate applied. `part`: a shard, whose checks left without evidence are judged by the merge. */
-export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFailed' | 'mustSkipped' | 'mustJudged'> & { readonly part?: boolean }, checks: readonly Leveled[], gate: Gate): Verdict {
-  const { part, ...rest } = facts;
+/** The one verdict of a run or of merged parts (checks/verdict-rule.ts verdictOf) from its checks'
+ *  results, the gate applied. `part`: a shard, whose checks left without evidence are judged by the
+ *  merge (unless it judged none). */
+export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFailed' | 'mustSkipped' | 'mustJudged'>, checks: readonly Leveled[], gate: Gate): Verdict {
   const deciding = decidingChecks(checks, gate);
   return gatedVerdict(verdictOf({
-    ...rest, mustFailed: deciding.some((c) => c.status === 'fail'), mustSkipped: !part && deciding.some((c) => c.status === 'skip'),
+    ...facts, mustFailed: deciding.some((c) => c.status === 'fail'), mustSkipped: deciding.some((c) => c.status === 'skip'),
     mustJudged: deciding.some((c) => c.status !== 'skip'),
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
 }
