@@ -51,6 +51,28 @@ export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict
   casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined, part: run.part !== undefined,
 }, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
 
+type Written = {
+  readonly mode: RunResult['mode'];
+  readonly gate?: Gate;
+  readonly unreachable?: string;
+  readonly stopped?: string;
+  readonly configuration: Readonly<Record<string, unknown>>;
+  readonly counts: { readonly exchanges: Pick<RunCounts, 'kinds' | 'notSent'> };
+  readonly checks: readonly Leveled[];
+};
+
+/** runVerdict of a report as written (a rebuild reads one): from its checks'
+ *  results, its gate and what it states of the run, never from the verdict it was written with (an
+ *  older harness may have reached another). A shard's (--shard, not merged) is a part's. */
+export function reportVerdict(r: Written): Verdict {
+  const { options, mergedFrom } = r.configuration as { options?: { shard?: unknown }; mergedFrom?: unknown };
+  return runVerdict({
+    unreachable: r.unreachable !== undefined, mode: r.mode, interfaceSeen: Object.keys(r.counts.exchanges.kinds).length > 0,
+    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: r.stopped !== undefined,
+    part: options?.shard !== undefined && mergedFrom === undefined,
+  }, r.checks, r.gate ?? 'must');
+}
+
 type Judged = {
   readonly verdict: Verdict;
   readonly counts?: { readonly exchanges: Pick<RunCounts, 'exchanges' | 'unjudged'> };
