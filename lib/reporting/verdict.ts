@@ -84,7 +84,7 @@ type Judged = {
 /** What kept the run or its outputs from being whole (Report.runProblems, outputProblems): exit 2. */
 const problemsOf = (r: Judged): number => (r.runProblems?.length ?? 0) + (r.outputProblems?.length ?? 0);
 
-/** Nothing compared with the legacy: it answered every request two ways. */
+/** Nothing compared with the legacy: it answered no request, or each two ways. */
 const nothingCompared = (r: Judged) => r.differential !== undefined && r.differential.compared === 0 && r.differential.inconclusive > 0;
 
 /** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. Traffic
