@@ -27,14 +27,14 @@ const advisory = useReference({
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node:internal|\.ts:\d+:\d+/);
 
 describe.concurrent('conformance CLI', () => {
-  it('npm run report rebuilds traceability.md (and what --reports names) from a report directory', async () => {
+  it('npm run report rebuilds traceability.md (and what --reports names) from a report directory, and exits as the run did', async () => {
     const dir = reports();
     // The run writes summary.json (and exchanges.json) alone: the rebuild makes the rest. report.html
     // rebuilt is read in report-files.test.ts (a rebuild writing every output past planted symlinks).
     expect((await runCli(['--base-url', broken.url, '--report-dir', dir, '--reports', 'summary'])).code).toBe(1);
     expect(existsSync(join(dir, 'report.html')) || existsSync(join(dir, 'traceability.md'))).toBe(false);
     const r = await runProgram('cli/report', ['--report-dir', dir, '--reports', 'traceability,junit']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1); // exits as the run did: a MUST check failed
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: NOT CONFORMANT"/);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/\| 2 \| Resources and their fields \| NOT MET \|/);
     const empty = await runProgram('cli/report', ['--report-dir', reports()]);

@@ -2,6 +2,7 @@
 // every output (verdict-modes.test.ts holds every other mode to it), the differences section in every
 // output, personal and credential values only as markers, one-line errors for bad input.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +10,10 @@ import { referenceUserDetails } from '../lib/reference/data.js';
 import { FAULTS } from '../lib/reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../lib/reference/value-faults.js';
 import { LEAN, runCli, runProgram, WITHOUT_HTML } from './helpers/cli.js';
+import { startHostile } from './helpers/hostile.js';
 import { files, readable } from './helpers/outputs.js';
 import { SOAP_REQUEST, useReference } from './helpers/reference.js';
-import { expectOneVerdict } from './helpers/verdict-words.js';
+import { expectOneVerdict, verdictsIn } from './helpers/verdict-words.js';
 
 const reports = () => mkdtempSync(join(tmpdir(), 'differential-cli-'));
 const fault = (name: string) => VALUE_FAULTS.find((f) => f.name === name)!;
@@ -165,5 +167,42 @@ describe('conformance --legacy-url', () => {
     expect(gone.code).toBe(2);
     expect(gone.stderr).toMatch(/^conformance: cannot reach the legacy http:\/\/127\.0\.0\.1:9: [^\n]+\n$/);
     expect(gone.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a legacy that never answers (silent past --timeout, or closing each connection at once) leaves nothing compared: exit 2, "CONFORMANT, NOTHING COMPARED WITH THE LEGACY" in every output, never a difference', async () => {
+    const silent = await startHostile('silent');
+    // Accepts each connection and closes it unanswered.
+    const closing = createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => closing.listen(0, '127.0.0.1', r));
+    try {
+      // --timeout: what the silent one is waited for; long enough that the candidate is never cut on a busy machine.
+      const legacies = [[silent.url, '3000'], [`http://127.0.0.1:${(closing.address() as AddressInfo).port}`, '10000']] as const;
+      const runs = await Promise.all(legacies.map(async ([url, timeout]) => {
+        const dir = reports();
+        return { dir, ...(await runCli(['--base-url', plain.url, '--legacy-url', url, '--timeout', timeout, '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit'])) };
+      }));
+      for (const r of runs) {
+        expectOneVerdict(r.dir, r.stdout, r.code, 'CONFORMANT, NOTHING COMPARED WITH THE LEGACY', false);
+        expect(summary(r.dir).differential).toMatchObject({ compared: 0, differences: 0, inconclusive: 20 });
+        expect(r.stderr).toMatch(/^conformance: nothing was compared with the legacy: it gave no answer to every request, or answered it two ways \(20 request\(s\)\)\n$/);
+      }
+    } finally {
+      await silent.close();
+      await new Promise<void>((r) => closing.close(() => r()));
+    }
+  });
+
+  it('a candidate that never answers fails its route checks, as a target that never answers does without --legacy-url: NOT CONFORMANT in every output, exit 1', async () => {
+    const silent = await startHostile('silent');
+    try {
+      const dir = reports();
+      const r = await runCli(['--base-url', silent.url, '--legacy-url', plain.url, '--timeout', '3000', '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit']);
+      const words = verdictsIn(dir, r.stdout, false).summary;
+      expect(words).toMatch(/^NOT CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/);
+      expectOneVerdict(dir, r.stdout, r.code, words, false);
+      expect(r.code).toBe(1);
+    } finally {
+      await silent.close();
+    }
   });
 });

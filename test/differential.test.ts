@@ -201,6 +201,18 @@ describe('noise, flaky legacies and values JSON.parse does not keep (review)', (
     expect(dropped.paths.get('hxToken')!.examples[0]!.how).toBe('a value → null (or absent)');
   });
 
+  it('a legacy that answered neither time (silent past --timeout) leaves the request not compared; a candidate silent where the legacy answered differs', () => {
+    const silent = () => new ExchangeView({
+      id: 'x', title: 'x', origin: { source: 'probe', vouched: true }, startedAt: '', durationMs: 0,
+      request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: { 'content-type': 'application/json' } },
+      error: { kind: 'headers-timeout', message: 'no response headers within 0.3 s' },
+    }, { namespaces: DEFAULT_NAMESPACES });
+    const legacySilent = tally(silent(), json(), silent());
+    expect([legacySilent.compared, legacySilent.inconclusive, legacySilent.paths.size]).toEqual([0, 1, 0]);
+    const candidateSilent = tally(json(), silent(), json());
+    expect([candidateSilent.compared, candidateSilent.inconclusive, [...candidateSilent.paths.keys()]]).toEqual([1, 0, ['HTTP status', 'Content-Type']]);
+  });
+
   it('a legacy that answers a request two ways (a 503 once) leaves it not compared, never a difference', () => {
     const t = tally(json({ hxToken: 'hx-1' }), json({ hxToken: 'hx-3' }), view(503, 'text/plain', 'busy'));
     expect([t.compared, t.inconclusive, t.paths.size, t.noise.size]).toEqual([0, 1, 0, 0]);

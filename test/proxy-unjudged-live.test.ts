@@ -65,7 +65,7 @@ describe('--proxy with more answers in flight than its room for copies', () => {
       expect(last).toEqual([expect.stringMatching(/^3 of 5 exchange\(s\) forwarded were not judged \(40% judged\): past the bound of 2 MiB copied for judging/)]);
       expect(summary()).toMatchObject({ verdictWords: 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', counts: { exchanges: { exchanges: 2, unjudged: 3 } } });
       // Rebuilt from summary.json, JUnit and traceability.md state it too, as the console did.
-      expect((await runProgram('cli/report', ['--report-dir', dir, '--reports', 'summary,junit,traceability'])).code).toBe(0);
+      expect((await runProgram('cli/report', ['--report-dir', dir, '--reports', 'summary,junit,traceability'])).code).toBe(1); // exits as the run did
       expectOneVerdict(dir, s.output(), 1, 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', false);
     } finally {
       s.child.kill('SIGKILL');

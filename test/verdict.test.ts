@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../lib/reference/variants.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runProgram } from './helpers/cli.js';
+import { forgeSummary } from './helpers/outputs.js';
 import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
 import { call, useReference } from './helpers/reference.js';
 
@@ -121,6 +122,37 @@ describe.concurrent('the verdict, the same in every output and the exit code', (
     const sides = (r: Awaited<ReturnType<typeof run>>) => (JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as { sides: unknown }).sides;
     expect([failed.code, failed.verdicts, sides(failed)]).toEqual([1, everywhere('NOT CONFORMANT', 1), { client: 'non-conformant' }]);
     expect([passed.code, passed.verdicts, sides(passed)]).toEqual([0, everywhere('CONFORMANT', 0), { client: 'conformant' }]);
+  });
+
+  it('shards of --fail-on should with SHOULD checks alone, every one skipped: INCOMPLETE everywhere and exit 2 in each shard, as in their merge, never CONFORMANT of no check judged', async () => {
+    const accounts = join(mkdtempSync(join(tmpdir(), 'verdict-shards-')), 'accounts.jsonl');
+    writeFileSync(accounts, ['ana', 'bo'].map((u) => JSON.stringify({ SupportStateUserLoginRequest: { userName: u } })).join('\n'));
+    const gated = ['--base-url', notFound.url, '--fail-on', 'should', '--only', 'JSON-ENUM-SEEN', '--accounts', accounts, '--run-id', 'verdict-shards'];
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => run([...gated, '--shard', shard])));
+    expect(shards.map((s) => [s.code, s.verdicts])).toEqual(Array(2).fill([2, everywhere('INCOMPLETE', 2)]));
+    for (const s of shards) expect(s.stderr).toMatch(/^conformance: run incomplete: 1 SHOULD check\(s\) not evaluated \(JSON-ENUM-SEEN: /m);
+    const out = mkdtempSync(join(tmpdir(), 'verdict-merged-'));
+    const merged = await runProgram('cli/report', ['--merge', ...shards.map((s) => s.dir), '--report-dir', out, '--reports', 'summary,traceability,junit']);
+    expect([merged.code, verdictsIn(out, merged.stdout, false)]).toEqual([2, everywhere('INCOMPLETE', 2)]);
+  });
+
+  it('a rebuild (npm run report) states the verdict the results and the gate give, not the one summary.json was written with: every output and the exit code', async () => {
+    // Every selected SHOULD check skipped under --fail-on should: INCOMPLETE; the harness before
+    // 17c7895 wrote such a run CONFORMANT, exit 0, and a rebuild kept what it read.
+    const r = await run(['--base-url', notFound.url, '--fail-on', 'should', '--only', 'JSON-ENUM-SEEN,SOAP-ENUM-SEEN']);
+    expect([r.code, r.verdicts.summary]).toEqual([2, 'INCOMPLETE']);
+    const summary = JSON.parse(readFileSync(join(r.dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    forgeSummary(r.dir, JSON.stringify({ ...summary, verdict: 'conformant', verdictWords: 'CONFORMANT', exitCode: 0 }, null, 2));
+    const rebuilt = await runProgram('cli/report', ['--report-dir', r.dir, '--reports', 'summary,traceability,junit']);
+    // Outputs it was not asked for (report.html among them) would keep CONFORMANT: written again too.
+    expect([rebuilt.code, verdictsIn(r.dir, rebuilt.stdout, true)]).toEqual([2, everywhere('INCOMPLETE', 2, true)]);
+    expect(rebuilt.stderr).toMatch(/^note: every output is written again: summary\.json says CONFORMANT, the results it holds INCOMPLETE\n/);
+    expect(rebuilt.stderr).toMatch(/^report: run incomplete: 2 SHOULD check\(s\) not evaluated \(/m);
+    // A NOT CONFORMANT run rebuilt exits 1, as the run did (a rebuild exited 0 whatever the verdict).
+    const failed = await run(['--base-url', notFound.url, '--only', 'JSON-STRING,OPTIONS-ALLOWS-POST', '--fail-on', 'should']);
+    expect(failed.code).toBe(1);
+    const again = await runProgram('cli/report', ['--report-dir', failed.dir, '--reports', 'summary,traceability,junit']);
+    expect([again.code, verdictsIn(failed.dir, again.stdout, false)]).toEqual([1, everywhere('NOT CONFORMANT', 1)]);
   });
 
   it('--fail-on takes must or should only, refused in one line otherwise', async () => {

@@ -8,13 +8,16 @@ export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreacha
 
 /** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
  *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw.
- *  So does an account whose requests were not sent: the run was asked about every account. */
-export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean; readonly stopped?: boolean }): Verdict {
+ *  So does an account whose requests were not sent: the run was asked about every account. A part
+ *  (a shard) leaves its checks without evidence to the merge, but one that judged none of them has
+ *  no verdict of its own to give: incomplete too, never conformant of nothing judged. */
+export function verdictOf(v: { readonly unreachable: boolean; readonly mode: 'probe' | 'traffic'; readonly interfaceSeen: boolean; readonly mustFailed: boolean; readonly mustSkipped: boolean; readonly mustJudged: boolean; readonly casesNotSent?: boolean; readonly stopped?: boolean; readonly part?: boolean }): Verdict {
+  const unjudged = v.part === true ? !v.mustJudged : v.mustSkipped;
   // Traffic that reached the interface but gave no MUST check anything to judge (a GET answered
   // 405, an entry without a body) proves nothing: it is not a conformant deployment.
   // Stopped, what was not yet seen may be anything: incomplete, unless a MUST check failed already.
   return v.unreachable ? 'unreachable'
     : v.mode === 'traffic' && (!v.interfaceSeen || !v.mustJudged) ? (v.stopped === true ? 'incomplete' : 'nothing-observed')
       : v.mustFailed ? 'non-conformant'
-        : v.stopped === true || (v.mode === 'probe' && (v.mustSkipped || v.casesNotSent === true)) ? 'incomplete' : 'conformant';
+        : v.stopped === true || (v.mode === 'probe' && (unjudged || v.casesNotSent === true)) ? 'incomplete' : 'conformant';
 }

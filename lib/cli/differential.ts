@@ -3,7 +3,8 @@
 // (engine/differential.ts); the candidate is the run's target and is reported as usual, with a
 // differences section and the legacy's verdict beside. Exit 0: no MUST failure and no difference
 // beyond noise; 1: a difference or a MUST failure; 2: the run could not proceed (the legacy
-// unreachable among them). Without --base-url the candidate is the embedded reference. With --har,
+// unreachable, or answering nothing: engine/differential.ts leaves a request it did not answer
+// uncompared, so nothing is compared). Without --base-url the candidate is the embedded reference. With --har,
 // the recording's requests of this interface are sent again too (its recorded answers are not used).
 import type { Check } from '../checks/check.js';
 import { accountRequests } from '../engine/accounts.js';

@@ -1,5 +1,6 @@
 // `npm run report -- [--report-dir DIR]`: rebuilds every output of a report directory from its
-// summary.json and exchanges.json (for instance after copying them off a CI runner).
+// summary.json and exchanges.json (for instance after copying them off a CI runner), and exits as
+// the run's results give (0/1/2).
 // `npm run report -- --merge DIR DIR… [--report-dir OUT]`: merges the report directories of a run split
 // into shards (--shard i/n) into one report with one verdict, and exits as that run would (0/1/2).
 import { existsSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
+import { reportVerdict, VERDICT_WORDS } from '../reporting/verdict.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
 import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
@@ -49,13 +51,21 @@ async function main(): Promise<number> {
   for (const note of impliedReports(chosen)) process.stderr.write(`note: ${note}\n`);
   if (!v.merge) {
     if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
-    const report = await load(dir, false);
-    if (typeof report === 'string') { process.stderr.write(`report: ${report}\n`); return 2; }
-    // A rebuild is not a run: it succeeds when every output was written, whatever the verdict.
-    const written = await writeReports(report, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
-    for (const p of written.problems) process.stderr.write(`report: ${p}\n`);
-    process.stdout.write(`${written.outputs.join('\n')}\n`);
-    return written.problems.length ? 2 : 0;
+    const read = await load(dir, false);
+    if (typeof read === 'string') { process.stderr.write(`report: ${read}\n`); return 2; }
+    // The verdict the results give, not the one written (an older harness may have reached another),
+    // stated by every output and the exit code, as the run would have.
+    let report: Report;
+    try {
+      report = { ...read, verdict: reportVerdict(read) };
+    } catch (e) {
+      process.stderr.write(`report: ${join(dir, 'summary.json')} is not one this harness writes (${(e as Error).message.split('\n')[0]})\n`);
+      return 2;
+    }
+    // Outputs not chosen would keep stating the verdict written: all are written again.
+    const again = report.verdict === read.verdict ? chosen : reportsChosen(undefined) as ReadonlySet<string>;
+    if (again !== chosen) process.stderr.write(`note: every output is written again: summary.json says ${VERDICT_WORDS[read.verdict]}, the results it holds ${VERDICT_WORDS[report.verdict]}\n`);
+    return finish(await writeReports(report, dir, again, (r) => process.stdout.write(verdictSummary(r)), ['summary.json', EXCHANGES_FILE]), 'report');
   }
   const shards = parsed.positionals.map((d) => resolve(d));
   if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }

@@ -469,7 +469,7 @@ export function finish(written: Written, program: string): number {
   }
   const code = exitCodeOf(report);
   if (report.verdict === 'conformant' && code === 2) {
-    process.stderr.write(`${program}: nothing was compared with the legacy: it answered every request two ways (${report.differential!.inconclusive} request(s))\n`);
+    process.stderr.write(`${program}: nothing was compared with the legacy: it gave no answer to every request, or answered it two ways (${report.differential!.inconclusive} request(s))\n`);
   } else if (report.verdict === 'conformant' && code === 1) {
     process.stderr.write(`${program}: the candidate differs from the legacy beyond noise (${report.differential!.differences} differing value(s))\n`);
   }

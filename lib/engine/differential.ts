@@ -79,7 +79,7 @@ export interface OperationDifferences {
   /** Requests whose three answers were compared. */
   compared: number;
   /** Requests not compared: the legacy's own two answers differed in status, media type or in
-   *  carrying a record (a legacy that failed one of them says nothing of the candidate). */
+   *  carrying a record, or it gave neither (a legacy that failed one of them says nothing of the candidate). */
   inconclusive: number;
   readonly paths: Map<string, PathDifferences>;
   readonly noise: Map<string, PathNoise>;
@@ -138,11 +138,14 @@ export interface Answer {
   readonly notRecord?: string;
 }
 
+/** The status of an exchange that got no answer: refused, reset, silent past --timeout, not sent. */
+const NO_ANSWER = 'no answer';
+
 /** What an answer means, decoded once; error and OPTIONS bodies are not compared (the spec gives
  *  no error body, and OPTIONS answers are free in form: 4.4). */
 export function answerOf(view: ExchangeView): Answer {
   const r = view.response();
-  if (!r.ok) return { status: 'no answer', media: 'none' };
+  if (!r.ok) return { status: NO_ANSWER, media: 'none' };
   // An OPTIONS answer is compared by its status class only: the spec leaves what it returns open
   // (4.4), so 200 with CORS headers and 204 with Allow are the same answer.
   if (view.kind.method === 'OPTIONS') return { status: `${String(r.value.status).charAt(0)}xx`, media: 'not compared' };
@@ -207,8 +210,11 @@ export class DifferenceTally {
     if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
     const shape = op?.response;
     // A legacy that answered this request two ways at the HTTP level (a 503, a reset, an error page
-    // once) cannot say what is volatile in it: the request is counted, not compared.
-    if (a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return first; }
+    // once) cannot say what is volatile in it: the request is counted, not compared. Nor can one that
+    // did not answer (refused, reset, silent past --timeout): it is not under test, and its silence is
+    // no answer to differ from. A candidate silent where the legacy answered does differ (and fails its
+    // route checks, as a target that never answers does in a run without the legacy).
+    if (a.status === NO_ANSWER || a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return first; }
     tally.compared++;
     // Where the legacy's own answers differ, and in which forms (absent, empty, text, …) its values came.
     const forms = new Map<string, Set<string>>();

@@ -30,7 +30,8 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   /** Send the probes (default true); they are sent once, whatever else the run holds. */
   readonly probes?: boolean;
   /** Set when this run is one part of a larger one ("shard 2/4", which sends no probes): a check left
-   *  without evidence here is judged when the parts are merged, so it makes this part not "incomplete". */
+   *  without evidence here is judged when the parts are merged, so it makes this part not "incomplete"
+   *  (unless the part judged nothing: verdict-rule.ts). */
   readonly part?: string;
   /** More requests to send and judge, read lazily (one account's requests after another). */
   readonly cases?: Source<ExchangeSpec>;
@@ -585,8 +586,8 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const must = results.filter((r) => r.check.level === 'MUST');
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
-    mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: !c.part && must.some((r) => r.status === 'skip'),
-    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined,
+    mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: must.some((r) => r.status === 'skip'),
+    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined, part: c.part !== undefined,
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),

@@ -10,4 +10,4 @@ export const differsText = (p: ReportedPathDifferences): string =>
   `the candidate differs from the legacy on ${p.differing} of ${p.compared} pairs (${p.rate})`;
 export const noiseText = (n: ReportedNoise): string =>
   `noise: the legacy's own two answers differed here on ${n.legacyVaried} of ${n.compared} requests (${n.rate}); the candidate differed ${n.candidateDiffered} time(s), not counted`;
-export const NOT_COMPARED_TEXT = 'the legacy answered each of them two ways (status, media type or record), so nothing says what is volatile in them';
+export const NOT_COMPARED_TEXT = 'the legacy gave no answer to each of them, or answered it two ways (status, media type or record): nothing to compare with, or nothing says what is volatile in it';

@@ -8,7 +8,7 @@ import type { Verdict } from '../engine/run.js';
 import { shownValue } from './display.js';
 import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
-import { exampleLine } from './difference-texts.js';
+import { exampleLine, NOT_COMPARED_TEXT } from './difference-texts.js';
 import { resultVerdict, type Gate } from './verdict.js';
 
 export interface ReportedDiffExample {
@@ -70,7 +70,7 @@ export const DIFFERENTIAL_INTERPRETATIONS: readonly string[] = [
   'Noise: a path whose value differs between the legacy\'s own two answers to a request (or a path below it) is volatile for that request; a candidate\'s difference there is noise, not a difference. The contract can mark a field volatile too; interface.md names none, so none is.',
   'SOAP-only Settings (always nil) is left to the conformance checks; it carries no value to compare.',
   'The candidate is the run\'s target and decides the verdict; the legacy is judged the same way and shown beside, never changing the exit code.',
-  'A request the legacy answered two ways at the HTTP level (status, media type, a record or not) is not compared: it is counted as inconclusive. A noisy path absorbs a candidate\'s value only in a form the legacy showed there (absent, empty, or of a type): a token the candidate drops, empties or writes as another type is a difference.',
+  'A request the legacy did not answer (refused, reset, silent past --timeout), or answered two ways at the HTTP level (status, media type, a record or not), is not compared: it is counted as inconclusive, and a run where nothing was compared exits 2 (it could not judge). A noisy path absorbs a candidate\'s value only in a form the legacy showed there (absent, empty, or of a type): a token the candidate drops, empties or writes as another type is a difference.',
 ];
 
 /** Characters of a value the redactor reads to show an example: far more than the display bound, so
@@ -171,7 +171,7 @@ export function mergeDifferential(parts: readonly ReportedDifferential[]): Repor
 /** The console's lines for the section. */
 export function differentialLines(d: ReportedDifferential): string[] {
   const lines = ['', `Differential: ${d.compared} requests compared with the legacy ${d.legacy.baseUrl} (legacy verdict: ${d.legacy.verdict}${d.legacy.failed.length ? `, failed ${d.legacy.failed.map((f) => f.id).join(', ')}` : ''}; not part of the exit code)`];
-  if (d.inconclusive) lines.push(`  ! ${d.inconclusive} request(s) not compared: the legacy answered each two ways (status, media type or record), so nothing says what is volatile in them`);
+  if (d.inconclusive) lines.push(`  ! ${d.inconclusive} request(s) not compared: ${NOT_COMPARED_TEXT}`);
   if (!d.paths.length) lines.push('  no difference beyond noise');
   for (const p of d.paths) {
     lines.push(`  ≠ ${p.operation} ${p.path}: ${p.differing} of ${p.compared} pairs (${p.rate})`);

@@ -203,7 +203,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   for (const ex of reports.flatMap((r) => r.exchanges)) if (!seen.has(ex.id) && (kept.has(ex.id) || !ofChecks.has(ex.id))) { seen.add(ex.id); exchanges.push(ex); }
   const runCounts = mergeRunCounts(reports.map((r) => r.counts.exchanges));
   const must = checks.filter((c) => c.level === 'MUST');
-  const unreachable = reports.find((r) => r.verdict === 'unreachable');
+  const unreachable = reports.find((r) => r.unreachable !== undefined); // as stated, not a shard's verdict as written
   const stopped = reports.find((r) => r.stopped)?.stopped;
   const runProblems = [...new Set(reports.flatMap((r) => r.runProblems ?? []))];
   const { runProblems: _r, outputProblems: _o, ...shared } = head;

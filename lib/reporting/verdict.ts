@@ -34,13 +34,13 @@ export function decidingChecks<C extends Leveled>(checks: readonly C[], gate: Ga
 export const gatedVerdict = (verdict: Verdict, shouldFailed: boolean, gate: Gate): Verdict =>
   (gate === 'should' && shouldFailed && verdict !== 'unreachable' ? 'non-conformant' : verdict);
 
-/** The one verdict of a run or of merged parts (engine/run.ts verdictOf) from its checks' results,
- *  the gate applied. `part`: a shard, whose checks left without evidence are judged by the merge. */
-export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFailed' | 'mustSkipped' | 'mustJudged'> & { readonly part?: boolean }, checks: readonly Leveled[], gate: Gate): Verdict {
-  const { part, ...rest } = facts;
+/** The one verdict of a run or of merged parts (checks/verdict-rule.ts verdictOf) from its checks'
+ *  results, the gate applied. `part`: a shard, whose checks left without evidence are judged by the
+ *  merge (unless it judged none). */
+export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFailed' | 'mustSkipped' | 'mustJudged'>, checks: readonly Leveled[], gate: Gate): Verdict {
   const deciding = decidingChecks(checks, gate);
   return gatedVerdict(verdictOf({
-    ...rest, mustFailed: deciding.some((c) => c.status === 'fail'), mustSkipped: !part && deciding.some((c) => c.status === 'skip'),
+    ...facts, mustFailed: deciding.some((c) => c.status === 'fail'), mustSkipped: deciding.some((c) => c.status === 'skip'),
     mustJudged: deciding.some((c) => c.status !== 'skip'),
   }), checks.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
 }
@@ -50,6 +50,28 @@ export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict
   unreachable: run.verdict === 'unreachable', mode: run.mode, interfaceSeen: Object.keys(run.counts.kinds).length > 0,
   casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined, part: run.part !== undefined,
 }, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
+
+type Written = {
+  readonly mode: RunResult['mode'];
+  readonly gate?: Gate;
+  readonly unreachable?: string;
+  readonly stopped?: string;
+  readonly configuration: Readonly<Record<string, unknown>>;
+  readonly counts: { readonly exchanges: Pick<RunCounts, 'kinds' | 'notSent'> };
+  readonly checks: readonly Leveled[];
+};
+
+/** runVerdict of a report as written (a rebuild reads one): from its checks'
+ *  results, its gate and what it states of the run, never from the verdict it was written with (an
+ *  older harness may have reached another). A shard's (--shard, not merged) is a part's. */
+export function reportVerdict(r: Written): Verdict {
+  const { options, mergedFrom } = r.configuration as { options?: { shard?: unknown }; mergedFrom?: unknown };
+  return runVerdict({
+    unreachable: r.unreachable !== undefined, mode: r.mode, interfaceSeen: Object.keys(r.counts.exchanges.kinds).length > 0,
+    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: r.stopped !== undefined,
+    part: options?.shard !== undefined && mergedFrom === undefined,
+  }, r.checks, r.gate ?? 'must');
+}
 
 type Judged = {
   readonly verdict: Verdict;
@@ -62,7 +84,7 @@ type Judged = {
 /** What kept the run or its outputs from being whole (Report.runProblems, outputProblems): exit 2. */
 const problemsOf = (r: Judged): number => (r.runProblems?.length ?? 0) + (r.outputProblems?.length ?? 0);
 
-/** Nothing compared with the legacy: it answered every request two ways. */
+/** Nothing compared with the legacy: it answered no request, or each two ways. */
 const nothingCompared = (r: Judged) => r.differential !== undefined && r.differential.compared === 0 && r.differential.inconclusive > 0;
 
 /** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. Traffic

@@ -22,7 +22,8 @@ export function verdictsIn(dir: string, printed: string, html: boolean) {
 /** The exit code a verdict's words mean (traffic forwarded unjudged is said in them and changes none). */
 export const meaning = (words: string): number => {
   const w = words.replace(/, \d+ OF \d+ EXCHANGES? NOT JUDGED/, '');
-  return w === 'CONFORMANT' ? 0 : w === 'NOT CONFORMANT' || /^CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/.test(w) ? 1 : 2;
+  const judged = w.replace(/, DIFFERS FROM LEGACY \(\d+ values?\)$/, '');
+  return judged === 'NOT CONFORMANT' || (judged === 'CONFORMANT' && judged !== w) ? 1 : w === 'CONFORMANT' ? 0 : 2;
 };
 
 /** Asserts the one verdict everywhere, its meaning the exit code, and the words expected. `html`:
