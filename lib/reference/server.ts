@@ -78,7 +78,8 @@ export interface ReferenceObserver {
   /** Before answering a request with a body: names of the rules it breaks, which an error answer to it
    *  then names ("… (fails REQ-JSON-TYPES)"), so a client's developer reads what to fix. */
   readonly judgeRequest?: (request: ReceivedRequest) => readonly string[];
-  /** After answering: the request and the answer as written. */
+  /** After answering: the request and the answer as written (its headers and body the same objects,
+   *  never changed, for every answer of one prepared reply). */
   readonly answered?: (request: ReceivedRequest, answer: { status: number; headers: Readonly<Record<string, string>>; body: Buffer }, startedAt: string, durationMs: number) => void;
   /** A route of the host's own (GET /__conformance/report): its reply, or undefined for the interface's. */
   readonly ownRoute?: (request: ReceivedRequest) => Promise<Reply> | undefined;
@@ -362,10 +363,17 @@ function send(res: ServerResponse, r: Reply): Prepared | undefined {
   return p;
 }
 
-/** A flat head as a header map (for an observer). */
-function headersOf(head: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i < head.length; i += 2) headers[head[i]!] = head[i + 1]!;
+/** Each written reply's head as a header map (for an observer), made once: the same object for every
+ *  answer of one prepared reply, which an observer may key what it learned of that answer on. */
+const HEADERS = new WeakMap<Prepared, Readonly<Record<string, string>>>();
+
+function headersOf(p: Prepared): Readonly<Record<string, string>> {
+  let headers = HEADERS.get(p);
+  if (!headers) {
+    const map: Record<string, string> = {};
+    for (let i = 0; i < p.head.length; i += 2) map[p.head[i]!] = p.head[i + 1]!;
+    HEADERS.set(p, (headers = map));
+  }
   return headers;
 }
 
@@ -462,7 +470,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const t0 = performance.now();
       const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)), rawHeaders: req.rawHeaders };
       // The body as the client got it: Node writes none to a HEAD.
-      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: received.method === 'HEAD' ? Buffer.alloc(0) : w.body }, startedAt.toISOString(), performance.now() - t0));
+      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w), body: received.method === 'HEAD' ? EMPTY : w.body }, startedAt.toISOString(), performance.now() - t0));
       try {
         reference.handle(req, received, (r) => respond(res, r, after));
       } catch {
