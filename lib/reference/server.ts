@@ -420,6 +420,72 @@ function unmetExpectation(refused: (why: string) => void): RequestListener {
   };
 }
 
+/** Pipelined requests of one connection answered per turn of the event loop while other connections
+ *  are served (with an observer: judging a request costs many times answering it). */
+export const PIPELINED_PER_TURN = 16;
+/** Pipelined requests of one connection waiting their turn at most; past it the connection is cut. */
+export const MAX_WAITING = 1000;
+
+/** Requests not answered because their connection was cut or closed while they waited their turn. */
+export interface Unanswered { cut: number; closed: number }
+
+/**
+ * Answers a connection's requests PIPELINED_PER_TURN at a time per turn of the loop, the rest waiting
+ * in order: Node hands over every request of a read at once, and a client pipelining 10 000 on one
+ * connection had them all answered and judged before any other client's (10 s at the judging
+ * reference). Past MAX_WAITING waiting the connection is cut, as the proxy cuts one: Node reads on
+ * while they wait, each request held in memory. Those never answered are counted (`unanswered`).
+ */
+function inTurns(inner: RequestListener, unanswered: Unanswered): RequestListener {
+  interface Turn { handled: number; readonly waiting: [IncomingMessage, ServerResponse][] }
+  const turns = new Map<Socket, Turn>();
+  // Counted as the connection closes: a report written then states them.
+  const watched = new WeakSet<Socket>();
+  const watch = (socket: Socket) => {
+    if (watched.has(socket)) return;
+    watched.add(socket);
+    socket.once('close', () => {
+      const turn = turns.get(socket);
+      if (turn) { unanswered.closed += turn.waiting.length; turn.waiting.length = 0; }
+    });
+  };
+  const next = (socket: Socket, turn: Turn) => {
+    turn.handled = 0;
+    while (turn.waiting.length && turn.handled < PIPELINED_PER_TURN) {
+      const [req, res] = turn.waiting.shift()!;
+      if (socket.destroyed) { unanswered.closed += turn.waiting.length + 1; turn.waiting.length = 0; break; }
+      turn.handled++;
+      inner(req, res);
+    }
+    // Scheduled again while this turn answered any: the next turn starts at 0.
+    if (turn.handled) setImmediate(next, socket, turn);
+    else turns.delete(socket);
+  };
+  const cut = new WeakSet<Socket>();
+  return (req, res) => {
+    const socket = req.socket;
+    // Node hands over the rest of a read after its connection was cut or closed: none answered.
+    if (socket.destroyed) { unanswered[cut.has(socket) ? 'cut' : 'closed']++; return; }
+    let turn = turns.get(socket);
+    if (!turn) {
+      turns.set(socket, (turn = { handled: 0, waiting: [] }));
+      setImmediate(next, socket, turn);
+    }
+    if (!turn.waiting.length && turn.handled < PIPELINED_PER_TURN) {
+      turn.handled++;
+      inner(req, res);
+    } else if (turn.waiting.length >= MAX_WAITING) {
+      unanswered.cut += turn.waiting.length + 1;
+      turn.waiting.length = 0;
+      cut.add(socket);
+      socket.destroy();
+    } else {
+      watch(socket);
+      turn.waiting.push([req, res]);
+    }
+  };
+}
+
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
 /** How long a client has for a whole request after its first byte (past it, 408 and closed). */
@@ -504,7 +570,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Requests refused before they were read, answered in one line and never judged: how many, by why.
   const unread = new Map<string, number>();
   const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
-  server.on('request', guard.listener(readable(listener, refused)));
+  // With an observer, one connection's pipelined requests take turns with other connections.
+  const unanswered: Unanswered = { cut: 0, closed: 0 };
+  server.on('request', guard.listener(observer ? inTurns(readable(listener, refused), unanswered) : readable(listener, refused)));
   server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
@@ -547,6 +615,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const lines = [
         guard.note(),
         ...(stalled ? [`of those ${stalled}, ${[...(atBound ? [`${atBound} had not sent it whole (not answered, so not judged)`] : []), ...(stalled > atBound ? [`${stalled - atBound} had been answered (the answer not read)`] : [])].join(', ')}`] : []),
+        ...(unanswered.cut || unanswered.closed ? [`${unanswered.cut + unanswered.closed} pipelined request(s) were never answered, so not judged: ${[...(unanswered.cut ? [`${unanswered.cut} on connection(s) cut with more than ${MAX_WAITING} waiting their turn`] : []), ...(unanswered.closed ? [`${unanswered.closed} whose connection closed while they waited`] : [])].join(', ')}`] : []),
         ...(timedOut ? [`${timedOut} request(s) were not whole ${seconds(requestMs)} after their first byte: answered 408 and their connection closed, not judged`] : []),
         ...(unread.size ? [`${[...unread.values()].reduce((a, b) => a + b)} request(s) were refused unread, each answered in one line, not judged: ${[...unread].map(([why, n]) => `${n} ${why}`).join(', ')}`] : []),
       ].filter((l) => l !== undefined);
