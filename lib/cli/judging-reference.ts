@@ -107,7 +107,15 @@ class ReportWrites {
 }
 
 export async function startJudgingReference(options: JudgingOptions): Promise<JudgingReference> {
-  const { reportDir, print = (line: string) => process.stdout.write(`${line}\n`), showPersonalData = false, given = {}, reports, ...reference } = options;
+  const { reportDir, showPersonalData = false, given = {}, reports, ...reference } = options;
+  // stdout's lines of one turn of the loop in one write: a write per line was a sixth of the CPU.
+  let pending: string[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    process.stdout.write(`${pending.join('\n')}\n`);
+    pending = [];
+  };
+  const print = options.print ?? ((line: string) => { if (pending.push(line) === 1) setImmediate(flush); });
   const namespaces: ServiceNamespaces = { ...DEFAULT_NAMESPACES, ...reference.namespaces };
   const settings = { namespaces };
   const session = openSession({
@@ -115,7 +123,23 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     options: given, effective: { reportDir, namespaces, checks: CLIENT_CHECKS.length }, given, headers: {}, showPersonalData,
     warnings: showPersonalData ? [PERSONAL_DATA_SHOWN] : [], gate: 'must', quiet: true, ...(reports ? { reports } : {}),
   });
-  const live = new LiveJudging(session, CLIENT_CHECKS, namespaces);
+  // An answer the reference wrote before (its cached replies: the same header map and bytes) teaches
+  // the run's fingerprints nothing new: learned once, not walked again for every client that gets it.
+  const learned = new WeakMap<object, WeakSet<Buffer>>();
+  const learn: typeof session.learn = (ex, parsed, keysOf) => {
+    const r = ex.response;
+    if (!r) { session.learn(ex, parsed, keysOf); return; }
+    let bodies = learned.get(r.headers);
+    if (bodies?.has(r.body)) {
+      const { response: _answer, ...request } = ex;
+      session.learn(request, undefined, keysOf);
+      return;
+    }
+    session.learn(ex, parsed, keysOf);
+    if (!bodies) learned.set(r.headers, (bodies = new WeakSet()));
+    bodies.add(r.body);
+  };
+  const live = new LiveJudging(session, CLIENT_CHECKS, namespaces, learn);
   let base = '';
   let n = 0;
   // host:port as a client of the listening address names it; set once listening.
@@ -150,7 +174,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
         const ex = exchangeOf(r, `client.${++n}`, recordedResponse(answer.status, answer.headers, answer.body), at, durationMs);
         const view = new ExchangeView(ex, settings);
         const judged = CLIENT_CHECKS.some((c) => c.appliesTo(view));
-        const failures = live.judgeExchange(ex);
+        const failures = live.judgeExchange(ex, view);
         if (judged) for (const line of findingLines(ex, failures, live.redactor, true)) print(line);
       },
       ownRoute: (r) => {
@@ -178,8 +202,9 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     // closed at the bound had been answered (judged), as each report on demand did so far.
     stop: async () => {
       await running.close();
+      flush();
       return report();
     },
-    close: () => running.close(),
+    close: () => running.close().finally(flush),
   };
 }

@@ -3,6 +3,7 @@
 // what the exchange taught its own scope, made safe for a terminal), and the reports written on
 // demand, one writer at a time, from what was judged so far.
 import type { Check, Finding } from '../checks/check.js';
+import type { ExchangeView } from '../checks/exchange-view.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
@@ -26,7 +27,11 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   // fingerprints were learned as it was judged), and walking it again was half the proxy judge's CPU.
   if (!failures.length && !clean) return [];
   const scope = redactor.scope();
-  scope.learnExchange(ex);
+  // A "✓" line shows the request's path alone: the request is learned for it, not the answer (its
+  // values were fingerprinted run-wide as it was judged; walked again here, a third of the judging
+  // reference's CPU per request).
+  const { response: _answer, ...request } = ex;
+  scope.learnExchange(failures.length ? ex : request);
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }
   // Each part a client wrote (its path, a value it sent) is cut as the reports cut it, after
@@ -56,9 +61,9 @@ export class LiveJudging {
   /** The note stated now on each topic (see `state`). */
   private readonly notes = new Map<string, string>();
 
-  /** The session's redactor learns every exchange the judge judges. */
-  constructor(readonly session: Session, checks: readonly Check[], namespaces: ServiceNamespaces) {
-    this.judge = new Judge(checks, { namespaces }, session.learn);
+  /** The session's redactor learns every exchange the judge judges (through `learn`, when given). */
+  constructor(readonly session: Session, checks: readonly Check[], namespaces: ServiceNamespaces, learn: Session['learn'] = session.learn) {
+    this.judge = new Judge(checks, { namespaces }, learn);
   }
 
   get redactor(): Redactor { return this.session.redactor; }
@@ -76,10 +81,11 @@ export class LiveJudging {
     this.warnings.push(note);
   }
 
-  /** Judges one finished exchange; the checks that found something, with their findings. */
-  judgeExchange(ex: Exchange): Failures {
+  /** Judges one finished exchange; the checks that found something, with their findings. `view`:
+   *  one the caller made of `ex` with the same namespaces (its parsing is shared). */
+  judgeExchange(ex: Exchange, view?: ExchangeView): Failures {
     this.unreported++;
-    return this.judge.judge(ex);
+    return this.judge.judge(ex, view);
   }
 
   get exchanges(): number { return this.judge.exchanges; }

@@ -78,7 +78,8 @@ export interface ReferenceObserver {
   /** Before answering a request with a body: names of the rules it breaks, which an error answer to it
    *  then names ("… (fails REQ-JSON-TYPES)"), so a client's developer reads what to fix. */
   readonly judgeRequest?: (request: ReceivedRequest) => readonly string[];
-  /** After answering: the request and the answer as written. */
+  /** After answering: the request and the answer as written (its headers and body the same objects,
+   *  never changed, for every answer of one prepared reply). */
   readonly answered?: (request: ReceivedRequest, answer: { status: number; headers: Readonly<Record<string, string>>; body: Buffer }, startedAt: string, durationMs: number) => void;
   /** A route of the host's own (GET /__conformance/report): its reply, or undefined for the interface's. */
   readonly ownRoute?: (request: ReceivedRequest) => Promise<Reply> | undefined;
@@ -362,10 +363,17 @@ function send(res: ServerResponse, r: Reply): Prepared | undefined {
   return p;
 }
 
-/** A flat head as a header map (for an observer). */
-function headersOf(head: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i < head.length; i += 2) headers[head[i]!] = head[i + 1]!;
+/** Each written reply's head as a header map (for an observer), made once: the same object for every
+ *  answer of one prepared reply, which an observer may key what it learned of that answer on. */
+const HEADERS = new WeakMap<Prepared, Readonly<Record<string, string>>>();
+
+function headersOf(p: Prepared): Readonly<Record<string, string>> {
+  let headers = HEADERS.get(p);
+  if (!headers) {
+    const map: Record<string, string> = {};
+    for (let i = 0; i < p.head.length; i += 2) map[p.head[i]!] = p.head[i + 1]!;
+    HEADERS.set(p, (headers = map));
+  }
   return headers;
 }
 
@@ -409,6 +417,72 @@ function unmetExpectation(refused: (why: string) => void): RequestListener {
   return (req, res) => {
     refused('Expect other than 100-continue (417)');
     refuse(res, 417, `Expectation Failed: only "100-continue" is met, not ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`);
+  };
+}
+
+/** Pipelined requests of one connection answered per turn of the event loop while other connections
+ *  are served (with an observer: judging a request costs many times answering it). */
+export const PIPELINED_PER_TURN = 16;
+/** Pipelined requests of one connection waiting their turn at most; past it the connection is cut. */
+export const MAX_WAITING = 1000;
+
+/** Requests not answered because their connection was cut or closed while they waited their turn. */
+export interface Unanswered { cut: number; closed: number }
+
+/**
+ * Answers a connection's requests PIPELINED_PER_TURN at a time per turn of the loop, the rest waiting
+ * in order: Node hands over every request of a read at once, and a client pipelining 10 000 on one
+ * connection had them all answered and judged before any other client's (10 s at the judging
+ * reference). Past MAX_WAITING waiting the connection is cut, as the proxy cuts one: Node reads on
+ * while they wait, each request held in memory. Those never answered are counted (`unanswered`).
+ */
+function inTurns(inner: RequestListener, unanswered: Unanswered): RequestListener {
+  interface Turn { handled: number; readonly waiting: [IncomingMessage, ServerResponse][] }
+  const turns = new Map<Socket, Turn>();
+  // Counted as the connection closes: a report written then states them.
+  const watched = new WeakSet<Socket>();
+  const watch = (socket: Socket) => {
+    if (watched.has(socket)) return;
+    watched.add(socket);
+    socket.once('close', () => {
+      const turn = turns.get(socket);
+      if (turn) { unanswered.closed += turn.waiting.length; turn.waiting.length = 0; }
+    });
+  };
+  const next = (socket: Socket, turn: Turn) => {
+    turn.handled = 0;
+    while (turn.waiting.length && turn.handled < PIPELINED_PER_TURN) {
+      const [req, res] = turn.waiting.shift()!;
+      if (socket.destroyed) { unanswered.closed += turn.waiting.length + 1; turn.waiting.length = 0; break; }
+      turn.handled++;
+      inner(req, res);
+    }
+    // Scheduled again while this turn answered any: the next turn starts at 0.
+    if (turn.handled) setImmediate(next, socket, turn);
+    else turns.delete(socket);
+  };
+  const cut = new WeakSet<Socket>();
+  return (req, res) => {
+    const socket = req.socket;
+    // Node hands over the rest of a read after its connection was cut or closed: none answered.
+    if (socket.destroyed) { unanswered[cut.has(socket) ? 'cut' : 'closed']++; return; }
+    let turn = turns.get(socket);
+    if (!turn) {
+      turns.set(socket, (turn = { handled: 0, waiting: [] }));
+      setImmediate(next, socket, turn);
+    }
+    if (!turn.waiting.length && turn.handled < PIPELINED_PER_TURN) {
+      turn.handled++;
+      inner(req, res);
+    } else if (turn.waiting.length >= MAX_WAITING) {
+      unanswered.cut += turn.waiting.length + 1;
+      turn.waiting.length = 0;
+      cut.add(socket);
+      socket.destroy();
+    } else {
+      watch(socket);
+      turn.waiting.push([req, res]);
+    }
   };
 }
 
@@ -462,7 +536,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const t0 = performance.now();
       const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)), rawHeaders: req.rawHeaders };
       // The body as the client got it: Node writes none to a HEAD.
-      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w.head), body: received.method === 'HEAD' ? Buffer.alloc(0) : w.body }, startedAt.toISOString(), performance.now() - t0));
+      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w), body: received.method === 'HEAD' ? EMPTY : w.body }, startedAt.toISOString(), performance.now() - t0));
       try {
         reference.handle(req, received, (r) => respond(res, r, after));
       } catch {
@@ -496,7 +570,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Requests refused before they were read, answered in one line and never judged: how many, by why.
   const unread = new Map<string, number>();
   const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
-  server.on('request', guard.listener(readable(listener, refused)));
+  // With an observer, one connection's pipelined requests take turns with other connections.
+  const unanswered: Unanswered = { cut: 0, closed: 0 };
+  server.on('request', guard.listener(observer ? inTurns(readable(listener, refused), unanswered) : readable(listener, refused)));
   server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
   // Expect: 100-continue: "go on" only to a body the reference will read. One declared past its cap
   // is answered 413 (and the connection closed) at once, its body never asked for (RFC 9110 10.1.1);
@@ -547,6 +623,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const lines = [
         guard.note(),
         ...(stalled ? [`of those ${stalled}, ${[...(atBound ? [`${atBound} had not sent it whole (not answered, so not judged)`] : []), ...(stalled > atBound ? [`${stalled - atBound} had been answered (the answer not read)`] : [])].join(', ')}`] : []),
+        ...(unanswered.cut || unanswered.closed ? [`${unanswered.cut + unanswered.closed} pipelined request(s) were never answered, so not judged: ${[...(unanswered.cut ? [`${unanswered.cut} on connection(s) cut with more than ${MAX_WAITING} waiting their turn`] : []), ...(unanswered.closed ? [`${unanswered.closed} whose connection closed while they waited`] : [])].join(', ')}`] : []),
         ...(timedOut ? [`${timedOut} request(s) were not whole ${seconds(requestMs)} after their first byte: answered 408 and their connection closed, not judged`] : []),
         ...(unread.size ? [`${[...unread.values()].reduce((a, b) => a + b)} request(s) were refused unread, each answered in one line, not judged: ${[...unread].map(([why, n]) => `${n} ${why}`).join(', ')}`] : []),
       ].filter((l) => l !== undefined);
