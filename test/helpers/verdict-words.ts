@@ -19,9 +19,10 @@ export function verdictsIn(dir: string, printed: string, html: boolean) {
   };
 }
 
-/** The exit code a verdict's words mean (traffic forwarded unjudged is said in them and changes none). */
+/** The exit code a verdict's words mean (traffic forwarded unjudged, and a live run in progress, are
+ *  said in them and change none). */
 export const meaning = (words: string): number => {
-  const w = words.replace(/, \d+ OF \d+ EXCHANGES? NOT JUDGED/, '');
+  const w = words.replace(/, \d+ OF \d+ EXCHANGES? NOT JUDGED/, '').replace(/, IN PROGRESS, \d+ EXCHANGES? JUDGED SO FAR/, '');
   return w === 'CONFORMANT' ? 0 : w === 'NOT CONFORMANT' || /^CONFORMANT, DIFFERS FROM LEGACY \(\d+ values?\)$/.test(w) ? 1 : 2;
 };
 
