@@ -58,7 +58,7 @@ describe('--proxy with more answers in flight than its room for copies', () => {
       const live = warnings().filter((w) => soFar.test(w));
       expect(live).toHaveLength(1);
       expect(Number(soFar.exec(live[0]!)![1])).toBe(3); // two copies fit the room, three did not
-      expect(summary()).toMatchObject({ verdictWords: 'NOT CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED', counts: { exchanges: { exchanges: 2, unjudged: 3 } } });
+      expect(summary()).toMatchObject({ verdictWords: 'NOT CONFORMANT, IN PROGRESS, 2 EXCHANGES JUDGED SO FAR, 3 OF 5 EXCHANGES NOT JUDGED', counts: { exchanges: { exchanges: 2, unjudged: 3 } } });
       s.child.kill('SIGTERM');
       expect(await s.exit).toBe(1); // the answers judged lack the record's members: a MUST fails
       const last = warnings().filter((w) => / forwarded were not judged /.test(w));

@@ -42,7 +42,7 @@ export interface JudgingReference {
   readonly port: number;
   /** Connections open now, and those closed or refused with no whole request (no exchange, not judged). */
   readonly connections: ConnectionCounts;
-  /** Writes every report of what was judged so far. */
+  /** Writes every report of what was judged so far (they say the run is in progress). */
   report(): Promise<Written>;
   /** Stops serving, then writes the reports a last time. */
   stop(): Promise<Written>;
@@ -147,11 +147,11 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
   // Set once listening: the line on connections closed or refused so far (none judged: no whole
   // request came, or it was cut), and the reports written stating it, on demand and on stop alike.
   let connectionsNote = (): string | undefined => undefined;
-  const report = (): Promise<Written> => {
+  const report = (last = false): Promise<Written> => {
     live.state('connections', connectionsNote());
-    return live.report();
+    return live.report(last);
   };
-  const writes = new ReportWrites(report, () => `${live.exchanges} ${connectionsNote() ?? ''}`);
+  const writes = new ReportWrites(() => report(), () => `${live.exchanges} ${connectionsNote() ?? ''}`);
 
   const exchangeOf = (r: ReceivedRequest, id: string, response?: Exchange['response'], at = '', durationMs = 0): Exchange => ({
     id, title: `${r.method} ${pathOf(r.url)} sent by a client`, origin: { source: 'client', vouched: false }, startedAt: at, durationMs,
@@ -196,14 +196,14 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
     url: running.url,
     port: running.port,
     get connections() { return running.connections; },
-    report,
+    report: () => report(),
     // A connection closed with no whole request is no exchange, nor a request closed before it came
     // whole: the last reports (and the summary printed from them) say how many, apart, and how many
     // closed at the bound had been answered (judged), as each report on demand did so far.
     stop: async () => {
       await running.close();
       flush();
-      return report();
+      return report(true);
     },
     close: () => running.close().finally(flush),
   };

@@ -11,7 +11,7 @@ import { consoleText, displayLine, shownMessage, shownValue } from '../reporting
 import type { Redactor } from '../reporting/redact.js';
 import { MAX_MESSAGE } from '../reporting/report.js';
 import type { Session } from './session.js';
-import type { Written } from './write-reports.js';
+import { writeWhole, type Written } from './write-reports.js';
 
 export type Failures = readonly (readonly [Check, readonly Finding[]])[];
 
@@ -92,12 +92,16 @@ export class LiveJudging {
   /** Whether anything was judged since the reports were last written. */
   get changed(): boolean { return this.unreported > 0; }
 
-  /** Writes every report of what was judged so far; one writer at a time (two in one directory would interleave). */
-  report(): Promise<Written> {
-    const next = this.writing.then(() => {
+  /** Writes every report of what was judged so far, whole or not at all (writeWhole: a stop at once
+   *  keeps the last set); one writer at a time (two in one directory would interleave). Unless
+   *  `last` (traffic has ended), they say the run is in progress: INCOMPLETE, unless a MUST check
+   *  failed already, and never a verdict the run's end could still change. */
+  report(last = false): Promise<Written> {
+    const next = this.writing.then(async () => {
       this.unreported = 0;
-      const run = runResultOf(this.judge, { baseUrl: this.session.target.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now() });
-      return this.session.write(this.unjudged ? { ...run, counts: { ...run.counts, unjudged: this.unjudged } } : run);
+      const run = runResultOf(this.judge, { baseUrl: this.session.target.baseUrl, mode: 'traffic', startedAt: this.startedAt, sendingMs: performance.now() - this.t0, checkingStartedAt: performance.now(), ...(last ? {} : { inProgress: true as const }) });
+      const report = await this.session.report(this.unjudged ? { ...run, counts: { ...run.counts, unjudged: this.unjudged } } : run);
+      return writeWhole(report, this.session.setup.reportDir, this.session.setup.reports);
     });
     this.writing = next.catch(() => undefined);
     return next;

@@ -17,7 +17,7 @@ import { judgeable, type ForwardedExchange } from '../traffic/proxy.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { findingLines, LiveJudging } from './live-judging.js';
 import { openSession, type SessionSetup } from './session.js';
-import type { Written } from './write-reports.js';
+import { useLiveGate, type Written } from './write-reports.js';
 
 /** What the proxy gives its judge when it starts it: the run's session opens here, from the same setup. */
 export interface JudgeSetup {
@@ -30,6 +30,8 @@ export interface JudgeSetup {
   readonly maxBodyBytes: number;
   /** --judge-priority: `idle` lowers this thread's priority as far as it goes. */
   readonly priority: 'idle' | 'normal';
+  /** The proxy's liveGate: a stop at once waits while this thread puts a set of reports in place. */
+  readonly gate: SharedArrayBuffer;
 }
 
 /** Proxy → judge. */
@@ -167,7 +169,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
       live.state('unjudged', undefined);
       live.unjudged = m.unjudged;
       live.warnings.push(...m.notes);
-      post({ kind: 'final', written: await live.report() });
+      post({ kind: 'final', written: await live.report(true) });
     })();
   });
   post({ kind: 'ready' });
@@ -175,6 +177,7 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
 
 if (parentPort) {
   const setup = workerData as JudgeSetup;
+  useLiveGate(setup.gate);
   if (setup.priority === 'idle') lowestPriority();
   serve(parentPort, setup);
 } else {

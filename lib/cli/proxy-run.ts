@@ -6,7 +6,8 @@
 // counted in the reports (a client that kept the proxy waiting past --timeout, or that falls behind
 // the pace that has its body whole within it, loses its copies first). Findings are printed as they
 // happen, each distinct one once; the reports are rewritten every few seconds while something
-// changed, and on SIGINT/SIGTERM, after which the run exits with the traffic's verdict.
+// changed (each saying the run is in progress), and on SIGINT/SIGTERM, after which the run exits with
+// the traffic's verdict; a second signal keeps the last reports written whole and exits with theirs.
 import { stopOnSignals } from './stopping.js';
 import { listenProblem } from './listen-problem.js';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +19,7 @@ import type { Config } from './config.js';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
-import { finish, restateWithProblem, stoppedAtOnce } from './write-reports.js';
+import { finish, liveGate, restateWithProblem, stoppedAtOnce } from './write-reports.js';
 
 /** Reports are rewritten this often while traffic comes (and once more on stop). */
 export const REPORT_EVERY_MS = 10_000;
@@ -132,7 +133,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   const session = { ...setupOf(config, dir, { baseUrl: target, description: 'traffic through the validating proxy' }), quiet: true };
   const setup: JudgeSetup = {
     session, checkIds: checks.map((c) => c.id), namespaces: config.namespaces,
-    reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES, maxBodyBytes: config.maxBodyBytes, priority: config.judgePriority,
+    reportEveryMs: REPORT_EVERY_MS, maxLines: MAX_LINES, maxBodyBytes: config.maxBodyBytes, priority: config.judgePriority, gate: liveGate(),
   };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const judge = new Worker(fromRoot('bin', 'run.mjs'), { argv: ['cli/proxy-judge'], workerData: setup });

@@ -3,6 +3,7 @@
 // (stopOnSignals); a run that ends by itself takes nothing more (abortOnSignals). `npm run …` does not
 // pass a SIGTERM on to node: npm and its `sh` die and node is re-parented, so the parent's
 // disappearance is the only word node gets (observed with npm 11 on Linux).
+import type { AtOnce } from './write-reports.js';
 
 /** How often the parent is looked for: a stop comes at most this late after the parent died. */
 export const PARENT_POLL_MS = 500;
@@ -23,14 +24,15 @@ export interface StopOptions {
   /** The parent's pid to watch (process.ppid at start by default); tests give their own. */
   parentPid?: number;
   exit?: (code: number) => void;
-  /** Done before a second stop exits (at once, with 2, whatever `exit` is): the reports left would
-   *  state another verdict (write-reports.ts stoppedAtOnce). */
-  atOnce?: () => void;
+  /** Done when a second stop comes, before the process exits (at once, whatever `exit` is) with the
+   *  code it gives: that of the verdict the reports it left state (write-reports.ts stoppedAtOnce). */
+  atOnce?: () => AtOnce;
 }
 
 /** Installs the stop triggers at once (before a URL is announced: a caller may signal as soon as it
  *  reads it). The first trigger prints a line at once, runs `finish`, prints how long that took and
- *  the exit code (a caller that is not the parent reads it there), and exits with it; a second signal exits at once with 2. Returns the trigger, for a program's
+ *  the exit code (a caller that is not the parent reads it there), and exits with it; a second signal exits at once, with the code
+ *  of the reports `atOnce` left (2 without). Returns the trigger, for a program's
  *  own reasons to stop. */
 export function stopOnSignals(options: StopOptions): (cause: string) => void {
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -38,11 +40,11 @@ export function stopOnSignals(options: StopOptions): (cause: string) => void {
   let stopping = false;
   const stop = (cause: string) => {
     if (stopping) {
-      say(`${options.name}: stopped at once (${cause}, a second stop)${options.atOnce ? '; no reports written' : ''}`);
+      const left = options.atOnce?.();
+      say(`${options.name}: stopped at once (${cause}, a second stop)${left ? `; ${left.said}` : ''}`);
       // The process, not `exit`: the proxy's `exit` ends its run's promise, and its judge went on to
-      // write reports stating its verdict, and say its exit code, after this exit 2.
-      options.atOnce?.();
-      process.exit(2);
+      // write reports stating its verdict, and say its exit code, after this exit.
+      process.exit(left?.code ?? 2);
     }
     stopping = true;
     unwatch();
@@ -91,15 +93,15 @@ function alive(pid: number, own: boolean): boolean {
 /** A run that ends by itself (one that sends, or reads a recording), stopped early: on SIGINT,
  *  SIGTERM or SIGHUP, or when its parent goes away (as stopOnSignals), the returned signal aborts
  *  with the cause as its reason (the run takes nothing more, judges what it took and writes its
- *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with 2,
- *  after `atOnce`. */
-export function abortOnSignals(name: string, doing: string, atOnce?: () => void): AbortSignal {
+ *  reports, incomplete); `doing` is the line printed at once. A second signal exits at once, with
+ *  the code `atOnce` gives (2: such a run has no reports before its end). */
+export function abortOnSignals(name: string, doing: string, atOnce?: () => AtOnce): AbortSignal {
   const stop = new AbortController();
   const abort = (cause: string) => {
     if (stop.signal.aborted) {
-      process.stderr.write(`${name}: stopped at once (${cause}, a second stop); no reports written\n`);
-      atOnce?.(); // what is in the report directory would state another verdict than exit 2
-      process.exit(2);
+      const left = atOnce?.(); // what is in the report directory would state another verdict than exit 2
+      process.stderr.write(`${name}: stopped at once (${cause}, a second stop); ${left?.said ?? 'no reports written'}\n`);
+      process.exit(left?.code ?? 2);
     }
     // A parent that ends after a signal (npm on Ctrl-C) is no second stop.
     unwatch();

@@ -2,7 +2,8 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
 import { consoleText } from '../reporting/display.js';
@@ -142,16 +143,119 @@ function removeOutputs(dir: string, names: readonly string[], what: string): { r
   return { removed, problems };
 }
 
-/** A run stopped at once (a second stop) exits 2 before its reports are whole: an earlier run's
- *  outputs still there, or this run's written so far (NOT CONFORMANT, say), would state another
- *  verdict than that exit code, so every output the manifest in `dir` lists, the manifest, and
- *  every output this process wrote there are removed. Files no manifest lists are left alone. */
-export const stoppedAtOnce = (dir: string, program: string) => (): void => {
+/** Where a live run's reports are written before they replace the last set whole, and where the
+ *  outputs they replace go meanwhile: hidden directories in the report directory (one file system,
+ *  so each output is moved by one rename). */
+const STAGING = '.conformance-writing';
+const REPLACED = '.conformance-replaced';
+/** gate[0]: FREE, PUTTING (a set being put in place) or STOPPED (stopped at once: no set more);
+ *  gate[1]: how many sets were put in place. Shared with the proxy's judge thread (useLiveGate). */
+const FREE = 0;
+const PUTTING = 1;
+const STOPPED = 2;
+let gate = new Int32Array(new SharedArrayBuffer(8));
+/** The gate of this thread, for a thread that writes this run's reports (the proxy's judge). */
+export const liveGate = (): SharedArrayBuffer => gate.buffer as SharedArrayBuffer;
+export const useLiveGate = (shared: SharedArrayBuffer): void => { gate = new Int32Array(shared); };
+
+/** What a stop at once (a second stop) did to the report directory: the tail of its one line, and
+ *  the exit code, which is the verdict the outputs left there state. */
+export interface AtOnce {
+  readonly said: string;
+  readonly code: number;
+}
+
+/** A run stopped at once (a second stop) exits before its last reports are written. A live run whose
+ *  reports written while it went on were put in place whole (writeWhole) keeps them: they say the run
+ *  was in progress, and the exit code is the one they state (INCOMPLETE 2, NOT CONFORMANT 1); only
+ *  what a write under way left half done goes. Otherwise (a run that writes only at its end, or a
+ *  live one before its first set) exit 2, and every output the manifest in `dir` lists, the manifest,
+ *  and every output this process wrote there are removed: an earlier run's, or this run's written so
+ *  far, would state another verdict. Files no manifest lists are left alone. */
+export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
+  // A set being put in place (the proxy's judge puts it from its own thread) is let finish; none after.
+  for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
+  for (const partial of [STAGING, REPLACED]) rmSync(join(dir, partial), { recursive: true, force: true });
+  const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? keptVerdict(dir) : undefined;
+  if (kept) return { said: `kept the last reports written whole (${kept.words}), exit ${kept.code}`, code: kept.code };
   const listed = earlierManifest(dir, '');
   const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
   if (removed.length) process.stdout.write(`Removed from the report directory (they would state another verdict than exit 2): ${removed.join(', ')}\n`);
   for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
+  return { said: 'no reports written', code: 2 };
 };
+
+/** The verdict summary.json in `dir` states, and the exit code it gives; undefined when unreadable. */
+function keptVerdict(dir: string): { readonly words: string; readonly code: number } | undefined {
+  try {
+    const { verdictWords: words, exitCode: code } = readJsonFile(dir, 'summary.json') as { verdictWords?: unknown; exitCode?: unknown };
+    return typeof words === 'string' && (code === 0 || code === 1 || code === 2) ? { words, code } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the reports of a live run (the proxy, the judging reference) whole or not at all: into a
+ *  hidden directory first, then put in place in one synchronous step, which a signal's handler never
+ *  interrupts (on this thread; the proxy's judge holds the gate meanwhile). A stop at once then finds
+ *  the last set whole, every output of one write; an earlier run's outputs the set does not replace
+ *  are removed as it is put in place. */
+export async function writeWhole(report: Report, dir: string, chosen?: ReadonlySet<ReportName>): Promise<Written> {
+  const staging = join(dir, STAGING);
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging);
+  } catch (e) {
+    return { report, outputs: [], problems: [`cannot write the reports into ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`] };
+  }
+  const written = await writeReports(report, staging, chosen);
+  const inPlace = (path: string) => join(dir, relative(staging, path));
+  const earlier = earlierManifest(dir, report.startedAt);
+  const names = readdirSync(staging).filter((n) => !n.startsWith('.')).sort(); // not a temporary file a writer left
+  const stale = Object.keys(earlier?.files ?? {}).map(topName).filter((n, i, all) => all.indexOf(n) === i && !names.includes(n) && lstatSync(join(dir, n), { throwIfNoEntry: false }) !== undefined);
+  if (Atomics.compareExchange(gate, 0, FREE, PUTTING) !== FREE) { // stopped at once: exiting
+    await rm(staging, { recursive: true, force: true });
+    return { ...written, outputs: [] };
+  }
+  const problems: string[] = [];
+  try {
+    putInPlace(dir, staging, names, stale);
+    Atomics.add(gate, 1, 1);
+  } catch (e) {
+    problems.push(`cannot put the reports in place: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+  } finally {
+    Atomics.store(gate, 0, FREE);
+    Atomics.notify(gate, 0);
+  }
+  for (const partial of [staging, join(dir, REPLACED)]) await rm(partial, { recursive: true, force: true });
+  const removedEarlier = earlier?.sameRun ? [] : stale;
+  return {
+    ...written, outputs: problems.length ? [] : written.outputs.map(inPlace), problems: [...written.problems, ...problems],
+    ...(removedEarlier.length && !problems.length ? { removedEarlier } : {}),
+  };
+}
+
+/** Moves each of `names` from `staging` into `dir`, the output standing there moved aside first, and
+ *  `stale` aside too; synchronous, so that no signal's handler runs in between. On a failure the
+ *  outputs moved so far go back. */
+function putInPlace(dir: string, staging: string, names: readonly string[], stale: readonly string[]): void {
+  const aside = join(dir, REPLACED);
+  rmSync(aside, { recursive: true, force: true });
+  mkdirSync(aside);
+  const undo: (() => void)[] = [];
+  const move = (from: string, to: string) => { renameSync(from, to); undo.push(() => renameSync(to, from)); };
+  try {
+    for (const name of stale) move(join(dir, name), join(aside, name));
+    // The manifest last: it lists the others as they now stand.
+    for (const name of [...names.filter((n) => n !== MANIFEST_FILE), ...names.filter((n) => n === MANIFEST_FILE)]) {
+      if (lstatSync(join(dir, name), { throwIfNoEntry: false })) move(join(dir, name), join(aside, name));
+      move(join(staging, name), join(dir, name));
+    }
+  } catch (e) {
+    for (const back of undo.reverse()) try { back(); } catch { /* left aside: the next write or stop removes it */ }
+    throw e;
+  }
+}
 
 /** The console's line naming an earlier run's outputs removed. */
 export const removedLine = (names: readonly string[]): string =>
@@ -421,7 +525,9 @@ export async function restateWithProblem(dir: string, since: number, chosen: Rea
     return undefined;
   }
   if (!(Date.parse(report.startedAt) >= since)) return undefined;
-  return writeReports({ ...report, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
+  // The run has ended: no more "in progress"; the verdict of the part judged stays (INCOMPLETE, say).
+  const { inProgress: _p, ...ended } = report;
+  return writeReports({ ...ended, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */
@@ -454,7 +560,8 @@ export function finish(written: Written, program: string): number {
   if (report.verdict === 'incomplete') {
     const skipped = decidingChecks(report.checks, report.gate ?? 'must').filter((c) => c.status === 'skip');
     const unsent = report.counts.exchanges.notSent?.case;
-    process.stderr.write(report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before ${report.mode === 'traffic' ? 'the whole recording was read' : 'every request was sent'}\n`
+    process.stderr.write(report.inProgress ? `${program}: run incomplete: these reports were written while it went on (${report.counts.exchanges.exchanges} exchange(s) judged so far)\n`
+      : report.stopped ? `${program}: run incomplete: stopped (${report.stopped}) before ${report.mode === 'traffic' ? 'the whole recording was read' : 'every request was sent'}\n`
       : skipped.length ? `${program}: run incomplete: ${skipped.length} ${skipped[0]!.level} check(s) not evaluated (${skipped[0]!.id}: ${skipped[0]!.message})\n`
         : `${program}: run incomplete: ${unsent ?? 0} account request(s) not sent (the request cap, --max-requests, was reached)\n`);
     return 2;

@@ -132,6 +132,8 @@ export interface RunResult {
   readonly unreachable?: string;
   /** Set when options.stop aborted before the run sent everything: its reason (a signal, or its parent process ended). */
   readonly stopped?: string;
+  /** Set on the result of a live run while it goes on (written before it stops): incomplete, unless a MUST check failed already. */
+  readonly inProgress?: true;
   /** RunOptions.part: the report reaches the verdict again, the gate applied (reporting/verdict.ts). */
   readonly part?: string;
   /** Wall time spent sending and judging (together: each exchange is judged as it completes). */
@@ -563,6 +565,8 @@ export interface ResultContext {
   readonly generation?: GenerationSummary;
   /** What stopped the run before it sent everything (RunResult.stopped). */
   readonly stopped?: string;
+  /** A live run's result while it goes on (RunResult.inProgress). */
+  readonly inProgress?: true;
 }
 
 /** A check's result turned to skipped, judging nothing, for `reason`. */
@@ -587,11 +591,12 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
     mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: must.some((r) => r.status === 'skip'),
-    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined, part: c.part !== undefined,
+    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined || c.inProgress === true, part: c.part !== undefined,
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),
     exchanges: [...judge.kept], counts, results, verdict, ...(unreachable ? { unreachable } : {}), ...(c.stopped ? { stopped: c.stopped } : {}),
+    ...(c.inProgress ? { inProgress: true as const } : {}),
     ...(c.part ? { part: c.part } : {}),
     ...(c.generation ? { generation: c.generation } : {}),
     timings: { sendingMs: Math.round(c.sendingMs), checkingMs: Math.round(performance.now() - c.checkingStartedAt) },

@@ -99,8 +99,8 @@ const counts = (cases: readonly Case[]) => ({
 
 /** A run that could not judge (exit 2: incomplete, nothing observed, unreachable, nothing compared)
  *  is one error: with no failure among its skipped checks, a JUnit view would show it passed. */
-const verdictCase = (words: string): Case => ({
-  classname: 'Verdict', name: `the run could not judge: ${words}`, properties: [['exit code', '2']],
+const verdictCase = (words: string, inProgress: boolean): Case => ({
+  classname: 'Verdict', name: `${inProgress ? 'the run was in progress' : 'the run could not judge'}: ${words}`, properties: [['exit code', '2']],
   outcome: { kind: 'error', message: `${words} (exit 2)` },
 });
 
@@ -108,7 +108,7 @@ export function junitXml(report: Report): string {
   const words = verdictWords(report);
   const suites: [string, Case[]][] = [...new Set(report.checks.map((c) => c.area))].map((area) => [area, report.checks.filter((c) => c.area === area).map((c) => checkCase(c, report))]);
   if (report.differential) suites.push(['Differential', differentialCases(report.differential, report.exchanges)]);
-  if (exitCodeOf(report) === 2) suites.push(['Verdict', [verdictCase(words)]]);
+  if (exitCodeOf(report) === 2) suites.push(['Verdict', [verdictCase(words, report.inProgress === true)]]);
   const all = counts(suites.flatMap(([, cases]) => cases));
   const suiteXml = suites.map(([name, cases]) => {
     const n = counts(cases);

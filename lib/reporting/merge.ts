@@ -205,11 +205,13 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const must = checks.filter((c) => c.level === 'MUST');
   const unreachable = reports.find((r) => r.unreachable !== undefined); // as stated, not a shard's verdict as written
   const stopped = reports.find((r) => r.stopped)?.stopped;
+  // A part written while its run went on leaves the merge in progress too.
+  const inProgress = reports.some((r) => r.inProgress);
   const runProblems = [...new Set(reports.flatMap((r) => r.runProblems ?? []))];
-  const { runProblems: _r, outputProblems: _o, ...shared } = head;
+  const { runProblems: _r, outputProblems: _o, inProgress: _p, ...shared } = head;
   const verdict = runVerdict({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
-    casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined,
+    casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined || inProgress,
   }, checks, head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
@@ -221,6 +223,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
       verdict,
       ...(unreachable?.unreachable ? { unreachable: unreachable.unreachable } : {}),
       ...(stopped ? { stopped } : {}),
+      ...(inProgress ? { inProgress: true as const } : {}),
       // What any part's evidence lost, the merge lost too (its outputs' problems were its own).
       ...(runProblems.length ? { runProblems } : {}),
       startedAt,

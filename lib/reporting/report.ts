@@ -119,6 +119,9 @@ export interface Report {
   readonly unreachable?: string;
   /** What stopped the run before it sent everything: a signal, or its parent process ended (the verdict is then incomplete at best). */
   readonly stopped?: string;
+  /** Written while a live run (the proxy, the judging reference) goes on: the verdict is of the
+   *  exchanges judged so far, INCOMPLETE unless a MUST check failed already. */
+  readonly inProgress?: true;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
@@ -281,6 +284,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     gate: ctx.gate ?? 'must',
     ...(run.unreachable ? { unreachable: r.text(run.unreachable) } : {}),
     ...(run.stopped ? { stopped: run.stopped } : {}),
+    ...(run.inProgress ? { inProgress: true as const } : {}),
     ...(ctx.runProblems?.length ? { runProblems: ctx.runProblems.map((p) => r.text(p)) } : {}),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

@@ -48,7 +48,7 @@ export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFai
 /** runVerdict of an engine run's result: the candidate's, and a differential run's legacy's. */
 export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict({
   unreachable: run.verdict === 'unreachable', mode: run.mode, interfaceSeen: Object.keys(run.counts.kinds).length > 0,
-  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined, part: run.part !== undefined,
+  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined || run.inProgress === true, part: run.part !== undefined,
 }, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
 
 type Written = {
@@ -75,6 +75,7 @@ export function reportVerdict(r: Written): Verdict {
 
 type Judged = {
   readonly verdict: Verdict;
+  readonly inProgress?: boolean;
   readonly counts?: { readonly exchanges: Pick<RunCounts, 'exchanges' | 'unjudged'> };
   readonly differential?: Pick<ReportedDifferential, 'differences' | 'compared' | 'inconclusive'>;
   readonly runProblems?: readonly string[];
@@ -89,7 +90,8 @@ const nothingCompared = (r: Judged) => r.differential !== undefined && r.differe
 
 /** The verdict as every output spells it, e.g. `CONFORMANT, DIFFERS FROM LEGACY (10 values)`. Traffic
  *  forwarded unjudged (the proxy's room full) is said in it, `CONFORMANT, 3 OF 5 EXCHANGES NOT JUDGED`:
- *  the verdict is of the part judged, and a reader of the verdict alone must not take it for all. */
+ *  the verdict is of the part judged, and a reader of the verdict alone must not take it for all. So
+ *  is a report written while a live run goes on, `INCOMPLETE, IN PROGRESS, 12 EXCHANGES JUDGED SO FAR`. */
 export function verdictWords(r: Judged): string {
   const d = r.differential;
   const beside = !d ? '' : nothingCompared(r) ? ', NOTHING COMPARED WITH THE LEGACY'
@@ -97,8 +99,10 @@ export function verdictWords(r: Judged): string {
   const unjudged = r.counts?.exchanges.unjudged ?? 0;
   const forwarded = unjudged + (r.counts?.exchanges.exchanges ?? 0);
   const part = unjudged ? `, ${unjudged} OF ${forwarded} EXCHANGE${forwarded === 1 ? '' : 'S'} NOT JUDGED` : '';
+  const judged = r.counts?.exchanges.exchanges ?? 0;
+  const live = r.inProgress ? `, IN PROGRESS, ${judged} EXCHANGE${judged === 1 ? '' : 'S'} JUDGED SO FAR` : '';
   const problems = problemsOf(r);
-  return `${VERDICT_WORDS[r.verdict]}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
+  return `${VERDICT_WORDS[r.verdict]}${live}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
 }
 
 /** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge (or a

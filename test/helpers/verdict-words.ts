@@ -19,9 +19,10 @@ export function verdictsIn(dir: string, printed: string, html: boolean) {
   };
 }
 
-/** The exit code a verdict's words mean (traffic forwarded unjudged is said in them and changes none). */
+/** The exit code a verdict's words mean (traffic forwarded unjudged, and a live run in progress, are
+ *  said in them and change none). */
 export const meaning = (words: string): number => {
-  const w = words.replace(/, \d+ OF \d+ EXCHANGES? NOT JUDGED/, '');
+  const w = words.replace(/, \d+ OF \d+ EXCHANGES? NOT JUDGED/, '').replace(/, IN PROGRESS, \d+ EXCHANGES? JUDGED SO FAR/, '');
   const judged = w.replace(/, DIFFERS FROM LEGACY \(\d+ values?\)$/, '');
   return judged === 'NOT CONFORMANT' || (judged === 'CONFORMANT' && judged !== w) ? 1 : w === 'CONFORMANT' ? 0 : 2;
 };
