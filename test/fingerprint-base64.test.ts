@@ -4,8 +4,8 @@
 // secret at an offset of the decoded text (Basic user:password, a JSON document) is found too; a
 // base64 value that decodes to nothing learned is shown exactly as sent.
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../lib/reporting/redact.js';
-import { echoHarRun, exchange } from './helpers/echo-exchanges.js';
+import type { Redactor } from '../lib/reporting/redact.js';
+import { echoHarRun, learnedA } from './helpers/echo-exchanges.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const BEARER = 'AbTok-9fQzLm2XyW7kR';
@@ -23,17 +23,13 @@ const echoes = (secret: string): Record<string, string> => ({
 /** Base64 of text holding nothing learned: shown as sent. */
 const PLAIN = [b64('a plain value, nothing secret here'), b64url('{"page":2,"size":50,"order":"name"}')];
 
-/** A redactor that learned exchange A: a password field of its request, its bearer token. */
-function learnedA(): Redactor {
-  const r = new Redactor({ showPersonalData: false, secrets: [] });
-  r.learnFingerprints(exchange(JSON.stringify({ userName: USER, password: PASSWORD }), { authorization: `Bearer ${BEARER}` }, '{}'), {});
-  return r;
-}
+/** A redactor that learned exchange A (its password field and bearer token). */
+const learned = (): Redactor => learnedA(USER, PASSWORD, BEARER);
 
 describe('a secret learned in one exchange, echoed in base64 by another', () => {
   for (const [name, secret] of [['a password field', PASSWORD], ['an Authorization bearer token', BEARER]] as const) {
     it(`${name}: masked whole in base64, base64url, Basic user:secret and a JSON document, in a body, a header, a URL and a line`, () => {
-      const other = learnedA().scope();
+      const other = learned().scope();
       for (const [how, echo] of Object.entries(echoes(secret))) {
         const mark = `«secret: ${echo.length} chars»`;
         expect(other.text(JSON.stringify({ echo })), how).toBe(JSON.stringify({ echo: mark }));
@@ -45,7 +41,7 @@ describe('a secret learned in one exchange, echoed in base64 by another', () => 
   }
 
   it('masks a base64 JSON document of 100 KiB whose first kilobytes hold the secret, and base64 written in \\u escapes', () => {
-    const other = learnedA().scope();
+    const other = learned().scope();
     const big = b64(JSON.stringify({ credential: PASSWORD, padding: 'x'.repeat(100 * 1024) }));
     expect(other.text(JSON.stringify({ big }))).toBe(JSON.stringify({ big: `«secret: ${big.length} chars»` }));
     const echo = b64(PASSWORD);
@@ -54,7 +50,7 @@ describe('a secret learned in one exchange, echoed in base64 by another', () => 
   });
 
   it('leaves base64 that decodes to nothing learned exactly as sent', () => {
-    const other = learnedA().scope();
+    const other = learned().scope();
     for (const plain of PLAIN) {
       const text = JSON.stringify({ cursor: plain, path: `/x/${plain}` });
       expect(other.text(text)).toBe(text);

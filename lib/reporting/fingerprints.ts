@@ -196,6 +196,31 @@ export class FingerprintSet {
     return true;
   }
 
+  /** The ranges [from, to) of `s` of `min` characters or more, `s` whole left out, whose text was
+   *  added: a learned value fused to other characters (xxsecretyy), pushed to `into`. Read on the
+   *  output path only. Per start the first half grows a character at a time; the second is computed
+   *  only where the first's home slot is taken (an empty one holds no value of that half). */
+  within(s: string, min: number, into: Array<[number, number]>): void {
+    this.flush();
+    const tags = this.tags;
+    if (!tags) return;
+    const mask = tags.length - 1;
+    const n = s.length;
+    for (let i = 0; i + min <= n; i++) {
+      let a = 0x811c9dc5;
+      for (let j = i; j < n; j++) {
+        a = Math.imul(a ^ s.charCodeAt(j), 0x01000193);
+        const length = j + 1 - i;
+        let slot = a & mask;
+        if (length < min || length === n || tags[slot] === 0) continue;
+        let b = 0x01000193 ^ length;
+        for (let k = i; k <= j; k++) b = Math.imul(b ^ s.charCodeAt(k), 0x5bd1e995) ^ (b >>> 15);
+        const tag = (b >>> 0) || 1;
+        for (; tags[slot] !== 0; slot = (slot + 1) & mask) if (tags[slot] === tag) { into.push([i, j + 1]); break; }
+      }
+    }
+  }
+
   has(token: string): boolean {
     this.flush();
     const tags = this.tags;

@@ -11,8 +11,10 @@
 //     header, and written in pieces a reader reads as one (two JSON strings, CDATA sections, a comment);
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
-//     token of an output is looked up (decoded too: hex, reversed, base64 of text holding a learned
-//     token, in MIME lines or inside base64, quoted-printable; a part of it joined to another word), so a
+//     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
+//     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
+//     base32, quoted-printable, \xHH, \u{H} and CSS escapes, full-width forms; a part of it joined to
+//     another word, or fused to letters when it holds letters and digits), so a
 //     value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
@@ -22,8 +24,9 @@
 //
 // Nothing else is masked. A learned value is masked only where it stands whole: a token of its own
 // (a datetime is one token: 00:00 in it is not a learned "00:00"), a short secret (under MIN_PART
-// characters) only as a word not joined to another (2026 in 2026-11-01 is not 2026), two words only
-// within one value. Never inside a marker already written. Never the harness's own words or sample
+// characters) only as a word not joined to another (2026 in 2026-11-01 is not 2026), a longer one
+// inside a word only when it holds letters and digits (a learned date is not masked in a timestamp),
+// two words only within one value. Never inside a marker already written. Never the harness's own words or sample
 // values (lib/checks/harness-words.ts), nor the values of a request it generated, wherever the answer
 // echoes them: those are hidden by name only when a target sent them, a piece of them too (it is not
 // learned: pieceOfOwn), or joined to words of the target's (only those are learned:
@@ -52,7 +55,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base64Spellings, base64Text, canonical, canonicalValue, occurrences, quotedPrintable, readCased, secretSpellings, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Text, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -916,6 +919,8 @@ export class Redactor {
     const plus = c.text.includes('+') ? { ...c, text: c.text.replace(/\+/g, ' ') } : undefined;
     // Quoted-printable (a mail, a MIME part: =2D, soft line breaks) read apart, only where the text shows it.
     const qp = quotedPrintable(c, text);
+    // \xHH, \u{H}, CSS escapes (\73 ) and full-width forms read apart, only where the text shows them.
+    const escaped = escapedReading(c);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
     let compact: ReturnType<typeof withoutWhitespace> | undefined; // the reading without whitespace: for base64 broken into lines or groups
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
@@ -925,6 +930,7 @@ export class Redactor {
       for (const [needle, s] of table.spelled) {
         const readings = plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c];
         if (qp) readings.push(qp);
+        if (escaped) readings.push(escaped);
         for (const r of readings) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
         if (/[\\&%]/.test(needle)) {
           folded ??= canonicalValue(text);
@@ -945,6 +951,7 @@ export class Redactor {
     if (fingerprints.size) {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
+      if (escaped) this.learnedTokenRanges(escaped, undefined, jsonOf, ranges);
       // A learned secret echoed in base64 or base64url (a Basic credential, a token, a JSON document
       // holding one): each run of the alphabet decoded whole, or else each of its path segments, and
       // masked when its text holds a learned token (learnedText).
@@ -957,7 +964,8 @@ export class Redactor {
         const run = casedRun(text, c, m.index, m[0].length);
         if (run === undefined) continue;
         const whole = base64Text(run, MAX_BASE64_DECODED);
-        if (whole !== undefined) { if (learnedText(fingerprints, whole)) ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedUtf16(fingerprints, run)) { ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
+        if (whole !== undefined) continue;
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = base64Text(run, MAX_BASE64_DECODED, true);
         if (lossy !== undefined && learnedLongToken(fingerprints, lossy)) { ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
@@ -973,7 +981,34 @@ export class Redactor {
         const joined = run?.replace(/\s+/g, '');
         if (joined === undefined || joined.length < MIN_BASE64) continue;
         const decoded = base64Text(joined, MAX_BASE64_DECODED);
-        if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, joined.length));
+        if ((decoded !== undefined && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined)) ranges.push(at(m.index, m.index + m[0].length, joined.length));
+      }
+      // Base64 in groups of four with spaces between, read as one: text only (four-letter words in a row
+      // look alike). The run less a few groups at either end too: words of four letters around it
+      // ("echoed <groups> back") are read as groups.
+      for (const m of c.text.matchAll(BASE64_GROUPS)) {
+        const groups = [...m[0].matchAll(/[^ \t]+/g)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
+        found: for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
+          for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) {
+            const [from, to] = [groups[first]![0], groups[last]![1]];
+            const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
+            if (joined === undefined) continue;
+            const decoded = base64Text(joined, MAX_BASE64_DECODED);
+            if ((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined)) { ranges.push(at(from, to, joined.length)); break found; }
+          }
+        }
+      }
+      // Base32 where it is written in capitals, as encoders write it (a word in lower case is none), decoding to text.
+      for (const m of c.text.matchAll(BASE32_RUN)) {
+        const run = casedRun(text, c, m.index, m[0].length);
+        if (run === undefined || /[a-z]/.test(run)) continue;
+        const decoded = base32Text(m[0], MAX_BASE64_DECODED);
+        if (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+      }
+      // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
+      for (const m of c.text.matchAll(HEX_BYTES)) {
+        const decoded = Buffer.from(m[0].slice(0, 3 * MAX_BASE64_DECODED).replace(/[ :]/g, ''), 'hex').toString('utf8');
+        if (learnedLongToken(fingerprints, decoded, true)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
     }
   }
@@ -994,8 +1029,8 @@ export class Redactor {
       const from = at + lead;
       const to = r.to[from + token.length - 1]!;
       if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([r.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
-      // A learned token joined to other words (bob@token, token.txt, id-token): each run of its parts.
-      else if (token.length > MIN_PART) for (const [a, b] of joinedParts(fingerprints, token)) ranges.push([r.from[from + a]!, r.to[from + b - 1]!, `«secret: ${codePointCount(token.slice(a, b))} chars»`]);
+      // A learned token joined to other words (bob@token, token.txt, id-token) or fused to letters (xxtokenyy).
+      else if (token.length > MIN_PART) for (const [a, b] of learnedParts(fingerprints, token)) ranges.push([r.from[from + a]!, r.to[from + b - 1]!, `«secret: ${codePointCount(token.slice(a, b))} chars»`]);
       // Two words of one value: not two values (a member's name and its value, two strings, two elements).
       if (previous && !boundaryBetween(r.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), r.from[previous.from]!, to)) ranges.push([r.from[previous.from]!, to, '«secret: words»']);
       previous = { word: token, from, end: from + token.length };
@@ -1173,6 +1208,15 @@ const BASE64_SEGMENT = new RegExp(`[A-Za-z0-9+_-]{${MIN_BASE64},}={0,2}`, 'g');
 const BASE64_LINES = /(?<![a-z0-9+/_-])[a-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[a-z0-9+/_-]+)+={0,2}/g;
 /** Runs in a decoded text (its own letter case), on one line or over several, for base64 inside base64. */
 const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]+)*={0,2}/g;
+/** Base64 in groups of four characters with a space between (a canonical text): two groups at least,
+ *  the last one short or padded. */
+const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,4}={0,2}(?![a-z0-9+/_=-])/g;
+/** Groups left out at either end of a run of BASE64_GROUPS at most. */
+const MAX_GROUPS_AROUND = 3;
+/** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
+const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
+/** Hex of MIN_PART bytes or more written byte by byte, a space or a colon between (a dump, a key's fingerprint). */
+const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[ :][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
 /** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */
 const MAX_BASE64_DEPTH = 3;
 /** A marker of a known secret's kind, as the scope's table writes it (not JSON- or URL-spelled). */
@@ -1212,7 +1256,7 @@ function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): 
     if (!token) continue;
     if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) return true;
     if (token.includes(':') && token.split(':').some((p) => p.length >= MIN_SCANNED && learnedToken(fingerprints, p))) return true;
-    if (token.length > MIN_PART && joinedParts(fingerprints, token).length) return true;
+    if (token.length > MIN_PART && learnedParts(fingerprints, token).length) return true;
     if (previous && !boundaryBetween(t, previous.end, m.index) && fingerprints.has(pair(previous.word, token))) return true;
     previous = { word: token, end: m.index + m[0].length };
   }
@@ -1227,12 +1271,21 @@ function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): 
   return false;
 }
 
+/** Whether base64 `run` is the UTF-16LE encoding (utf16Base64Text) of text holding a learned token. */
+function learnedUtf16(fingerprints: FingerprintSet, run: string): boolean {
+  const text = utf16Base64Text(run, MAX_BASE64_DECODED);
+  return text !== undefined && readsAsText(text) && learnedText(fingerprints, text);
+}
+
 /** Whether a text decoded from bytes that are no UTF-8 holds a learned token of MIN_PART characters
- *  or more, as written: shorter ones, or a token's parts, turn up in such bytes by chance. */
-function learnedLongToken(fingerprints: FingerprintSet, decoded: string): boolean {
+ *  or more, as written: shorter ones, or a token's parts, turn up in such bytes by chance. `inside`:
+ *  inside a longer token too (learnedParts), for text that is no garbage (a hex dump of two values in
+ *  a row). */
+function learnedLongToken(fingerprints: FingerprintSet, decoded: string, inside = false): boolean {
   for (const m of canonicalValue(decoded).matchAll(TOKEN)) {
     const token = m[0].replace(TRIM, '');
     if (token.length >= MIN_PART && fingerprints.has(token)) return true;
+    if (inside && token.length > MIN_PART && learnedParts(fingerprints, token).length) return true;
   }
   return false;
 }
@@ -1258,6 +1311,26 @@ function joinedParts(fingerprints: FingerprintSet, token: string): Array<[number
     }
   }
   return out;
+}
+
+/** Tokens searched for a learned value fused to other characters at most this long: each start and
+ *  length of one is looked up (FingerprintSet.within). */
+const MAX_FUSED = 256;
+/** A letter and a digit: what a run found inside a word must hold. */
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+/** The learned parts of a canonical token longer than MIN_PART, the token itself left out: runs of its
+ *  joined parts (joinedParts), else any run of MIN_PART characters or more that holds letters and
+ *  digits (a password or a token fused to letters, xxtokenyy). A value of one kind is not looked for
+ *  inside a word: a date, a phone number or a name turns up inside timestamps, longer numbers and
+ *  other words by chance. Nor a shorter learned value (a name of three letters is in many words),
+ *  nor anything inside a harness word. */
+function learnedParts(fingerprints: FingerprintSet, token: string): Array<[number, number]> {
+  const joined = joinedParts(fingerprints, token);
+  if (joined.length || token.length > MAX_FUSED || !LETTER.test(token) || !DIGIT.test(token) || harnessWord(token)) return joined;
+  const fused: Array<[number, number]> = [];
+  fingerprints.within(token, MIN_PART, fused);
+  return fused.filter(([a, b]) => { const run = token.slice(a, b); return LETTER.test(run) && DIGIT.test(run); });
 }
 
 /** The marker of ranges that overlap (replaceRanges): the longest one's when it states no length

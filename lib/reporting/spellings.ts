@@ -186,6 +186,18 @@ export function base64Spellings(value: string): string[] {
 /** A token of a shown text in the standard base64 alphabet or the URL-safe one (not both), padded
  *  or not. */
 const BASE64_TOKEN = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
+/** The bytes of base64 (or base64url) `token`, its first `max` characters only (whole groups of four),
+ *  and whether it was cut there; undefined when it is not of one alphabet or of a length no encoder writes. */
+function base64Bytes(token: string, max: number): { readonly bytes: Buffer; readonly cut: boolean } | undefined {
+  if (!BASE64_TOKEN.test(token)) return undefined;
+  let end = token.length;
+  while (token.charCodeAt(end - 1) === 0x3d) end--;
+  if (end % 4 === 1 || (end < token.length && token.length % 4 !== 0)) return undefined;
+  const cut = end > max;
+  // Node decodes both alphabets as 'base64'.
+  return { bytes: Buffer.from(cut ? token.slice(0, max - (max % 4)) : token.slice(0, end), 'base64'), cut };
+}
+
 /**
  * The UTF-8 text `token` is the base64 (or base64url) of, or undefined when it is none: not of that
  * alphabet, of a length no encoder writes, or decoding to bytes that are no UTF-8 text. Only the first
@@ -194,13 +206,9 @@ const BASE64_TOKEN = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
  * as U+FFFD (text between binary bytes: a serialized session holding a token).
  */
 export function base64Text(token: string, max: number, lossy = false): string | undefined {
-  if (!BASE64_TOKEN.test(token)) return undefined;
-  let end = token.length;
-  while (token.charCodeAt(end - 1) === 0x3d) end--;
-  if (end % 4 === 1 || (end < token.length && token.length % 4 !== 0)) return undefined;
-  const cut = end > max;
-  // Node decodes both alphabets as 'base64'.
-  const bytes = Buffer.from(cut ? token.slice(0, max - (max % 4)) : token.slice(0, end), 'base64');
+  const decoded = base64Bytes(token, max);
+  if (decoded === undefined) return undefined;
+  const { bytes, cut } = decoded;
   for (let drop = 0; drop <= (cut ? 3 : 0) && drop < bytes.length; drop++) {
     const part = bytes.subarray(0, bytes.length - drop);
     if (isUtf8(part)) return part.toString('utf8');
@@ -317,4 +325,129 @@ export function quotedPrintable(c: CanonicalText, original: string): CanonicalTe
     i = j;
   }
   return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+/** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
+ *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
+ *  ideographic space. */
+const ESCAPED_SIGN = /\\(?:x[0-9a-f]{2}|u\{[0-9a-f]|[0-9a-f])|[\uff01-\uff5e\u3000]/;
+/** An escape at a backslash: \xHH, \u{H…}, or CSS's 1 to 6 hex digits and the one whitespace that
+ *  may end them (a canonical text: hex digits in lower case). */
+const ESCAPE_AT = /\\(?:x([0-9a-f]{2})|u\{([0-9a-f]{1,6})\}|([0-9a-f]{1,6})(?:\r\n|[ \t\n\r\f])?)/y;
+
+/**
+ * The canonical text `c` read as a program or a style sheet reads it: \xHH, \u{H} and CSS escapes
+ * decoded (a run of \xHH as UTF-8 bytes when they are UTF-8, else each as a character, as JavaScript
+ * reads it), full-width forms read as the ASCII they stand for; every character still mapped to the
+ * range of the original text it came from. Undefined when the text shows none of them: a text is
+ * read so only on the output path, where a learned secret may be spelled so (canonical() stays as
+ * it is: the learner reads values with it).
+ */
+export function escapedReading(c: CanonicalText): CanonicalText | undefined {
+  const t = c.text;
+  if (!ESCAPED_SIGN.test(t)) return undefined;
+  const out: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  const put = (text: string, start: number, end: number): void => {
+    const folded = canonicalValue(text);
+    for (let k = 0; k < folded.length; k++) { out.push(folded[k]!); from.push(c.from[start]!); to.push(c.to[end - 1]!); }
+  };
+  for (let i = 0; i < t.length;) {
+    const ch = t.charCodeAt(i);
+    if ((ch >= 0xff01 && ch <= 0xff5e) || ch === 0x3000) { put(ch === 0x3000 ? ' ' : String.fromCharCode(ch - 0xfee0), i, i + 1); i++; continue; }
+    if (ch === 0x5c) {
+      ESCAPE_AT.lastIndex = i;
+      const m = ESCAPE_AT.exec(t);
+      if (m?.[1] !== undefined) {
+        // A run of \xHH (four characters each): its bytes read together.
+        const bytes: number[] = [];
+        for (let x: RegExpExecArray | null = m; x?.[1] !== undefined; ESCAPE_AT.lastIndex = i + 4 * bytes.length, x = ESCAPE_AT.exec(t)) bytes.push(parseInt(x[1]!, 16));
+        const buf = Uint8Array.from(bytes);
+        const end = i + 4 * bytes.length;
+        if (bytes.some((b) => b >= 0x80) && isUtf8(buf)) put(UTF8.decode(buf), i, end);
+        else for (let k = 0; k < bytes.length; k++) put(String.fromCharCode(bytes[k]!), i + 4 * k, i + 4 * k + 4);
+        i = end;
+        continue;
+      }
+      const hex = m?.[2] ?? m?.[3];
+      const code = hex === undefined ? -1 : parseInt(hex, 16);
+      if (m && code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) {
+        put(String.fromCodePoint(code), i, i + m[0].length);
+        i += m[0].length;
+        continue;
+      }
+    }
+    out.push(t[i]!);
+    from.push(c.from[i]!);
+    to.push(c.to[i]!);
+    i++;
+  }
+  return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** Characters of a base32 token's data (less its padding) by length modulo 8 that an encoder writes. */
+const BASE32_ENDS = new Set([0, 2, 4, 5, 7]);
+/**
+ * The UTF-8 text a base32 token (RFC 4648, in lower case: a canonical text's) is the encoding of,
+ * padded or not, or undefined: a length or padding no encoder writes, bits left over that are not
+ * zero, or bytes that are no UTF-8. Only the first `max` characters are decoded, as base64Text.
+ */
+export function base32Text(token: string, max: number): string | undefined {
+  let end = token.length;
+  while (token.charCodeAt(end - 1) === 0x3d) end--;
+  if (!BASE32_ENDS.has(end % 8) || (end < token.length && token.length % 8 !== 0)) return undefined;
+  const cut = end > max;
+  const n = cut ? max - (max % 8) : end;
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (let i = 0; i < n; i++) {
+    const v = BASE32_ALPHABET.indexOf(token[i]!);
+    if (v < 0) return undefined;
+    value = ((value << 5) | v) & 0xfff;
+    bits += 5;
+    if (bits >= 8) { bits -= 8; bytes.push((value >>> bits) & 0xff); }
+  }
+  if (!cut && (value & ((1 << bits) - 1)) !== 0) return undefined;
+  const all = Uint8Array.from(bytes);
+  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
+    const part = all.subarray(0, all.length - drop);
+    if (isUtf8(part)) return UTF8.decode(part);
+  }
+  return undefined;
+}
+
+/** A code unit of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * The text a base64 token is the UTF-16LE encoding of (Windows' "Unicode": PowerShell's
+ * -EncodedCommand, .NET's Encoding.Unicode), or undefined: not base64 as base64Text reads it, an odd
+ * number of bytes, fewer than half of its code units below U+0800 (a text in CJK scripts is not read
+ * so), or a code unit no text holds (half of a surrogate pair). The first `max` characters only.
+ */
+export function utf16Base64Text(token: string, max: number): string | undefined {
+  const decoded = base64Bytes(token, max);
+  if (decoded === undefined) return undefined;
+  const { bytes, cut } = decoded;
+  if (bytes.length % 2 !== 0 && !cut) return undefined;
+  // Most code units of a text below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic): a high byte under
+  // 8. Bytes that are none (any word that looks like base64 decodes to some) are not read further.
+  let low = 0;
+  for (let k = 1; k < bytes.length; k += 2) if (bytes[k]! < 8) low++;
+  if (2 * low < bytes.length >> 1) return undefined;
+  const text = bytes.subarray(0, bytes.length - (bytes.length % 2)).toString('utf16le');
+  return text.length > 0 && !LONE_SURROGATE.test(cut ? text.slice(0, -1) : text) ? text : undefined;
+}
+
+/** Whether decoded bytes read as text: no control character but tab and line breaks, none that
+ *  replaces a byte that is no text (U+FFFD). Garbage from a word that merely looks like an encoding
+ *  (base32's letters, four-letter words in a row) seldom is. */
+export function readsAsText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd) return false;
+  }
+  return true;
 }

@@ -1,9 +1,10 @@
 // Two exchanges of the login route for echo tests: exchange A carries a secret, exchange B's answer
-// echoes it (test/fingerprint-base64.test.ts, test/fingerprint-spellings.test.ts).
+// echoes it (test/fingerprint-base64.test.ts, test/fingerprint-spellings.test.ts, test/fingerprint-encodings.test.ts).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordedResponse, type Exchange } from '../../lib/http/exchange.js';
+import { Redactor } from '../../lib/reporting/redact.js';
 import { runCli } from './cli.js';
 import { files, readable } from './outputs.js';
 
@@ -15,6 +16,14 @@ export function exchange(request: string, headers: Record<string, string>, answe
     response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
     startedAt: new Date(0).toISOString(), durationMs: 1,
   };
+}
+
+/** A redactor that learned exchange A: a login's request with `user` (personal) and `password`, sent
+ *  with a bearer token. */
+export function learnedA(user: string, password: string, bearer: string): Redactor {
+  const r = new Redactor({ showPersonalData: false, secrets: [] });
+  r.learnFingerprints(exchange(JSON.stringify({ userName: user, password }), { authorization: `Bearer ${bearer}` }, '{}'), {});
+  return r;
 }
 
 /** A HAR entry: POST of `request` to the login route, answered 200 with `answer`. */
@@ -41,4 +50,18 @@ export async function echoHarRun(prefix: string, users: readonly [string, string
   const out = join(dir, 'out');
   const r = await runCli(['--har', har, '--report-dir', out, '--reports', 'summary,traceability,junit,allure']);
   return { code: r.code, stderr: r.stderr, outputs: [['console', r.stdout + r.stderr], ...files(out).map((f) => [f.slice(out.length + 1), readable(f)] as const)] };
+}
+
+/** echoHarRun with an answer for B that holds `echoed` (each alone, and all in one message) and `plain`:
+ *  every spelling of `echoed` an output shows (as sent or inside a JSON string), and each of `plain`
+ *  that exchanges.json does not show exactly as sent. */
+export async function echoHarShown(prefix: string, password: string, bearer: string, echoed: readonly string[], plain: readonly string[]): Promise<{ code: number | null; stderr: string; shown: string[]; changed: string[] }> {
+  const answer = JSON.stringify({ userName: 'carol', releaseMessage: echoed.join(' '), echoes: echoed, plain });
+  const { code, stderr, outputs } = await echoHarRun(prefix, ['alice', 'carol'], password, bearer, answer);
+  const spelled = echoed.flatMap((e) => [e, JSON.stringify(e).slice(1, -1)]);
+  const shown = outputs.flatMap(([name, text]) => spelled.filter((e) => text.includes(e)).map((e) => `${JSON.stringify(e)} in ${name}`));
+  const exchanges = outputs.find(([name]) => name === 'exchanges.json')![1];
+  // The answer's text is a JSON string of exchanges.json: its own escapes escaped again.
+  const changed = plain.filter((p) => !exchanges.includes(JSON.stringify(JSON.stringify(p).slice(1, -1)).slice(1, -1)));
+  return { code, stderr, shown, changed };
 }

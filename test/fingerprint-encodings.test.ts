@@ -1,0 +1,119 @@
+// A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
+// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32, base64 of its
+// UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is masked, whole and nothing
+// around it; the same spellings of values nothing learned, a near miss, and a short learned value
+// inside a word are shown exactly.
+import { describe, expect, it } from 'vitest';
+import { FingerprintSet } from '../lib/reporting/fingerprints.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { echoHarShown, exchange, learnedA } from './helpers/echo-exchanges.js';
+
+const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
+const TOKEN = 'Tk.Zf9Qz@Lm2XyW7kR';
+const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
+const hexBytes = (s: string): string[] => [...Buffer.from(s)].map((b) => b.toString(16).padStart(2, '0'));
+const codes = (s: string): string[] => [...s].map((ch) => ch.codePointAt(0)!.toString(16));
+/** RFC 4648 base32, padded or not. */
+const base32 = (s: string, pad = true): string => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const b of Buffer.from(s)) {
+    value = ((value << 8) | b) & 0xffff;
+    bits += 8;
+    for (; bits >= 5; bits -= 5) out += alphabet[(value >>> (bits - 5)) & 31];
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return pad ? out.padEnd(Math.ceil(out.length / 8) * 8, '=') : out;
+};
+const fullWidth = (s: string): string => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
+const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
+
+/** Each spelling of `secret`, by name. */
+const spellings = (secret: string): Record<string, string> => ({
+  'hex bytes with spaces': hexBytes(secret).join(' '),
+  'hex bytes in capitals with colons': hexBytes(secret).join(':').toUpperCase(),
+  'hex bytes as \\x escapes': hexBytes(secret).map((h) => `\\x${h}`).join(''),
+  'CSS escapes': codes(secret).map((h) => `\\${h} `).join(''),
+  'JavaScript \\u escapes': codes(secret).map((h) => `\\u${h.padStart(4, '0')}`).join(''),
+  'JavaScript \\u{} escapes': codes(secret).map((h) => `\\u{${h}}`).join(''),
+  'full-width forms': fullWidth(secret),
+  'base32, padded': base32(secret),
+  'base32, unpadded': base32(secret, false),
+  'base64 of its UTF-16LE bytes': b64(Buffer.from(secret, 'utf16le')),
+  'base64 of a UTF-16LE command holding it': b64(Buffer.from(`Invoke-Login -Secret ${secret}`, 'utf16le')),
+  'base64 in groups of four': groups(b64(secret)),
+});
+
+/** Values nothing learned, in the same spellings, and near misses: shown exactly. */
+const UNLEARNED = ['nothing-secret-here', 'Pw0rd-Hunter3-Qx7v'];
+const PLAIN = [
+  ...UNLEARNED.flatMap((v) => Object.values(spellings(v))),
+  ...UNLEARNED.map((v) => `xyz${v}abc`),
+  // A learned value shorter than MIN_PART ("alice", personal) is never looked for inside a word.
+  'malice aliceblue Xalicex',
+  // Words that look like the encodings.
+  'THE PASSWORD RESETLINK EXPIRED', 'with some more text here', '10 20 30 40 50 60 70 80 90', 'de:ad:be:ef:00:11:22:33:44',
+];
+
+describe('a secret learned in one exchange, echoed by another in an encoding', () => {
+  for (const [name, secret] of [['a password field', PASSWORD], ['a bearer token', TOKEN]] as const) {
+    for (const [how, echo] of Object.entries(spellings(secret))) {
+      it(`${name} as ${how}: masked whole in a JSON body, an HTML body and a line, the text around it kept`, () => {
+        const other = learnedA('alice', PASSWORD, TOKEN).scope();
+        expect(other.line(`echoed ${echo} back`)).toMatch(/^echoed «secret: \d+ chars» back$/);
+        for (const shown of [other.text(JSON.stringify({ echo })), other.text(`<html><body><p>${echo}</p></body></html>`)]) {
+          expect(shown).toMatch(/«secret: \d+ chars»/);
+          expect(shown.includes(echo)).toBe(false);
+        }
+      });
+    }
+    it(`${name} fused to letters on both sides, or on one: only the secret is masked`, () => {
+      const other = learnedA('alice', PASSWORD, TOKEN).scope();
+      expect(other.line(`id xyz${secret}abc, ${secret}Qz and Qz${secret} end`)).toBe('id xyz«secret: 18 chars»abc, «secret: 18 chars»Qz and Qz«secret: 18 chars» end');
+    });
+  }
+
+  it('masks a learned date, phone number or name standing alone, never inside a timestamp, a longer number or another word', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    const answer = { birthDateRaw: '1990-04-12', phoneNumber: '5551234567', city: 'Washington' };
+    r.learnFingerprints(exchange('{}', {}, JSON.stringify(answer)), answer);
+    const other = r.scope();
+    expect(other.line('1990-04-12 5551234567 Washington')).toBe('«secret: 10 chars» «secret: 10 chars» «secret: 10 chars»');
+    const around = 'at 1990-04-12T10:00:00Z call 15551234567890 or read washingtonpost';
+    expect(other.line(around)).toBe(around);
+  });
+
+  it('leaves the same spellings of values nothing learned exactly as sent (0 changed)', () => {
+    const other = learnedA('alice', PASSWORD, TOKEN).scope();
+    const changed = PLAIN.filter((plain) => other.text(JSON.stringify({ plain })) !== JSON.stringify({ plain }) || other.line(`next ${plain} end`) !== `next ${plain} end`);
+    expect(changed).toEqual([]);
+  });
+});
+
+describe('FingerprintSet.within', () => {
+  it('finds exactly the runs of a text, of the least length or more and not the whole, that has() finds', () => {
+    const set = new FingerprintSet(1000);
+    const learned = ['pw0rd-hunter2', 'abcdefgh', 'zz9-yy8-xx7', 'hunter2-qx7v'];
+    for (const v of learned) set.add(v);
+    for (let i = 0; i < 600; i++) set.add(`filler-${i}-value`);
+    for (const text of ['xxpw0rd-hunter2-qx7vyy', 'abcdefghabcdefgh', 'zz9-yy8-xx7', 'nothing-here-at-all', 'qabcdefgq', 'filler-12-valuex']) {
+      const found: Array<[number, number]> = [];
+      set.within(text, 8, found);
+      const expected: Array<[number, number]> = [];
+      for (let i = 0; i < text.length; i++) for (let j = i + 8; j <= text.length; j++) if (j - i < text.length && set.has(text.slice(i, j))) expected.push([i, j]);
+      expect(found, text).toEqual(expected);
+    }
+  });
+});
+
+describe('--har: exchange A carries a password and a bearer token, exchange B answers with them in those encodings', () => {
+  it('no report file nor console line shows them; the same encodings of values nothing learned are shown as sent', async () => {
+    const echoed = [...Object.values(spellings(PASSWORD)), ...Object.values(spellings(TOKEN)), `xyz${PASSWORD}abc`, `xyz${TOKEN}abc`];
+    const { code, stderr, shown, changed } = await echoHarShown('fingerprint-encodings-', PASSWORD, TOKEN, echoed, PLAIN);
+    expect(code, stderr).toBe(1);
+    expect(shown).toEqual([]);
+    expect(changed).toEqual([]);
+  }, 60_000);
+});
