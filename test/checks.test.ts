@@ -266,6 +266,36 @@ describe('a long received value in a message: the report cuts the value, not the
   it('SOAP-MEMBER-NS on a member in a 16 004-character namespace states which namespace it should be in', () => {
     const result = judged(changed(goodExchanges(), S, { body: (b) => b.replace('<Address>', `<Address xmlns="${ns}">`) }).values(), [checkById.get('SOAP-MEMBER-NS')!]).get('SOAP-MEMBER-NS')!;
     const shown = result.examples.map((f) => shownMessage(f.message, MAX_MESSAGE));
-    expect(shown).toEqual([expect.stringMatching(/^Address is in "urn:a+…" \(16,004 characters\), not "[^"]+"$/)]);
+    expect(shown).toEqual([expect.stringMatching(/^"Address" is in "urn:a+…" \(16,004 characters\), not "[^"]+"$/)]);
   });
+});
+
+describe('a long received element name in a SOAP message: quoted, and cut by the report before the reason', () => {
+  // 1 000 characters: within the parser's name limit (1 024), past a message's 400.
+  const n = `N${'a'.repeat(999)}`;
+  const CUT = /"Na+…" \(1,000 characters\)/;
+  const cases: Array<[id: string, change: Change, tail: RegExp]> = [
+    ['SOAP-ENVELOPE-NS', { body: (b) => b.replace(/^<s:Envelope /, `<s:${n} `).replace(/<\/s:Envelope>$/, `</s:${n}>`) }, / in "http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/", expected \{[^}]+\}Envelope$/],
+    ['SOAP-BODY', { body: (b) => b.replace('</s:Body></s:Envelope>', `</s:Body><s:${n}/></s:Envelope>`) }, /, expected \[Header,\] Body$/],
+    ['SOAP-HEADER-MUST-UNDERSTAND', { body: (b) => b.replace('<s:Body>', `<s:Header><t:${n} xmlns:t="urn:t" s:mustUnderstand="1"/></s:Header><s:Body>`) }, / in "urn:t" has mustUnderstand="1"; no client of this interface understands it$/],
+    ['SOAP-BODY-SINGLE', { body: (b) => b.replace('</UserDetailsResponse></s:Body>', `</UserDetailsResponse><${n}/></s:Body>`) }, /\), expected one$/],
+    ['SOAP-RESPONSE-ELEMENT', { body: (b) => b.replace(/<UserDetailsResponse[\s\S]*<\/UserDetailsResponse>/, `<${n} xmlns="urn:x"/>`) }, / in "urn:x", expected \{[^}]+\}UserDetailsResponse$/],
+    ['SOAP-MEMBER-NS', { body: (b) => b.replace('<Address>', `<${n} xmlns="urn:x"/><Address>`) }, / is in "urn:x", not "[^"]+"$/],
+    ['SOAP-NESTED-NS', { body: (b) => b.replace('<EnrollmentInfo><OwnerId>', `<EnrollmentInfo><${n} xmlns="urn:x"/><OwnerId>`) }, / is in "urn:x"$/],
+    ['SOAP-ITEM-NS', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<${n}>2024</${n}>`) }, / is in "[^"]+", expected http:\/\/schemas\.microsoft\.com\/2003\/10\/Serialization\/Arrays$/],
+    ['SOAP-ARRAY-ITEMS', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<d4p1:${n}>2024</d4p1:${n}>`) }, /, expected int items$/],
+    ['SOAP-INTEGER', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<d4p1:${n}>MMXXIV</d4p1:${n}>`) }, /\[2\] is "MMXXIV": expected an xs:int \(digits only\)$/],
+    ['SOAP-MAP-ENTRIES', { body: (b) => b.replace('<d4p1:Key>1001</d4p1:Key>', `<d4p1:${n}>1001</d4p1:${n}>`) }, /, expected Key, Value$/],
+    ['SOAP-UNKNOWN-MEMBERS', { body: (b) => b.replace('</UserDetailsResponse>', `<${n}>1</${n}></UserDetailsResponse>`) }, / is not a member of \w+$/],
+    ['SOAP-ENTRY-NAME', { body: (b) => b.replace(/KeyValueOfstringProviderPaymentSettings\w+/g, n) }, /; \.NET names it KeyValueOfstring\w+ and skips any other$/],
+    ['ROUTE-SOAP-POST', { body: `<${n}/>` }, /^the body holds no Envelope\/Body\/UserDetailsResponse \(root element: "Na+…" \(1,000 characters\)\)$/],
+  ];
+  for (const [id, change, tail] of cases) {
+    it(`${id}: the name is quoted and cut, the reason after it kept`, () => {
+      const result = judged(changed(goodExchanges(), S, change).values(), [checkById.get(id)!]).get(id)!;
+      expect(result.status, result.message).toBe('fail');
+      const shown = result.examples.map((f) => shownMessage(f.message, MAX_MESSAGE));
+      expect(shown.filter((m) => CUT.test(m) && tail.test(m)), shown.join('\n')).not.toEqual([]);
+    });
+  }
 });

@@ -14,8 +14,17 @@ const RECORD = impersonateLogout.responseElement;
 
 /** A namespace as received, quoted as show() quotes any received value (a report cuts it there). */
 export const shownNs = (ns: string | null): string => (ns ? show(ns) : 'no namespace');
-/** An element as received: its name, and its namespace quoted. */
-export const qname = (e: { ns: string | null; name: string }) => (e.ns ? `${e.name} in ${show(e.ns)}` : `${e.name} (no namespace)`);
+/** An element as received: its name and its namespace, each quoted as show() quotes any received
+ *  value (a report cuts a long one there and keeps the reason after it). */
+export const qname = (e: { ns: string | null; name: string }) => (e.ns ? `${show(e.name)} in ${show(e.ns)}` : `${show(e.name)} (no namespace)`);
+/** The Envelope's children as received, when they are not [Header,] Body in `ns` (SOAP 1.1 section 4);
+ *  undefined when they are. */
+export function misshapenEnvelope(env: XmlElement, ns: string | null): string | undefined {
+  const kids = elementChildren(env);
+  const is = (e: XmlElement | undefined, name: string) => e?.ns === ns && e.name === name;
+  const ok = (kids.length === 1 && is(kids[0], SOAP.body)) || (kids.length === 2 && is(kids[0], SOAP.header) && is(kids[1], SOAP.body));
+  return ok ? undefined : kids.map((k) => (k.ns === ns ? show(k.name) : qname(k))).join(', ') || 'nothing';
+}
 const hasText = (e: XmlElement) => textContent(e).trim() !== '';
 
 /** A look at the SOAP parts of an answer; an answer that is not a 200 XML document is skipped. */
@@ -69,10 +78,8 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     title: 'The Envelope holds an optional Header, then one Body',
     requirement: "The Envelope's children are an optional Header then exactly one Body, in the Envelope's namespace (SOAP 1.1 section 4).",
     judge: overSoap(({ envelope: env }) => {
-      const kids = elementChildren(env);
-      const names = kids.map((k) => (k.ns === env.ns ? k.name : qname(k)));
-      const ok = (names.length === 1 && names[0] === SOAP.body) || (names.length === 2 && names[0] === SOAP.header && names[1] === SOAP.body);
-      const out: Finding[] = ok ? [] : [finding(`the Envelope holds ${names.join(', ') || 'nothing'}, expected [Header,] Body`, { path: `/${env.name}` })];
+      const held = misshapenEnvelope(env, env.ns);
+      const out: Finding[] = held === undefined ? [] : [finding(`the Envelope holds ${held}, expected [Header,] Body`, { path: `/${env.name}` })];
       if (hasText(env)) out.push(finding('the Envelope holds text outside its elements', { path: `/${env.name}` }));
       return out;
     }),
@@ -105,7 +112,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       if (!body) return { skip: 'no Body' };
       const kids = elementChildren(body);
       const path = `/${env.name}/${body.name}`;
-      const out: Finding[] = kids.length === 1 ? [] : [finding(`the Body holds ${kids.length} elements (${kids.map((k) => k.name).join(', ')}), expected one`, { path })];
+      const out: Finding[] = kids.length === 1 ? [] : [finding(`the Body holds ${kids.length} elements (${kids.map((k) => show(k.name)).join(', ')}), expected one`, { path })];
       if (hasText(body)) out.push(finding('the Body holds text outside its element', { path }));
       return out;
     }),
@@ -133,7 +140,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'A .NET client ignores members in any other namespace (DataContractSerializer), so an unqualified or foreign member is lost.',
     judge: overSoapRecord(({ record, path }) =>
       elementChildren(record).filter((c) => c.ns !== record.ns)
-        .map((c) => finding(`${c.name} is in ${shownNs(c.ns)}, not ${shownNs(record.ns)}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
+        .map((c) => finding(`${show(c.name)} is in ${shownNs(c.ns)}, not ${shownNs(record.ns)}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
   },
   {
     ...envelope, level: 'SHOULD', clause: '2.1',
@@ -146,7 +153,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const out: Finding[] = [];
       for (const o of objects) {
         if (o.element === record) continue;
-        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${c.name} is in ${shownNs(c.ns)}`, { path: `${o.path}/${c.name}` }));
+        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${show(c.name)} is in ${shownNs(c.ns)}`, { path: `${o.path}/${c.name}` }));
       }
       return out;
     }),
@@ -159,7 +166,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'The spec names the item elements but not their namespaces; these are DataContractSerializer\'s (servicestack-notes.md).',
     judge: overSoapRecord(({ slots }, ex) => {
       const out: Finding[] = [];
-      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${e.name} is in ${shownNs(e.ns)}, expected ${ns}`, { path: at })); };
+      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${show(e.name)} is in ${shownNs(e.ns)}, expected ${ns}`, { path: at })); };
       for (const s of slots) {
         if (s.item && s.field.type.kind === 'array') expect(s.element, namespaceOf(s.field.type.soapItem.ns, ex.settings.namespaces), s.path);
         if (!s.item && s.type.kind === 'map') {
