@@ -50,6 +50,8 @@ const BREAKS: Record<string, Break[]> = {
     [S, { body: (b) => b.replace('<s:Body>', '<s:Body><?pi data?>') }, 'a processing instruction (SOAP 1.1 section 3)', 'body'],
     [S, { headers: { 'content-type': 'application/xml; charset=utf-8, text/html' } }, 'a second Content-Type after one with a parameter', 'headers.content-type'],
     [S, { body: (b) => b.replace(/<UserDetailsResponse[\s\S]*<\/UserDetailsResponse>/, '<s:Fault><faultcode>s:Server</faultcode><faultstring>no</faultstring></s:Fault>') }, 'a Fault', '/Envelope/Body'],
+    // XML 1.0 2.8: a 1.x document is read as 1.0, where &#x1; is no character; XML 1.1 would admit it.
+    [S, { body: (b) => `<?xml version="1.1"?>${b.replace('<City>Zürich</City>', '<City>Z&#x1;rich</City>')}` }, 'a control-character reference behind a version="1.1" declaration', 'body'],
   ],
   'OPTIONS-ALLOWS-POST': [[PROBE.options(login), { headers: { 'access-control-allow-methods': 'GET' } }, 'POST not named', 'headers.access-control-allow-methods']],
   'FORMAT-JSON-EXTENSION': [[PROBE.jsonExtension(login), { headers: { 'content-type': 'application/xml' }, body: '<UserDetailsResponse/>' }, 'Accept wins over .json', 'headers.content-type']],
@@ -207,6 +209,7 @@ const KEEPS: Case[] = [
   [L, { body: (b) => JSON.stringify(JSON.parse(b), null, 2) }, 'indented JSON'],
   [L, { body: (b) => b.replace('"city":"Zürich"', '"city":"Z\\u00fcrich"') }, 'a \\u escape'],
   [S, { body: (b) => `\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<!-- hello -->\n${b}` }, 'BOM, declaration, comment'],
+  [S, { body: (b) => `<?xml version="1.1" encoding="UTF-8"?>${b}` }, 'a version="1.1" declaration over a document XML 1.0 reads alike (XML 1.0 2.8)'],
   [S, { body: (b) => b.replaceAll('<s:', '<soap:').replaceAll('</s:', '</soap:').replace('xmlns:s=', 'xmlns:soap=') }, 'another envelope prefix'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header/><s:Body>') }, 'an empty Header'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header><t:Trace xmlns:t="urn:example:trace">1</t:Trace><t:Node xmlns:t="urn:example:trace" s:mustUnderstand="0">web-1</t:Node></s:Header><s:Body>') }, 'Header blocks without mustUnderstand, or with mustUnderstand="0"'],
