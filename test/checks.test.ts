@@ -77,6 +77,11 @@ const BREAKS: Record<string, Break[]> = {
     [PROBE.compressed(impersonateLogout), { headers: { 'content-encoding': 'zstd' } }, 'a coding the request did not offer', 'headers.content-encoding'],
   ],
   'SOAP-ENVELOPE-NS': [[S, { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2 envelope', '/Envelope']],
+  'SOAP-ENCODING': [
+    [S, { body: (b) => `<?xml version="1.0" encoding="ISO-8859-1"?>${b}` }, 'a declaration naming ISO-8859-1 over UTF-8 bytes, no charset', 'body'],
+    [S, { headers: { 'content-type': 'application/xml; charset=utf-8' }, body: (b) => `<?xml version="1.0" encoding="ISO-8859-1"?>${b}` }, 'a declaration naming ISO-8859-1 under charset=utf-8', 'body'],
+    [S, { headers: { 'content-type': 'application/xml; charset=iso-8859-1' }, body: (b) => `<?xml version="1.0" encoding="utf-8"?>${b}` }, 'charset=iso-8859-1 over a declaration naming UTF-8', 'headers.content-type'],
+  ],
   'SOAP-BODY': [
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Body/></s:Envelope>') }, 'two Bodies', '/Envelope'],
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Header/></s:Envelope>') }, 'Header after Body', '/Envelope'],
@@ -209,6 +214,7 @@ const KEEPS: Case[] = [
   [L, { body: (b) => JSON.stringify(JSON.parse(b), null, 2) }, 'indented JSON'],
   [L, { body: (b) => b.replace('"city":"Zürich"', '"city":"Z\\u00fcrich"') }, 'a \\u escape'],
   [S, { body: (b) => `\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<!-- hello -->\n${b}` }, 'BOM, declaration, comment'],
+  [S, { headers: { 'content-type': 'application/xml; charset="UTF-8"' }, body: (b) => `<?xml version='1.0' encoding='utf-8'?>${b}` }, 'a quoted charset and a declaration naming UTF-8 in other case'],
   [S, { body: (b) => `<?xml version="1.1" encoding="UTF-8"?>${b}` }, 'a version="1.1" declaration over a document XML 1.0 reads alike (XML 1.0 2.8)'],
   [S, { body: (b) => b.replaceAll('<s:', '<soap:').replaceAll('</s:', '</soap:').replace('xmlns:s=', 'xmlns:soap=') }, 'another envelope prefix'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header/><s:Body>') }, 'an empty Header'],

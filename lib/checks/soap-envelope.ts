@@ -1,14 +1,16 @@
-// The SOAP envelope of 4.2: SOAP 1.1 namespace, Header?/Body structure, one UserDetailsResponse in
+// The SOAP envelope of 4.2: its encoding, SOAP 1.1 namespace, Header?/Body structure, one UserDetailsResponse in
 // the login namespace, and its members in the record's namespace. Namespace URIs are compared,
 // never prefixes.
 import { namespaceOf, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
+import { encodingLabels, encodingName } from '../xml/decode.js';
 import { attribute, elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView, SoapParts } from './exchange-view.js';
 import { soapRecordKind } from './kinds.js';
 import { soapObjects, soapSlots, type SoapObjectAt, type SoapSlot } from './walk-soap.js';
+import { PATHS } from './whole-answer.js';
 
 const RECORD = impersonateLogout.responseElement;
 
@@ -56,6 +58,12 @@ export const overSoapRecord = (look: (view: SoapRecordView, ex: ExchangeView) =>
     return look(view, ex);
   });
 
+/** UTF-8 or UTF-16 (either byte order), as a label's WHATWG encoding names it; undefined for another. */
+const utfOf = (label: string): 'UTF-8' | 'UTF-16' | undefined => {
+  const name = encodingName(label);
+  return name === 'utf-8' ? 'UTF-8' : name === 'utf-16le' || name === 'utf-16be' ? 'UTF-16' : undefined;
+};
+
 const envelope = {
   area: 'SOAP envelope', operation: impersonateLogout.name, clause: '4.2', judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
 } as const;
@@ -70,6 +78,36 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       if (env.name === SOAP.envelope && env.ns === SOAP11_ENVELOPE) return [];
       const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 Envelope' : qname(env);
       return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
+    }),
+  },
+  {
+    ...envelope, level: 'MUST',
+    id: 'SOAP-ENCODING',
+    title: 'The answer is UTF-8 or UTF-16, and every label names the encoding it is read by',
+    requirement: 'The SOAP answer is in UTF-8 or UTF-16, and its byte-order mark, Content-Type charset and XML declaration encoding, each where present, name that same encoding.',
+    interpretation: 'Interpretation: 4.2 names application/xml and no charset, and its request is UTF-8. The encoding the body is read by is the byte-order mark\'s, else the charset\'s, else the declaration\'s, else UTF-8 (RFC 7303 3.2, XML 1.0 appendix F); '
+      + 'it must be UTF-8 or UTF-16 (WS-I Basic Profile 1.1 R1012: a SOAP message is serialised as one of them). '
+      + 'A label naming another encoding than that one fails even where the body reads rightly by the one that decides: a reader without the header (a saved answer, an XML reader handed the bytes) goes by the declaration, '
+      + 'XML 1.0 4.3.3 makes a declaration that misnames the encoding a fatal error, and every non-ASCII character would be misread. '
+      + 'Labels are compared by their WHATWG encoding ("utf8" is UTF-8; UTF-16 of either byte order is one).',
+    judge: overSoap((_parts, ex) => {
+      const r = ex.response();
+      if (!r.ok) return { skip: r.reason };
+      const header = r.value.headers['content-type'];
+      const { bom, charset, declared } = encodingLabels(r.value.body, header);
+      // In the order that decides: the first present is the encoding the body is read by.
+      const labels = [
+        ...(bom ? [{ label: bom, where: 'the byte-order mark', path: PATHS.body }] : []),
+        ...(charset ? [{ label: charset, where: `the charset of Content-Type ${show(header)}`, path: PATHS.contentType }] : []),
+        ...(declared ? [{ label: declared, where: 'the XML declaration', path: PATHS.body }] : []),
+      ];
+      const [first] = labels;
+      return labels.flatMap((l) => {
+        const utf = utfOf(l.label);
+        if (l === first) return utf ? [] : [finding(`${l.where} names ${show(l.label)}, and the body is read by it; a SOAP message is UTF-8 or UTF-16`, { path: l.path, actual: l.label })];
+        return utf && utf === utfOf(first!.label) ? []
+          : [finding(`${l.where} names ${show(l.label)}, but ${first!.where} names ${show(first!.label)}, by which the body is read`, { path: l.path, actual: l.label })];
+      });
     }),
   },
   {
