@@ -122,7 +122,7 @@ describe('accounts judged one by one', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const s = summaryOf(dir);
     expect(s.counts.exchanges).toMatchObject({ cases: 3, bySource: { probe: 20, case: 4 } });
-    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 61 checks, 3 accounts/);
+    expect(r.stdout).toMatch(/checking \S+ \(deployment\), 62 checks, 3 accounts/);
   });
 
   // No second run of the same 1200 accounts against a reference without the fault: that every other

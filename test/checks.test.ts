@@ -50,6 +50,8 @@ const BREAKS: Record<string, Break[]> = {
     [S, { body: (b) => b.replace('<s:Body>', '<s:Body><?pi data?>') }, 'a processing instruction (SOAP 1.1 section 3)', 'body'],
     [S, { headers: { 'content-type': 'application/xml; charset=utf-8, text/html' } }, 'a second Content-Type after one with a parameter', 'headers.content-type'],
     [S, { body: (b) => b.replace(/<UserDetailsResponse[\s\S]*<\/UserDetailsResponse>/, '<s:Fault><faultcode>s:Server</faultcode><faultstring>no</faultstring></s:Fault>') }, 'a Fault', '/Envelope/Body'],
+    // XML 1.0 2.8: a 1.x document is read as 1.0, where &#x1; is no character; XML 1.1 would admit it.
+    [S, { body: (b) => `<?xml version="1.1"?>${b.replace('<City>Zürich</City>', '<City>Z&#x1;rich</City>')}` }, 'a control-character reference behind a version="1.1" declaration', 'body'],
   ],
   'OPTIONS-ALLOWS-POST': [[PROBE.options(login), { headers: { 'access-control-allow-methods': 'GET' } }, 'POST not named', 'headers.access-control-allow-methods']],
   'FORMAT-JSON-EXTENSION': [[PROBE.jsonExtension(login), { headers: { 'content-type': 'application/xml' }, body: '<UserDetailsResponse/>' }, 'Accept wins over .json', 'headers.content-type']],
@@ -75,6 +77,11 @@ const BREAKS: Record<string, Break[]> = {
     [PROBE.compressed(impersonateLogout), { headers: { 'content-encoding': 'zstd' } }, 'a coding the request did not offer', 'headers.content-encoding'],
   ],
   'SOAP-ENVELOPE-NS': [[S, { body: (b) => b.replaceAll(SOAP11_ENVELOPE, SOAP12_ENVELOPE) }, 'SOAP 1.2 envelope', '/Envelope']],
+  'SOAP-ENCODING': [
+    [S, { body: (b) => `<?xml version="1.0" encoding="ISO-8859-1"?>${b}` }, 'a declaration naming ISO-8859-1 over UTF-8 bytes, no charset', 'body'],
+    [S, { headers: { 'content-type': 'application/xml; charset=utf-8' }, body: (b) => `<?xml version="1.0" encoding="ISO-8859-1"?>${b}` }, 'a declaration naming ISO-8859-1 under charset=utf-8', 'body'],
+    [S, { headers: { 'content-type': 'application/xml; charset=iso-8859-1' }, body: (b) => `<?xml version="1.0" encoding="utf-8"?>${b}` }, 'charset=iso-8859-1 over a declaration naming UTF-8', 'headers.content-type'],
+  ],
   'SOAP-BODY': [
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Body/></s:Envelope>') }, 'two Bodies', '/Envelope'],
     [S, { body: (b) => b.replace('</s:Body></s:Envelope>', '</s:Body><s:Header/></s:Envelope>') }, 'Header after Body', '/Envelope'],
@@ -207,6 +214,8 @@ const KEEPS: Case[] = [
   [L, { body: (b) => JSON.stringify(JSON.parse(b), null, 2) }, 'indented JSON'],
   [L, { body: (b) => b.replace('"city":"Zürich"', '"city":"Z\\u00fcrich"') }, 'a \\u escape'],
   [S, { body: (b) => `\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<!-- hello -->\n${b}` }, 'BOM, declaration, comment'],
+  [S, { headers: { 'content-type': 'application/xml; charset="UTF-8"' }, body: (b) => `<?xml version='1.0' encoding='utf-8'?>${b}` }, 'a quoted charset and a declaration naming UTF-8 in other case'],
+  [S, { body: (b) => `<?xml version="1.1" encoding="UTF-8"?>${b}` }, 'a version="1.1" declaration over a document XML 1.0 reads alike (XML 1.0 2.8)'],
   [S, { body: (b) => b.replaceAll('<s:', '<soap:').replaceAll('</s:', '</soap:').replace('xmlns:s=', 'xmlns:soap=') }, 'another envelope prefix'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header/><s:Body>') }, 'an empty Header'],
   [S, { body: (b) => b.replace('<s:Body>', '<s:Header><t:Trace xmlns:t="urn:example:trace">1</t:Trace><t:Node xmlns:t="urn:example:trace" s:mustUnderstand="0">web-1</t:Node></s:Header><s:Body>') }, 'Header blocks without mustUnderstand, or with mustUnderstand="0"'],
@@ -266,6 +275,36 @@ describe('a long received value in a message: the report cuts the value, not the
   it('SOAP-MEMBER-NS on a member in a 16 004-character namespace states which namespace it should be in', () => {
     const result = judged(changed(goodExchanges(), S, { body: (b) => b.replace('<Address>', `<Address xmlns="${ns}">`) }).values(), [checkById.get('SOAP-MEMBER-NS')!]).get('SOAP-MEMBER-NS')!;
     const shown = result.examples.map((f) => shownMessage(f.message, MAX_MESSAGE));
-    expect(shown).toEqual([expect.stringMatching(/^Address is in "urn:a+…" \(16,004 characters\), not "[^"]+"$/)]);
+    expect(shown).toEqual([expect.stringMatching(/^"Address" is in "urn:a+…" \(16,004 characters\), not "[^"]+"$/)]);
   });
+});
+
+describe('a long received element name in a SOAP message: quoted, and cut by the report before the reason', () => {
+  // 1 000 characters: within the parser's name limit (1 024), past a message's 400.
+  const n = `N${'a'.repeat(999)}`;
+  const CUT = /"Na+…" \(1,000 characters\)/;
+  const cases: Array<[id: string, change: Change, tail: RegExp]> = [
+    ['SOAP-ENVELOPE-NS', { body: (b) => b.replace(/^<s:Envelope /, `<s:${n} `).replace(/<\/s:Envelope>$/, `</s:${n}>`) }, / in "http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/", expected \{[^}]+\}Envelope$/],
+    ['SOAP-BODY', { body: (b) => b.replace('</s:Body></s:Envelope>', `</s:Body><s:${n}/></s:Envelope>`) }, /, expected \[Header,\] Body$/],
+    ['SOAP-HEADER-MUST-UNDERSTAND', { body: (b) => b.replace('<s:Body>', `<s:Header><t:${n} xmlns:t="urn:t" s:mustUnderstand="1"/></s:Header><s:Body>`) }, / in "urn:t" has mustUnderstand="1"; no client of this interface understands it$/],
+    ['SOAP-BODY-SINGLE', { body: (b) => b.replace('</UserDetailsResponse></s:Body>', `</UserDetailsResponse><${n}/></s:Body>`) }, /\), expected one$/],
+    ['SOAP-RESPONSE-ELEMENT', { body: (b) => b.replace(/<UserDetailsResponse[\s\S]*<\/UserDetailsResponse>/, `<${n} xmlns="urn:x"/>`) }, / in "urn:x", expected \{[^}]+\}UserDetailsResponse$/],
+    ['SOAP-MEMBER-NS', { body: (b) => b.replace('<Address>', `<${n} xmlns="urn:x"/><Address>`) }, / is in "urn:x", not "[^"]+"$/],
+    ['SOAP-NESTED-NS', { body: (b) => b.replace('<EnrollmentInfo><OwnerId>', `<EnrollmentInfo><${n} xmlns="urn:x"/><OwnerId>`) }, / is in "urn:x"$/],
+    ['SOAP-ITEM-NS', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<${n}>2024</${n}>`) }, / is in "[^"]+", expected http:\/\/schemas\.microsoft\.com\/2003\/10\/Serialization\/Arrays$/],
+    ['SOAP-ARRAY-ITEMS', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<d4p1:${n}>2024</d4p1:${n}>`) }, /, expected int items$/],
+    ['SOAP-INTEGER', { body: (b) => b.replace('<d4p1:int>2024</d4p1:int>', `<d4p1:${n}>MMXXIV</d4p1:${n}>`) }, /\[2\] is "MMXXIV": expected an xs:int \(digits only\)$/],
+    ['SOAP-MAP-ENTRIES', { body: (b) => b.replace('<d4p1:Key>1001</d4p1:Key>', `<d4p1:${n}>1001</d4p1:${n}>`) }, /, expected Key, Value$/],
+    ['SOAP-UNKNOWN-MEMBERS', { body: (b) => b.replace('</UserDetailsResponse>', `<${n}>1</${n}></UserDetailsResponse>`) }, / is not a member of \w+$/],
+    ['SOAP-ENTRY-NAME', { body: (b) => b.replace(/KeyValueOfstringProviderPaymentSettings\w+/g, n) }, /; \.NET names it KeyValueOfstring\w+ and skips any other$/],
+    ['ROUTE-SOAP-POST', { body: `<${n}/>` }, /^the body holds no Envelope\/Body\/UserDetailsResponse \(root element: "Na+…" \(1,000 characters\)\)$/],
+  ];
+  for (const [id, change, tail] of cases) {
+    it(`${id}: the name is quoted and cut, the reason after it kept`, () => {
+      const result = judged(changed(goodExchanges(), S, change).values(), [checkById.get(id)!]).get(id)!;
+      expect(result.status, result.message).toBe('fail');
+      const shown = result.examples.map((f) => shownMessage(f.message, MAX_MESSAGE));
+      expect(shown.filter((m) => CUT.test(m) && tail.test(m)), shown.join('\n')).not.toEqual([]);
+    });
+  }
 });

@@ -46,7 +46,7 @@ describe.concurrent('conformance CLI', () => {
     const r = await runCli([...LEAN, '--base-url', broken.url, '--report-dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ JSON-DATETIME \[MUST, 2 Types\] login\.post: "2019-03-01T08:15:30.500" \(a string\): expected YYYY-MM-DDThh:mm:ss.fffffff .* at \$\.createdDate/);
-    expect(r.stdout).toMatch(/Verdict: NOT CONFORMANT \(MUST 46 passed, 1 failed/);
+    expect(r.stdout).toMatch(/Verdict: NOT CONFORMANT \(MUST 47 passed, 1 failed/);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.checks.find((c: { id: string }) => c.id === 'JSON-DATETIME')).toMatchObject({ status: 'failed', clause: '2 Types', level: 'MUST' });
     noStack(r.stdout + r.stderr);
@@ -60,7 +60,7 @@ describe.concurrent('conformance CLI', () => {
     expect(r.stdout).toMatch(/2 checks/);
     expect(r.stdout).toMatch(/MUST 1 passed, 0 failed.*SHOULD 1 passed/);
     const trace = readFileSync(join(dir, 'traceability.md'), 'utf8');
-    expect(trace).toContain('**Filtered run:** 59 of the 61 checks every run can feed were left out');
+    expect(trace).toContain('**Filtered run:** 60 of the 62 checks every run can feed were left out');
     expect(trace).toMatch(/^\| 4\.1 \| SupportStateUserLoginRequest \| not selected in this run \|/m);
     expect(readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-globals.json'))).toHaveLength(2);
   });
@@ -69,7 +69,7 @@ describe.concurrent('conformance CLI', () => {
     const r = await runCli([...LEAN, '--base-url', advisory.url, '--report-dir', reports()]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Advisory SHOULD findings \(1, not part of the verdict\):\n  ✗ JSON-UNKNOWN-MEMBERS/);
-    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed, 0 skipped; SHOULD 13 passed, 1 failed\)/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 48 passed, 0 failed, 0 skipped; SHOULD 13 passed, 1 failed\)/);
   });
 
   it('an output that cannot be written: the verdict still reaches the console, one line names the output, exit 2', async () => {

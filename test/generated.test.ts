@@ -406,9 +406,9 @@ describe('the catalogue', () => {
 
   it('a run holds the Robustness checks only when it generates requests', () => {
     const ids = (s: EvidenceSource[]) => checksFor(new Set(s)).map((c) => c.id);
-    expect(ids(['probe'])).toHaveLength(61);
+    expect(ids(['probe'])).toHaveLength(62);
     expect(ids(['probe', 'case']).some((id) => id.startsWith('ROBUST-'))).toBe(false);
-    expect(ids(['probe', 'generated'])).toHaveLength(66);
+    expect(ids(['probe', 'generated'])).toHaveLength(67);
     expect(ids(['probe', 'generated']).filter((id) => id.startsWith('ROBUST-'))).toHaveLength(5);
   });
 });

@@ -116,13 +116,13 @@ describe('installed from its tarball', () => {
     const dir = join(home, 'reports-embedded');
     const r = await npx(['--report-dir', dir, '--quiet']);
     expect([r.code, r.stderr]).toEqual([0, `note: ${ALLURE_MISSING}\n`]);
-    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 48 passed, 0 failed/);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
     for (const f of ['traceability.md', 'interface.md', 'summary.json', 'junit.xml', 'exchanges.json', 'replay.sh', 'allure-results']) expect(existsSync(join(dir, f)), f).toBe(true);
     // The clauses are quoted from the spec the package ships, and its copy is what the links reach.
     expect(readFileSync(join(dir, 'interface.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'docs', 'spec', 'interface.md'), 'utf8'));
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toContain('A JSON route for this operation: not shown.');
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="61" failures="0"/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="62" failures="0"/);
   });
 
   it('checks a given base URL: exit 1 on a MUST failure, with the same reports', async () => {

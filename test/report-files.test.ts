@@ -85,11 +85,11 @@ describe('report files are renamed into place, never written through a path alre
   it('exits 0 on the embedded reference and writes report.html, traceability.md, summary.json, junit.xml, allure-results, and a manifest hashing each', async () => {
     const { trap: { dir }, r } = await embeddedRun();
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 47 passed, 0 failed/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT \(MUST 48 passed, 0 failed/);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.verdict).toBe('conformant');
-    expect(summary.checks).toHaveLength(61); // Robustness joins only with --generate
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="61" failures="0"/);
+    expect(summary.checks).toHaveLength(62); // Robustness joins only with --generate
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/tests="62" failures="0"/);
     expect(lstatSync(join(dir, 'allure-results')).isDirectory()).toBe(true);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<title>\s*Conformance of http:\/\/127\.0\.0\.1:\d+: CONFORMANT \(/);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^# Traceability: ` http:\/\/127\.0\.0\.1:\d+ `\n\nVerdict \*\*CONFORMANT\*\*/);

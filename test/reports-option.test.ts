@@ -31,7 +31,7 @@ describe('--reports', () => {
     const r = await runCli(['--report-dir', dir, '--reports', 'junit']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'manifest.json']);
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT" tests="61" failures="0"/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT" tests="62" failures="0"/);
   });
 
   it('an unknown name: exit 2 in one line naming it and the choices', async () => {

@@ -13,7 +13,7 @@ import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
-import { qname } from './soap-envelope.js';
+import { misshapenEnvelope, qname } from './soap-envelope.js';
 
 const CLIENT_SOURCES = ['har', 'proxy', 'client'] as const;
 /** A request a client sent (the harness's own are built from the contract: nothing to judge there). */
@@ -218,9 +218,9 @@ export const REQUEST_CHECKS: readonly Check[] = [
         return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
       }
       // Header and Body are SOAP's own elements: in the envelope namespace, not merely so named.
+      const held = misshapenEnvelope(env, SOAP11_ENVELOPE);
+      if (held !== undefined) return [finding(`the Envelope holds ${held}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
       const kids = elementChildren(env);
-      const names = kids.map((e) => (e.ns === SOAP11_ENVELOPE ? e.name : qname(e))).join(', ');
-      if (names !== SOAP.body && names !== `${SOAP.header}, ${SOAP.body}`) return [finding(`the Envelope holds ${names || 'nothing'}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
       // SOAP 1.1's schema gives Envelope and Body element content only: text between their elements is no envelope.
       const places: [XmlElement, string][] = [[env, `/${SOAP.envelope}`], [kids.at(-1)!, `/${SOAP.envelope}/${SOAP.body}`]];
       return places.filter(([e]) => textContent(e).trim() !== '')
@@ -254,7 +254,7 @@ export const REQUEST_CHECKS: readonly Check[] = [
       if (!Array.isArray(kids)) return kids as Look;
       const req = kids.find((k) => k.name === impersonateLogout.name);
       if (!req) return { skip: `no ${impersonateLogout.name} (REQ-SOAP-BODY judges it)` };
-      const inside = elementChildren(req).map((e) => e.name);
+      const inside = elementChildren(req).map((e) => show(e.name));
       return inside.length || textContent(req).trim() ? [finding(`${impersonateLogout.name} holds ${inside.join(', ') || 'text'}`, { path: `/${SOAP.envelope}/${SOAP.body}/${impersonateLogout.name}` })] : [];
     }),
   },

@@ -60,7 +60,8 @@ export const ROUTE_CHECKS: readonly Check[] = [
     title: `POST ${impersonateLogout.route} answers 200 with a SOAP response`,
     area: 'Routes', operation: impersonateLogout.name, clause: impersonateLogout.clause, level: 'MUST',
     requirement: `POST ${impersonateLogout.route} with the request of 4.2 answers 200, Content-Type application/xml, and a well-formed XML Envelope whose Body holds UserDetailsResponse.`,
-    interpretation: 'Namespaces and structure beyond locating the record are judged by the SOAP envelope checks. The media type is the spec\'s, kept although a stock WCF client (BasicHttpBinding) refuses a SOAP 1.1 answer labelled application/xml (fixtures/dotnet/golden/wcf.json).',
+    interpretation: 'Namespaces and structure beyond locating the record are judged by the SOAP envelope checks. The media type is the spec\'s, kept although a stock WCF client (BasicHttpBinding) refuses a SOAP 1.1 answer labelled application/xml (fixtures/dotnet/golden/wcf.json). '
+      + 'The body is read as XML 1.0 whatever version its declaration names (XML 1.0 5th edition, 2.8: a 1.x document is processed as 1.0; SOAP 1.1 is defined over XML 1.0), so version="1.1" admits none of XML 1.1\'s control-character references (&#x1;).',
     judges: soapPost.judges,
     appliesTo: soapPost.applies,
     judge: (ex) => soapAnswer(ex, impersonateLogout.responseElement),

@@ -1,21 +1,32 @@
-// The SOAP envelope of 4.2: SOAP 1.1 namespace, Header?/Body structure, one UserDetailsResponse in
+// The SOAP envelope of 4.2: its encoding, SOAP 1.1 namespace, Header?/Body structure, one UserDetailsResponse in
 // the login namespace, and its members in the record's namespace. Namespace URIs are compared,
 // never prefixes.
 import { namespaceOf, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
+import { encodingLabels, encodingName } from '../xml/decode.js';
 import { attribute, elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView, SoapParts } from './exchange-view.js';
 import { soapRecordKind } from './kinds.js';
 import { soapObjects, soapSlots, type SoapObjectAt, type SoapSlot } from './walk-soap.js';
+import { PATHS } from './whole-answer.js';
 
 const RECORD = impersonateLogout.responseElement;
 
 /** A namespace as received, quoted as show() quotes any received value (a report cuts it there). */
 export const shownNs = (ns: string | null): string => (ns ? show(ns) : 'no namespace');
-/** An element as received: its name, and its namespace quoted. */
-export const qname = (e: { ns: string | null; name: string }) => (e.ns ? `${e.name} in ${show(e.ns)}` : `${e.name} (no namespace)`);
+/** An element as received: its name and its namespace, each quoted as show() quotes any received
+ *  value (a report cuts a long one there and keeps the reason after it). */
+export const qname = (e: { ns: string | null; name: string }) => (e.ns ? `${show(e.name)} in ${show(e.ns)}` : `${show(e.name)} (no namespace)`);
+/** The Envelope's children as received, when they are not [Header,] Body in `ns` (SOAP 1.1 section 4);
+ *  undefined when they are. */
+export function misshapenEnvelope(env: XmlElement, ns: string | null): string | undefined {
+  const kids = elementChildren(env);
+  const is = (e: XmlElement | undefined, name: string) => e?.ns === ns && e.name === name;
+  const ok = (kids.length === 1 && is(kids[0], SOAP.body)) || (kids.length === 2 && is(kids[0], SOAP.header) && is(kids[1], SOAP.body));
+  return ok ? undefined : kids.map((k) => (k.ns === ns ? show(k.name) : qname(k))).join(', ') || 'nothing';
+}
 const hasText = (e: XmlElement) => textContent(e).trim() !== '';
 
 /** A look at the SOAP parts of an answer; an answer that is not a 200 XML document is skipped. */
@@ -47,6 +58,12 @@ export const overSoapRecord = (look: (view: SoapRecordView, ex: ExchangeView) =>
     return look(view, ex);
   });
 
+/** UTF-8 or UTF-16 (either byte order), as a label's WHATWG encoding names it; undefined for another. */
+const utfOf = (label: string): 'UTF-8' | 'UTF-16' | undefined => {
+  const name = encodingName(label);
+  return name === 'utf-8' ? 'UTF-8' : name === 'utf-16le' || name === 'utf-16be' ? 'UTF-16' : undefined;
+};
+
 const envelope = {
   area: 'SOAP envelope', operation: impersonateLogout.name, clause: '4.2', judges: soapRecordKind.judges, appliesTo: soapRecordKind.applies,
 } as const;
@@ -65,14 +82,42 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
   },
   {
     ...envelope, level: 'MUST',
+    id: 'SOAP-ENCODING',
+    title: 'The answer is UTF-8 or UTF-16, and every label names the encoding it is read by',
+    requirement: 'The SOAP answer is in UTF-8 or UTF-16, and its byte-order mark, Content-Type charset and XML declaration encoding, each where present, name that same encoding.',
+    interpretation: 'Interpretation: 4.2 names application/xml and no charset, and its request is UTF-8. The encoding the body is read by is the byte-order mark\'s, else the charset\'s, else the declaration\'s, else UTF-8 (RFC 7303 3.2, XML 1.0 appendix F); '
+      + 'it must be UTF-8 or UTF-16 (WS-I Basic Profile 1.1 R1012: a SOAP message is serialised as one of them). '
+      + 'A label naming another encoding than that one fails even where the body reads rightly by the one that decides: a reader without the header (a saved answer, an XML reader handed the bytes) goes by the declaration, '
+      + 'XML 1.0 4.3.3 makes a declaration that misnames the encoding a fatal error, and every non-ASCII character would be misread. '
+      + 'Labels are compared by their WHATWG encoding ("utf8" is UTF-8; UTF-16 of either byte order is one).',
+    judge: overSoap((_parts, ex) => {
+      const r = ex.response();
+      if (!r.ok) return { skip: r.reason };
+      const header = r.value.headers['content-type'];
+      const { bom, charset, declared } = encodingLabels(r.value.body, header);
+      // In the order that decides: the first present is the encoding the body is read by.
+      const labels = [
+        ...(bom ? [{ label: bom, where: 'the byte-order mark', path: PATHS.body }] : []),
+        ...(charset ? [{ label: charset, where: `the charset of Content-Type ${show(header)}`, path: PATHS.contentType }] : []),
+        ...(declared ? [{ label: declared, where: 'the XML declaration', path: PATHS.body }] : []),
+      ];
+      const [first] = labels;
+      return labels.flatMap((l) => {
+        const utf = utfOf(l.label);
+        if (l === first) return utf ? [] : [finding(`${l.where} names ${show(l.label)}, and the body is read by it; a SOAP message is UTF-8 or UTF-16`, { path: l.path, actual: l.label })];
+        return utf && utf === utfOf(first!.label) ? []
+          : [finding(`${l.where} names ${show(l.label)}, but ${first!.where} names ${show(first!.label)}, by which the body is read`, { path: l.path, actual: l.label })];
+      });
+    }),
+  },
+  {
+    ...envelope, level: 'MUST',
     id: 'SOAP-BODY',
     title: 'The Envelope holds an optional Header, then one Body',
     requirement: "The Envelope's children are an optional Header then exactly one Body, in the Envelope's namespace (SOAP 1.1 section 4).",
     judge: overSoap(({ envelope: env }) => {
-      const kids = elementChildren(env);
-      const names = kids.map((k) => (k.ns === env.ns ? k.name : qname(k)));
-      const ok = (names.length === 1 && names[0] === SOAP.body) || (names.length === 2 && names[0] === SOAP.header && names[1] === SOAP.body);
-      const out: Finding[] = ok ? [] : [finding(`the Envelope holds ${names.join(', ') || 'nothing'}, expected [Header,] Body`, { path: `/${env.name}` })];
+      const held = misshapenEnvelope(env, env.ns);
+      const out: Finding[] = held === undefined ? [] : [finding(`the Envelope holds ${held}, expected [Header,] Body`, { path: `/${env.name}` })];
       if (hasText(env)) out.push(finding('the Envelope holds text outside its elements', { path: `/${env.name}` }));
       return out;
     }),
@@ -105,7 +150,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       if (!body) return { skip: 'no Body' };
       const kids = elementChildren(body);
       const path = `/${env.name}/${body.name}`;
-      const out: Finding[] = kids.length === 1 ? [] : [finding(`the Body holds ${kids.length} elements (${kids.map((k) => k.name).join(', ')}), expected one`, { path })];
+      const out: Finding[] = kids.length === 1 ? [] : [finding(`the Body holds ${kids.length} elements (${kids.map((k) => show(k.name)).join(', ')}), expected one`, { path })];
       if (hasText(body)) out.push(finding('the Body holds text outside its element', { path }));
       return out;
     }),
@@ -133,7 +178,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'A .NET client ignores members in any other namespace (DataContractSerializer), so an unqualified or foreign member is lost.',
     judge: overSoapRecord(({ record, path }) =>
       elementChildren(record).filter((c) => c.ns !== record.ns)
-        .map((c) => finding(`${c.name} is in ${shownNs(c.ns)}, not ${shownNs(record.ns)}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
+        .map((c) => finding(`${show(c.name)} is in ${shownNs(c.ns)}, not ${shownNs(record.ns)}`, { path: `${path}/${c.name}`, actual: c.ns ?? '' }))),
   },
   {
     ...envelope, level: 'SHOULD', clause: '2.1',
@@ -146,7 +191,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const out: Finding[] = [];
       for (const o of objects) {
         if (o.element === record) continue;
-        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${c.name} is in ${shownNs(c.ns)}`, { path: `${o.path}/${c.name}` }));
+        for (const c of elementChildren(o.element)) if (c.ns !== want) out.push(finding(`${show(c.name)} is in ${shownNs(c.ns)}`, { path: `${o.path}/${c.name}` }));
       }
       return out;
     }),
@@ -159,7 +204,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     interpretation: 'The spec names the item elements but not their namespaces; these are DataContractSerializer\'s (servicestack-notes.md).',
     judge: overSoapRecord(({ slots }, ex) => {
       const out: Finding[] = [];
-      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${e.name} is in ${shownNs(e.ns)}, expected ${ns}`, { path: at })); };
+      const expect = (e: XmlElement, ns: string, at: string) => { if (e.ns !== ns) out.push(finding(`${show(e.name)} is in ${shownNs(e.ns)}, expected ${ns}`, { path: at })); };
       for (const s of slots) {
         if (s.item && s.field.type.kind === 'array') expect(s.element, namespaceOf(s.field.type.soapItem.ns, ex.settings.namespaces), s.path);
         if (!s.item && s.type.kind === 'map') {

@@ -62,7 +62,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
       const byLower = byLowerName(o.shape);
       const known = knownNames(o.shape);
       return elementChildren(o.element).filter((c) => !known.has(c.name) && byLower.has(c.name.toLowerCase()))
-        .map((c) => finding(`${c.name} should be ${byLower.get(c.name.toLowerCase())}`, { path: `${o.path}/${c.name}`, actual: c.name }));
+        .map((c) => finding(`${show(c.name)} should be ${byLower.get(c.name.toLowerCase())}`, { path: `${o.path}/${c.name}`, actual: c.name }));
     }),
   },
   {
@@ -108,7 +108,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
       if (s.item || s.type.kind !== 'array' || isNil(s.element)) return [];
       const want = s.type.soapItem.name;
       const out = elementChildren(s.element).filter((c) => c.name !== want)
-        .map((c) => finding(`${s.field.soap} holds ${c.name}, expected ${want} items`, { path: `${s.path}/${c.name}`, actual: c.name }));
+        .map((c) => finding(`${s.field.soap} holds ${show(c.name)}, expected ${want} items`, { path: `${s.path}/${c.name}`, actual: c.name }));
       if (textContent(s.element).trim()) out.push(finding(`${s.field.soap} holds text instead of ${want} items`, { path: s.path }));
       return out;
     })),
@@ -124,8 +124,9 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
       return elementChildren(s.element).flatMap((entry, i): Finding[] => {
         const at = { path: `${s.path}/${entry.name}[${i + 1}]` };
         const kids = elementChildren(entry);
-        const names = kids.map((k) => k.name).join(', ');
-        if (names !== `${MAP_ENTRY.key}, ${MAP_ENTRY.value}`) return [finding(`an entry holds ${names || 'nothing'}, expected ${MAP_ENTRY.key}, ${MAP_ENTRY.value}`, at)];
+        if (kids.length !== 2 || kids[0]!.name !== MAP_ENTRY.key || kids[1]!.name !== MAP_ENTRY.value) {
+          return [finding(`an entry holds ${kids.map((k) => show(k.name)).join(', ') || 'nothing'}, expected ${MAP_ENTRY.key}, ${MAP_ENTRY.value}`, at)];
+        }
         const key = kids[0] as XmlElement;
         if (isNil(key)) return [finding('an entry\'s Key is nil', at)];
         return elementChildren(key).length ? [finding('an entry\'s Key holds elements, not a string', at)] : [];
@@ -141,7 +142,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     judge: overObjects((o) => {
       const lower = byLowerName(o.shape);
       return elementChildren(o.element).filter((c) => !lower.has(c.name.toLowerCase()))
-        .map((c) => finding(`${c.name} is not a member of ${o.shape.name}`, { path: `${o.path}/${c.name}`, actual: c.name }));
+        .map((c) => finding(`${show(c.name)} is not a member of ${o.shape.name}`, { path: `${o.path}/${c.name}`, actual: c.name }));
     }),
   },
   {
@@ -154,7 +155,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
       if (s.type.kind !== 'map' || isNil(s.element)) return [];
       const want = mapEntryName(s.type, ex.settings.namespaces);
       return elementChildren(s.element).filter((e) => e.name !== want)
-        .map((e) => finding(`an entry is named ${e.name}; .NET names it ${want} and skips any other`, { path: `${s.path}/${e.name}`, actual: e.name }));
+        .map((e) => finding(`an entry is named ${show(e.name)}; .NET names it ${want} and skips any other`, { path: `${s.path}/${e.name}`, actual: e.name }));
     })),
   },
 ];

@@ -9,7 +9,7 @@ import { isElement, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
 import { soapRecordKind } from './kinds.js';
 import { overSoapRecord } from './soap-envelope.js';
-import { isNil } from './walk-soap.js';
+import { isNil, type SoapSlot } from './walk-soap.js';
 
 interface TypeRule extends RuleMeta {
   readonly applies: (type: FieldType) => boolean;
@@ -17,7 +17,8 @@ interface TypeRule extends RuleMeta {
   readonly judge?: (text: string, type: FieldType) => string | undefined;
 }
 
-const last = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+/** The slot as a message names it: the member's own name, or an item's name as received (quoted) and its place. */
+const named = (s: SoapSlot): string => (s.item ? `${show(s.element.name)}${s.path.slice(s.path.lastIndexOf('['))}` : s.field.soap);
 
 function typeCheck(rule: TypeRule): Check {
   const { applies, judge, level = 'MUST', ...meta } = rule;
@@ -26,14 +27,14 @@ function typeCheck(rule: TypeRule): Check {
     judge: overSoapRecord(({ slots }) => slots.filter((s) => applies(s.type)).flatMap((s): Finding[] => {
       // Names, places and shown values only for a finding: most slots pass every rule.
       const at = () => ({ path: s.path, ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}) });
-      if (isNil(s.element)) return isValueType(s.type) ? [finding(`${last(s.path)} is nil; a ${s.type.kind} is a value type and cannot be null`, at())] : [];
-      if (s.element.children.some(isElement)) return [finding(`${last(s.path)} holds elements, expected a ${s.type.kind}`, at())];
+      if (isNil(s.element)) return isValueType(s.type) ? [finding(`${named(s)} is nil; a ${s.type.kind} is a value type and cannot be null`, at())] : [];
+      if (s.element.children.some(isElement)) return [finding(`${named(s)} holds elements, expected a ${s.type.kind}`, at())];
       const raw = textContent(s.element);
       const text = isValueType(s.type) ? collapse(raw) : raw;
       const why = judge?.(text, s.type);
       if (!why) return [];
       const shown = s.field.sensitivity ? marker(s.field.sensitivity, text) : show(text);
-      return [finding(`${last(s.path)} is ${shown}: ${why}`, { ...at(), actual: text })];
+      return [finding(`${named(s)} is ${shown}: ${why}`, { ...at(), actual: text })];
     })),
   };
 }

@@ -78,6 +78,6 @@ export function soapAnswer(ex: ExchangeView, record: string): Look {
   if (!Array.isArray(out) || !isOk(ex)) return out;
   const soap = ex.soap(record);
   if (!soap.ok) return [...out, finding(soap.reason, { path: PATHS.body })];
-  if (!soap.value.record) return [...out, finding(`the body holds no ${SOAP.envelope}/${SOAP.body}/${record} (root element: ${soap.value.envelope.name})`, { path: `/${SOAP.envelope}/${SOAP.body}` })];
+  if (!soap.value.record) return [...out, finding(`the body holds no ${SOAP.envelope}/${SOAP.body}/${record} (root element: ${show(soap.value.envelope.name)})`, { path: `/${SOAP.envelope}/${SOAP.body}` })];
   return out;
 }

@@ -58,7 +58,9 @@ const ROUTES: readonly RouteEntry[] = OPERATIONS.flatMap((op): RouteEntry[] =>
     ? [{ path: op.route.toLowerCase(), operation: op, form: 'custom' }, { path: replyRoute(op).toLowerCase(), operation: op, form: 'reply' }]
     : [{ path: op.route.toLowerCase(), operation: op, form: 'soap11' }]);
 
-const SAFE_CALLBACK = /^[A-Za-z0-9._]+$/;
+/** The characters of a safe callback name (what ServiceStack's SafeVarRef keeps). */
+export const SAFE_CALLBACK_CHAR = '[A-Za-z0-9._]';
+const SAFE_CALLBACK = new RegExp(`^${SAFE_CALLBACK_CHAR}+$`);
 
 /** A header by its lower-case name; names in other cases (a recording may keep them) are looked for
  *  only when the lower-case one is absent and some name is not lower case. */

@@ -4,6 +4,8 @@
 // #/components/schemas/. The SOAP operation is described by the WSDL (wsdl.ts), not here.
 // Where the spec is silent (errors, what OPTIONS returns) the document says so instead of
 // inventing an answer.
+import { jsonpPattern } from '../json/jsonp.js';
+import { SAFE_CALLBACK_CHAR } from './classify.js';
 import { shapeSchemas, type Schema } from './json-schema.js';
 import { FORMATS, impersonateLogout, JSON_MEDIA_TYPE, JSON_OPERATIONS, replyRoute, type JsonOperation } from './operations.js';
 import type { Shape } from './types.js';
@@ -19,11 +21,9 @@ export const WSDL_FILE = 'wsdl/service.wsdl';
  *  in v3, docs/spec/servicestack-notes.md); interface.md names no media type for them. */
 export const JSONP_MEDIA_TYPES = ['text/javascript', 'application/javascript'] as const;
 
-/** A call of the named function on a JSON object, as JSONP writers produce it: ServiceStack's
- *  `name(json)`, with `;` after, `/**\/` comments before, or Express's `typeof name === 'function' &&`
- *  guard. No two quantified parts can match the same text, so a long body does not make matching slow. */
-export const JSONP_PATTERN =
-  String.raw`^\s*(?:/\*[^*]*\*/\s*)*(?:typeof\s+[\w$.]+\s*={2,3}\s*['"]function['"]\s*&&\s*)?[\w$.]+\s*\(\s*\{[\s\S]*\}\s*\)\s*;?\s*$`;
+/** A call of a safely named function on a JSON object: the language the JSONP check reads
+ *  (lib/json/jsonp.ts builds both), ServiceStack's `name(json)` and what other JSONP writers add. */
+export const JSONP_PATTERN = jsonpPattern(SAFE_CALLBACK_CHAR);
 
 /** The schema of a record, and of every shape it nests, live in components.schemas. */
 const SCHEMAS = '#/components/schemas/';
@@ -109,7 +109,7 @@ function post(op: JsonOperation, path: string, route: Route): Schema {
               type: 'string',
               pattern: JSONP_PATTERN,
               description: `JSONP, not JSON: name(<${op.response.name} as in ${JSON_MEDIA_TYPE}>). ServiceStack writes exactly `
-                + 'name(json); a trailing ";", leading comments or a typeof guard are JSONP too.',
+                + 'name(json); a trailing ";", whitespace and comments before or after the call, or Express\'s typeof guard are JSONP too.',
             },
           }])),
         },

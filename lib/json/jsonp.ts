@@ -6,11 +6,14 @@
 //   /**/ typeof name === 'function' && name(json);   Express's res.jsonp
 //   name(json); // x      trailing comments: a browser runs the script as the call alone
 // Refused: anything that runs more code, and a /* never closed (the script does not run at all).
+// jsonpPattern states the same language as a regular expression, for the OpenAPI document: both are
+// built from the pieces below, and test/jsonp-language.test.ts holds them to the same samples.
 export type JsonpParts = { readonly ok: true; readonly callback: string; readonly json: string } | { readonly ok: false; readonly error: string };
 
 const NAME = /^[^\s()]+$/;
 /** JavaScript's line terminators (ECMA-262 12.3): each ends a // comment, not only \n. */
-const LINE_END = /[\n\r\u2028\u2029]/;
+const LINE_TERMINATORS = String.raw`\n\r\u2028\u2029`;
+const LINE_END = new RegExp(`[${LINE_TERMINATORS}]`);
 const NOT_A_CALL = 'the body is not of the form name(json)';
 const UNCLOSED = 'the body has a /* comment that is never closed';
 
@@ -42,12 +45,31 @@ function callEnd(s: string, i: number): number {
   return -1;
 }
 
-const GUARD = /^typeof\s+([^\s()=&]+)\s*={2,3}\s*(['"])function\2\s*&&\s*/;
+/** Express's guard, `typeof name === 'function' && `, around the name it tests. */
+const GUARD_HEAD = String.raw`typeof\s+`;
+const GUARD_TAIL = String.raw`\s*={2,3}\s*(?:'function'|"function")\s*&&\s*`;
+const GUARD = new RegExp(`${GUARD_HEAD}([^\\s()=&]+)${GUARD_TAIL}`, 'y');
+
+/** The same language as splitJsonp, as an ECMA-262 pattern (JSON Schema's dialect), calling a name
+ *  of `nameClass` on a JSON object. A regular expression cannot tell JSON: the argument is any text
+ *  from "{" to the last "}" before the first ")" outside a string, as splitJsonp cuts it, which the
+ *  check then parses. Every repeated part matches one way only, so a long body does not make
+ *  matching slow. */
+export function jsonpPattern(nameClass: string): string {
+  const name = `${nameClass}+`;
+  const block = String.raw`/\*[^*]*\*+(?:[^/*][^*]*\*+)*/`;
+  // A // comment runs to a line end or the end: never split in two, so it matches one way only.
+  const line = `//[^${LINE_TERMINATORS}]*(?![^${LINE_TERMINATORS}])`;
+  const trivia = String.raw`(?:\s|${block}|${line})*`;
+  const argument = String.raw`\([\t\n\r ]*\{(?:[^")]|"(?:[^"\\]|\\[\s\S])*")*\}[\t\n\r ]*\)`;
+  return `^${trivia}(?:${GUARD_HEAD}(${name})${GUARD_TAIL}\\1|${name})\\s*${argument}${trivia}(?:;${trivia})?$`;
+}
 
 export function splitJsonp(body: string): JsonpParts {
   let i = skipTrivia(body, 0);
   if (i < 0) return { ok: false, error: UNCLOSED };
-  const guard = GUARD.exec(body.slice(i, i + 400)); // the guard is short; only a bounded prefix is read
+  GUARD.lastIndex = i;
+  const guard = GUARD.exec(body);
   if (guard) i += guard[0].length;
   const open = body.indexOf('(', i);
   const close = open < 0 ? -1 : callEnd(body, open + 1);

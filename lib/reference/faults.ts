@@ -54,6 +54,11 @@ const envelopeFault = (name: string, description: string, breaks: string[], edit
 const WCF_ADDRESSING_NONE = 'http://schemas.microsoft.com/ws/2005/05/addressing/none';
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** A SOAP answer's text with its declaration (and byte-order mark) replaced by one naming ISO-8859-1,
+ *  its bytes still UTF-8. */
+const declaredLatin1 = (body: string | Buffer): Buffer =>
+  Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>${body.toString().replace(/^\uFEFF?(?:<\?xml[^>]*\?>)?/, '')}`, 'utf8');
+
 const bodyOf = (env: XmlElement) => children(env).find((c) => c.name === SOAP.body);
 
 /** Every string of a JSON node, rewritten where `f` returns a new one. */
@@ -117,6 +122,8 @@ export const FAULTS: readonly Fault[] = [
   envelopeFault('soap-header-must-understand', 'a Header holds WCF\'s Action block with mustUnderstand="1", as Message.CreateMessage with an action writes',
     ['SOAP-HEADER-MUST-UNDERSTAND'],
     (env) => withHeaderBlocks(env, [el(WCF_ADDRESSING_NONE, 'Action', [textNode(impersonateLogout.soapAction)], [{ ns: SOAP11_ENVELOPE, name: SOAP.mustUnderstand, value: '1' }])])),
+  http('soap-declared-latin1', 'SOAP answers declare encoding="ISO-8859-1" over bytes that are UTF-8, with no charset', ['SOAP-ENCODING'],
+    (r, s) => (on(s, impersonateLogout, 'soap11') && r.status === 200 && !r.headers['content-encoding'] ? { ...r, body: declaredLatin1(r.body) } : undefined)),
   soap('members-unqualified', 'the record\'s members (and their members) are in no namespace', ['SOAP-MEMBER-NS'],
     (rec) => ({ ...rec, children: rec.children.map((c) => (isElement(c) ? mapDeep(c, (e) => (e.ns === rec.ns ? { ...e, ns: null } : e)) : c)) })),
 

@@ -42,14 +42,52 @@ function decode(bytes: Uint8Array, label: string): DecodedText {
   }
 }
 
+/** The encoding a byte-order mark names. */
+function bomOf(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+const DECLARED = /^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/;
+
+/** The encoding the XML declaration names, read from the head of the bytes: as ASCII (it is ASCII in
+ *  every ASCII-compatible encoding), or as UTF-16 after a UTF-16 byte-order mark. */
+function declaredIn(bytes: Uint8Array, bom: string | undefined): string | undefined {
+  const text = bom === 'utf-16le' || bom === 'utf-16be'
+    ? new TextDecoder(bom).decode(bytes.subarray(0, 400)) // drops the byte-order mark
+    : Buffer.from(bytes.subarray(bom ? 3 : 0, 200)).toString('latin1');
+  return DECLARED.exec(text)?.[1];
+}
+
+/** What labels an XML entity's encoding, each as written, where present (RFC 7303 3.2, XML 1.0 4.3.3). */
+export interface EncodingLabels {
+  readonly bom?: string;
+  readonly charset?: string;
+  readonly declared?: string;
+}
+
+export function encodingLabels(bytes: Uint8Array, mediaType?: string): EncodingLabels {
+  const bom = bomOf(bytes);
+  const charset = charsetOf(mediaType);
+  const declared = declaredIn(bytes, bom);
+  return { ...(bom ? { bom } : {}), ...(charset ? { charset } : {}), ...(declared ? { declared } : {}) };
+}
+
 export function decodeXmlBytes(bytes: Uint8Array, mediaType?: string): DecodedText {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode(bytes, 'utf-8');
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode(bytes, 'utf-16le');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode(bytes, 'utf-16be');
+  const bom = bomOf(bytes);
+  if (bom) return decode(bytes, bom);
   const fromHeader = charsetOf(mediaType);
   if (fromHeader) return decode(bytes, fromHeader);
-  // The declaration is ASCII in every ASCII-compatible encoding.
-  const head = Buffer.from(bytes.subarray(0, 200)).toString('latin1');
-  const declared = /^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(head)?.[1];
-  return decode(bytes, declared ?? 'utf-8');
+  return decode(bytes, declaredIn(bytes, undefined) ?? 'utf-8');
+}
+
+/** The WHATWG name of an encoding label ("utf8" and "UTF-8" are "utf-8"), or undefined for none. */
+export function encodingName(label: string): string | undefined {
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return undefined;
+  }
 }

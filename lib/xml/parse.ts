@@ -38,7 +38,9 @@ const saxesParser = (): typeof Saxes => (SaxesParser ??= (createRequire(import.m
 
 /** parseXml by saxes alone (every document the plain path hands back, and its tests' yardstick). */
 export function parseWithSaxes(source: string): XmlParseResult {
-  const parser = new (saxesParser())({ xmlns: true, position: true });
+  // Read as XML 1.0 whatever version the declaration names (XML 1.0 5th edition, 2.8: a 1.x document is
+  // processed as 1.0): SOAP 1.1 is XML 1.0, and XML 1.1 would admit &#x1; and read NEL as a line end.
+  const parser = new (saxesParser())({ xmlns: true, position: true, forceXMLVersion: true, defaultXMLVersion: '1.0' });
   const stack: Building[] = [];
   let root: XmlElement | undefined;
   let error: string | undefined;
