@@ -203,10 +203,16 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
   }
   // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which requires one (RFC 9112 3.2).
   if (replaceHost && !host) headers.unshift('Host', replaceHost);
-  // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only then.
+  // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only for
+  // a name not left out already (`Connection: keep-alive`, on most requests and answers, needs none).
   if (connection) {
     const named = new Set<string>();
-    for (const v of connection) for (const n of v.split(',')) if (!FRAMING.has(n.trim().toLowerCase())) named.add(n.trim().toLowerCase());
+    for (const v of connection) {
+      for (const n of v.split(',')) {
+        const name = n.trim().toLowerCase();
+        if (!FRAMING.has(name) && !HOP_BY_HOP.has(name)) named.add(name);
+      }
+    }
     if (named.size) {
       const kept: string[] = [];
       for (let i = 0; i < headers.length; i += 2) if (!named.has(headers[i]!.toLowerCase())) kept.push(headers[i]!, headers[i + 1]!);
