@@ -36,7 +36,8 @@ export interface CopyRoom {
  *  mapped, decoded or hashed (that is the judge's work, in `judgeable`, on the judge's thread). */
 export interface ForwardedExchange {
   readonly id: string;
-  readonly startedAt: string;
+  /** When it began (ms since the epoch): written as a date by `judgeable` (1 µs a request on this thread). */
+  readonly startedAt: number;
   readonly durationMs: number;
   readonly method: string;
   /** The URL at the target, as forwarded. */
@@ -376,7 +377,7 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
     request: { method: fx.method, url: fx.url, ...(fx.path === '*' ? { asSent: { target: '*', origin: fx.url } } : {}), headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
-    startedAt: fx.startedAt, durationMs: fx.durationMs,
+    startedAt: new Date(fx.startedAt).toISOString(), durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
   const { status, statusMessage, rawHeaders, body: copied } = fx.answer;
@@ -683,7 +684,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id: `proxy.${seq}`, startedAt: new Date(startedAt).toISOString(), durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${path === '*' ? '' : forwarded}`, path,
+        id: `proxy.${seq}`, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${path === '*' ? '' : forwarded}`, path,
         requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
