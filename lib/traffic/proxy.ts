@@ -848,13 +848,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (requestCopy) {
       holders.add(holder);
       req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
-      if (hasBody) watchClient();
     }
     if (hasBody) {
       // The upload paused for the target's full side: the proxy waits on the target, not the client.
       req.on('pause', () => { if (!blockedSince && upstream.writableNeedDrain) blockedSince = performance.now(); });
       upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
-      watchBody(bodyDue);
+      // Both watches wait on a body not whole yet: one that came with its head (most do) is whole
+      // once the read that brought it is parsed (an immediate: Node's parser calls back for the head
+      // and the body apart, ticks run between), so they are set after that, only for one that is not.
+      setImmediate(() => {
+        if (req.complete || finished || failed) return;
+        if (requestCopy) watchClient();
+        watchBody(bodyDue);
+      });
     }
     // `Expect: 100-continue`: the client gets the target's 100 (passed on as 'information'), not one
     // Node's server sends at once (a client then uploaded a body the target was refusing; RFC 9110
