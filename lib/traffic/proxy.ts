@@ -226,10 +226,14 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
 /** An http(s) absolute form's authority, and the path and query after it as sent. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?]*(.*)$/is;
 
-/** A raw header list without the fields of one (lower-case) name. */
-function without(raw: readonly string[], name: string): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== name) kept.push(raw[i]!, raw[i + 1]!);
+/** A raw header list without the fields of one (lower-case) name: the list itself when it has none
+ *  (no copy for most answers). */
+function without(raw: readonly string[], name: string): readonly string[] {
+  let i = 0;
+  while (i < raw.length && raw[i]!.toLowerCase() !== name) i += 2;
+  if (i >= raw.length) return raw;
+  const kept = raw.slice(0, i);
+  for (; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== name) kept.push(raw[i]!, raw[i + 1]!);
   return kept;
 }
 
@@ -442,6 +446,8 @@ function relayCause(where: string, step: string, e: unknown, answer?: IncomingMe
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
+  // (Once: URL's origin getter makes a new string each time it is read.)
+  const origin = target.origin;
   const prefix = target.pathname.replace(/\/$/, '');
   // The target's address once, as options: no URL is parsed per request.
   const to = { protocol: target.protocol, hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || undefined, agent: target.protocol === 'https:' ? httpsAgent : httpAgent };
@@ -684,7 +690,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const body = requestCopy.over ? undefined : requestCopy.bytes;
       options.onExchange({
-        id: `proxy.${seq}`, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${target.origin}${path === '*' ? '' : forwarded}`, path,
+        id: `proxy.${seq}`, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${origin}${path === '*' ? '' : forwarded}`, path,
         requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
