@@ -13,7 +13,7 @@ describe('exchangeHeaders with a name Object.prototype answers', () => {
 
   it('a proxied exchange keeps such a header on both sides as sent', () => {
     const ex = judgeable({
-      id: 'proxy.1', startedAt: new Date(0).toISOString(), durationMs: 1, method: 'GET', url: 'http://t/x', path: '/x',
+      id: 'proxy.1', startedAt: 0, durationMs: 1, method: 'GET', url: 'http://t/x', path: '/x',
       requestHeaders: ['Host', 't', 'Constructor', 'req'], answer: { status: 200, rawHeaders: ['constructor', 'res', 'Content-Length', '0'], body: new Uint8Array(0) }, held: 0,
     }, 1024);
     expect(ex.request.headers.constructor).toBe('req');

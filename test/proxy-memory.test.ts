@@ -74,7 +74,7 @@ describe('--proxy under 80 clients fetching a 9.5 MiB answer at once', () => {
 });
 
 describe('the room for copies, shared by every exchange in flight and waiting for the judge', () => {
-  const fx = (held: number): ForwardedExchange => ({ id: 'proxy.1', startedAt: '', durationMs: 0, method: 'GET', url: 'http://x/', path: '/', requestHeaders: [], held });
+  const fx = (held: number): ForwardedExchange => ({ id: 'proxy.1', startedAt: 0, durationMs: 0, method: 'GET', url: 'http://x/', path: '/', requestHeaders: [], held });
 
   it('takes bytes up to its bound across exchanges, refuses past it, and is open again once bytes are given back', () => {
     const q = new JudgeQueue(10, 100, () => undefined);

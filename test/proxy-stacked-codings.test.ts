@@ -7,7 +7,7 @@ import { judgeable, type ForwardedExchange } from '../lib/traffic/proxy.js';
 
 const JSON_BODY = '{"userName":"jdoe.support"}';
 const forwarded = (encoding: string, body: Buffer): ForwardedExchange => ({
-  id: 'proxy.1', startedAt: new Date(0).toISOString(), durationMs: 1, method: 'POST', url: 'http://t/supportstateuser', path: '/supportstateuser',
+  id: 'proxy.1', startedAt: 0, durationMs: 1, method: 'POST', url: 'http://t/supportstateuser', path: '/supportstateuser',
   requestHeaders: ['Host', 't', 'Accept-Encoding', 'gzip, br'],
   answer: { status: 200, rawHeaders: ['Content-Type', 'application/json', 'Content-Encoding', encoding], body: new Uint8Array(body) }, held: 0,
 });
