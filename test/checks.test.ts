@@ -21,6 +21,9 @@ const C = PROBE.post(confirmEmail);
 const S = PROBE.soap;
 const swap = (a: string, b: string) => (s: string) => s.replace(a + b, b + a);
 const drop = (part: string) => (s: string) => s.replace(part, '');
+/** A SOAP 1.1 Fault whose faultcode is written as given: declarations added on the Envelope and on faultcode itself. */
+const faultWith = (code: string, { onEnvelope = '', onFaultcode = '', element = 'faultcode' } = {}) =>
+  `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"${onEnvelope}><s:Body><s:Fault><${element}${onFaultcode}>${code}</${element}><faultstring>refused</faultstring></s:Fault></s:Body></s:Envelope>`;
 
 type Case = [exchange: string, change: Change, why: string];
 /** A violation, and the path a finding of it must name. */
@@ -182,6 +185,12 @@ const BREAKS: Record<string, Break[]> = {
     [GI, { status: 500 }, 'a server error', 'status'],
     [G, { status: 503, headers: { 'content-type': 'text/html' }, body: '<h1>down</h1>' }, 'an HTML 503', 'status'],
     [GS, { body: soapFault('Server') }, 'a SOAP Server fault', 'status'],
+    // A faultcode is a QName: its prefix means what it is bound to where it is written (SOAP 1.1 4.4).
+    [GS, { body: faultWith('x:Client', { onEnvelope: ' xmlns:x="urn:other"' }) }, 'a faultcode x:Client with x bound to another namespace', 'status'],
+    [GS, { body: faultWith('x:Client', { onFaultcode: ' xmlns:x="urn:other"' }) }, 'a faultcode x:Client with x bound elsewhere on faultcode itself', 'status'],
+    [GS, { body: faultWith('zz:Client') }, 'a faultcode zz:Client with zz undeclared', 'status'],
+    [GS, { body: faultWith('Client') }, 'an unprefixed faultcode Client (no namespace)', 'status'],
+    [GS, { body: faultWith('s:Client', { element: 's:faultcode' }) }, 'a faultcode element in the envelope namespace (WS-I BP R1001: unqualified)', 'status'],
     [GS, { headers: { 'content-type': 'text/html' }, body: '<h1>Internal Server Error</h1>' }, 'a 500 on /soap11 without a Fault', 'status'],
   ],
   'ROBUST-ERROR-JSON': [
@@ -227,6 +236,9 @@ const KEEPS: Case[] = [
   [GI, { status: 415 }, 'an invalid request refused with 415 and a ServiceStack error'],
   [GV, { status: 422 }, 'a valid generated request refused with 422: a client error, never judged against the success contract'],
   [GS, { body: soapFault('Client.Validation') }, 'a SOAP Client fault with a refinement'],
+  [GS, { body: faultWith('soap:Client', { onEnvelope: ` xmlns:soap="${SOAP11_ENVELOPE}"` }) }, 'a Client faultcode under another prefix bound to the envelope namespace'],
+  [GS, { body: faultWith(' e:Client ', { onFaultcode: ` xmlns:e="${SOAP11_ENVELOPE}"` }) }, 'a Client faultcode whose prefix faultcode itself declares, with whitespace around it'],
+  [GS, { body: faultWith('x:Client', { onEnvelope: ' xmlns:x="urn:other"' }).replace('<s:Fault>', `<s:Fault xmlns:x="${SOAP11_ENVELOPE}">`) }, 'a Client faultcode whose prefix the Fault rebinds to the envelope namespace'],
   [GS, { status: 400, headers: { 'content-type': 'text/plain' }, body: 'bad' }, 'an invalid SOAP request refused with 400'],
 ];
 
@@ -268,6 +280,21 @@ describe('legitimate variations fail nothing', () => {
       expect([...results.values()].filter((r) => r.status === 'fail').map((r) => [r.check.id, r.message])).toEqual([]);
     });
   }
+});
+
+describe('ROBUST-NO-5XX reads a faultcode as a QName, through the declarations in scope', () => {
+  const messages = (body: string) => judged(changed(goodExchanges(), GS, { body }).values(), [checkById.get('ROBUST-NO-5XX')!]).get('ROBUST-NO-5XX')!.examples.map((f) => f.message);
+  it('x:Client with x bound to another namespace is named as the QName it is', () => {
+    expect(messages(faultWith('x:Client', { onEnvelope: ' xmlns:x="urn:other"' })))
+      .toEqual([`status 500 with a SOAP Fault whose faultcode is "x:Client", which names "Client" in "urn:other", not in ${SOAP11_ENVELOPE}`]);
+  });
+  it('an undeclared prefix, and a qualified faultcode element, are said so', () => {
+    expect(messages(faultWith('zz:Client'))).toEqual(['status 500 with a SOAP Fault whose faultcode is "zz:Client", not a QName whose prefix is declared where it is written']);
+    expect(messages(faultWith('s:Client', { element: 's:faultcode' }))).toEqual([`status 500 with a SOAP Fault whose faultcode element is in "${SOAP11_ENVELOPE}"; SOAP 1.1's is unqualified`]);
+  });
+  it('a Server fault under any prefix is the server\'s own failure', () => {
+    expect(messages(faultWith('e:Server', { onFaultcode: ` xmlns:e="${SOAP11_ENVELOPE}"` }))).toEqual(['status 500 with a SOAP Fault whose faultcode is "e:Server": the server\'s own failure']);
+  });
 });
 
 describe('a long received value in a message: the report cuts the value, not the reason after it', () => {

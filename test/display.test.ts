@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setMember } from '../lib/reference/edit-json.js';
-import { displayBlock, displayLine, inertUrls, markdownCell, markdownCode, MAX_SHOWN_VALUE, shownMessage } from '../lib/reporting/display.js';
+import { displayBlock, displayLine, inertUrls, markdownCell, markdownCode, MAX_SHOWN_NAME, MAX_SHOWN_VALUE, shownMessage, shownPath } from '../lib/reporting/display.js';
 import { runCli } from './helpers/cli.js';
 import { files, readable } from './helpers/outputs.js';
 import { useReference } from './helpers/reference.js';
@@ -112,6 +112,31 @@ describe('shownMessage', () => {
   });
   it('a message long for other reasons than a quoted value is cut at its end', () => {
     expect(shownMessage(`${'b'.repeat(500)} "short"`, 400)).toBe(`${'b'.repeat(399)}…`);
+  });
+});
+
+describe('shownPath', () => {
+  const n = `N${'a'.repeat(999)}`; // a name at the XML parser's bound (1 024), past a message's 400
+  const cut = `N${'a'.repeat(MAX_SHOWN_NAME - 2)}…`;
+  it('a path under the bound is shown whole, a contract-length name in a long path too', () => {
+    expect(shownPath('$.enrollmentInfo.siteId')).toBe('$.enrollmentInfo.siteId');
+    const deep = `/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/KeyValueOfstringProviderPaymentSettings3EALVCDt[2]/Value/${n}`;
+    expect(shownPath(deep)).toBe(`/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/KeyValueOfstringProviderPaymentSettings3EALVCDt[2]/Value/${cut}`);
+  });
+  it('a long element name is cut, the names and the index after it kept', () => {
+    expect(shownPath(`/Envelope/Body/${n}/City[2]`)).toBe(`/Envelope/Body/${cut}/City[2]`);
+  });
+  it('a long JSON member name is cut, as an identifier and as a quoted name (never inside an escape)', () => {
+    expect(shownPath(`$.${n}.siteId`)).toBe(`$.${cut}.siteId`);
+    for (let k = 0; k < 4; k++) {
+      const quoted = JSON.stringify(`${'b'.repeat(MAX_SHOWN_NAME - 4 + k)}\"\u0001${'c'.repeat(900)}`);
+      expect(shownPath(`$[${quoted}][3]`), String(k)).toMatch(/^\$\["(?:[^"\\]|\\["\\]|\\u[0-9a-f]{4})*…"\]\[3\]$/);
+    }
+  });
+  it('a path of many names, none long, is cut at its end; a header path past the bound too', () => {
+    const many = `$${'.abcdefghij'.repeat(40)}`;
+    expect(shownPath(many)).toBe(`${many.slice(0, MAX_SHOWN_VALUE - 1)}…`);
+    expect(shownPath(`request.headers.${n}`)).toHaveLength(MAX_SHOWN_VALUE);
   });
 });
 

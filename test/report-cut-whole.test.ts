@@ -9,7 +9,8 @@ import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { verdictSummary } from '../lib/reporting/console.js';
-import { buildReport } from '../lib/reporting/report.js';
+import { MAX_SHOWN_NAME } from '../lib/reporting/display.js';
+import { buildReport, MAX_MESSAGE } from '../lib/reporting/report.js';
 
 const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-details.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 
@@ -58,5 +59,15 @@ describe('a shortened text in the report', () => {
     const line = out.split('\n').find((l) => l.includes('POST /supportstateuser {'))!;
     expect(line).toBe(`        POST /supportstateuser {"s":"${'x'.repeat(292)}…`);
     expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
+  it('a 1 000-character member name: the evidence path cuts it, and a line of path and message keeps the reason within 400 characters', async () => {
+    const name = `N${'a'.repeat(999)}`;
+    const report = await reportOf({ ...record, [name]: 1 });
+    const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
+    const evidence = unknown.evidence.find((e) => e.message.endsWith('is not a member of UserDetailsResponse'))!;
+    expect(evidence.path).toBe(`$.N${'a'.repeat(MAX_SHOWN_NAME - 2)}…`);
+    // The text form's line: "  <exchange> <path>: <message>".
+    expect(`  ${evidence.exchange} ${evidence.path}: ${evidence.message}`.slice(0, MAX_MESSAGE)).toMatch(/is not a member of UserDetailsResponse$/);
   });
 });

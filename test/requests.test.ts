@@ -48,6 +48,12 @@ describe('request checks', () => {
     expect(CATALOGUE.find((c) => c.id === 'REQ-JSON-TYPES')!.judge(typed)).toEqual([expect.objectContaining({ path: '$.ownerId' })]);
   });
 
+  it('names a declaration that misnames a SOAP request\'s UTF-8, as the answer\'s SOAP-ENCODING does', () => {
+    const latin1 = new ExchangeView(exchange(WRONG_CLIENTS.find(([why]) => why === 'a Latin-1 declaration over UTF-8 bytes')![1]), { namespaces: DEFAULT_NAMESPACES });
+    expect(CATALOGUE.find((c) => c.id === 'REQ-SOAP-ENVELOPE')!.judge(latin1))
+      .toEqual([{ message: 'the XML declaration names "ISO-8859-1"; a SOAP request is UTF-8 (4.2: charset=utf-8)', path: 'request.body', actual: 'ISO-8859-1' }]);
+  });
+
   it('every MUST request check is failed by some wrong client', () => {
     const caught = new Set(WRONG_CLIENTS.flatMap(([, , ids]) => ids));
     for (const c of REQUEST_CHECKS) expect(caught.has(c.id), c.id).toBe(true);

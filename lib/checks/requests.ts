@@ -9,6 +9,7 @@ import { jsonValueProblem } from '../contract/values.js';
 import { mediaType } from '../http/media-type.js';
 import { member, ROOT } from '../json/path.js';
 import { isJsonObject } from '../json/value.js';
+import { declaredEncoding, encodingName } from '../xml/decode.js';
 import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
@@ -207,24 +208,30 @@ export const REQUEST_CHECKS: readonly Check[] = [
   {
     ...base, id: 'REQ-SOAP-ENVELOPE', clause: '4.2', operation: impersonateLogout.name,
     title: 'A SOAP request is a SOAP 1.1 envelope',
-    requirement: 'The body of a SOAP request is well-formed XML in UTF-8 (the charset 4.2 gives): a SOAP 1.1 Envelope holding [Header,] Body.',
+    requirement: 'The body of a SOAP request is well-formed XML in UTF-8 (the charset 4.2 gives), and an XML declaration, where present, names UTF-8: a SOAP 1.1 Envelope holding [Header,] Body.',
+    interpretation: 'Interpretation: 4.2 gives the request\'s charset as utf-8, so its bytes are UTF-8 and every label of them names UTF-8 (the Content-Type charset is REQ-SOAP-CONTENT-TYPE\'s). '
+      + 'A declaration naming another encoding (encoding="ISO-8859-1" over UTF-8 bytes) fails, as SOAP-ENCODING fails it in an answer: a reader without the header goes by the declaration (RFC 7303 3.2, XML 1.0 appendix F) and misreads every non-ASCII character, and XML 1.0 4.3.3 makes a declaration that misnames the encoding a fatal error. '
+      + 'Labels are compared by their WHATWG encoding ("utf8" is UTF-8).',
     judges: soapRequest.judges, appliesTo: soapRequest.applies,
     judge: readsBody((ex): Look => {
       const doc = ex.requestXml();
       if (!doc.ok) return [finding(doc.reason, { path: PATHS.body })];
+      const declared = declaredEncoding(ex.exchange.request.body!);
+      const out: Finding[] = declared !== undefined && encodingName(declared) !== 'utf-8'
+        ? [finding(`the XML declaration names ${show(declared)}; a SOAP request is UTF-8 (4.2: charset=utf-8)`, { path: PATHS.body, actual: declared })] : [];
       const env = doc.value;
       if (env.name !== SOAP.envelope || env.ns !== SOAP11_ENVELOPE) {
         const why = env.ns === SOAP12_ENVELOPE ? 'a SOAP 1.2 envelope' : qname(env);
-        return [finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
+        return [...out, finding(`the root element is ${why}, expected {${SOAP11_ENVELOPE}}Envelope`, { path: `/${env.name}`, actual: env.ns ?? '' })];
       }
       // Header and Body are SOAP's own elements: in the envelope namespace, not merely so named.
       const held = misshapenEnvelope(env, SOAP11_ENVELOPE);
-      if (held !== undefined) return [finding(`the Envelope holds ${held}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
+      if (held !== undefined) return [...out, finding(`the Envelope holds ${held}, expected [Header,] Body in ${SOAP11_ENVELOPE}`, { path: `/${SOAP.envelope}` })];
       const kids = elementChildren(env);
       // SOAP 1.1's schema gives Envelope and Body element content only: text between their elements is no envelope.
       const places: [XmlElement, string][] = [[env, `/${SOAP.envelope}`], [kids.at(-1)!, `/${SOAP.envelope}/${SOAP.body}`]];
-      return places.filter(([e]) => textContent(e).trim() !== '')
-        .map(([e, path]) => finding(`${e.name} holds text beside its elements; SOAP 1.1 allows elements only there`, { path }));
+      return [...out, ...places.filter(([e]) => textContent(e).trim() !== '')
+        .map(([e, path]) => finding(`${e.name} holds text beside its elements; SOAP 1.1 allows elements only there`, { path }))];
     }),
   },
   {

@@ -12,7 +12,7 @@ import { mediaType } from '../http/media-type.js';
 import { member, ROOT } from '../json/path.js';
 import type { ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonValue } from '../json/value.js';
-import { elementChildren, textContent } from '../xml/model.js';
+import { contentQName, elementChildren, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { Decoded, ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
@@ -42,16 +42,36 @@ const invalid: KindRule = {
  *  refinements (Client.Authentication) count as their class. */
 const REQUEST_FAULTS = new Set(['Client', 'VersionMismatch', 'MustUnderstand']);
 
-/** The faultcode of a SOAP 1.1 Fault answer (its local part), or undefined when the body is none. */
-function soapFaultCode(ex: ExchangeView): string | undefined {
+/** A SOAP 1.1 Fault's faultcode: its text as received; the QName it names, resolved through the
+ *  declarations in scope (SOAP 1.1 4.4: a QName, so a prefix means only what it is bound to), absent
+ *  when it names none; and the faultcode element's namespace when it has one. */
+interface Faultcode {
+  readonly text: string;
+  readonly code?: { readonly ns: string | null; readonly name: string };
+  readonly qualified?: string;
+}
+
+/** The faultcode of a SOAP 1.1 Fault answer, or undefined when the body is no Fault. */
+function soapFaultCode(ex: ExchangeView): Faultcode | undefined {
   const doc = ex.xml();
   if (!doc.ok || doc.value.name !== SOAP.envelope || doc.value.ns !== SOAP11_ENVELOPE) return undefined;
   const body = elementChildren(doc.value).find((e) => e.name === SOAP.body && e.ns === SOAP11_ENVELOPE);
   const fault = body && elementChildren(body).find((e) => e.name === SOAP.fault && e.ns === SOAP11_ENVELOPE);
-  const code = fault && elementChildren(fault).find((e) => e.name === SOAP.faultcode);
-  if (!code) return undefined;
-  const qname = textContent(code).trim();
-  return qname.slice(qname.indexOf(':') + 1);
+  const element = fault && elementChildren(fault).find((e) => e.name === SOAP.faultcode);
+  if (!body || !fault || !element) return undefined;
+  const text = textContent(element);
+  const code = contentQName(text, [doc.value, body, fault, element]);
+  return { text, ...(code ? { code } : {}), ...(element.ns !== null ? { qualified: element.ns } : {}) };
+}
+
+/** Why a Fault's faultcode does not blame the request, or undefined when it does. */
+function faultcodeProblem(f: Faultcode): string | undefined {
+  // WS-I Basic Profile 1.1 R1001: a Fault's children are unqualified (SOAP 1.1's schema declares them locally).
+  if (f.qualified !== undefined) return `${SOAP.faultcode} element is in ${show(f.qualified)}; SOAP 1.1's is unqualified`;
+  const shown = `${SOAP.faultcode} is ${show(f.text)}`;
+  if (!f.code) return `${shown}, not a QName whose prefix is declared where it is written`;
+  if (f.code.ns !== SOAP11_ENVELOPE) return `${shown}, which names ${show(f.code.name)} in ${f.code.ns ? show(f.code.ns) : 'no namespace'}, not in ${SOAP11_ENVELOPE}`;
+  return REQUEST_FAULTS.has(f.code.name.split('.')[0]!) ? undefined : `${shown}: the server's own failure`;
 }
 
 /** The answer's JSON (JSONP unwrapped when the request asked for a callback), whatever its status. */
@@ -126,7 +146,9 @@ export const ROBUSTNESS_CHECKS: readonly Check[] = [
     id: 'ROBUST-NO-5XX',
     title: 'No generated request is answered with a server error',
     requirement: 'No generated request, valid or invalid, is answered with a 5xx status: a value the record\'s type allows, or a request the service cannot use, is answered with success or a client error.',
-    interpretation: 'The spec shows no errors (7), so this is advisory. On /soap11 a 500 carrying a SOAP 1.1 Fault whose faultcode blames the request (Client, VersionMismatch, MustUnderstand) is how SOAP 1.1 refuses a request (SOAP 1.1 section 6.2) and passes; a Server fault or any other 5xx fails.',
+    interpretation: 'The spec shows no errors (7), so this is advisory. On /soap11 a 500 carrying a SOAP 1.1 Fault whose faultcode blames the request (Client, VersionMismatch, MustUnderstand) is how SOAP 1.1 refuses a request (SOAP 1.1 section 6.2) and passes; a Server fault or any other 5xx fails. '
+      + 'Interpretation: the faultcode is a QName (SOAP 1.1 4.4), read through the namespace declarations in scope where it is written (Namespaces in XML 1.0, 6): SOAP\'s Client under any prefix bound to the envelope namespace passes; "x:Client" with x bound elsewhere, or undeclared, is no SOAP fault code and fails. '
+      + 'The faultcode element is unqualified, as SOAP 1.1\'s schema declares it (WS-I Basic Profile 1.1 R1001).',
     judges: generated.judges,
     appliesTo: generated.applies,
     judge: (ex): Look => {
@@ -135,9 +157,10 @@ export const ROBUSTNESS_CHECKS: readonly Check[] = [
       const { status } = r.value;
       if (status < 500) return [];
       if (ex.kind.route === 'soap11' && status === 500) {
-        const code = soapFaultCode(ex);
-        if (code !== undefined && REQUEST_FAULTS.has(code.split('.')[0]!)) return [];
-        if (code !== undefined) return [finding(`status 500 with a SOAP Fault whose faultcode is ${show(code)}: the server's own failure`, { path: PATHS.status, actual: String(status) })];
+        const fault = soapFaultCode(ex);
+        const problem = fault && faultcodeProblem(fault);
+        if (fault && !problem) return [];
+        if (problem) return [finding(`status 500 with a SOAP Fault whose ${problem}`, { path: PATHS.status, actual: String(status) })];
       }
       const code = errorCodeOf(ex);
       return [finding(`status ${status}${code ? ` (${code})` : ''}: a server error`, { path: PATHS.status, actual: String(status) })];

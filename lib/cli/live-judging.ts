@@ -7,7 +7,7 @@ import type { ExchangeView } from '../checks/exchange-view.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
-import { consoleText, displayLine, shownMessage, shownValue } from '../reporting/display.js';
+import { consoleText, displayLine, shownMessage, shownPath, shownValue } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { MAX_MESSAGE } from '../reporting/report.js';
 import type { Session } from './session.js';
@@ -43,7 +43,7 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   if (!failures.length) return clean ? [line(`✓ ${what}: no finding${ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ''}`)] : [];
   return failures.flatMap(([check, findings]) => {
     const head = `✗ ${check.id} [${check.level}] ${what}: `;
-    const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${shownMessage(scope.line(f.message), MAX_MESSAGE)}${f.path && /^[$/]/.test(f.path) ? ` at ${cut(f.path)}` : ''}`));
+    const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${shownMessage(scope.line(f.message), MAX_MESSAGE)}${f.path && /^[$/]/.test(f.path) ? ` at ${shownPath(scope.line(f.path))}` : ''}`));
     const more = findings.length - shown.length;
     return more > 0 ? [...shown, line(`${head}and ${more} more finding(s) of this check here (the reports count them all)`)] : shown;
   });

@@ -86,6 +86,15 @@ export function shownValue(s: string, max = MAX_SHOWN_VALUE): string {
   return detachedCopy(`${s.slice(0, end)}…`);
 }
 
+/** The inside of a JSON string literal cut before `max` characters, never inside an escape: `\"` would
+ *  run the quote on, half a `\u00e9` reads as nothing. Without the "…". */
+function quotedHead(inner: string, max: number): string {
+  let head = shownValue(inner, max).slice(0, -1);
+  const escape = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(head);
+  if (escape && (escape[1]!.length % 2 === 1)) head = head.slice(0, escape.index + escape[1]!.length - 1);
+  return head;
+}
+
 /** A JSON string in a message: a received value as show() (lib/checks/check.ts) quotes it. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
@@ -99,12 +108,31 @@ export function shownMessage(s: string, max: number): string {
   return shownValue(s.replace(QUOTED, (quoted) => {
     const inner = quoted.slice(1, -1);
     if (inner.length <= MAX_SHOWN_VALUE) return quoted;
-    // Never end inside an escape: `\"` would run the quote on, half a `\u00e9` reads as nothing.
-    let head = shownValue(inner, MAX_SHOWN_VALUE).slice(0, -1);
-    const escape = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(head);
-    if (escape && (escape[1]!.length % 2 === 1)) head = head.slice(0, escape.index + escape[1]!.length - 1);
+    const head = quotedHead(inner, MAX_SHOWN_VALUE);
     let length = inner.length;
     try { length = codePointCount(JSON.parse(quoted) as string); } catch { /* a quote a check wrote raw: its characters as shown */ }
     return `"${head}…" (${withThousands(length)} characters)`;
   }), max);
+}
+
+/** Characters of one name in a path (a JSON member, an element's local name) a path past
+ *  MAX_SHOWN_VALUE shows: more than any name the contract gives, so only a received one is cut. */
+export const MAX_SHOWN_NAME = 64;
+
+/** The names of a JSON path ($.a["b c"][2]) and of an element path (/Envelope/Body/x[2]). */
+const JSON_PATH_NAMES = /\.([^.[]+)|\["((?:[^"\\]|\\.)*)"\]/g;
+const ELEMENT_PATH_NAMES = /\/([^/[]+)/g;
+
+/** A finding's path as shown. A path names what it received, and a name may run to the parser's limit
+ *  (1 024 characters), or past it in JSON: placed before the reason on a line, it pushed the reason out.
+ *  When the path is longer than MAX_SHOWN_VALUE, each name past MAX_SHOWN_NAME is cut to it, ending
+ *  "…", as shownMessage cuts the values it quotes; then, if still too long, the end. After redaction. */
+export function shownPath(path: string): string {
+  if (path.length <= MAX_SHOWN_VALUE) return detachedCopy(path);
+  const name = (before: string, n: string) => (n.length <= MAX_SHOWN_NAME ? `${before}${n}` : `${before}${shownValue(n, MAX_SHOWN_NAME)}`);
+  const cut = path.startsWith('$')
+    ? path.replace(JSON_PATH_NAMES, (whole, member: string | undefined, quoted: string | undefined) =>
+      (member !== undefined ? name('.', member) : quoted!.length <= MAX_SHOWN_NAME ? whole : `["${quotedHead(quoted!, MAX_SHOWN_NAME)}…"]`))
+    : path.startsWith('/') ? path.replace(ELEMENT_PATH_NAMES, (_whole, element: string) => name('/', element)) : path;
+  return shownValue(cut, MAX_SHOWN_VALUE);
 }

@@ -11,7 +11,7 @@ import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.j
 import type { Example, FindingGroup } from '../engine/tally.js';
 import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
-import { shownMessage, shownValue } from './display.js';
+import { shownMessage, shownPath, shownValue } from './display.js';
 import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDifferential } from './differential.js';
@@ -212,7 +212,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     return {
       exchange,
       ...(f.case !== undefined ? { case: f.case } : {}),
-      ...(f.path ? { path: scope.line(f.path) } : {}),
+      ...(f.path ? { path: shownPath(scope.line(f.path)) } : {}),
       message: shownMessage(scope.line(f.message), MAX_MESSAGE),
       // A value the harness sent is shown as sent, shortened or not (Redactor.value).
       ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shownValue(f.actual, MAX_ACTUAL), true]]), scope) : shownValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
@@ -230,7 +230,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     // The message quotes its first finding: redacted with what that finding's exchange taught its scope.
     message: shownMessage(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
     counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
-    groups: res.groups.map((g) => ({ ...g, message: shownMessage(r.line(g.message), MAX_MESSAGE) })),
+    groups: res.groups.map((g) => ({ ...g, ...(g.path !== undefined ? { path: shownPath(r.line(g.path)) } : {}), message: shownMessage(r.line(g.message), MAX_MESSAGE) })),
     evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
     exchanges: res.exchanges,
     ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),

@@ -61,6 +61,11 @@ function declaredIn(bytes: Uint8Array, bom: string | undefined): string | undefi
   return DECLARED.exec(text)?.[1];
 }
 
+/** The encoding the XML declaration names at the start of a text already decoded (a request body
+ *  read as UTF-8; a byte-order mark before it skipped), or undefined when it names none. */
+export const declaredEncoding = (text: string): string | undefined =>
+  DECLARED.exec(text.slice(text.charCodeAt(0) === 0xfeff ? 1 : 0, 200))?.[1];
+
 /** What labels an XML entity's encoding, each as written, where present (RFC 7303 3.2, XML 1.0 4.3.3). */
 export interface EncodingLabels {
   readonly bom?: string;

@@ -24,6 +24,10 @@ export interface XmlElement {
   readonly line?: number;
   /** Writing only: namespaces to declare on this element for its descendants (where .NET puts them). */
   readonly declare?: readonly string[];
+  /** Parsed documents only, and only where it makes any: the namespace declarations this element
+   *  makes, prefix ('' the default) to URI. Kept for QNames in content (contentQName), which the
+   *  element names alone cannot resolve. */
+  readonly bindings?: ReadonlyMap<string, string>;
 }
 
 export type XmlNode = XmlElement | XmlText;
@@ -51,6 +55,23 @@ export const textContent = (e: XmlElement): string => {
   if (c.length === 1) return isElement(c[0]!) ? '' : c[0]!.text;
   return c.map((x) => (isElement(x) ? '' : x.text)).join('');
 };
+
+/** The namespace the prefix xml is bound to, undeclared (Namespaces in XML 1.0, 3). */
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+
+/** A QName written in content (a SOAP faultcode, SOAP 1.1 4.4; an xsi:type value), resolved through
+ *  the namespace declarations in scope where it is written (Namespaces in XML 1.0, 6; XML Schema 2,
+ *  3.2.18: an unprefixed one takes the default namespace). `path` runs from the root to the element
+ *  that holds the value. Undefined when the text is no QName or its prefix is not declared. */
+export function contentQName(value: string, path: readonly XmlElement[]): { readonly ns: string | null; readonly name: string } | undefined {
+  const m = /^[ \t\r\n]*(?:([^:\s]+):)?([^:\s]+)[ \t\r\n]*$/.exec(value);
+  if (!m) return undefined;
+  const prefix = m[1] ?? '';
+  let ns: string | undefined = prefix === 'xml' ? XML_NS : undefined;
+  for (let k = path.length - 1; ns === undefined && k >= 0; k--) ns = path[k]!.bindings?.get(prefix);
+  if (ns === undefined && prefix !== '') return undefined;
+  return { ns: ns || null, name: m[2]! };
+}
 
 export const attribute = (e: XmlElement, ns: string | null, name: string): string | undefined =>
   e.attrs.find((a) => a.ns === ns && a.name === name)?.value;

@@ -19,6 +19,7 @@ interface Building {
   attrs: XmlAttribute[];
   children: XmlNode[];
   line: number;
+  bindings: Map<string, string> | undefined;
 }
 
 const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
@@ -89,17 +90,20 @@ export function parseWithSaxes(source: string): XmlParseResult {
     const t = tag as SaxesTagNS;
     const parent = stack[stack.length - 1];
     if (parent && parent.children.length >= BODY_LIMITS.children) refuse('children');
-    const attrs = Object.values(t.attributes)
-      .filter((a) => a.uri !== XMLNS_URI)
-      .map((a) => ({ ns: a.uri || null, name: a.local, value: a.value }));
-    stack.push({ ns: t.uri || null, name: t.local, attrs, children: [], line: parser.line });
+    const all = Object.values(t.attributes);
+    const attrs = all.filter((a) => a.uri !== XMLNS_URI).map((a) => ({ ns: a.uri || null, name: a.local, value: a.value }));
+    // The declarations it makes (xmlns="…" is the default's, xmlns:p="…" p's), for QNames in content.
+    let bindings: Map<string, string> | undefined;
+    for (const a of all) if (a.uri === XMLNS_URI) (bindings ??= new Map()).set(a.prefix === 'xmlns' ? a.local : '', a.value);
+    stack.push({ ns: t.uri || null, name: t.local, attrs, children: [], line: parser.line, bindings });
   });
   parser.on('text', (t) => addText(t, false));
   parser.on('cdata', (t) => addText(t, true));
   parser.on('closetag', () => {
     const b = stack.pop();
     if (!b) return;
-    const done: XmlElement = { ns: b.ns, name: b.name, attrs: b.attrs, children: b.children, line: b.line };
+    const done: XmlElement = b.bindings ? { ns: b.ns, name: b.name, attrs: b.attrs, children: b.children, line: b.line, bindings: b.bindings }
+      : { ns: b.ns, name: b.name, attrs: b.attrs, children: b.children, line: b.line };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(done);
     else root = done;

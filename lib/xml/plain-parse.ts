@@ -7,9 +7,8 @@
 // reads it: every error and limit message stays the conforming parser's. test/plain-xml.test.ts
 // compares the two on well-formed and broken documents.
 import { BODY_LIMITS } from '../body-limits.js';
-import type { XmlAttribute, XmlElement, XmlNode } from './model.js';
+import { XML_NS, type XmlAttribute, type XmlElement, type XmlNode } from './model.js';
 
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
 /** A character this path does not read (XML 1.0 Char without CR; a lone surrogate is none), or the
@@ -120,7 +119,9 @@ export function parsePlainXml(source: string): { root: XmlElement; declaration: 
       while (i < n && (source[i] === ' ' || source[i] === '\t' || source[i] === '\n')) i++;
       if (source[i] !== '>') return undefined;
       i++;
-      const done: XmlElement = { ns: top.ns, name: top.name, attrs: top.attrs, children: top.children, line: top.line };
+      // Two literal shapes, not a spread: an element that declares nothing is built as before.
+      const done: XmlElement = top.scope ? { ns: top.ns, name: top.name, attrs: top.attrs, children: top.children, line: top.line, bindings: top.scope }
+        : { ns: top.ns, name: top.name, attrs: top.attrs, children: top.children, line: top.line };
       const parent = stack[stack.length - 1];
       if (parent) parent.children.push(done);
       else root = done;
@@ -192,7 +193,8 @@ export function parsePlainXml(source: string): { root: XmlElement; declaration: 
     for (let x = 0; x < attrs.length; x++) for (let y = x + 1; y < attrs.length; y++) if (attrs[x]!.ns === attrs[y]!.ns && attrs[x]!.name === attrs[y]!.name) return undefined;
     const open: Open = { qname, ns: uri || null, name: colon < 0 ? qname : qname.slice(colon + 1), attrs, children: [], line: lineAt(i - 1), scope };
     if (selfClosing) {
-      const done: XmlElement = { ns: open.ns, name: open.name, attrs, children: open.children, line: open.line };
+      const done: XmlElement = scope ? { ns: open.ns, name: open.name, attrs, children: open.children, line: open.line, bindings: scope }
+        : { ns: open.ns, name: open.name, attrs, children: open.children, line: open.line };
       if (parent) parent.children.push(done);
       else root = done;
     } else stack.push(open);

@@ -56,6 +56,8 @@ export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
   // Latin-1 bytes (é as 0xE9) under a UTF-8 label: the bytes are not UTF-8, whatever they parse to.
   ['JSON bytes not UTF-8', request('/supportstateuser', JSON_TYPE, Buffer.from('{"userName":"Ren\u00e9"}', 'latin1')), ['REQ-JSON-BODY']],
   ['SOAP bytes not UTF-8', request('/soap11', SOAP_HEADERS, Buffer.from(envelope(`<!-- r\u00e9sum\u00e9 -->${logout}`), 'latin1')), ['REQ-SOAP-ENVELOPE']],
+  // A declaration naming Latin-1 over UTF-8 bytes (4.2: charset=utf-8): a reader going by it reads "rÃ©sumÃ©".
+  ['a Latin-1 declaration over UTF-8 bytes', request('/soap11', SOAP_HEADERS, `<?xml version="1.0" encoding="ISO-8859-1"?>${envelope(`<!-- r\u00e9sum\u00e9 -->${logout}`)}`), ['REQ-SOAP-ENVELOPE']],
   ['members in the request', request('/soap11', SOAP_HEADERS, envelope(`<ImpersonateLogoutRequest xmlns="${NS}"><UserId>1</UserId></ImpersonateLogoutRequest>`)), ['REQ-SOAP-EMPTY']],
 ];
 
@@ -77,6 +79,7 @@ export const LEGITIMATE_CLIENTS: [string, ClientRequest][] = [
   ['an unquoted SOAPAction, no charset', request('/soap11', { 'content-type': 'text/xml', soapaction: 'ImpersonateLogoutRequest' }, envelope(logout))],
   ['a SOAPAction URI', request('/soap11', { ...SOAP_HEADERS, soapaction: '"http://tempuri.org/ImpersonateLogoutRequest"' }, envelope(logout))],
   ['a Header, a declaration, other prefixes', request('/soap11', SOAP_HEADERS, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Header/><soap:Body><r:ImpersonateLogoutRequest xmlns:r="${NS}"></r:ImpersonateLogoutRequest></soap:Body></soap:Envelope>`)],
+  ['a declaration naming UTF-8 as "UTF8"', request('/soap11', SOAP_HEADERS, `<?xml version="1.0" encoding="UTF8"?>${envelope(logout)}`)],
   ['?format=soap11', request('/soap11?format=soap11', SOAP_HEADERS, envelope(logout))],
 ];
 
