@@ -176,7 +176,7 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   // A set being put in place (the proxy's judge puts it from its own thread) is let finish; none after.
   for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
   for (const partial of [STAGING, REPLACED]) rmSync(join(dir, partial), { recursive: true, force: true });
-  const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? keptVerdict(dir) : undefined;
+  const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? statedVerdict(dir) : undefined;
   if (kept) return { said: `kept the last reports written whole (${kept.words}), exit ${kept.code}`, code: kept.code };
   const listed = earlierManifest(dir, '');
   const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
@@ -186,7 +186,7 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
 };
 
 /** The verdict summary.json in `dir` states, and the exit code it gives; undefined when unreadable. */
-function keptVerdict(dir: string): { readonly words: string; readonly code: number } | undefined {
+export function statedVerdict(dir: string): { readonly words: string; readonly code: number } | undefined {
   try {
     const { verdictWords: words, exitCode: code } = readJsonFile(dir, 'summary.json') as { verdictWords?: unknown; exitCode?: unknown };
     return typeof words === 'string' && (code === 0 || code === 1 || code === 2) ? { words, code } : undefined;
