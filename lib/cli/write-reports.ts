@@ -516,7 +516,9 @@ export function readReport(dir: string): Report {
 
 /** The outputs a worker wrote of this run (begun at `since`, ms) and could not write a last time (the
  *  proxy's judge, lost): written again from summary.json with `problem` (exit 2), so that none keeps
- *  the verdict it stated before; undefined when the directory holds no summary.json of this run. */
+ *  the verdict it stated before; undefined when the directory holds no summary.json of this run.
+ *  Written whole or not at all, as the worker's were (writeWhole): a stop at once meanwhile keeps the
+ *  worker's last set. */
 export async function restateWithProblem(dir: string, since: number, chosen: ReadonlySet<ReportName> | undefined, problem: string): Promise<Written | undefined> {
   let report: Report;
   try {
@@ -527,7 +529,7 @@ export async function restateWithProblem(dir: string, since: number, chosen: Rea
   if (!(Date.parse(report.startedAt) >= since)) return undefined;
   // The run has ended: no more "in progress"; the verdict of the part judged stays (INCOMPLETE, say).
   const { inProgress: _p, ...ended } = report;
-  return writeReports({ ...ended, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
+  return writeWhole({ ...ended, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen);
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */
