@@ -2,15 +2,16 @@
 // say the run is in progress (INCOMPLETE, or NOT CONFORMANT once a MUST check failed: never a verdict
 // its end could still change), in every output; a second stop (at once) keeps the last of them that
 // were put in place whole, never a mix of two writes, and exits with the code they state.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_ROUTE, startJudgingReference } from '../lib/cli/judging-reference.js';
 import { restateWithProblem, stoppedAtOnce, useLiveGate, verifyManifest } from '../lib/cli/write-reports.js';
+import { childAhead } from '../lib/child-ahead.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { sendRaw } from './helpers/client-requests.js';
-import { servingProgram } from './helpers/cli.js';
+import { runCli, servingProgram } from './helpers/cli.js';
 import { heldFront, holding } from './helpers/held-front.js';
 import { until } from './helpers/wait.js';
 import { verdictsIn } from './helpers/verdict-words.js';
@@ -118,6 +119,37 @@ describe('a second stop (at once) of a live run', () => {
       await judging.close();
       useLiveGate(new SharedArrayBuffer(8)); // stopped no more
     }
+  }, 120_000);
+
+  it('ends a child still writing into the set under way (as the presentation does) and removes that set: nothing hidden is left after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'live-child-'));
+    useLiveGate(new SharedArrayBuffer(8));
+    const results = join(dir, '.conformance-writing', 'allure-results');
+    // Given its line, it writes a result every few milliseconds, making the directories it needs, until it is ended.
+    const child = childAhead(['-e', `const fs = require('node:fs'); process.stdin.resume(); process.stdin.on('end', () => setInterval(() => { fs.mkdirSync(${JSON.stringify(results)}, { recursive: true }); fs.writeFileSync(${JSON.stringify(results)} + '/r-' + Date.now() + '.json', '{}'); }, 2));`], false);
+    try {
+      const ran = child.run('present', 10_000);
+      await until(() => existsSync(results) && readdirSync(results).length > 0, 'the child to write');
+      expect(stoppedAtOnce(dir, 'test')()).toEqual({ said: 'no reports written', code: 2 });
+      await ran;
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      useLiveGate(new SharedArrayBuffer(8));
+    }
+  }, 60_000);
+
+  it('the next run into the directory removes what a write left half done there (the set under way, the outputs moved aside), and its manifest never lists it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'live-leftover-'));
+    for (const [name, text] of [['.conformance-writing/summary.json', '{"verdictWords":"INCOMPLETE, IN PROGRESS'], ['.conformance-writing/allure-results/r.json', '{}'], ['.conformance-replaced/junit.xml', '<testsuites/>']] as const) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const r = await runCli(['--reports', 'summary,junit', '--report-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+    expect(Object.keys(manifest.files).sort()).toEqual(['exchanges.json', 'junit.xml', 'replay.sh', 'summary.json']);
+    expect(await verifyManifest(dir)).toBeUndefined();
   }, 120_000);
 
   it('the judging reference stopped twice while its last reports are written: it keeps those written on demand, NOT CONFORMANT, IN PROGRESS, says so in one line, and exits 1', async () => {
