@@ -2,7 +2,7 @@
 // start) while the run is still busy, then waits for one line on stdin and does its work. Until it
 // is given work it holds nothing of the run's process open, and an empty stdin (the run needed it
 // not, or ended) ends it; a run that never gives it work loses nothing but the head start.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ChildAhead {
   readonly pid: number | undefined;
@@ -28,8 +28,20 @@ export function childAhead(args: readonly string[], stdout: boolean): ChildAhead
   return starter?.(args, stdout) ?? childHere(args, stdout);
 }
 
+/** This thread's children not yet ended. */
+const alive = new Set<ChildProcess>();
+
+/** Ends every child this thread started that is still running (SIGKILL, sent at once): a run stopped
+ *  at once exits, and a presentation child it leaves would go on writing into the report directory. */
+export function endChildren(): void {
+  for (const child of alive) child.kill('SIGKILL');
+  alive.clear();
+}
+
 function childHere(args: readonly string[], stdout: boolean): ChildAhead {
   const child = spawn(process.execPath, args, { stdio: ['pipe', stdout ? 'pipe' : 'ignore', 'pipe'] });
+  alive.add(child);
+  child.on('exit', () => alive.delete(child));
   const stdin = child.stdin!;
   const stderr = child.stderr!;
   let [out, err] = ['', ''];

@@ -192,6 +192,15 @@ describe('conformance --legacy-url', () => {
     }
   });
 
+  it('a candidate that refuses every connection is UNREACHABLE in every output, exit 2, with no difference counted against answers that never came', async () => {
+    const dir = reports();
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--legacy-url', plain.url, '--timeout', '30000', '--report-dir', dir, '--quiet', '--reports', 'summary,traceability,junit']); // refused at once
+    expectOneVerdict(dir, r.stdout, r.code, 'UNREACHABLE', false);
+    expect(summary(dir).differential).toMatchObject({ compared: 0, inconclusive: 0, differences: 0, paths: [], noise: [] });
+    expect(r.stdout).toContain('nothing compared: the candidate gave no answer');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toMatch(/differs from the legacy/);
+  });
+
   it('a candidate that never answers fails its route checks, as a target that never answers does without --legacy-url: NOT CONFORMANT in every output, exit 1', async () => {
     const silent = await startHostile('silent');
     try {

@@ -2,15 +2,16 @@
 // say the run is in progress (INCOMPLETE, or NOT CONFORMANT once a MUST check failed: never a verdict
 // its end could still change), in every output; a second stop (at once) keeps the last of them that
 // were put in place whole, never a mix of two writes, and exits with the code they state.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_ROUTE, startJudgingReference } from '../lib/cli/judging-reference.js';
-import { stoppedAtOnce, useLiveGate, verifyManifest } from '../lib/cli/write-reports.js';
+import { restateWithProblem, stoppedAtOnce, useLiveGate, verifyManifest } from '../lib/cli/write-reports.js';
+import { childAhead } from '../lib/child-ahead.js';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { sendRaw } from './helpers/client-requests.js';
-import { servingProgram } from './helpers/cli.js';
+import { runCli, servingProgram } from './helpers/cli.js';
 import { heldFront, holding } from './helpers/held-front.js';
 import { until } from './helpers/wait.js';
 import { verdictsIn } from './helpers/verdict-words.js';
@@ -61,6 +62,16 @@ describe('reports written while a live run goes on', () => {
   });
 });
 
+const IN_PROGRESS = 'INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR';
+/** Stops at once now: the set put in place before (`before`, the directory's listing then) stays
+ *  whole, and the code is the one it states. */
+async function expectStopKeeps(dir: string, before: readonly string[]) {
+  expect(stoppedAtOnce(dir, 'test')()).toEqual({ said: `kept the last reports written whole (${IN_PROGRESS}), exit 2`, code: 2 });
+  expect(readdirSync(dir).sort()).toEqual(before);
+  expect(await verifyManifest(dir)).toBeUndefined();
+  expect(statedIn(dir)).toEqual({ summary: IN_PROGRESS, junit: IN_PROGRESS, traceability: IN_PROGRESS, exitCode: 2 });
+}
+
 describe('a second stop (at once) of a live run', () => {
   it('while a write is under way: the set put in place before stays whole (the manifest verifies it), the write\'s half is removed, and the code is the one it states', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'live-mix-'));
@@ -76,19 +87,69 @@ describe('a second stop (at once) of a live run', () => {
       const next = judging.report();
       const staging = join(dir, '.conformance-writing');
       await until(() => existsSync(join(staging, 'summary.json')), 'the next write to begin');
-      const left = stoppedAtOnce(dir, 'test')();
-      expect(left).toEqual({ said: 'kept the last reports written whole (INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR), exit 2', code: 2 });
-      expect(readdirSync(dir).sort()).toEqual(before);
-      expect(await verifyManifest(dir)).toBeUndefined();
-      expect(statedIn(dir)).toEqual({ summary: 'INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR', junit: 'INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR', traceability: 'INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR', exitCode: 2 });
+      await expectStopKeeps(dir, before);
       // Stopped, the write under way puts nothing in place.
       await next.catch(() => undefined);
       expect(readdirSync(dir).sort()).toEqual(before);
-      expect(summaryIn(dir).verdictWords).toBe('INCOMPLETE, IN PROGRESS, 1 EXCHANGE JUDGED SO FAR');
+      expect(summaryIn(dir).verdictWords).toBe(IN_PROGRESS);
     } finally {
       await judging.close();
       useLiveGate(new SharedArrayBuffer(8)); // stopped no more
     }
+  }, 120_000);
+
+  it('while the reports of a lost judge are written again with the problem: the set put in place before stays whole, never a mix, and the code is the one it states', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'live-restate-'));
+    useLiveGate(new SharedArrayBuffer(8));
+    const since = Date.now();
+    const chosen = new Set(['summary', 'junit', 'traceability', 'allure']);
+    const judging = await startJudgingReference({ reportDir: dir, print: () => {}, reports: chosen });
+    try {
+      expect((await sendRaw(judging.url, CONFORMANT)).status).toBe(200);
+      await judging.report();
+      const before = readdirSync(dir).sort();
+      // As the proxy does when its judge is lost; the Allure results make it last seconds.
+      const again = restateWithProblem(dir, since, chosen, 'the judge stopped (exit 1)');
+      const restated = (d: string) => { try { return summaryIn(d).verdictWords.endsWith('1 PROBLEM'); } catch { return false; } };
+      await until(() => restated(dir) || restated(join(dir, '.conformance-writing')), 'the rewrite to begin');
+      await expectStopKeeps(dir, before);
+      await again.catch(() => undefined);
+      expect(readdirSync(dir).sort()).toEqual(before);
+    } finally {
+      await judging.close();
+      useLiveGate(new SharedArrayBuffer(8)); // stopped no more
+    }
+  }, 120_000);
+
+  it('ends a child still writing into the set under way (as the presentation does) and removes that set: nothing hidden is left after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'live-child-'));
+    useLiveGate(new SharedArrayBuffer(8));
+    const results = join(dir, '.conformance-writing', 'allure-results');
+    // Given its line, it writes a result every few milliseconds, making the directories it needs, until it is ended.
+    const child = childAhead(['-e', `const fs = require('node:fs'); process.stdin.resume(); process.stdin.on('end', () => setInterval(() => { fs.mkdirSync(${JSON.stringify(results)}, { recursive: true }); fs.writeFileSync(${JSON.stringify(results)} + '/r-' + Date.now() + '.json', '{}'); }, 2));`], false);
+    try {
+      const ran = child.run('present', 10_000);
+      await until(() => existsSync(results) && readdirSync(results).length > 0, 'the child to write');
+      expect(stoppedAtOnce(dir, 'test')()).toEqual({ said: 'no reports written', code: 2 });
+      await ran;
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      useLiveGate(new SharedArrayBuffer(8));
+    }
+  }, 60_000);
+
+  it('the next run into the directory removes what a write left half done there (the set under way, the outputs moved aside), and its manifest never lists it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'live-leftover-'));
+    for (const [name, text] of [['.conformance-writing/summary.json', '{"verdictWords":"INCOMPLETE, IN PROGRESS'], ['.conformance-writing/allure-results/r.json', '{}'], ['.conformance-replaced/junit.xml', '<testsuites/>']] as const) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const r = await runCli(['--reports', 'summary,junit', '--report-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+    expect(Object.keys(manifest.files).sort()).toEqual(['exchanges.json', 'junit.xml', 'replay.sh', 'summary.json']);
+    expect(await verifyManifest(dir)).toBeUndefined();
   }, 120_000);
 
   it('the judging reference stopped twice while its last reports are written: it keeps those written on demand, NOT CONFORMANT, IN PROGRESS, says so in one line, and exits 1', async () => {

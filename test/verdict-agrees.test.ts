@@ -1,7 +1,7 @@
 // Every output states the verdict the exit code gives: a problem that makes the run exit 2 (an output
 // that cannot be written, an accounts file that changed under the run) is in summary.json, junit.xml
 // and traceability.md too, never only on stderr beside outputs that say CONFORMANT and exit 0.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +147,32 @@ describe.concurrent('one verdict in every output', () => {
     expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT', exitCode: 0 });
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT"/);
     expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^Verdict \*\*CONFORMANT\*\*/m);
+  });
+
+  it('a rebuild of one output of a run whose outputs met a problem (exit 2) writes every output again: summary.json no longer says CONFORMANT, 1 PROBLEM beside the rebuild\'s exit 0', async () => {
+    const dir = reports();
+    mkdirSync(join(dir, 'junit.xml')); // a directory where the file must go
+    expect((await runCli(['--reports', 'summary,traceability,junit', '--report-dir', dir])).code).toBe(2);
+    rmdirSync(join(dir, 'junit.xml'));
+    const r = await runProgram('cli/report', ['--report-dir', dir, '--reports', 'traceability']);
+    expect(r.stderr).toMatch(/^note: every output is written again: summary\.json says CONFORMANT, 1 PROBLEM \(exit 2\), the results it holds CONFORMANT \(exit 0\)\n/);
+    expect(r.code).toBe(0);
+    expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT', exitCode: 0 });
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="conformance: CONFORMANT"/);
+    expect(readFileSync(join(dir, 'traceability.md'), 'utf8')).toMatch(/^Verdict \*\*CONFORMANT\*\*/m);
+    expect(await verifyManifest(dir)).toBeUndefined();
+  });
+
+  it('a rebuild that cannot read its inputs exits 2, leaves the outputs there as they were, and says in its one line that they, stating the run\'s verdict, are not its own', async () => {
+    const dir = reports();
+    expect((await runCli(['--reports', 'summary,junit', '--report-dir', dir])).code).toBe(0);
+    appendFileSync(join(dir, 'exchanges.json'), ' ');
+    const before = readdirSync(dir).sort();
+    const r = await runProgram('cli/report', ['--report-dir', dir, '--reports', 'summary,junit']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`report: ${join(dir, 'exchanges.json')} was changed after its run wrote it (its SHA-256 is not the one manifest.json gives); nothing was rebuilt: the outputs in ${dir} are left as they were (summary.json there states CONFORMANT, exit 0), and are not this command's\n`);
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(summaryIn(dir)).toMatchObject({ verdictWords: 'CONFORMANT', exitCode: 0 });
   });
 
   it('a directory without a manifest keeps every file: none is proved to be the harness\'s', async () => {

@@ -9,10 +9,11 @@ import { join, resolve } from 'node:path';
 import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
-import { reportVerdict, VERDICT_WORDS } from '../reporting/verdict.js';
+import { consoleText } from '../reporting/display.js';
+import { exitCodeOf, reportVerdict, VERDICT_WORDS, verdictWords } from '../reporting/verdict.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, statedVerdict, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -40,6 +41,16 @@ async function load(dir: string, verify: boolean): Promise<Report | string> {
   }
 }
 
+/** A rebuild refused: its one line says that the outputs in `dir` (the evidence it could not read,
+ *  never removed) are left as they were, and that what they state is not this command's exit 2. */
+function notRebuilt(dir: string, line: string): number {
+  const there = existsSync(join(dir, 'summary.json')) || existsSync(join(dir, MANIFEST_FILE));
+  const stated = there ? statedVerdict(dir) : undefined;
+  const left = !there ? '' : `; nothing was rebuilt: the outputs in ${dir} are left as they were${stated ? ` (summary.json there states ${stated.words}, exit ${stated.code})` : ''}, and are not this command's`;
+  process.stderr.write(consoleText(`report: ${line}${left}\n`));
+  return 2;
+}
+
 async function main(): Promise<number> {
   const parsed = parseOptions(REPORT_OPTIONS, process.argv.slice(2), process.env, true);
   if (!parsed.ok) { process.stderr.write(`report: ${parsed.error}\n${usage()}\n`); return 2; }
@@ -52,19 +63,22 @@ async function main(): Promise<number> {
   if (!v.merge) {
     if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
     const read = await load(dir, false);
-    if (typeof read === 'string') { process.stderr.write(`report: ${read}\n`); return 2; }
+    if (typeof read === 'string') return notRebuilt(dir, read);
     // The verdict the results give, not the one written (an older harness may have reached another),
     // stated by every output and the exit code, as the run would have.
     let report: Report;
     try {
       report = { ...read, verdict: reportVerdict(read) };
     } catch (e) {
-      process.stderr.write(`report: ${join(dir, 'summary.json')} is not one this harness writes (${(e as Error).message.split('\n')[0]})\n`);
-      return 2;
+      return notRebuilt(dir, `${join(dir, 'summary.json')} is not one this harness writes (${(e as Error).message.split('\n')[0]})`);
     }
-    // Outputs not chosen would keep stating the verdict written: all are written again.
-    const again = report.verdict === read.verdict ? chosen : reportsChosen(undefined) as ReadonlySet<string>;
-    if (again !== chosen) process.stderr.write(`note: every output is written again: summary.json says ${VERDICT_WORDS[read.verdict]}, the results it holds ${VERDICT_WORDS[report.verdict]}\n`);
+    // Outputs not chosen would keep stating the verdict written (or the problems its outputs met,
+    // which a rebuild writing them anew has not): all are written again.
+    const stated = statedVerdict(dir);
+    const now = { words: verdictWords(report), code: exitCodeOf(report) };
+    const differs = report.verdict !== read.verdict || (stated !== undefined && (stated.words !== now.words || stated.code !== now.code));
+    const again = differs ? reportsChosen(undefined) as ReadonlySet<string> : chosen;
+    if (differs) process.stderr.write(consoleText(`note: every output is written again: summary.json says ${stated ? `${stated.words} (exit ${stated.code})` : VERDICT_WORDS[read.verdict]}, the results it holds ${now.words} (exit ${now.code})\n`));
     return finish(await writeReports(report, dir, again, (r) => process.stdout.write(verdictSummary(r)), ['summary.json', EXCHANGES_FILE]), 'report');
   }
   const shards = parsed.positionals.map((d) => resolve(d));

@@ -4,7 +4,7 @@
 // is named on stderr and the run exits 2.
 import { appendFileSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
 import { consoleText } from '../reporting/display.js';
 import { replaceFile } from '../reporting/replace-file.js';
@@ -26,6 +26,7 @@ import { junitWriter } from './writers/junit-xml.js';
 import { allureWriter } from './writers/allure-results.js';
 import { htmlWriter } from './writers/report-html.js';
 import { peakRssBytes } from '../peak-rss.js';
+import { endChildren } from '../child-ahead.js';
 
 export { EXCHANGES_FILE };
 
@@ -123,9 +124,11 @@ const wroteInto = new Map<string, Set<string>>();
  *  state that run's verdict beside this exit code, so they are removed. Outputs of this run (a worker
  *  wrote them, e.g. the proxy's judge) and files no manifest lists are left alone. */
 export function removeEarlierRun(dir: string, since: number): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
+  const partial = removePartial(dir);
   const earlier = wroteInto.has(dir) ? undefined : earlierManifest(dir, '');
-  if (!earlier || !(Date.parse(earlier.began ?? '') < since)) return { removed: [], problems: [] };
-  return removeOutputs(dir, [...Object.keys(earlier.files).map(topName), MANIFEST_FILE], 'an earlier run\'s output');
+  if (!earlier || !(Date.parse(earlier.began ?? '') < since)) return { removed: [], problems: partial };
+  const { removed, problems } = removeOutputs(dir, [...Object.keys(earlier.files).map(topName), MANIFEST_FILE], 'an earlier run\'s output');
+  return { removed, problems: [...partial, ...problems] };
 }
 
 function removeOutputs(dir: string, names: readonly string[], what: string): { readonly removed: readonly string[]; readonly problems: readonly string[] } {
@@ -175,8 +178,10 @@ export interface AtOnce {
 export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   // A set being put in place (the proxy's judge puts it from its own thread) is let finish; none after.
   for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
-  for (const partial of [STAGING, REPLACED]) rmSync(join(dir, partial), { recursive: true, force: true });
-  const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? keptVerdict(dir) : undefined;
+  // A presentation child would go on writing into the set under way after the exit.
+  endChildren();
+  for (const p of removePartial(dir)) process.stderr.write(`${program}: ${p}\n`);
+  const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? statedVerdict(dir) : undefined;
   if (kept) return { said: `kept the last reports written whole (${kept.words}), exit ${kept.code}`, code: kept.code };
   const listed = earlierManifest(dir, '');
   const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
@@ -185,8 +190,23 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   return { said: 'no reports written', code: 2 };
 };
 
+/** Removes what a write of a live run left half done in `dir` (its hidden set under way, the outputs
+ *  it moved aside): a stop at once removes it, and so does the next run into `dir`, should a thread
+ *  or a child have written into it after that stop. Never listed in a manifest. */
+function removePartial(dir: string): string[] {
+  const problems: string[] = [];
+  for (const partial of [STAGING, REPLACED]) {
+    try {
+      rmSync(join(dir, partial), { recursive: true, force: true, maxRetries: 3 });
+    } catch (e) {
+      problems.push(`cannot remove ${partial}, a write left half done: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return problems;
+}
+
 /** The verdict summary.json in `dir` states, and the exit code it gives; undefined when unreadable. */
-function keptVerdict(dir: string): { readonly words: string; readonly code: number } | undefined {
+export function statedVerdict(dir: string): { readonly words: string; readonly code: number } | undefined {
   try {
     const { verdictWords: words, exitCode: code } = readJsonFile(dir, 'summary.json') as { verdictWords?: unknown; exitCode?: unknown };
     return typeof words === 'string' && (code === 0 || code === 1 || code === 2) ? { words, code } : undefined;
@@ -202,6 +222,7 @@ function keptVerdict(dir: string): { readonly words: string; readonly code: numb
  *  are removed as it is put in place. */
 export async function writeWhole(report: Report, dir: string, chosen?: ReadonlySet<ReportName>): Promise<Written> {
   const staging = join(dir, STAGING);
+  if (Atomics.load(gate, 0) === STOPPED) return { report, outputs: [], problems: [] }; // stopped at once: exiting
   try {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging);
@@ -414,6 +435,8 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   const removals: Promise<void>[] = [];
   const finishing: Promise<void>[] = [];
   let current: Report = { ...withoutOutputProblems(report), peakRss: { ...report.peakRss, runBytes: Math.max(report.peakRss.runBytes ?? 0, peakRssBytes()) } };
+  // What a live run stopped at once left half written here (not in a set's own staging: writeWhole).
+  if (basename(dir) !== STAGING) for (const p of removePartial(dir)) problem(p);
   const write = async (w: ReportWriter) => {
     if (w.needs && !wrote.has(w.needs)) return;
     try {
@@ -516,7 +539,9 @@ export function readReport(dir: string): Report {
 
 /** The outputs a worker wrote of this run (begun at `since`, ms) and could not write a last time (the
  *  proxy's judge, lost): written again from summary.json with `problem` (exit 2), so that none keeps
- *  the verdict it stated before; undefined when the directory holds no summary.json of this run. */
+ *  the verdict it stated before; undefined when the directory holds no summary.json of this run.
+ *  Written whole or not at all, as the worker's were (writeWhole): a stop at once meanwhile keeps the
+ *  worker's last set. */
 export async function restateWithProblem(dir: string, since: number, chosen: ReadonlySet<ReportName> | undefined, problem: string): Promise<Written | undefined> {
   let report: Report;
   try {
@@ -527,7 +552,7 @@ export async function restateWithProblem(dir: string, since: number, chosen: Rea
   if (!(Date.parse(report.startedAt) >= since)) return undefined;
   // The run has ended: no more "in progress"; the verdict of the part judged stays (INCOMPLETE, say).
   const { inProgress: _p, ...ended } = report;
-  return writeReports({ ...ended, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen, undefined, ['summary.json', EXCHANGES_FILE]);
+  return writeWhole({ ...ended, runProblems: [...(report.runProblems ?? []), problem] }, dir, chosen);
 }
 
 /** Prints the console summary and problems; the exit code the verdict calls for. */

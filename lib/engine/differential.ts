@@ -392,13 +392,16 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     mode: 'probe' as const, startedAt, sendingMs: t1 - t0, checkingStartedAt: t1, ...(options.part ? { part: options.part } : {}),
     ...(cut ? { stopped: String(options.stop!.reason) } : {}),
   };
-  const operations = differences.operations();
   const candidate = runResultOf(judges.candidate, { ...context, baseUrl: options.baseUrl });
   const legacy = runResultOf(judges.legacy, { ...context, baseUrl: options.legacyUrl });
+  // A candidate that could not be reached gave no answer: its exchanges are not judged (run.ts), and
+  // none is compared either, so no difference is counted against answers that never came.
+  const reached = candidate.verdict !== 'unreachable';
+  const operations = reached ? differences.operations() : [];
   // The exchange of each failed legacy check's first finding, replayed to the legacy (replay.sh).
   const failing = new Set(legacy.results.flatMap((r) => (r.status === 'fail' && r.examples[0] ? [r.examples[0].exchange] : [])));
   const kept = new Set(candidate.exchanges.map((x) => x.id));
-  const added = [...shown, ...legacy.exchanges.filter((x) => failing.has(x.id))].filter((x) => !kept.has(x.id) && kept.add(x.id));
+  const added = [...(reached ? shown : []), ...legacy.exchanges.filter((x) => failing.has(x.id))].filter((x) => !kept.has(x.id) && kept.add(x.id));
   return {
     candidate: { ...candidate, exchanges: [...candidate.exchanges, ...added] },
     legacy,

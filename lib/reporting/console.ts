@@ -68,7 +68,7 @@ export function verdictSummary(report: Report): string {
   lines.push('', `Judged ${exchanges.exchanges} exchange${exchanges.exchanges === 1 ? '' : 's'} (${sources || 'none'})${exchanges.cases ? ` of ${exchanges.cases} accounts` : ''}.`);
   const g = report.generation;
   if (g) lines.push(`Generated ${g.count} requests per operation from seed ${g.seed} (--generate ${g.count} --seed ${g.seed} sends them again); shrinking sent ${g.shrinkRequests} more.`);
-  if (report.differential) lines.push(...differentialLines(report.differential));
+  if (report.differential) lines.push(...differentialLines(report.differential, report.verdict === 'unreachable'));
   const gate = report.gate ?? 'must';
   const level = decidingChecks(report.checks, gate)[0]?.level ?? 'MUST';
   // Gated, the SHOULD checks not evaluated are part of the verdict (INCOMPLETE when they decide it).

@@ -71,6 +71,7 @@ export const DIFFERENTIAL_INTERPRETATIONS: readonly string[] = [
   'SOAP-only Settings (always nil) is left to the conformance checks; it carries no value to compare.',
   'The candidate is the run\'s target and decides the verdict; the legacy is judged the same way and shown beside, never changing the exit code.',
   'A request the legacy did not answer (refused, reset, silent past --timeout), or answered two ways at the HTTP level (status, media type, a record or not), is not compared: it is counted as inconclusive, and a run where nothing was compared exits 2 (it could not judge). A noisy path absorbs a candidate\'s value only in a form the legacy showed there (absent, empty, or of a type): a token the candidate drops, empties or writes as another type is a difference.',
+  'A candidate that could not be reached (every connection refused) gave no answer: the run is UNREACHABLE (exit 2), and nothing is compared, so no difference is counted, as a run without the legacy judges nothing of an unreachable target.',
 ];
 
 /** Characters of a value the redactor reads to show an example: far more than the display bound, so
@@ -168,11 +169,11 @@ export function mergeDifferential(parts: readonly ReportedDifferential[]): Repor
   };
 }
 
-/** The console's lines for the section. */
-export function differentialLines(d: ReportedDifferential): string[] {
+/** The console's lines for the section; `unreachable`: the candidate could not be reached. */
+export function differentialLines(d: ReportedDifferential, unreachable = false): string[] {
   const lines = ['', `Differential: ${d.compared} requests compared with the legacy ${d.legacy.baseUrl} (legacy verdict: ${d.legacy.verdict}${d.legacy.failed.length ? `, failed ${d.legacy.failed.map((f) => f.id).join(', ')}` : ''}; not part of the exit code)`];
   if (d.inconclusive) lines.push(`  ! ${d.inconclusive} request(s) not compared: ${NOT_COMPARED_TEXT}`);
-  if (!d.paths.length) lines.push('  no difference beyond noise');
+  if (!d.paths.length) lines.push(unreachable ? '  nothing compared: the candidate gave no answer' : '  no difference beyond noise');
   for (const p of d.paths) {
     lines.push(`  ≠ ${p.operation} ${p.path}: ${p.differing} of ${p.compared} pairs (${p.rate})`);
     for (const e of p.examples) lines.push(`      ${exampleLine(e)}`);
