@@ -29,5 +29,5 @@ it('a HAR entry whose request body was not recorded is sent to neither deploymen
   expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^conformance: run incomplete: \d+ MUST check\(s\) not evaluated/)]);
   const s = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { counts: { exchanges: { bySource: Record<string, number> } }; warnings: string[] };
   expect(s.counts.exchanges.bySource).toEqual({ probe: 20, har: 1 });
-  expect(s.warnings).toContain('1 recorded request not replayed to either deployment (sent without its body it would be another request): har.2: its request body was not recorded (its Content-Length says one was sent)');
+  expect(s.warnings).toContain('1 recorded request not replayed to either deployment (the harness cannot send it as recorded): har.2: its request body was not recorded (its Content-Length says one was sent)');
 }, 120_000);
