@@ -56,7 +56,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
-    if (notSent.count) session.warn(`${notSent.count} recorded request${notSent.count === 1 ? '' : 's'} not replayed to either deployment (the harness cannot send it as recorded): ${notSent.named.join('; ')}${notSent.count > notSent.named.length ? `; and ${notSent.count - notSent.named.length} more` : ''}`);
+    if (notSent.count) session.warn(`${notSent.count} recorded request${notSent.count === 1 ? '' : 's'} not replayed to either deployment (the harness cannot send ${notSent.count === 1 ? 'it' : 'them'} as recorded): ${notSent.named.join('; ')}${notSent.count > notSent.named.length ? `; and ${notSent.count - notSent.named.length} more` : ''}`);
     if (changed.count) session.warn(`${changed.count} recorded request${changed.count === 1 ? '' : 's'} sent to both deployments ${changed.how}, so not as recorded: ${changed.named.join(', ')}${changed.count > changed.named.length ? `; and ${changed.count - changed.named.length} more` : ''}`);
     const stopped = result.candidate.stopped;
     if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
