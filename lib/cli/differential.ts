@@ -32,10 +32,12 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     const left = new LeftOut();
     /** The recorded requests not sent to either deployment: counted, the first few named with why. */
     const notSent = { count: 0, named: [] as string[] };
+    /** The recorded requests sent changed (their Expect left out): counted, the first few named. */
+    const changed = { count: 0, named: [] as string[], how: '' };
     const stop = abortOnSignals('conformance', 'nothing more is sent; the reports follow the requests in flight', stoppedAtOnce(dir, 'conformance'));
     async function* cases(): AsyncGenerator<ExchangeSpec> {
       if (config.accounts) yield* accountRequests(config.accounts, config.headers, config.shard);
-      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers, (ex, why) => { if (notSent.named.length < LeftOut.NAMED) notSent.named.push(`${ex.id}: ${why}`); notSent.count++; });
+      for (const [i, file] of (config.har ?? []).entries()) yield* replayed(harExchanges(file, config.maxBodyBytes, config.har!.length > 1 ? `har${i + 1}` : 'har', left.add, stop), config.headers, (ex, why) => { if (notSent.named.length < LeftOut.NAMED) notSent.named.push(`${ex.id}: ${why}`); notSent.count++; }, (ex, how) => { if (changed.named.length < LeftOut.NAMED) changed.named.push(ex.id); changed.count++; changed.how = how; });
     }
     let result: DifferentialResult;
     try {
@@ -54,7 +56,8 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
-    if (notSent.count) session.warn(`${notSent.count} recorded request${notSent.count === 1 ? '' : 's'} not replayed to either deployment (sent without its body it would be another request): ${notSent.named.join('; ')}${notSent.count > notSent.named.length ? `; and ${notSent.count - notSent.named.length} more` : ''}`);
+    if (notSent.count) session.warn(`${notSent.count} recorded request${notSent.count === 1 ? '' : 's'} not replayed to either deployment (the harness cannot send ${notSent.count === 1 ? 'it' : 'them'} as recorded): ${notSent.named.join('; ')}${notSent.count > notSent.named.length ? `; and ${notSent.count - notSent.named.length} more` : ''}`);
+    if (changed.count) session.warn(`${changed.count} recorded request${changed.count === 1 ? '' : 's'} sent to both deployments ${changed.how}, so not as recorded: ${changed.named.join(', ')}${changed.count > changed.named.length ? `; and ${changed.count - changed.named.length} more` : ''}`);
     const stopped = result.candidate.stopped;
     if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
     // Without the legacy's answers nothing can be compared: the run could not proceed.

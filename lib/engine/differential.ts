@@ -13,7 +13,7 @@ import { SOAP } from '../contract/namespaces.js';
 import { JAVASCRIPT_MEDIA_TYPES } from '../contract/operations.js';
 import { objectOf, type Shape } from '../contract/types.js';
 import type { Operation } from '../contract/operations.js';
-import { exchangeHeaders, fieldsOf, type Exchange, type ExchangeSpec } from '../http/exchange.js';
+import { exchangeHeaders, fieldsOf, PAST_LATIN1, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import { mediaType } from '../http/media-type.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
 import { ROOT } from '../json/path.js';
@@ -269,7 +269,11 @@ export class DifferenceTally {
 
 /** Headers a replay never copies: the transport sets them per connection (and the harness never asks
  *  for a content coding). */
-const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade']);
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade', 'expect']);
+
+/** How a replayed request that recorded `Expect: 100-continue` differs: undici refuses to send an
+ *  Expect, so the body goes at once, as a server answering 100 would have it come. */
+export const EXPECT_LEFT_OUT = 'without its Expect: 100-continue (the harness\'s HTTP client sends none)';
 
 /** Recorded exchanges (a HAR's entries) as requests to send again, to both deployments: only those of
  *  this interface (others are not the candidate's to answer), at the same route under each base URL,
@@ -277,8 +281,10 @@ const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-aliv
  *  recording has them, else its map; the run's own --header values win, sent after them. Their
  *  answers as recorded are not used.
  *  One whose body the recording does not hold (not recorded, or past the body cap) is not sent, which
- *  would send another request: `notSent` hears of it, and why. */
-export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>, notSent: (ex: Exchange, why: string) => void = () => undefined): AsyncGenerator<ExchangeSpec> {
+ *  would send another request: `notSent` hears of it, and why; as of one whose header field holds a
+ *  character past U+00FF (PAST_LATIN1) or an Expect other than 100-continue. `Expect: 100-continue`
+ *  is left out (undici sends no Expect): `changed` hears of it, and its title says so. */
+export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders: Readonly<Record<string, string>>, notSent: (ex: Exchange, why: string) => void = () => undefined, changed: (ex: Exchange, how: string) => void = () => undefined): AsyncGenerator<ExchangeSpec> {
   for await (const ex of recorded) {
     const kind = classify(ex.request);
     if (!kind.operation) continue;
@@ -288,11 +294,17 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
     let path: string;
     try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }
     const raw = ex.request.rawHeaders;
+    const recordedFields = raw ? fieldsOf(raw) : Object.entries(ex.request.headers);
+    const expect = recordedFields.filter(([name]) => name.toLowerCase() === 'expect').map(([, value]) => value.trim().toLowerCase());
+    if (expect.some((v) => v !== '100-continue')) { notSent(ex, 'its Expect header asks for other than 100-continue, which the harness\'s HTTP client (undici) cannot send: without it the request is another'); continue; }
     // A field a --header replaces is left out (the --header names are lower-case: config.ts).
-    const fields = raw && [...fieldsOf(raw).filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()) && !Object.hasOwn(extraHeaders, name.toLowerCase())), ...Object.entries(extraHeaders)];
+    const fields = raw && [...recordedFields.filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()) && !Object.hasOwn(extraHeaders, name.toLowerCase())), ...Object.entries(extraHeaders)];
     const headers = fields ? exchangeHeaders(fields) : { ...Object.fromEntries(Object.entries(ex.request.headers).filter(([name]) => !NOT_REPLAYED.has(name))), ...extraHeaders };
+    const unsendable = (fields ?? Object.entries(headers)).find(([name, value]) => PAST_LATIN1.test(name) || PAST_LATIN1.test(value));
+    if (unsendable) { notSent(ex, `its header ${JSON.stringify(unsendable[0].slice(0, 40))} holds a character past U+00FF, which names no byte (a HAR's header value is the bytes sent read as Latin-1, as browsers record it): what was sent is not known`); continue; }
+    if (expect.length) changed(ex, EXPECT_LEFT_OUT);
     yield {
-      id: ex.id, title: `${ex.title}, replayed`, origin: ex.origin, method: ex.request.method, path, headers,
+      id: ex.id, title: `${ex.title}, replayed${expect.length ? ` ${EXPECT_LEFT_OUT}` : ''}`, origin: ex.origin, method: ex.request.method, path, headers,
       ...(fields ? { fields } : {}), ...(ex.request.body !== undefined ? { body: ex.request.body } : {}),
     };
   }

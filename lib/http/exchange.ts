@@ -30,6 +30,12 @@ export interface Origin {
   readonly ownValues?: readonly number[];
 }
 
+/** A character past U+00FF. A header's text is its bytes read as Latin-1: Node's parser and undici
+ *  read and write them so, and so do browsers record them (Chromium's DevTools converts each raw
+ *  header value from ISO-8859-1; fetch() sends a header string's characters as bytes and refuses one
+ *  past U+00FF). A HAR's header value holding one names no byte: what was sent is not known. */
+export const PAST_LATIN1 = /[^\u0000-\u00ff]/;
+
 export interface ExchangeSpec {
   /** Unique in the run, e.g. "login.post" (a probe) or "case-17.login". */
   readonly id: string;

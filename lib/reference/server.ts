@@ -486,6 +486,17 @@ function inTurns(inner: RequestListener, unanswered: Unanswered): RequestListene
   };
 }
 
+/** Whether the client of a connection keeps the reference waiting now (`res`: the answer to its
+ *  last request): answers written that its side does not take (bytes left in the socket), or that
+ *  request's body not whole while the reference reads the connection. Not when the reference holds
+ *  it: a pipelined request waiting its turn (inTurns), whose unread body made Node stop reading the
+ *  connection, nor answers queued behind one not made yet (latency, a host's route). Judged by the
+ *  last request and its answer alone, an honest pipelining client was closed as stalled at the bound. */
+function clientHolds(res: ServerResponse): boolean {
+  const socket = res.req.socket;
+  return socket.writableLength > 0 || (!res.req.complete && !socket.isPaused());
+}
+
 /** How long the reference keeps an idle connection (Node's default is 5 s). */
 export const REFERENCE_KEEP_ALIVE_MS = 65_000;
 /** How long a client has for a whole request after its first byte (past it, 408 and closed). */
@@ -555,12 +566,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   let timedOut = 0;
   let atBound = 0;
   // At the bound, a request whose client keeps it waiting is closed for a new connection (see the
-  // guard): else a peer re-sending a head and part of a body as each was cut held every slot. The
-  // reference takes each body as it comes and answers at once (but for its latency or a host's
-  // route): a request waits on its client when its body has not come whole, or its answer is
-  // written whole but not taken (the guard passes over one taken).
+  // guard): else a peer re-sending a head and part of a body as each was cut held every slot.
   const stalls: Stalls = {
-    stalled: (_socket, res) => !res.req.complete || res.writableEnded,
+    stalled: (_socket, res) => clientHolds(res),
     closing: (_socket, res) => { if (!res.req.complete) atBound++; },
   };
   // No peer stops the reference by holding connections (idle, trickling a head or a body, reading

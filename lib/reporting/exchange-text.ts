@@ -1,6 +1,6 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
-import { fieldsOf, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
@@ -192,6 +192,10 @@ export const curlStart = (bounds: CurlBounds, output: string): string => `curl -
  *  the command still runs, and says so where it is shown. */
 export const BODY_REBUILT = ": 'body rebuilt from the form parameters recorded (postData.params), URL-encoded: maybe not the bytes sent';";
 
+/** What starts a curl command of a request with a header holding a character past U+00FF, which
+ *  names no byte (PAST_LATIN1): curl sends its UTF-8, maybe not what was sent; replay.sh does not run it. */
+export const HEADER_PAST_LATIN1 = ": 'a header holds a character past U+00FF, which names no byte (written here as UTF-8): maybe not the bytes sent';";
+
 /** The header fields a curl command of the request writes, in order: as sent, less the recorded
  *  Content-Length of a rebuilt body (curl writes its own length). */
 const curlFields = (r: Exchange['request']): [string, string][] =>
@@ -215,15 +219,23 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const decodes = ex.recordedDecoded && sent.has('accept-encoding');
   const head = headMethod(r);
   const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asSent ? ['--request-target', shellArg(redact.text(r.asSent.target))] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
-  // A header's text is its bytes read as Latin-1 (Node's parser, undici), sent as those bytes; a
-  // recording's (a HAR's JSON strings) is text, sent as UTF-8.
-  const latin1 = ex.origin.source !== 'har';
-  // A header of no value is written `Name;` (curl drops `Name: `). A rebuilt body's length is its own,
-  // not the recorded Content-Length (curl writes it).
+  // A header's text is its bytes read as Latin-1 (PAST_LATIN1), sent as those bytes, a recording's
+  // as any other: the harness sent a HAR's so (undici). A header of no value is written `Name;`
+  // (curl drops `Name: `). A rebuilt body's length is its own, not the recorded Content-Length
+  // (curl writes it).
+  let pastLatin1 = false;
   for (const [k, v] of curlFields(r)) {
+    if (PAST_LATIN1.test(k) || PAST_LATIN1.test(v)) pastLatin1 = true;
     const field = redact.headerField(k, v);
-    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, latin1));
+    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, true));
   }
+  const command = commandOf(ex, redact, parts, path, sent);
+  return pastLatin1 ? `${HEADER_PAST_LATIN1} ${command}` : command;
+}
+
+/** curlCommand's end: the options after the header fields, the body and the URL. */
+function commandOf(ex: Exchange, redact: Redactor, parts: string[], path: string, sent: ReadonlySet<string>): string {
+  const r = ex.request;
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
