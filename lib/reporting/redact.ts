@@ -55,7 +55,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Text, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -1084,21 +1084,43 @@ export class Redactor {
   }
 
   /** Where a cut text may end: before its last word (unless that is a marker), and before any end of
-   *  it that spells the start of a known secret. */
+   *  it that spells the start of a known secret; each again as the end is read decoded (escapes, a hex
+   *  dump, base64 in pieces: safeEndOnce), until nothing more is left out. */
   private safeEnd(text: string, end: number): number {
+    for (let pass = 0; pass < MAX_CUT_PASSES; pass++) {
+      const next = this.safeEndOnce(text, end);
+      if (next === end) break;
+      end = next;
+    }
+    return end;
+  }
+
+  /** One pass of safeEnd: the last word as written; an escape the cut left open; then the end of the
+   *  text read as a reader decodes it (canonical, escapes, full-width forms, a hex dump, base64 in
+   *  groups or lines): its last word as read, and an end that spells the start of a known secret. A
+   *  learned secret's first characters in any of those spellings are so left out, as in plain text. */
+  private safeEndOnce(text: string, end: number): number {
     if (text[end - 1] !== '»') while (end > 0 && !CUT_AT.test(text[end - 1]!)) end--;
+    const open = OPEN_ESCAPE.exec(text.slice(Math.max(0, end - 16), end));
+    if (open) end -= open[0].length;
     const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
     let longest = 0;
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
-    if (!longest) return end;
-    const from = Math.max(0, end - longest * 12); // the longest spelling of a character is 12 (&#x0010ffff;)
+    const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
     const c = canonical(text.slice(from, end));
+    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(text.slice(from, end), c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1)];
     let cut = end;
-    for (const t of tables) {
-      for (const needle of t.spelled.keys()) {
-        if (needle.length > MAX_PREFIX_CHECKED) continue;
-        for (let k = Math.min(needle.length - 1, c.text.length); k >= MIN_SCANNED; k--) {
-          if (c.text.endsWith(needle.slice(0, k))) { cut = Math.min(cut, from + c.from[c.text.length - k]!); break; }
+    for (const r of readings) {
+      if (!r?.text.length) continue;
+      // A word as read shorter than MIN_SCANNED shows too little of any secret to be one's start.
+      const word = lastWordStart(r.text);
+      if (word <= r.text.length - MIN_SCANNED) cut = Math.min(cut, from + r.from[word]!);
+      for (const t of tables) {
+        for (const needle of t.spelled.keys()) {
+          if (needle.length > MAX_PREFIX_CHECKED) continue;
+          for (let k = Math.min(needle.length - 1, r.text.length); k >= MIN_SCANNED; k--) {
+            if (r.text.endsWith(needle.slice(0, k))) { cut = Math.min(cut, from + r.from[r.text.length - k]!); break; }
+          }
         }
       }
     }
@@ -1172,6 +1194,26 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
 
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
+/** Passes of safeEnd at most: each leaves out what the last one's end exposed (a word as read). */
+const MAX_CUT_PASSES = 4;
+/** Characters of a cut text's end read decoded (safeEnd): a hex dump of MAX_BASE64_DECODED bytes. */
+const CUT_READ = 3 * 4096;
+/** An escape a cut left open, ending in a character a cut may end after: \u{ and its digits. */
+const OPEN_ESCAPE = /\\u\{[0-9a-fA-F]{0,6}$/;
+/** A character of a token (TOKEN's but the colon). */
+const TOKEN_CHAR = /[\p{L}\p{N}_@+~.-]/u;
+/** Where the token that ends `t` starts (TOKEN's characters, a colon before a letter or digit), or
+ *  t.length when `t` ends in none. */
+function lastWordStart(t: string): number {
+  let k = t.length;
+  while (k > 0) {
+    const ch = t[k - 1]!;
+    if (TOKEN_CHAR.test(ch) || (ch === ':' && k < t.length && /[\p{L}\p{N}]/u.test(t[k]!))) k--;
+    else if (ch >= '\udc00' && ch <= '\udfff' && k > 1 && TOKEN_CHAR.test(t.slice(k - 2, k))) k -= 2;
+    else break;
+  }
+  return k;
+}
 const WORD = /[\p{L}\p{N}_]/u;
 /** Characters that join two words into one value (2026-11-01, a.b, x:y, a+b, a@b, a~b). */
 const JOINER = /[-.:+@~]/;
