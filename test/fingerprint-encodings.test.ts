@@ -1,8 +1,8 @@
 // A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
-// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32, base64 of its
-// UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is masked, whole and nothing
-// around it; the same spellings of values nothing learned, a near miss, and a short learned value
-// inside a word are shown exactly.
+// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32 (in capitals or
+// in lower case), base64 of its UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is
+// masked, whole and nothing around it; the same spellings of values nothing learned, a near miss, long
+// lower-case words that are base32 as written, and a short learned value inside a word are shown exactly.
 import { describe, expect, it } from 'vitest';
 import { FingerprintSet } from '../lib/reporting/fingerprints.js';
 import { Redactor } from '../lib/reporting/redact.js';
@@ -20,6 +20,8 @@ const PLAIN = [
   'malice aliceblue Xalicex',
   // Words that look like the encodings.
   'THE PASSWORD RESETLINK EXPIRED', 'with some more text here', '10 20 30 40 50 60 70 80 90', 'de:ad:be:ef:00:11:22:33:44',
+  // Long words in lower case that are base32 as written.
+  'passwordresetlinkexpired characteristically abcdefghijklmnopqrstuvwxyz234567 mzxw6ytboi======',
 ];
 
 describe('a secret learned in one exchange, echoed by another in an encoding', () => {

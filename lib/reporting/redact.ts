@@ -13,8 +13,9 @@
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
 //     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
-//     base32, quoted-printable, \xHH, \u{H} and CSS escapes, full-width forms; a part of it joined to
-//     another word, or fused to letters when it holds letters and digits), so a
+//     base32 (in lower case only when it decodes to a learned token exactly), quoted-printable, \xHH,
+//     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
+//     when it holds letters and digits), so a
 //     value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
@@ -998,12 +999,17 @@ export class Redactor {
           }
         }
       }
-      // Base32 where it is written in capitals, as encoders write it (a word in lower case is none), decoding to text.
+      // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
+      // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
+      // long token, and decodes to a learned token exactly.
       for (const m of c.text.matchAll(BASE32_RUN)) {
         const run = casedRun(text, c, m.index, m[0].length);
-        if (run === undefined || /[a-z]/.test(run)) continue;
+        if (run === undefined) continue;
+        const lower = /[a-z]/.test(run);
+        if (lower && (/[A-Z]/.test(run) || run.replace(/=+$/, '').length < MIN_BASE32_LOWER)) continue;
         const decoded = base32Text(m[0], MAX_BASE64_DECODED);
-        if (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        if (decoded === undefined || !readsAsText(decoded)) continue;
+        if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
@@ -1257,6 +1263,13 @@ const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
 const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
+/** Characters of base32 in lower case read at least (BASE32_RUN): the unpadded base32 of MIN_PART bytes. */
+const MIN_BASE32_LOWER = Math.ceil((MIN_PART * 8) / 5);
+/** Whether decoded text is, whole, a learned token of MIN_PART characters or more. */
+const exactlyLearned = (fingerprints: FingerprintSet, decoded: string): boolean => {
+  const t = canonicalValue(decoded);
+  return t.length >= MIN_PART && fingerprints.has(t);
+};
 /** Hex of MIN_PART bytes or more written byte by byte, a space or a colon between (a dump, a key's fingerprint). */
 const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[ :][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
 /** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */

@@ -386,7 +386,9 @@ export function escapedReading(c: CanonicalText): CanonicalText | undefined {
   return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
 }
 
-const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** The value of each ASCII code in base32 (lower case: a canonical text's), -1 for a code that is none. */
+const BASE32_VALUE = new Int8Array(128).fill(-1);
+for (const [v, ch] of [...'abcdefghijklmnopqrstuvwxyz234567'].entries()) BASE32_VALUE[ch.charCodeAt(0)] = v;
 /** Characters of a base32 token's data (less its padding) by length modulo 8 that an encoder writes. */
 const BASE32_ENDS = new Set([0, 2, 4, 5, 7]);
 /**
@@ -399,19 +401,20 @@ export function base32Text(token: string, max: number): string | undefined {
   while (token.charCodeAt(end - 1) === 0x3d) end--;
   if (!BASE32_ENDS.has(end % 8) || (end < token.length && token.length % 8 !== 0)) return undefined;
   const cut = end > max;
+  // The bits past the last whole byte are zero as an encoder writes them: most words are told apart here.
+  const left = (5 * end) % 8;
+  if (!cut && left > 0 && (BASE32_VALUE[token.charCodeAt(end - 1) & 0x7f]! & ((1 << left) - 1)) !== 0) return undefined;
   const n = cut ? max - (max % 8) : end;
-  const bytes: number[] = [];
+  const all = new Uint8Array((5 * n) >> 3);
   let bits = 0;
   let value = 0;
-  for (let i = 0; i < n; i++) {
-    const v = BASE32_ALPHABET.indexOf(token[i]!);
-    if (v < 0) return undefined;
+  for (let i = 0, b = 0; i < n; i++) {
+    const v = BASE32_VALUE[token.charCodeAt(i) & 0x7f]!;
+    if (v < 0 || token.charCodeAt(i) > 0x7f) return undefined;
     value = ((value << 5) | v) & 0xfff;
     bits += 5;
-    if (bits >= 8) { bits -= 8; bytes.push((value >>> bits) & 0xff); }
+    if (bits >= 8) { bits -= 8; all[b++] = (value >>> bits) & 0xff; }
   }
-  if (!cut && (value & ((1 << bits) - 1)) !== 0) return undefined;
-  const all = Uint8Array.from(bytes);
   for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
     const part = all.subarray(0, all.length - drop);
     if (isUtf8(part)) return UTF8.decode(part);
