@@ -1,51 +1,16 @@
 // A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
-// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32, base64 of its
-// UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is masked, whole and nothing
-// around it; the same spellings of values nothing learned, a near miss, and a short learned value
-// inside a word are shown exactly.
+// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32 (in capitals or
+// in lower case), base64 of its UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is
+// masked, whole and nothing around it; the same spellings of values nothing learned, a near miss, long
+// lower-case words that are base32 as written, and a short learned value inside a word are shown exactly.
 import { describe, expect, it } from 'vitest';
 import { FingerprintSet } from '../lib/reporting/fingerprints.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { echoHarShown, exchange, learnedA } from './helpers/echo-exchanges.js';
+import { spellings } from './helpers/encoded-spellings.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const TOKEN = 'Tk.Zf9Qz@Lm2XyW7kR';
-const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
-const hexBytes = (s: string): string[] => [...Buffer.from(s)].map((b) => b.toString(16).padStart(2, '0'));
-const codes = (s: string): string[] => [...s].map((ch) => ch.codePointAt(0)!.toString(16));
-/** RFC 4648 base32, padded or not. */
-const base32 = (s: string, pad = true): string => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const b of Buffer.from(s)) {
-    value = ((value << 8) | b) & 0xffff;
-    bits += 8;
-    for (; bits >= 5; bits -= 5) out += alphabet[(value >>> (bits - 5)) & 31];
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return pad ? out.padEnd(Math.ceil(out.length / 8) * 8, '=') : out;
-};
-const fullWidth = (s: string): string => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
-const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
-
-/** Each spelling of `secret`, by name. */
-const spellings = (secret: string): Record<string, string> => ({
-  'hex bytes with spaces': hexBytes(secret).join(' '),
-  'hex bytes in capitals with colons': hexBytes(secret).join(':').toUpperCase(),
-  'hex bytes as \\x escapes': hexBytes(secret).map((h) => `\\x${h}`).join(''),
-  'CSS escapes': codes(secret).map((h) => `\\${h} `).join(''),
-  'JavaScript \\u escapes': codes(secret).map((h) => `\\u${h.padStart(4, '0')}`).join(''),
-  'JavaScript \\u{} escapes': codes(secret).map((h) => `\\u{${h}}`).join(''),
-  'full-width forms': fullWidth(secret),
-  'base32, padded': base32(secret),
-  'base32, unpadded': base32(secret, false),
-  'base64 of its UTF-16LE bytes': b64(Buffer.from(secret, 'utf16le')),
-  'base64 of a UTF-16LE command holding it': b64(Buffer.from(`Invoke-Login -Secret ${secret}`, 'utf16le')),
-  'base64 in groups of four': groups(b64(secret)),
-});
-
 /** Values nothing learned, in the same spellings, and near misses: shown exactly. */
 const UNLEARNED = ['nothing-secret-here', 'Pw0rd-Hunter3-Qx7v'];
 const PLAIN = [
@@ -55,6 +20,8 @@ const PLAIN = [
   'malice aliceblue Xalicex',
   // Words that look like the encodings.
   'THE PASSWORD RESETLINK EXPIRED', 'with some more text here', '10 20 30 40 50 60 70 80 90', 'de:ad:be:ef:00:11:22:33:44',
+  // Long words in lower case that are base32 as written.
+  'passwordresetlinkexpired characteristically abcdefghijklmnopqrstuvwxyz234567 mzxw6ytboi======',
 ];
 
 describe('a secret learned in one exchange, echoed by another in an encoding', () => {

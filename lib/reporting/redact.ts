@@ -13,8 +13,9 @@
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
 //     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
-//     base32, quoted-printable, \xHH, \u{H} and CSS escapes, full-width forms; a part of it joined to
-//     another word, or fused to letters when it holds letters and digits), so a
+//     base32 (in lower case only when it decodes to a learned token exactly), quoted-printable, \xHH,
+//     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
+//     when it holds letters and digits), so a
 //     value learned from one account's answer is masked in
 //     another's at a cost that does not grow with the number of accounts. The set is bounded
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
@@ -55,7 +56,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Text, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -998,12 +999,17 @@ export class Redactor {
           }
         }
       }
-      // Base32 where it is written in capitals, as encoders write it (a word in lower case is none), decoding to text.
+      // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
+      // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
+      // long token, and decodes to a learned token exactly.
       for (const m of c.text.matchAll(BASE32_RUN)) {
         const run = casedRun(text, c, m.index, m[0].length);
-        if (run === undefined || /[a-z]/.test(run)) continue;
+        if (run === undefined) continue;
+        const lower = /[a-z]/.test(run);
+        if (lower && (/[A-Z]/.test(run) || run.replace(/=+$/, '').length < MIN_BASE32_LOWER)) continue;
         const decoded = base32Text(m[0], MAX_BASE64_DECODED);
-        if (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        if (decoded === undefined || !readsAsText(decoded)) continue;
+        if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
@@ -1084,21 +1090,43 @@ export class Redactor {
   }
 
   /** Where a cut text may end: before its last word (unless that is a marker), and before any end of
-   *  it that spells the start of a known secret. */
+   *  it that spells the start of a known secret; each again as the end is read decoded (escapes, a hex
+   *  dump, base64 in pieces: safeEndOnce), until nothing more is left out. */
   private safeEnd(text: string, end: number): number {
+    for (let pass = 0; pass < MAX_CUT_PASSES; pass++) {
+      const next = this.safeEndOnce(text, end);
+      if (next === end) break;
+      end = next;
+    }
+    return end;
+  }
+
+  /** One pass of safeEnd: the last word as written; an escape the cut left open; then the end of the
+   *  text read as a reader decodes it (canonical, escapes, full-width forms, a hex dump, base64 in
+   *  groups or lines): its last word as read, and an end that spells the start of a known secret. A
+   *  learned secret's first characters in any of those spellings are so left out, as in plain text. */
+  private safeEndOnce(text: string, end: number): number {
     if (text[end - 1] !== '»') while (end > 0 && !CUT_AT.test(text[end - 1]!)) end--;
+    const open = OPEN_ESCAPE.exec(text.slice(Math.max(0, end - 16), end));
+    if (open) end -= open[0].length;
     const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
     let longest = 0;
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
-    if (!longest) return end;
-    const from = Math.max(0, end - longest * 12); // the longest spelling of a character is 12 (&#x0010ffff;)
+    const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
     const c = canonical(text.slice(from, end));
+    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(text.slice(from, end), c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1)];
     let cut = end;
-    for (const t of tables) {
-      for (const needle of t.spelled.keys()) {
-        if (needle.length > MAX_PREFIX_CHECKED) continue;
-        for (let k = Math.min(needle.length - 1, c.text.length); k >= MIN_SCANNED; k--) {
-          if (c.text.endsWith(needle.slice(0, k))) { cut = Math.min(cut, from + c.from[c.text.length - k]!); break; }
+    for (const r of readings) {
+      if (!r?.text.length) continue;
+      // A word as read shorter than MIN_SCANNED shows too little of any secret to be one's start.
+      const word = lastWordStart(r.text);
+      if (word <= r.text.length - MIN_SCANNED) cut = Math.min(cut, from + r.from[word]!);
+      for (const t of tables) {
+        for (const needle of t.spelled.keys()) {
+          if (needle.length > MAX_PREFIX_CHECKED) continue;
+          for (let k = Math.min(needle.length - 1, r.text.length); k >= MIN_SCANNED; k--) {
+            if (r.text.endsWith(needle.slice(0, k))) { cut = Math.min(cut, from + r.from[r.text.length - k]!); break; }
+          }
         }
       }
     }
@@ -1172,6 +1200,26 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
 
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
+/** Passes of safeEnd at most: each leaves out what the last one's end exposed (a word as read). */
+const MAX_CUT_PASSES = 4;
+/** Characters of a cut text's end read decoded (safeEnd): a hex dump of MAX_BASE64_DECODED bytes. */
+const CUT_READ = 3 * 4096;
+/** An escape a cut left open, ending in a character a cut may end after: \u{ and its digits. */
+const OPEN_ESCAPE = /\\u\{[0-9a-fA-F]{0,6}$/;
+/** A character of a token (TOKEN's but the colon). */
+const TOKEN_CHAR = /[\p{L}\p{N}_@+~.-]/u;
+/** Where the token that ends `t` starts (TOKEN's characters, a colon before a letter or digit), or
+ *  t.length when `t` ends in none. */
+function lastWordStart(t: string): number {
+  let k = t.length;
+  while (k > 0) {
+    const ch = t[k - 1]!;
+    if (TOKEN_CHAR.test(ch) || (ch === ':' && k < t.length && /[\p{L}\p{N}]/u.test(t[k]!))) k--;
+    else if (ch >= '\udc00' && ch <= '\udfff' && k > 1 && TOKEN_CHAR.test(t.slice(k - 2, k))) k -= 2;
+    else break;
+  }
+  return k;
+}
 const WORD = /[\p{L}\p{N}_]/u;
 /** Characters that join two words into one value (2026-11-01, a.b, x:y, a+b, a@b, a~b). */
 const JOINER = /[-.:+@~]/;
@@ -1215,6 +1263,13 @@ const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
 const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
+/** Characters of base32 in lower case read at least (BASE32_RUN): the unpadded base32 of MIN_PART bytes. */
+const MIN_BASE32_LOWER = Math.ceil((MIN_PART * 8) / 5);
+/** Whether decoded text is, whole, a learned token of MIN_PART characters or more. */
+const exactlyLearned = (fingerprints: FingerprintSet, decoded: string): boolean => {
+  const t = canonicalValue(decoded);
+  return t.length >= MIN_PART && fingerprints.has(t);
+};
 /** Hex of MIN_PART bytes or more written byte by byte, a space or a colon between (a dump, a key's fingerprint). */
 const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[ :][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
 /** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */

@@ -386,7 +386,9 @@ export function escapedReading(c: CanonicalText): CanonicalText | undefined {
   return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
 }
 
-const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** The value of each ASCII code in base32 (lower case: a canonical text's), -1 for a code that is none. */
+const BASE32_VALUE = new Int8Array(128).fill(-1);
+for (const [v, ch] of [...'abcdefghijklmnopqrstuvwxyz234567'].entries()) BASE32_VALUE[ch.charCodeAt(0)] = v;
 /** Characters of a base32 token's data (less its padding) by length modulo 8 that an encoder writes. */
 const BASE32_ENDS = new Set([0, 2, 4, 5, 7]);
 /**
@@ -399,19 +401,20 @@ export function base32Text(token: string, max: number): string | undefined {
   while (token.charCodeAt(end - 1) === 0x3d) end--;
   if (!BASE32_ENDS.has(end % 8) || (end < token.length && token.length % 8 !== 0)) return undefined;
   const cut = end > max;
+  // The bits past the last whole byte are zero as an encoder writes them: most words are told apart here.
+  const left = (5 * end) % 8;
+  if (!cut && left > 0 && (BASE32_VALUE[token.charCodeAt(end - 1) & 0x7f]! & ((1 << left) - 1)) !== 0) return undefined;
   const n = cut ? max - (max % 8) : end;
-  const bytes: number[] = [];
+  const all = new Uint8Array((5 * n) >> 3);
   let bits = 0;
   let value = 0;
-  for (let i = 0; i < n; i++) {
-    const v = BASE32_ALPHABET.indexOf(token[i]!);
-    if (v < 0) return undefined;
+  for (let i = 0, b = 0; i < n; i++) {
+    const v = BASE32_VALUE[token.charCodeAt(i) & 0x7f]!;
+    if (v < 0 || token.charCodeAt(i) > 0x7f) return undefined;
     value = ((value << 5) | v) & 0xfff;
     bits += 5;
-    if (bits >= 8) { bits -= 8; bytes.push((value >>> bits) & 0xff); }
+    if (bits >= 8) { bits -= 8; all[b++] = (value >>> bits) & 0xff; }
   }
-  if (!cut && (value & ((1 << bits) - 1)) !== 0) return undefined;
-  const all = Uint8Array.from(bytes);
   for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
     const part = all.subarray(0, all.length - drop);
     if (isUtf8(part)) return UTF8.decode(part);
@@ -450,4 +453,137 @@ export function readsAsText(s: string): boolean {
     if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f || c === 0xfffd) return false;
   }
   return true;
+}
+
+/** Whether a byte of text decoded from an encoding's end reads as UTF-8 text (a character cut at the
+ *  end left out) or else as UTF-16LE text (most code units below U+0800, as utf16Base64Text reads
+ *  it); the text, or undefined. */
+function bytesAsText(bytes: Buffer): { readonly text: string; readonly unit: 1 | 2 } | undefined {
+  for (let drop = 0; drop <= 3 && drop < bytes.length; drop++) {
+    const part = bytes.subarray(0, bytes.length - drop);
+    if (isUtf8(part)) {
+      const text = part.toString('utf8');
+      if (readsAsText(text)) return { text, unit: 1 };
+      break;
+    }
+  }
+  const units = bytes.length >> 1;
+  let low = 0;
+  for (let k = 1; k < 2 * units; k += 2) if (bytes[k]! < 8) low++;
+  if (units === 0 || 2 * low < units) return undefined;
+  const text = bytes.subarray(0, 2 * units).toString('utf16le');
+  return readsAsText(text) && !LONE_SURROGATE.test(text.slice(0, -1)) ? { text, unit: 2 } : undefined;
+}
+
+/** `decoded` (bytes as text) as a reading of canonical text `c`: each character mapped to the range of
+ *  the original that its first byte's first digit came from (`at`: the canonical index of a byte's). */
+function bytesReading(c: CanonicalText, decoded: { readonly text: string; readonly unit: 1 | 2 }, at: (byte: number) => number): CanonicalText {
+  const text = canonicalValue(decoded.text);
+  const from = new Uint32Array(text.length);
+  const to = new Uint32Array(text.length).fill(c.to[c.text.length - 1]!);
+  let byte = 0;
+  for (let i = 0; i < text.length; i++) {
+    from[i] = c.from[at(byte)]!;
+    const code = decoded.text.charCodeAt(i);
+    byte += decoded.unit === 2 ? 2 : code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : code >= 0xdc00 && code <= 0xdfff ? 0 : 3;
+  }
+  return { text, from, to };
+}
+
+const isSpaceCode = (ch: number): boolean => ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d;
+/** A character of either base64 alphabet in a canonical (lower-case) text, or padding. */
+const isBase64Code = (ch: number): boolean => (ch >= 0x61 && ch <= 0x7a) || (ch >= 0x30 && ch <= 0x39) || ch === 0x2b || ch === 0x2f || ch === 0x5f || ch === 0x2d || ch === 0x3d;
+const isHexCode = (ch: number): boolean => (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66);
+const isAlnumCode = (ch: number): boolean => (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x7a);
+
+/** Bytes read as UTF-8 as a lossy decoder reads them (a byte that starts no character as U+FFFD),
+ *  with the byte each character starts at; a character the bytes' end cuts is left out. */
+function lossyText(bytes: Buffer): { readonly text: string; readonly starts: number[] } {
+  let text = '';
+  const starts: number[] = [];
+  for (let b = 0; b < bytes.length;) {
+    const x = bytes[b]!;
+    let n = x < 0x80 ? 1 : x >= 0xc2 && x <= 0xdf ? 2 : x >= 0xe0 && x <= 0xef ? 3 : x >= 0xf0 && x <= 0xf4 ? 4 : 0;
+    if (n > 1 && b + n > bytes.length && bytes.subarray(b + 1).every((y) => y >= 0x80 && y <= 0xbf)) break;
+    if (n > 1 && !(b + n <= bytes.length && isUtf8(bytes.subarray(b, b + n)))) n = 0;
+    const ch = n === 0 ? '\ufffd' : bytes.subarray(b, b + n).toString('utf8');
+    for (let k = 0; k < ch.length; k++) starts.push(b);
+    text += ch;
+    b += Math.max(n, 1);
+  }
+  return { text, starts };
+}
+
+/**
+ * The end of canonical text `c` read as a hex dump (two digits a byte, a space or a colon between),
+ * where it ends in one of `min` bytes or more: its bytes as a lossy UTF-8 decoder reads them (text
+ * between bytes that are none too), each character mapped to the range of the original its first
+ * byte came from. What a cut there lets a reader decode; undefined otherwise.
+ */
+export function hexDumpEnd(c: CanonicalText, min: number): CanonicalText | undefined {
+  const t = c.text;
+  let k = t.length;
+  const sep = (i: number): boolean => t[i] === ' ' || t[i] === ':';
+  if (k > 0 && sep(k - 1)) k--;
+  let start = -1;
+  // Byte by byte from the end: a byte after a separator goes on, one after a letter or digit is none.
+  while (k >= 2 && isHexCode(t.charCodeAt(k - 1)) && isHexCode(t.charCodeAt(k - 2))) {
+    const before = k - 3;
+    if (before >= 0 && !sep(before) && isAlnumCode(t.charCodeAt(before))) break;
+    start = k - 2;
+    if (before < 0 || !sep(before)) break;
+    k = before;
+  }
+  if (start < 0) return undefined;
+  const digits = t.slice(start).replace(/[ :]/g, '');
+  const bytes = Buffer.from(digits.slice(0, digits.length - (digits.length % 2)), 'hex');
+  if (bytes.length < min) return undefined;
+  const { text, starts } = lossyText(bytes);
+  const folded = canonicalValue(text);
+  const from = Uint32Array.from(starts, (b) => c.from[start + 3 * b]!);
+  return { text: folded, from, to: new Uint32Array(folded.length).fill(c.to[t.length - 1]!) };
+}
+
+/**
+ * The end of canonical text `c` (of `original`) read as base64 written in pieces between whitespace
+ * (groups of four, MIME or PEM lines, or one token), its letter case as written: the pieces from each
+ * of the first `tries` (a word before the base64 is no piece of it), the first whose bytes read as text
+ * (UTF-8 or UTF-16LE). What a cut there lets a reader decode; undefined when there is none.
+ */
+export function base64End(original: string, c: CanonicalText, minChars: number, tries: number): CanonicalText | undefined {
+  const t = c.text;
+  // Pieces from the end: the last of any length, those before it of one length, a multiple of four
+  // (groups, lines), and one more of any (tried as a start: it may be a word before them).
+  const pieces: Array<[number, number]> = [];
+  let k = t.length;
+  for (;;) {
+    let j = k;
+    while (j > 0 && isSpaceCode(t.charCodeAt(j - 1))) j--;
+    if (j === k && pieces.length > 0) break;
+    let i = j;
+    while (i > 0 && isBase64Code(t.charCodeAt(i - 1))) i--;
+    if (i === j) break;
+    pieces.unshift([i, j]);
+    k = i;
+    const length = j - i;
+    if (k === 0 || (pieces.length === 2 && length % 4 !== 0) || (pieces.length > 2 && length !== pieces[1]![1] - pieces[1]![0])) break;
+  }
+  for (let s = 0; s < pieces.length && s < tries; s++) {
+    // A first piece the window's start cut may not start a group of four.
+    if (s === 0 && pieces[0]![0] === 0 && c.from[0]! > 0) continue;
+    const at: number[] = [];
+    let joined = '';
+    for (const [a, b] of pieces.slice(s)) {
+      for (let q = a; q < b; q++) {
+        const ch = c.to[q]! - c.from[q]! === 1 ? original[c.from[q]!]! : readCased(original.slice(c.from[q], c.to[q]));
+        if (ch.length !== 1 || ch === '=') continue;
+        joined += ch;
+        at.push(q);
+      }
+    }
+    if (joined.length < minChars) continue;
+    const decoded = bytesAsText(Buffer.from(joined, 'base64'));
+    if (decoded) return bytesReading(c, decoded, (b) => at[Math.floor((8 * b) / 6)]!);
+  }
+  return undefined;
 }

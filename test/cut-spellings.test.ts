@@ -1,0 +1,70 @@
+// A text the report shows cut (a body kept in part, a body past its cap) never ends in the first
+// characters of a secret written in an encoding: a cut at any character of a learned or configured
+// secret's hex dump, escapes, full-width forms, base32, base64 (in groups of four, of UTF-16LE bytes)
+// or character references shows no piece of four characters or more of it, as read. A cut text of
+// anything else loses only its last word, as before.
+import { describe, expect, it } from 'vitest';
+import { recordedResponse } from '../lib/http/exchange.js';
+import { responseText } from '../lib/reporting/exchange-text.js';
+import { MAX_SHOWN_TEXT, Redactor } from '../lib/reporting/redact.js';
+import { exchange, learnedA } from './helpers/echo-exchanges.js';
+import { canonicalSpellings, decoders, lineSpellings, spellings } from './helpers/encoded-spellings.js';
+
+const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
+const TOKEN = 'Tk.Zf9Qz@Lm2XyW7kR';
+const BEFORE = 'the answer echoed ';
+
+/** Whether `decoded` holds four characters or more of `secret` in a row. */
+const readable = (decoded: string, secret: string): boolean => {
+  for (let i = 0; i + 4 <= secret.length; i++) if (decoded.includes(secret.slice(i, i + 4))) return true;
+  return false;
+};
+
+/** Per spelling of `secret`, the cuts (characters of the spelling kept) after which the shown text
+ *  holds a readable piece of it: the text is the start of a longer one (`head`), as a body the engine
+ *  kept in part. */
+function leaks(redactor: () => Redactor, secret: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const [how, echo] of Object.entries({ ...spellings(secret), ...canonicalSpellings(secret), ...lineSpellings(secret) })) {
+    const decode = decoders[how]!;
+    for (let k = 1; k <= echo.length; k++) {
+      const shown = redactor().cut(`${BEFORE}${echo.slice(0, k)}`, MAX_SHOWN_TEXT, true).text;
+      if (readable(decode(shown.slice(BEFORE.length)), secret)) (out[how] ??= []).push(k);
+    }
+  }
+  return out;
+}
+
+describe('a cut through an encoded secret', () => {
+  it('a password and a token learned in another exchange: no cut through any spelling shows four of their characters', () => {
+    const r = learnedA('alice', PASSWORD, TOKEN);
+    expect(leaks(() => r.scope(), PASSWORD)).toEqual({});
+    expect(leaks(() => r.scope(), TOKEN)).toEqual({});
+  });
+
+  it('a configured secret: no cut through any spelling shows four of its characters', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [`Bearer ${TOKEN}`] });
+    expect(leaks(() => r.scope(), TOKEN)).toEqual({});
+  });
+
+  it('a body the engine kept in part, ending in a learned token\'s hex dump: the dump is left out', () => {
+    const r = learnedA('alice', PASSWORD, TOKEN);
+    const dump = spellings(PASSWORD)['hex bytes with spaces']!;
+    const body = Buffer.from(`{"log":"${'x'.repeat(100)} ${dump} rest"}`);
+    const kept = exchange('{}', {}, '');
+    const cutAt = body.indexOf(dump) + 30; // the first ten bytes of the secret
+    const shown = responseText({ ...kept, response: { ...recordedResponse(200, { 'content-type': 'application/json' }, body), body: body.subarray(0, cutAt) } }, r.scope());
+    expect(shown).toContain(`{"log":"${'x'.repeat(100)} \n… (${body.length} bytes received; the rest not shown)`);
+    expect(shown).not.toContain('50 77');
+  });
+
+  it('a cut text of words, numbers, JSON and hex-like numbers loses only its last word, at every cut', () => {
+    const r = learnedA('alice', PASSWORD, TOKEN).scope();
+    const text = '{"note":"the quick brown fox, 10 20 30 40 50 60; de:ad:be:ef jumps (over) the lazy dog & co. 2026-11-27 QUICK BROWN FOXES"}';
+    for (let k = 1; k <= text.length; k++) {
+      let end = k;
+      while (end > 0 && !/[\s"'<>,;()[\]{}»]/.test(text[end - 1]!)) end--;
+      expect(r.cut(text.slice(0, k), MAX_SHOWN_TEXT, true).text, `cut at ${k}`).toBe(text.slice(0, end));
+    }
+  });
+});
