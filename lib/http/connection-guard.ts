@@ -297,15 +297,19 @@ export class ConnectionGuard {
   }
 
   /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
-   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs;
+   *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs
+   *  (both after the loop has read what came: see `closeLate`);
    *  with `stalls`, samples the bytes moved by each connection busy with a request. */
   private sweep(): void {
     this.before = this.now;
     this.now = performance.now();
+    // Those past their bound are closed after the loop's next poll, if still so: a thread kept busy
+    // past the bound (an answer of MiB made and judged on a loaded machine) ran this timer before it
+    // read heads that had come in time, and closed their connections as silent.
+    const late: [Socket, Conn, ServerResponse?][] = [];
     for (const [socket, c] of this.fresh) {
       if (this.now - c.since < this.limits.headMs + this.every) break;
-      this.noHead++;
-      this.close(socket);
+      late.push([socket, c]);
     }
     const bound = this.limits.keepAliveMs + this.limits.headMs;
     const waiting = this.waiting.slice(this.next).filter((w) => this.stillWaiting(w));
@@ -324,12 +328,23 @@ export class ConnectionGuard {
         c.since = this.now;
         waiting.push([socket, c, res]);
       } else if (this.now - c.since >= bound) {
-        this.idle++;
-        this.close(socket);
+        late.push([socket, c, res]);
       }
     }
     this.waiting = waiting.filter((w) => this.stillWaiting(w));
     this.next = 0;
+    if (late.length) setImmediate(() => this.closeLate(late));
+  }
+
+  /** Closes each connection the sweep found past its bound that still sends no request head: fresh
+   *  still (no `res`), or between requests since that response. */
+  private closeLate(late: readonly [Socket, Conn, ServerResponse?][]): void {
+    for (const [socket, c, res] of late) {
+      if (!res && this.fresh.get(socket) === c) this.noHead++;
+      else if (res && this.used.get(socket) === c && c.res === res) this.idle++;
+      else continue;
+      this.close(socket);
+    }
   }
 }
 
