@@ -306,6 +306,8 @@ class BodyCopy {
   private taken = 0;
   over = false;
   dropped = false;
+  /** Its exchange is over: nothing more is copied (see `seal`). */
+  private sealed = false;
   /** Bytes copied so far. */
   get copied(): number { return this.size; }
   constructor(private readonly cap: number, private readonly room: CopyRoom, length?: number) {
@@ -316,7 +318,7 @@ class BodyCopy {
     this.one = new Uint8Array(length);
   }
   add(chunk: Buffer): void {
-    if (this.over || this.dropped) return;
+    if (this.over || this.dropped || this.sealed) return;
     if (this.size + chunk.length > this.cap) { this.over = true; this.release(); return; }
     if (this.one && this.size + chunk.length <= this.one.length) { this.one.set(chunk, this.size); this.size += chunk.length; return; }
     if (!this.room.take(chunk.length)) { this.dropped = true; this.release(); return; }
@@ -354,9 +356,14 @@ class BodyCopy {
     this.dropped = true;
     this.release();
   }
+  /** Copies nothing more, keeping what it holds: a body that still comes once its exchange is over
+   *  (an upload going on after its answer was whole) is forwarded, not copied. Its room was handed
+   *  over with the exchange (or given back): taken after that, nothing gave it back. */
+  seal(): void { this.sealed = true; }
   /** Bytes taken from the room (given back by whoever judges, or by `release`). */
   get held(): number { return this.taken; }
   release(): void {
+    this.sealed = true;
     this.room.give(this.taken);
     this.taken = 0;
     this.chunks = [];
@@ -675,6 +682,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const done = (outcome: Pick<ForwardedExchange, 'answer' | 'error'>) => {
       if (finished) return;
       finished = true;
+      requestCopy?.seal();
+      answerCopy?.seal();
       active--;
       clearTimeout(watch);
       clearTimeout(bodyWatch);
