@@ -103,13 +103,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const EMPTY = Buffer.alloc(0);
 
+/** Whether the request's Content-Length declares a body past `max` (answered 413 unread). */
+const declaredPast = (req: IncomingMessage, max: number): boolean => {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > max;
+};
+
 /** Reads at most `max` bytes, then calls `done` once: with the body, or undefined when it is too
  *  large or the request failed. A callback, not a promise: the answer is written in the request's
  *  'end' event, with no microtask between. Pieces are copied into one buffer as they come: kept
  *  apart, a body sent in 1-byte chunks held a Buffer object per byte (6 MB sent took 400 MB). */
 function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) { done(undefined); return; }
+  if (declaredPast(req, max)) { done(undefined); return; }
   let first: Buffer | undefined;
   let whole: Buffer | undefined;
   let size = 0;
@@ -512,7 +517,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Below rate 1, the accounts a fault misses are answered with the styles alone.
   const clean = rate >= 1 ? faulty : new Answering(profileOf(variants.filter((v) => !isFault(v))), ns, samples, 'c', population);
   const sampleOnly = options.sampleOnly ?? (options.userDetails !== undefined || options.confirmation !== undefined);
-  const reference = new Reference(faulty, clean, rate, ns, sampleOnly, options.maxBodyBytes ?? MAX_BODY_BYTES, options.observer);
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const reference = new Reference(faulty, clean, rate, ns, sampleOnly, maxBody, options.observer);
   const latency = faulty.profile.behaviour.latencyMs + (options.latencyMs ?? 0);
 
   // Idle connections are kept far longer than a client of the harness keeps one (CLIENT_KEEP_ALIVE_MS):
@@ -585,9 +591,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Expect: 100-continue: "go on" only to a body the reference will read. One declared past its cap
   // is answered 413 (and the connection closed) at once, its body never asked for (RFC 9110 10.1.1);
   // Node's own answer sent 100 first, and the client uploaded it all to be refused.
-  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   server.on('checkContinue', guard.listener(readable((req, res) => {
-    if (!(Number(req.headers['content-length']) > maxBody)) res.writeContinue();
+    if (!declaredPast(req, maxBody)) res.writeContinue();
     listener(req, res);
   }, refused)));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
