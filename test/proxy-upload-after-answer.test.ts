@@ -1,7 +1,10 @@
 // A client that keeps sending its chunked body after its answer is whole (the target answered
 // without waiting for it): what comes then is forwarded, but no longer copied. It was: each chunk
 // took room for a copy already handed to the judge, and nothing gave it back, so a few such
-// uploads shut the room for good and no later exchange was judged.
+// uploads shut the room for good and no later exchange was judged. And it is forwarded at the pace
+// the target takes it, to its end, or read and dropped once the target's side is closed: Node's
+// client stops relaying its socket's drain once the answer is whole, so an upload that filled that
+// side stalled there, and its connection with it, until the connection guard closed it (~65 s).
 import { createServer, type Server } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,12 +23,17 @@ let target: Server;
 let targetUrl = '';
 /** Body bytes the target received, by request path. */
 const received = new Map<string, number>();
+/** Request paths whose body the target read to its end. */
+const ended = new Set<string>();
 /** Called as the target receives body bytes. */
 let onBody = (): void => undefined;
 beforeAll(async () => {
-  // Answers at once, before any body comes, and reads the body to its end.
+  // Answers at once, before any body comes, and reads the body to its end; `/refuse` it refuses
+  // with 413, closing the connection without reading it (as a server refusing an upload may).
   target = createServer((req, res) => {
+    if (req.url === '/refuse') { res.writeHead(413, { connection: 'close', 'content-length': 9 }); res.end('too large'); return; }
     received.set(req.url!, 0);
+    req.on('end', () => ended.add(req.url!));
     req.on('data', (d: Buffer) => { received.set(req.url!, received.get(req.url!)! + d.length); onBody(); });
     res.end('ok');
   });
@@ -49,8 +57,7 @@ it('a chunked body that keeps coming after its answer is forwarded whole, gives 
     socket.write('POST /late HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n');
     await until(() => got.endsWith('\r\n\r\nok'), 'the answer to reach the client whole');
     await until(() => seen.length === 1 && queue.waiting === 0, 'the exchange to be judged');
-    // Each piece once the target has the one before: the proxy's side to the target never fills (a
-    // write to it that Node's client holds then is never drained, the response being over).
+    // Each piece once the target has the one before, so every piece comes after the judging.
     const piece = Buffer.alloc(8 * KIB, 0x61);
     for (let sent = 0; sent < LATE; sent += piece.length) {
       const there = new Promise<void>((resolve) => { onBody = () => { if (received.get('/late') === 5 + sent + piece.length) resolve(); }; });
@@ -64,6 +71,49 @@ it('a chunked body that keeps coming after its answer is forwarded whole, gives 
     expect({ held: queue.held, judged: seen.map((ex) => ex.path), unjudged }).toEqual({ held: 0, judged: ['/late', '/honest'], unjudged: [] });
   } finally {
     socket.destroy();
+    await proxy.close(0);
+  }
+});
+
+/** A raw client on one connection: sends a request head announcing a chunked body and its first
+ *  chunk, waits for the whole answer, then sends `bytes` more of body in one write and its end, then `GET /next` on the same
+ *  connection, and waits for that answer. */
+async function uploadAfterAnswer(proxyUrl: string, path: string, answer: string, bytes: number): Promise<string> {
+  const { hostname, port } = new URL(proxyUrl);
+  const socket = new Socket();
+  try {
+    let got = '';
+    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+    socket.on('error', () => undefined);
+    await new Promise<void>((r) => socket.connect(Number(port), hostname, r));
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n`);
+    await until(() => got.endsWith(`\r\n\r\n${answer}`), 'the answer to reach the client whole');
+    socket.write(Buffer.concat([Buffer.from(`${bytes.toString(16)}\r\n`), Buffer.alloc(bytes, 0x61), Buffer.from('\r\n0\r\n\r\n')]));
+    const before = got.length;
+    socket.write('GET /next HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(() => got.slice(before).endsWith('\r\n\r\nok'), 'the answer to the next request on the connection');
+    return got.slice(before);
+  } finally {
+    socket.destroy();
+  }
+}
+
+it('a body larger than the proxy\'s side to the target, sent after the answer the target gave at once, reaches the target whole with its end, and the connection serves its next request', async () => {
+  const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: ROOM, timeoutMs: 30_000, onExchange: () => undefined });
+  try {
+    const next = await uploadAfterAnswer(proxy.url, '/onward', 'ok', 4 * 1024 * KIB);
+    expect([received.get('/onward'), ended.has('/onward'), next.split('\r\n')[0]]).toEqual([5 + 4 * 1024 * KIB, true, 'HTTP/1.1 200 OK']);
+  } finally {
+    await proxy.close(0);
+  }
+});
+
+it('a body sent after the target refused it with 413 and closed its connection is read and dropped by the proxy, and the client\'s connection serves its next request', async () => {
+  const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: ROOM, timeoutMs: 30_000, onExchange: () => undefined });
+  try {
+    const next = await uploadAfterAnswer(proxy.url, '/refuse', 'too large', 4 * 1024 * KIB);
+    expect(next.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  } finally {
     await proxy.close(0);
   }
 });

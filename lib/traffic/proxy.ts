@@ -785,6 +785,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       continued();
       clearTimeout(noAnswer);
       if (failed) { answer.resume(); return; }
+      uploadOn();
       const back = headOf(answer.rawHeaders);
       // The answer to a HEAD, a 204 and a 304 has no body, whatever its Content-Length says (RFC 9110
       // 9.3.2, 8.6): nothing to copy, never past the cap (a HEAD of a large resource was judged as too large).
@@ -845,6 +846,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           return;
         }
         res.end();
+        // Its connection closing (`Connection: close`) with the body still coming: see `uploadOn`.
+        if (!req.complete && upstream.socket?.writable === false) dropRest();
       });
       // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
       // client's connection is cut the same way, and the exchange is judged as the reset it was.
@@ -893,10 +896,36 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
+    // A body still coming once the target has its answer under way (it answered early: a 413, an
+    // error, or simply at once). Node's client stops relaying its socket's drain as soon as it has
+    // parsed the answer whole, so an upload that had filled the target's side waited for ever (the
+    // connection with it). It goes on at the pace the target's socket takes it, to its end: what a
+    // target does with a body it answered early is its own business (Node's server reads and drops
+    // it). Once the target's side closes, the proxy reads and drops the rest itself: its answer told
+    // the client the connection stays, and a server answering before the whole content reads and
+    // discards it unless it closes (RFC 9110 10.1.1); the client's next request is then served.
+    function uploadOn() {
+      const socket = upstream.socket;
+      if (req.complete || !socket) return;
+      // (As the target's drain does below: the time its side was full is not the client's.)
+      const relay = () => {
+        if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; }
+        if (req.isPaused()) req.resume();
+      };
+      socket.on('drain', relay);
+      socket.once('close', dropRest);
+      // (Off before the socket goes back to the agent's pool: that is on a later tick than `end`.)
+      req.once('end', () => { socket.off('drain', relay); socket.off('close', dropRest); });
+    }
+    function dropRest() {
+      req.unpipe(upstream);
+      req.resume();
+    }
     req.on('end', () => {
       clearTimeout(bodyWatch);
       if (!answering) clearTimeout(watch);
-      if (finished || failed) return;
+      // (Once the exchange is done too: the rest of a body its answer came before goes on, its end with it.)
+      if (failed || upstream.destroyed || upstream.socket?.writable === false) return;
       try {
         if (req.rawTrailers.length) upstream.addTrailers([...rawPairs(req.rawTrailers)] as [string, string][]);
       } catch {
