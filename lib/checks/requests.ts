@@ -24,7 +24,7 @@ const PATHS = { contentType: 'request.headers.content-type', soapAction: 'reques
 /** A POST of a JSON operation carrying a body, by either route and any selector (a body left out
  *  past the cap was carried all the same). */
 const jsonRequest: KindRule = {
-  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && isJsonOperation(ex.kind.operation) && ((ex.exchange.request.body ?? '') !== '' || ex.exchange.request.bodyLeftOut === true || ex.exchange.request.bodyNotRecorded === true),
+  applies: (ex) => fromClient(ex) && ex.kind.method === 'POST' && isJsonOperation(ex.kind.operation) && ((ex.exchange.request.body ?? '') !== '' || ex.exchange.request.bodyLeftOut === true || ex.exchange.request.bodyNotRecorded === true || ex.exchange.request.bodyUnfinished === true),
   judges: 'every POST with a body to a route of SupportStateUserLoginRequest or ConfirmEmailRequest a client sent',
 };
 const soapRequest: KindRule = {
@@ -32,11 +32,12 @@ const soapRequest: KindRule = {
   judges: 'every POST to /soap11 a client sent',
 };
 
-/** A check that reads the request's body: on a body left out past the cap, or not recorded, it skips,
+/** A check that reads the request's body: on a body left out past the cap, or not recorded (or not whole), it skips,
  *  saying so (the body was sent; judging the request as one without a body would be a finding about nothing). */
 const readsBody = (judge: (ex: ExchangeView) => Look) => (ex: ExchangeView): Look =>
   (ex.exchange.request.bodyLeftOut ? { skip: 'the request body went past the body cap and was left out' }
-    : ex.exchange.request.bodyNotRecorded ? { skip: 'the request body was not recorded' } : judge(ex));
+    : ex.exchange.request.bodyNotRecorded ? { skip: 'the request body was not recorded' }
+    : ex.exchange.request.bodyUnfinished ? { skip: 'the request body was still coming when its answer was whole: not recorded' } : judge(ex));
 
 const base = { area: 'Requests', clause: '2.2', level: 'MUST', sources: CLIENT_SOURCES, side: 'request' } as const;
 const charsetProblem = (header: string): string | undefined => {

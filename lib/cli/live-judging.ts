@@ -39,8 +39,9 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   const cut = (text: string) => shownValue(scope.line(text), MAX_MESSAGE);
   const what = `${ex.id} ${ex.request.method} ${cut(path)}`;
   const line = (text: string) => consoleText(displayLine(text));
-  // A body left out was not judged: "no finding" alone read as a body that passed.
-  if (!failures.length) return clean ? [line(`✓ ${what}: no finding${ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ''}`)] : [];
+  // A body left out (or not whole) was not judged: "no finding" alone read as a body that passed.
+  const unjudgedBody = ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ex.request.bodyUnfinished ? ' (its body was still coming when its answer was whole: not judged)' : '';
+  if (!failures.length) return clean ? [line(`✓ ${what}: no finding${unjudgedBody}`)] : [];
   return failures.flatMap(([check, findings]) => {
     const head = `✗ ${check.id} [${check.level}] ${what}: `;
     const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${shownMessage(scope.line(f.message), MAX_MESSAGE)}${f.path && /^[$/]/.test(f.path) ? ` at ${shownPath(scope.line(f.path))}` : ''}`));

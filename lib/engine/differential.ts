@@ -289,7 +289,8 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
     const kind = classify(ex.request);
     if (!kind.operation) continue;
     const missing = ex.request.bodyNotRecorded ? 'its request body was not recorded (its Content-Length says one was sent)'
-      : ex.request.bodyLeftOut ? 'its request body went past the body cap and was left out' : undefined;
+      : ex.request.bodyLeftOut ? 'its request body went past the body cap and was left out'
+      : ex.request.bodyUnfinished ? 'its request body was still coming when its answer was whole, and was not recorded' : undefined;
     if (missing) { notSent(ex, missing); continue; }
     let path: string;
     try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }

@@ -190,6 +190,10 @@ export interface Exchange {
     /** A body was sent (its Content-Length says so) but the recording holds none (a HAR entry without
      *  postData): absent, and the checks that read it skip, as for one left out. */
     readonly bodyNotRecorded?: true;
+    /** A body was still coming when its answer was whole (the proxy saw a target answer before it had
+     *  read it): what had come by then is not the body sent, so `body` is absent and the checks that
+     *  read it skip, saying so, as for one not recorded. */
+    readonly bodyUnfinished?: true;
     /** The body is the recording's form parameters (a HAR's postData.params) URL-encoded here: the
      *  bytes sent were not recorded, so a replay says it sends a body rebuilt. */
     readonly bodyRebuilt?: true;

@@ -48,6 +48,8 @@ function requestBody(body: string, redact: Redactor): string {
 export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
 /** What stands for a request body a recording does not hold (its Content-Length says one was sent). */
 export const BODY_NOT_RECORDED = '«request body not recorded»';
+/** What stands for a request body still coming when its answer was whole (the proxy's): not recorded. */
+export const BODY_UNFINISHED = '«request body still coming when its answer was whole: not recorded»';
 /** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
  *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
 export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
@@ -65,6 +67,7 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
+  if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
   const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)`
     : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)'
@@ -174,7 +177,7 @@ function bodyWriter(body: string): string | undefined {
 
 /** A HEAD without a body is sent with --head: `-X HEAD` makes curl wait for the body its answer's
  *  Content-Length announces, which never comes. */
-const headMethod = (r: Exchange['request']): boolean => r.method === 'HEAD' && r.body === undefined && !r.bodyLeftOut && !r.bodyNotRecorded;
+const headMethod = (r: Exchange['request']): boolean => r.method === 'HEAD' && r.body === undefined && !r.bodyLeftOut && !r.bodyNotRecorded && !r.bodyUnfinished;
 
 /** How a curl command sending a HEAD says so (replay.sh hashes no body for it: curl writes the
  *  answer's headers where a body goes). */
@@ -244,7 +247,7 @@ function commandOf(ex: Exchange, redact: Redactor, parts: string[], path: string
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
   const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
-  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : undefined;
+  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : undefined;
   if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
   // harness's own text, the rest of the command redacted as ever.

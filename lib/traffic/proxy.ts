@@ -47,10 +47,14 @@ export interface ForwardedExchange {
   /** The request's headers as forwarded (Host naming the target, the hop-by-hop ones made for this
    *  hop), as its URL is the one forwarded: a replay of it sends what the target received. */
   readonly requestHeaders: readonly string[];
-  /** Absent when the request had no body, or one over the body cap (then `requestBodyLeftOut`). */
+  /** Absent when the request had no body, one over the body cap (then `requestBodyLeftOut`), or one
+   *  not whole when its answer was (then `requestBodyUnfinished`). */
   readonly requestBody?: Uint8Array;
   /** The request's body went past the body cap: forwarded whole, not copied. */
   readonly requestBodyLeftOut?: true;
+  /** The request's body was still coming when its answer was whole (the target answered first):
+   *  forwarded whole, but what was copied by then is not the body, so none is handed over. */
+  readonly requestBodyUnfinished?: true;
   readonly answer?: {
     readonly status: number;
     /** The reason phrase as the target sent it. */
@@ -387,7 +391,7 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
-    request: { method: fx.method, url: fx.url, ...(fx.path === '*' ? { asSent: { target: '*', origin: fx.url } } : {}), headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}) },
+    request: { method: fx.method, url: fx.url, ...(fx.path === '*' ? { asSent: { target: '*', origin: fx.url } } : {}), headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}), ...(fx.requestBodyUnfinished ? { bodyUnfinished: true as const } : {}) },
     startedAt: new Date(fx.startedAt).toISOString(), durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
@@ -697,10 +701,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (!counted) options.onUnjudged?.(hungUp ? 'client-gone' : 'room');
         return;
       }
-      const body = requestCopy.over ? undefined : requestCopy.bytes;
+      // A body not whole yet (its answer came first, or the exchange ended another way): the part copied
+      // is not the body sent, and its room goes back now. Whole once parsed whole and every byte of it
+      // passed on (a body parsed but held back by the target's full side is not copied yet).
+      const unfinished = !requestCopy.over && !(req.complete && req.readableLength === 0);
+      if (unfinished) requestCopy.release();
+      const body = requestCopy.over || unfinished ? undefined : requestCopy.bytes;
       options.onExchange({
         id: `proxy.${seq}`, startedAt, durationMs: Math.round(performance.now() - t0), method, url: `${origin}${path === '*' ? '' : forwarded}`, path,
-        requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
+        requestHeaders: headers, ...(body?.length ? { requestBody: body } : {}), ...(requestCopy.over ? { requestBodyLeftOut: true as const } : {}), ...(unfinished ? { requestBodyUnfinished: true as const } : {}), ...outcome, held: requestCopy.held + (answerCopy?.held ?? 0),
       });
     };
     // A relay step Node refuses (a status, reason phrase, header or trailer the parser took but
