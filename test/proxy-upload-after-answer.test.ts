@@ -47,15 +47,8 @@ it('a chunked body that keeps coming after its answer is forwarded whole, gives 
   const seen: ForwardedExchange[] = [];
   const unjudged: Unjudged[] = [];
   const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: ROOM, timeoutMs: 30_000, room: queue, onExchange: (ex) => { seen.push(ex); queue.offer(ex); }, onUnjudged: (why) => { unjudged.push(why); } });
-  const { hostname, port } = new URL(proxy.url);
-  const socket = new Socket();
+  const { socket } = await answeredEarly(proxy.url, '/late', 'ok');
   try {
-    let got = '';
-    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
-    socket.on('error', () => undefined);
-    await new Promise<void>((r) => socket.connect(Number(port), hostname, r));
-    socket.write('POST /late HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n');
-    await until(() => got.endsWith('\r\n\r\nok'), 'the answer to reach the client whole');
     await until(() => seen.length === 1 && queue.waiting === 0, 'the exchange to be judged');
     // Each piece once the target has the one before, so every piece comes after the judging.
     const piece = Buffer.alloc(8 * KIB, 0x61);
@@ -76,23 +69,29 @@ it('a chunked body that keeps coming after its answer is forwarded whole, gives 
 });
 
 /** A raw client on one connection: sends a request head announcing a chunked body and its first
- *  chunk, waits for the whole answer, then sends `bytes` more of body in one write and its end, then `GET /next` on the same
- *  connection, and waits for that answer. */
-async function uploadAfterAnswer(proxyUrl: string, path: string, answer: string, bytes: number): Promise<string> {
+ *  chunk, and waits for the whole answer (`answer` its body); what came is `got()`. */
+async function answeredEarly(proxyUrl: string, path: string, answer: string): Promise<{ socket: Socket; got: () => string }> {
   const { hostname, port } = new URL(proxyUrl);
   const socket = new Socket();
+  let got = '';
+  socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+  socket.on('error', () => undefined);
+  await new Promise<void>((r) => socket.connect(Number(port), hostname, r));
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n`);
+  await until(() => got.endsWith(`\r\n\r\n${answer}`), 'the answer to reach the client whole');
+  return { socket, got: () => got };
+}
+
+/** `answeredEarly`, then `bytes` more of body in one write and its end, then `GET /next` on the
+ *  same connection: what came after the first answer, once that answer is whole. */
+async function uploadAfterAnswer(proxyUrl: string, path: string, answer: string, bytes: number): Promise<string> {
+  const { socket, got } = await answeredEarly(proxyUrl, path, answer);
   try {
-    let got = '';
-    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
-    socket.on('error', () => undefined);
-    await new Promise<void>((r) => socket.connect(Number(port), hostname, r));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n`);
-    await until(() => got.endsWith(`\r\n\r\n${answer}`), 'the answer to reach the client whole');
     socket.write(Buffer.concat([Buffer.from(`${bytes.toString(16)}\r\n`), Buffer.alloc(bytes, 0x61), Buffer.from('\r\n0\r\n\r\n')]));
-    const before = got.length;
+    const before = got().length;
     socket.write('GET /next HTTP/1.1\r\nHost: x\r\n\r\n');
-    await until(() => got.slice(before).endsWith('\r\n\r\nok'), 'the answer to the next request on the connection');
-    return got.slice(before);
+    await until(() => got().slice(before).endsWith('\r\n\r\nok'), 'the answer to the next request on the connection');
+    return got().slice(before);
   } finally {
     socket.destroy();
   }
