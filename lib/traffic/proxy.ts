@@ -856,7 +856,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         }
         res.end();
         // Its connection closing (`Connection: close`) with the body still coming: see `uploadOn`.
-        if (!req.complete && upstream.socket?.writable === false) dropRest();
+        if (!req.readableEnded && upstream.socket?.writable === false) dropRest();
       });
       // The target cut its answer short (a reset, a closed socket before Content-Length's end): the
       // client's connection is cut the same way, and the exchange is judged as the reset it was.
@@ -915,7 +915,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // discards it unless it closes (RFC 9110 10.1.1); the client's next request is then served.
     function uploadOn() {
       const socket = upstream.socket;
-      if (req.complete || !socket) return;
+      // (Not `complete`: the last of a body parsed whole may still wait in `req` for the drain.)
+      if (req.readableEnded || !socket) return;
       // (As the target's drain does below: the time its side was full is not the client's.)
       const relay = () => {
         if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; }
