@@ -63,7 +63,8 @@ export interface Stalls {
   closing(socket: Socket, res: ServerResponse): void;
   /** The bytes its socket had moved (as `movedBy` counts) when its client began keeping it waiting
    *  past its kernel's first take, if known: what that take swallowed at memory speed at an answer's
-   *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing. */
+   *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing
+   *  (nor does what moved between its request's head and there; what came before it counts). */
   from?(socket: Socket, res: ServerResponse): number | undefined;
 }
 
