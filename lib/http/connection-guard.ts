@@ -13,12 +13,16 @@
 //   and a flood closes the flooder's own older connections first.
 // - with `stalls` (the proxy's, the reference's): past those, and before one accepted since the
 //   last sweep or two (its head may be on its way), a connection whose client keeps its request
-//   waiting (a body not coming, an answer not read), the one that moved fewest bytes per second
-//   lately first: since the sweep before the last (one to two periods, 1 to 2 s at the defaults),
-//   or since its head when that came later. Not since its head: a peer reading no answer has
-//   megabytes taken by the kernel's buffers in its first instant, and that average ranked it above
-//   an honest client uploading at a few KiB/s for minutes, which was closed in its place. Nor does
-//   that first take count within the window (the owner says where it ended, `Stalls.from`): a peer
+//   waiting (a body not coming, an answer not read) and moving fewer than MIN_RATE bytes per second
+//   lately (mod_reqtimeout's MinRate), the one that moved fewest first: since the sweep before the
+//   last (one to two periods, 1 to 2 s at the defaults), or since its first head when that came
+//   later; one at or above it is never closed so. Its pipelined requests and their answers count:
+//   since its last head alone, a client that had just pipelined dozens of requests, its next body
+//   on its way, had moved nothing and was closed before a peer trickling a body. Not since its first
+//   head either: a peer reading no answer has megabytes taken by the kernel's buffers in its first
+//   instant, and that average ranked it above an honest client uploading at a few KiB/s for
+//   minutes, which was closed in its place. Nor does that first take count within the window (the
+//   owner says where it ended, `Stalls.from`; what came before its last head still counts): a peer
 //   opening new connections reading nothing each second on every slot had its takes in the window
 //   and outranked that upload all the same.
 //   Else a peer that keeps every slot in that state (a trickled body cut at the body deadline and
@@ -32,7 +36,7 @@
 //   a NAT, a CDN) honest and hostile clients are one, and one honest load test uses dozens.
 // Cost: a request only stores its response on its connection (a listener per response added about
 // 1 µs per request in an A/B, no more than noise), and with `stalls` its socket's byte count; a sweep
-// timer (each second at most) samples that count of each connection busy with a request, finds which answered
+// timer (each second at most) samples that count of each connection that had a request, finds which answered
 // connections wait for a head again, by their last response being finished, so one between
 // requests is a candidate for closing from the sweep after its answer. A connection closed here
 // sent no whole request: it is no exchange, and is counted here.
@@ -59,7 +63,8 @@ export interface Stalls {
   closing(socket: Socket, res: ServerResponse): void;
   /** The bytes its socket had moved (as `movedBy` counts) when its client began keeping it waiting
    *  past its kernel's first take, if known: what that take swallowed at memory speed at an answer's
-   *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing. */
+   *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing
+   *  (nor does what moved between its request's head and there; what came before it counts). */
   from?(socket: Socket, res: ServerResponse): number | undefined;
 }
 
@@ -118,10 +123,15 @@ export function connectionBound(perConnection: number, limit: number | undefined
 
 /** One connection: since when it waits for a request head (from its accept, or from the sweep that
  *  first saw its last answer finished), and its last request's response; with `stalls`, when its
- *  last request's head came (the coarse clock) and the bytes its socket had moved by then, and, once
- *  a sweep has seen that request in progress (`sampled`), the bytes moved by the sweep before the
- *  last (`mark`, or by its head if later) and by the last (`last`). */
-interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number; sampled?: ServerResponse; mark?: number; last?: number }
+ *  first request's head came (the coarse clock) and the bytes its socket had moved by then, those
+ *  moved by its last request's head (`head`), and by the sweep before the last (`mark`, once two
+ *  sweeps have seen it with a request) and the last (`last`). */
+interface Conn { since: number; res?: ServerResponse; idleFor?: ServerResponse; at?: number; moved?: number; head?: number; mark?: number; last?: number }
+
+/** Bytes per second (both ways) at or above which a connection is never closed for a new one at the
+ *  bound: Apache's mod_reqtimeout MinRate default (500, for a request's head and its body). Over
+ *  the guard's window of one to two sweeps (1 to 2 s at the defaults), not per request. */
+export const MIN_RATE = 500;
 
 /** Bytes a socket has moved both ways (written: those its kernel took). */
 export const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
@@ -196,7 +206,7 @@ export class ConnectionGuard {
     const total = parts.reduce((sum, [n]) => sum + n, 0);
     const lines = [
       ...(parts.length ? [`${total} connection(s) closed or refused with no whole request (no exchange, so none judged or counted as one): ${parts.map(([n, why]) => `${n} ${why}`).join('; ')}`] : []),
-      ...(this.stalled ? [`${this.stalled} connection(s) with a request in progress were closed for a new connection at the bound of ${this.max} open: their client kept it waiting (a body not coming, an answer not read), moving fewest bytes per second`] : []),
+      ...(this.stalled ? [`${this.stalled} connection(s) with a request in progress were closed for a new connection at the bound of ${this.max} open: their client kept it waiting (a body not coming, an answer not read), moving fewest bytes per second, under ${MIN_RATE} B/s lately`] : []),
     ];
     return lines.length ? lines.join('; ') : undefined;
   }
@@ -212,8 +222,12 @@ export class ConnectionGuard {
         this.used.set(raw, c);
       }
       if (c) {
+        if (this.stalls) {
+          const moved = movedBy(raw);
+          if (!c.res) { c.at = this.now; c.moved = moved; }
+          c.head = moved;
+        }
         c.res = res;
-        if (this.stalls) { c.at = this.now; c.moved = movedBy(raw); }
       }
       inner(req, res);
     };
@@ -263,10 +277,11 @@ export class ConnectionGuard {
     return true;
   }
 
-  /** The connection whose client keeps its request waiting that moved fewest bytes per second since
-   *  the sweep before the last (or its head, if later), by a ranking made when the last one ran out
-   *  or the clock moved: each ranking (one pass over the open connections) serves as many closings
-   *  as it found, and one that found none is not made again before the clock moves. */
+  /** The connection whose client keeps its request waiting that moved fewest bytes per second, under
+   *  MIN_RATE, since the sweep before the last (or its first head, if later), by a ranking made when
+   *  the last one ran out or the clock moved: each ranking (one pass over the open connections)
+   *  serves as many closings as it found, and one that found none is not made again before the
+   *  clock moves. */
   private stalledOne(): Socket | undefined {
     for (let ranked = false; ; ranked = true) {
       while (this.rankedAt === this.now && this.nextStalled < this.stalledRank.length) {
@@ -278,11 +293,14 @@ export class ConnectionGuard {
       const found: [number, number, Socket][] = [];
       for (const [s, c] of this.used) {
         if (c.at === undefined || !c.res || c.res.writableFinished || !this.stalls!.stalled(s, c.res)) continue;
-        // Sampled: since the sweep before the last (the clock `before`); else its head came since the last.
-        const sampled = c.sampled === c.res;
-        // Not what its kernel took at once before its client kept it waiting (its owner knows when).
-        const since = Math.max(sampled ? c.mark! : c.moved!, this.stalls!.from?.(s, c.res) ?? 0);
-        found.push([(movedBy(s) - since) / Math.max(this.now - (sampled ? this.before : c.at), this.every), c.at, s]);
+        // Since the sweep before the last (the clock `before`), else its first head came since then.
+        const [start, startAt] = c.mark === undefined ? [c.moved!, c.at] : [c.mark, this.before];
+        // Not what its kernel took at once of its last answer before its client kept it waiting (its
+        // owner knows when): from its last head to then.
+        const from = this.stalls!.from?.(s, c.res);
+        const taken = from === undefined ? 0 : Math.max(0, from - Math.max(start, c.head!));
+        const rate = ((movedBy(s) - start - taken) * 1000) / Math.max(this.now - startAt, this.every);
+        if (rate < MIN_RATE) found.push([rate, c.at, s]);
       }
       this.stalledRank = found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , s]) => s);
       this.nextStalled = 0;
@@ -299,7 +317,7 @@ export class ConnectionGuard {
   /** Closes, oldest first, each fresh connection past its bound (`since` may be a period early: one
    *  more); marks each answered connection newly seen waiting, and closes those waiting past theirs
    *  (both after the loop has read what came: see `closeLate`);
-   *  with `stalls`, samples the bytes moved by each connection busy with a request. */
+   *  with `stalls`, samples the bytes moved by each connection that had a request. */
   private sweep(): void {
     this.before = this.now;
     this.now = performance.now();
@@ -314,15 +332,10 @@ export class ConnectionGuard {
     const bound = this.limits.keepAliveMs + this.limits.headMs;
     const waiting = this.waiting.slice(this.next).filter((w) => this.stillWaiting(w));
     for (const [socket, c] of this.used) {
+      // Each, busy or not: a window spans its requests. (Undefined `last`: its first head came since.)
+      if (this.stalls) { c.mark = c.last; c.last = movedBy(socket); }
       const res = c.res!;
-      if (!res.writableFinished) {
-        if (this.stalls) {
-          // The sample before is the last sweep's, or the head's (its clock then was `before` too).
-          if (c.sampled === res) c.mark = c.last; else { c.sampled = res; c.mark = c.moved; }
-          c.last = movedBy(socket);
-        }
-        continue;
-      }
+      if (!res.writableFinished) continue;
       if (c.idleFor !== res) {
         c.idleFor = res;
         c.since = this.now;
