@@ -11,7 +11,7 @@ import { createServer, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
-import { ConnectionGuard, movedBy } from '../lib/http/connection-guard.js';
+import { ConnectionGuard, movedBy, unreadTake } from '../lib/http/connection-guard.js';
 import { startProxy, type RunningProxy, type Unjudged } from '../lib/traffic/proxy.js';
 import { proxiedRawTarget } from './helpers/raw-target.js';
 import { honest } from './helpers/honest-client.js';
@@ -172,9 +172,10 @@ describe('the reports', () => {
 });
 
 /** An honest client uploading slowly at the bound of 3 beside a peer opening new connections that
- *  read none of their answers, within one period of the guard (the clock held still); with `busy`,
- *  the proxy's thread held on the CPU while the peer's answers pour into its kernel's buffers. */
-function newConnectionsBesideUpload(busy: boolean) {
+ *  read none of their answers, within one period of the guard (the clock held still). `busy`: the
+ *  proxy's thread held on the CPU while the peer's answers pour into its kernel's buffers; `paused`:
+ *  each answer's take stops once midway, the thread asleep, then goes on at memory speed. */
+function newConnectionsBesideUpload(kernel: 'quick' | 'busy' | 'paused') {
   const MAX = 3;
   const setup = bigAnswers(MAX);
   return async () => {
@@ -194,10 +195,24 @@ function newConnectionsBesideUpload(busy: boolean) {
       sweeps.mockImplementation(() => undefined);
       // As on a machine whose other work takes the proxy's CPU: each drain of an answer is seen 20 ms
       // late (twice the proxy's quick wait), its thread kept running all that while.
-      if (busy) {
+      if (kernel === 'busy') {
         ServerResponse.prototype.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
           if (event === 'drain') for (const t = performance.now(); performance.now() - t < 20;);
           return emit.call(this, event, ...args);
+        };
+      }
+      // As when the client's kernel delays its ACK mid-take (57 ms seen on a loaded machine): the
+      // fourth drain of each answer (some 200 KB in) is seen 60 ms late, the proxy's thread asleep
+      // (nothing is written meanwhile); the kernel then takes megabytes more at once.
+      if (kernel === 'paused') {
+        const drains = new WeakMap<ServerResponse, number>();
+        ServerResponse.prototype.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
+          if (event !== 'drain') return emit.call(this, event, ...args);
+          const n = (drains.get(this) ?? 0) + 1;
+          drains.set(this, n);
+          if (n !== 4) return emit.call(this, event, ...args);
+          setTimeout(() => emit.call(this, event, ...args), 60);
+          return true;
         };
       }
       peers.push(...neverReading(proxy, MAX - 1));
@@ -223,9 +238,21 @@ function newConnectionsBesideUpload(busy: boolean) {
 }
 
 describe('--proxy at its bound, an honest client uploading slowly beside a peer opening new connections that read none of their answers', () => {
-  it('closes one of the peer\'s new connections for a newcomer, not the upload: the megabytes the kernel took at once from each count for nothing', newConnectionsBesideUpload(false));
+  it('closes one of the peer\'s new connections for a newcomer, not the upload: the megabytes the kernel took at once from each count for nothing', newConnectionsBesideUpload('quick'));
 });
 
 describe('--proxy at its bound on a busy CPU, an honest client uploading slowly beside a peer opening new connections that read none of their answers', () => {
-  it('closes one of the peer\'s new connections for a newcomer, not the upload: a drain seen late by a thread kept running (its kernel took the bytes at once) is no wait on the peer', newConnectionsBesideUpload(true));
+  it('closes one of the peer\'s new connections for a newcomer, not the upload: a drain seen late by a thread kept running (its kernel took the bytes at once) is no wait on the peer', newConnectionsBesideUpload('busy'));
+});
+
+describe('--proxy at its bound, an honest client uploading slowly beside a peer opening new connections whose kernel pauses once in taking each answer', () => {
+  it('closes one of the peer\'s new connections for a newcomer, not the upload: what the kernel\'s buffers take after a pause mid-take counts for nothing either', newConnectionsBesideUpload('paused'));
+});
+
+describe('the most the kernels\' buffers take of an answer its client reads none of', () => {
+  it('is this side\'s largest send buffer and the client\'s first receive buffer, from /proc/sys/net/ipv4 (Linux\'s defaults where unreadable)', () => {
+    expect(unreadTake('4096\t16384\t4194304\n', '4096\t131072\t33554432\n')).toBe(4194304 + 131072);
+    expect(unreadTake('4096 16384 8388608', '4096 87380 6291456')).toBe(8388608 + 87380);
+    expect([unreadTake(undefined, undefined), unreadTake('', 'x y z')]).toEqual([4194304 + 131072, 4194304 + 131072]);
+  });
 });

@@ -64,7 +64,8 @@ export interface Stalls {
   /** The bytes its socket had moved (as `movedBy` counts) when its client began keeping it waiting
    *  past its kernel's first take, if known: what that take swallowed at memory speed at an answer's
    *  start (megabytes, from a client reading none) is no sign of the client and counts for nothing
-   *  (nor does what moved between its request's head and there; what came before it counts). */
+   *  (see `unreadTake`; nor does what moved between its request's head and there; what came before
+   *  it counts). */
   from?(socket: Socket, res: ServerResponse): number | undefined;
 }
 
@@ -94,18 +95,30 @@ export const seconds = (ms: number): string => `${+(ms / 1000).toFixed(1)} s`;
 
 /** The soft limit on open file descriptors (Linux: /proc/self/limits; Node raises it to the hard
  *  limit at start), or undefined where it cannot be read. */
-export function descriptorLimit(text = readLimits()): number | undefined {
+export function descriptorLimit(text = readProc('/proc/self/limits')): number | undefined {
   const m = /^Max open files\s+(\d+|unlimited)/m.exec(text ?? '');
   if (!m) return undefined;
   return m[1] === 'unlimited' ? Infinity : Number(m[1]);
 }
 
-function readLimits(): string | undefined {
+function readProc(path: string): string | undefined {
   try {
-    return readFileSync('/proc/self/limits', 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/** The most the kernels' buffers take of an answer whose client reads none of it (bytes): this side's
+ *  send buffer at its largest (Linux grows it up to tcp_wmem's last figure) and the client's receive
+ *  buffer as it starts (tcp_rmem's middle one; Linux grows it only as its application reads), this
+ *  host's figures standing for the client's; Linux's defaults where they cannot be read. */
+export function unreadTake(wmem = readProc('/proc/sys/net/ipv4/tcp_wmem'), rmem = readProc('/proc/sys/net/ipv4/tcp_rmem')): number {
+  const figure = (text: string | undefined, i: number, otherwise: number) => {
+    const n = Number(text?.trim().split(/\s+/)[i]);
+    return Number.isSafeInteger(n) && n > 0 ? n : otherwise;
+  };
+  return figure(wmem, 2, 4 * 1024 * 1024) + figure(rmem, 1, 128 * 1024);
 }
 
 /** Where the limit cannot be read: the usual soft limit of Linux (macOS's 256 is raised by Node). */

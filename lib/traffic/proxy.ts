@@ -12,7 +12,7 @@
 import { ClientRequest, createServer, globalAgent as httpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGuard, movedBy, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
+import { ConnectionGuard, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
 import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 import { threadBusy } from './thread-busy.js';
@@ -616,9 +616,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let waitStartMoved = 0;
     /** The thread's busy clock at `waitStart` (see `longWait`). */
     let waitStartBusy = 0;
-    // The same two moments in its socket's bytes (both ways), for the guard (`Stalls.from`).
+    // The same two moments in its socket's bytes (both ways), for the guard (`Stalls.from`), and its
+    // bytes when the answer began.
     let waitStartSocket = 0;
     let socketThen = 0;
+    let answerSocket: number | undefined;
     /** Its client waits for the target's 100 (Continue) before its body: the target holds it back. */
     let awaiting = expects && hasBody;
     const holder: Holder = {
@@ -642,8 +644,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const mine = {
       stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
       closing: () => giveUp('stalled-at-bound'),
-      // Its answer's first wait on the client that was not a quick one (the one now, once it is not).
-      from: () => paceFrom ? socketThen : waitStart && performance.now() - waitStart >= QUICK_WAIT_MS ? waitStartSocket : undefined,
+      // Its answer's first wait on the client that was not a quick one (the one now, once it is not),
+      // and never before all its kernels' buffers can take of the answer (`unread`): a wait is no end
+      // of that take when the client's kernel pauses in it (an ACK delayed 57 ms, the thread asleep)
+      // and takes megabytes more at once after, which no timing tells from a client reading a burst;
+      // but a client reading nothing is never taken more than those buffers hold.
+      from: () => answerSocket === undefined ? undefined : Math.max(answerSocket + unread, paceFrom ? socketThen : waitStart && performance.now() - waitStart >= QUICK_WAIT_MS ? waitStartSocket : 0),
     };
     current.set(req.socket, mine);
     const watchClient = () => {
@@ -791,6 +797,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('close', () => { if (!answered) relayFailed(`the connection to ${target.host} closed with no answer`); });
     upstream.on('response', (answer) => {
       answered = true;
+      answerSocket = movedBy(req.socket);
       continued();
       clearTimeout(noAnswer);
       if (failed) { answer.resume(); return; }
@@ -992,6 +999,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // (Where the clock cannot be read, wall time, as before. A wait not over counts by wall time: a
   // never-reading client's, on a thread never idle, would never count else.)
   const busy = threadBusy();
+  const unread = unreadTake();
   const longWait = (wall: number, busyThen: number) => wall >= QUICK_WAIT_MS && !(wall - ((busy?.busyMs() ?? NaN) - busyThen) < QUICK_WAIT_MS);
   const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES });
   // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
