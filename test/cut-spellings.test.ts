@@ -1,6 +1,6 @@
 // A text the report shows cut (a body kept in part, a body past its cap) never ends in the first
 // characters of a secret written in an encoding: a cut at any character of a learned or configured
-// secret's hex dump, escapes, full-width forms, base32, base64 (in groups of four, of UTF-16LE bytes)
+// secret's hex dump, escapes, full-width forms, base32 (in groups too), base64 (in groups of four, of UTF-16LE bytes)
 // or character references shows no piece of four characters or more of it, as read. A cut text of
 // anything else loses only its last word, as before.
 import { describe, expect, it } from 'vitest';

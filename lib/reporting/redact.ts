@@ -13,7 +13,7 @@
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
 //     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
-//     base32 (in lower case only when it decodes to a learned token exactly), quoted-printable, \xHH,
+//     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
 //     value learned from one account's answer is masked in
@@ -56,7 +56,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -988,16 +988,14 @@ export class Redactor {
       // look alike). The run less a few groups at either end too: words of four letters around it
       // ("echoed <groups> back") are read as groups.
       for (const m of c.text.matchAll(BASE64_GROUPS)) {
-        const groups = [...m[0].matchAll(/[^ \t]+/g)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
-        found: for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
-          for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) {
-            const [from, to] = [groups[first]![0], groups[last]![1]];
-            const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
-            if (joined === undefined) continue;
-            const decoded = base64Text(joined, MAX_BASE64_DECODED);
-            if ((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined)) { ranges.push(at(from, to, joined.length)); break found; }
-          }
-        }
+        groupWindows(m, /[^ \t]+/g, (from, to) => {
+          const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
+          if (joined === undefined) return false;
+          const decoded = base64Text(joined, MAX_BASE64_DECODED);
+          if (!((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined))) return false;
+          ranges.push(at(from, to, joined.length));
+          return true;
+        });
       }
       // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
       // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
@@ -1010,6 +1008,19 @@ export class Redactor {
         const decoded = base32Text(m[0], MAX_BASE64_DECODED);
         if (decoded === undefined || !readsAsText(decoded)) continue;
         if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+      }
+      // Base32 in capitals written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read
+      // as one, groups of one length but the last; less a few groups at either end, as base64's.
+      for (const m of c.text.matchAll(BASE32_GROUPS)) {
+        groupWindows(m, /[^ \t-]+/g, (from, to, even) => {
+          if (!even()) return false;
+          const joined = casedRun(text, c, from, to - from)?.replace(/[ \t-]/g, '');
+          if (joined === undefined || /[a-z]/.test(joined)) return false;
+          const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
+          if (decoded === undefined || !readsAsText(decoded) || !learnedText(fingerprints, decoded)) return false;
+          ranges.push(at(from, to, joined.length));
+          return true;
+        });
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
@@ -1114,7 +1125,8 @@ export class Redactor {
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
     const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
     const c = canonical(text.slice(from, end));
-    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(text.slice(from, end), c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1)];
+    const written = text.slice(from, end);
+    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(written, c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1), base32End(written, c, Math.ceil((MIN_SCANNED * 8) / 5), MAX_GROUPS_AROUND + 1)];
     let cut = end;
     for (const r of readings) {
       if (!r?.text.length) continue;
@@ -1263,6 +1275,24 @@ const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
 const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
+/** The runs of a match of groups (each `group`) less up to MAX_GROUPS_AROUND groups at either end, as
+ *  [from, to) of the text and their groups, to `visit` until it takes one (returns true). */
+function groupWindows(m: RegExpExecArray, group: RegExp, visit: (from: number, to: number, even: () => boolean) => boolean): void {
+  const groups = [...m[0].matchAll(group)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
+  for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
+    for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) {
+      if (visit(groups[first]![0], groups[last]![1], () => evenGroups(groups, first, last))) return;
+    }
+  }
+}
+/** Base32 in groups (a canonical text): two groups at least, a space, a tab or a dash between. */
+const BASE32_GROUPS = /(?<![a-z0-9+/_-])[a-z2-7]{3,8}(?:[ \t-][a-z2-7]{1,8})+={0,6}(?![a-z0-9+/_=-])/g;
+/** Whether groups[first..last] ([from, to) each) are of one length but the last, which is no longer: as an encoder writes them. */
+function evenGroups(groups: ReadonlyArray<readonly [number, number]>, first: number, last: number): boolean {
+  const length = groups[first]![1] - groups[first]![0];
+  for (let i = first + 1; i < last; i++) if (groups[i]![1] - groups[i]![0] !== length) return false;
+  return groups[last]![1] - groups[last]![0] <= length;
+}
 /** Characters of base32 in lower case read at least (BASE32_RUN): the unpadded base32 of MIN_PART bytes. */
 const MIN_BASE32_LOWER = Math.ceil((MIN_PART * 8) / 5);
 /** Whether decoded text is, whole, a learned token of MIN_PART characters or more. */
