@@ -21,7 +21,8 @@
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
 // own learned values on top (so per-account values never pile up in one searched list), sharing the
-// fingerprints.
+// fingerprints. A value shown cut before the redactor sees it ("abc…", "abc..."): a known secret's
+// first characters before the mark are masked (cutPrefixRanges), a learned token's by the scope's exchange.
 //
 // Nothing else is masked. A learned value is masked only where it stands whole: a token of its own
 // (a datetime is one token: 00:00 in it is not a learned "00:00"), a short secret (under MIN_PART
@@ -370,6 +371,10 @@ export class Redactor {
   private ownReadings: string[] | undefined;
   /** Outputs this scope made of the harness's own text and others (shown()), each with its parts. */
   private readonly shownParts = new Map<string, readonly ShownPart[]>();
+  /** The exchange this scope learned (learnExchange), and its words (cutWords) once a value cut
+   *  before a cut mark is looked up in them (cutPrefixRanges). */
+  private exchange: Exchange | undefined;
+  private exchangeWords: string[] | undefined;
 
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
@@ -468,6 +473,7 @@ export class Redactor {
    *  output may show them). A generated request is the harness's own: its values are shown as sent,
    *  and wherever the answer echoes them. */
   learnExchange(ex: Exchange): void {
+    this.exchange = ex;
     this.learnHeaders(ex.request.headers);
     if (ex.origin?.source === 'generated') this.ownValues(ex);
     else {
@@ -949,6 +955,8 @@ export class Redactor {
         for (const [spelling, mark] of table.base64) for (const i of occurrences(packed, spelling)) ranges.push([c.from[at[i]!]!, c.to[at[i + spelling.length - 1]!]!, mark]);
       }
     }
+    // A value quoted cut (a message's "abc…"): a known secret's first characters before the mark.
+    if (CUT_MARK.test(c.text)) this.cutPrefixRanges(c, tables, ranges);
     if (fingerprints.size) {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
@@ -1030,6 +1038,61 @@ export class Redactor {
     }
   }
 
+  /**
+   * The first characters of a known secret that end at a cut mark (… or ...), wherever they stand: a
+   * value a message quotes cut, or a text cut before the harness saw it, whose rest is not shown.
+   * MIN_SCANNED characters or more, as read. A spelled secret (configured, a header's, this scope's)
+   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange:
+   * where the word cut there stands in it whole, the whole word is looked up (and with the word after
+   * it, or the one before, as two words of one value). Output work only, and only where a mark is.
+   */
+  private cutPrefixRanges(c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
+    const t = c.text;
+    const { fingerprints } = this.shared;
+    for (const m of t.matchAll(CUT_MARKS)) {
+      const i = m.index;
+      for (const table of tables) {
+        for (const [needle, s] of table.spelled) {
+          const k = prefixBefore(t, i, needle);
+          if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k))) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
+        }
+      }
+      if (this.exchange === undefined || fingerprints.size === 0) continue;
+      // The word before the mark (a space between them too), its leading . @ : - left out.
+      let end = i;
+      while (end > 0 && (t[end - 1] === ' ' || t[end - 1] === '\t')) end--;
+      const window = Math.max(0, end - MAX_PREFIX_CHECKED);
+      let start = window + lastWordStart(t.slice(window, end));
+      while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
+      if (end - start < MIN_SCANNED) continue;
+      const before = /(?:^|[^\p{L}\p{N}_@+~.:-])([\p{L}\p{N}_@+~.:-]+)[ \t]+$/u.exec(t.slice(Math.max(0, start - MAX_PREFIX_CHECKED), start))?.[1]?.replace(TRIM, '');
+      const cut = this.cutWordLearned(t.slice(start, end), before);
+      if (cut !== undefined) ranges.push([c.from[start + cut]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(start + cut, end))} chars»`]);
+    }
+  }
+
+  /** Where a learned secret starts in `word`, a canonical word a cut mark ends, by this scope's
+   *  exchange: a word of it that `word` begins (cutWords) is a learned token longer than `word` (or
+   *  holds one from inside `word`, joined or fused to it), or the first of two learned words in a row,
+   *  or the second after `before`. Undefined when none is. */
+  private cutWordLearned(word: string, before: string | undefined): number | undefined {
+    const { fingerprints } = this.shared;
+    const words = (this.exchangeWords ??= cutWords(this.exchange!));
+    // The entries that begin with `word`: sorted, they stand together from its place.
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (words[mid]! < word) lo = mid + 1; else hi = mid; }
+    for (let k = lo; k < words.length && words[k]!.startsWith(word); k++) {
+      const space = words[k]!.indexOf(' ');
+      const whole = space < 0 ? words[k]! : words[k]!.slice(0, space);
+      if (whole.length > word.length && learnedToken(fingerprints, whole)) return 0;
+      if (whole.length > MIN_PART) for (const [a, b] of learnedParts(fingerprints, whole)) if (b > word.length && word.length - a >= MIN_SCANNED) return a;
+      if (space >= 0 && fingerprints.has(words[k]!)) return 0;
+      if (before && fingerprints.has(pair(before, whole))) return 0;
+    }
+    return undefined;
+  }
+
   /** Every token of a reading (`r`: the canonical text, or its quoted-printable reading) whose
    *  fingerprint was learned, and every two words of one value in a row, as ranges of the text. */
   private learnedTokenRanges(r: CanonicalText, plus: CanonicalText | undefined, jsonOf: () => JsonTokens | undefined, ranges: Range[]): void {
@@ -1086,8 +1149,8 @@ export class Redactor {
   /**
    * A text shown `max` characters at most: redacted first, then cut, never inside a marker. When the
    * text is cut, here or before (`head`: it is only the first part of what was received), its last
-   * word is left out, and so is an end that begins a known secret: they may be the first characters
-   * of a secret whose rest is not shown. `omitted`: characters of the redacted text not shown.
+   * word is left out (cut before, after a space: the word before it), and so is an end that begins a
+   * known secret: they may be the first characters of a secret whose rest is not shown. `omitted`: characters of the redacted text not shown.
    */
   cut(text: string, max: number, head = false): { text: string; omitted: number } {
     const red = this.text(text);
@@ -1096,6 +1159,8 @@ export class Redactor {
       end = max;
       for (const [a, b] of markersIn(red)) if (a < end && end < b) { end = b; break; }
     }
+    // Cut before the harness saw it, after a space: the word before may be the first of a value's words.
+    if (head && end === red.length) end = beforeSpacedWord(red, end);
     if (end < red.length || head) end = this.safeEnd(red, end);
     return { text: red.slice(0, end), omitted: red.length - end };
   }
@@ -1210,8 +1275,53 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
   return out;
 }
 
+/** What marks a value cut short: an ellipsis, or three dots. */
+const CUT_MARK = /\u2026|\.\.\./;
+const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
+/** Characters of each of a scope's exchange's texts read for a word a cut mark ends (cutWordLearned). */
+const MAX_CUT_SOURCE = 1 << 20;
+/** Every word of an exchange's texts (its URL, bodies and header values, as read, MAX_CUT_SOURCE
+ *  characters of each), alone and with the word after it when only spaces stand between ("a b", as
+ *  pair() writes two words); a word's parts between colons too. Sorted, each once. */
+function cutWords(ex: Exchange): string[] {
+  const out = new Set<string>();
+  const texts = [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(ex.response?.headers ?? {})];
+  for (const text of texts) {
+    const t = canonical(text.slice(0, MAX_CUT_SOURCE)).text;
+    let previous: { word: string; end: number } | undefined;
+    for (const m of t.matchAll(TOKEN)) {
+      const word = m[0].replace(TRIM, '');
+      if (!word) continue;
+      out.add(word);
+      if (word.includes(':')) for (const part of word.split(':')) if (part) out.add(part);
+      if (previous && /^[ \t]+$/.test(t.slice(previous.end, m.index))) out.add(pair(previous.word, word));
+      previous = { word, end: m.index + m[0].length };
+    }
+  }
+  return [...out].sort();
+}
+/** The length of the longest start of `needle`, shorter than it, that `text` spells just before `i`; 0 when none. */
+function prefixBefore(text: string, i: number, needle: string): number {
+  if (needle.length > MAX_PREFIX_CHECKED) return 0;
+  const first = needle.charCodeAt(0);
+  for (let k = Math.min(needle.length - 1, i); k >= MIN_SCANNED; k--) {
+    if (text.charCodeAt(i - k) === first && needle.startsWith(text.slice(i - k, i))) return k;
+  }
+  return 0;
+}
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
+/** Where a text ending in whitespace ends less the word before it (up to a character a cut may end
+ *  after), or `end` when it ends otherwise or in a marker: the first words of a value ("Flat 9 Baker
+ *  Street", a token with a space) whose rest is cut are learned only with the words after them. */
+function beforeSpacedWord(text: string, end: number): number {
+  let k = end;
+  while (k > 0 && /\s/.test(text[k - 1]!)) k--;
+  if (k === end || text[k - 1] === '»') return end;
+  const word = k;
+  while (k > 0 && !CUT_AT.test(text[k - 1]!)) k--;
+  return k < word ? k : end;
+}
 /** Passes of safeEnd at most: each leaves out what the last one's end exposed (a word as read). */
 const MAX_CUT_PASSES = 4;
 /** Characters of a cut text's end read decoded (safeEnd): a hex dump of MAX_BASE64_DECODED bytes. */
@@ -1242,6 +1352,12 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   const after = text[i + length];
   if (before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!)))) return false;
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
+};
+
+/** Whether a word at `i` starts whole: not inside a longer word, nor joined to one (standsWhole's start). */
+const startsWhole = (text: string, i: number): boolean => {
+  const before = text[i - 1];
+  return !(before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!))));
 };
 
 /** Lower-case hex of at least a long token's bytes (an even number of digits). */
