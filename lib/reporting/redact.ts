@@ -375,6 +375,8 @@ export class Redactor {
    *  before a cut mark is looked up in them (cutPrefixRanges). */
   private exchange: Exchange | undefined;
   private exchangeWords: string[] | undefined;
+  /** cutWordLearned's answers by the word and the one before it: a text repeats its words. */
+  private cutLearned: Map<string, number | undefined> | undefined;
 
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
@@ -996,7 +998,9 @@ export class Redactor {
       // look alike). The run less a few groups at either end too: words of four letters around it
       // ("echoed <groups> back") are read as groups.
       for (const m of c.text.matchAll(BASE64_GROUPS)) {
-        groupWindows(m, /[^ \t]+/g, (from, to) => {
+        const groups = groupsOf(m, /[^ \t]+/g);
+        groupWindows(groups, (first, last) => {
+          const [from, to] = [groups[first]![0], groups[last]![1]];
           const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
           if (joined === undefined) return false;
           const decoded = base64Text(joined, MAX_BASE64_DECODED);
@@ -1020,13 +1024,18 @@ export class Redactor {
       // Base32 in capitals written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read
       // as one, groups of one length but the last; less a few groups at either end, as base64's.
       for (const m of c.text.matchAll(BASE32_GROUPS)) {
-        groupWindows(m, /[^ \t-]+/g, (from, to, even) => {
-          if (!even()) return false;
-          const joined = casedRun(text, c, from, to - from)?.replace(/[ \t-]/g, '');
-          if (joined === undefined || /[a-z]/.test(joined)) return false;
+        const groups = groupsOf(m, /[^ \t-]+/g);
+        // Groups not in capitals counted up to each (lower case: words, not an encoder's groups).
+        const lower = new Int32Array(groups.length + 1);
+        const cased = groups.map(([a, b], g) => { const run = casedRun(text, c, a, b - a); lower[g + 1] = lower[g]! + (run === undefined || /[a-z]/.test(run) ? 1 : 0); return run ?? ''; });
+        groupWindows(groups, (first, last) => {
+          if (lower[last + 1] !== lower[first] || !evenGroups(groups, first, last)) return false;
+          // Past what is decoded, the window's end changes nothing: its groups are not joined.
+          let joined = '';
+          for (let g = first; g <= last && joined.length <= MAX_BASE64_DECODED; g++) joined += cased[g]!;
           const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
           if (decoded === undefined || !readsAsText(decoded) || !learnedText(fingerprints, decoded)) return false;
-          ranges.push(at(from, to, joined.length));
+          ranges.push(at(groups[first]![0], groups[last]![1], joined.length));
           return true;
         });
       }
@@ -1058,14 +1067,14 @@ export class Redactor {
         }
       }
       if (this.exchange === undefined || fingerprints.size === 0) continue;
-      // The word before the mark (a space between them too), its leading . @ : - left out.
-      let end = i;
-      while (end > 0 && (t[end - 1] === ' ' || t[end - 1] === '\t')) end--;
-      const window = Math.max(0, end - MAX_PREFIX_CHECKED);
-      let start = window + lastWordStart(t.slice(window, end));
+      // The word before the mark (a space between them too), its leading . @ : - left out; and the
+      // word before that, a space between them.
+      const end = spacesBefore(t, i);
+      let start = wordBefore(t, end);
       while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
       if (end - start < MIN_SCANNED) continue;
-      const before = /(?:^|[^\p{L}\p{N}_@+~.:-])([\p{L}\p{N}_@+~.:-]+)[ \t]+$/u.exec(t.slice(Math.max(0, start - MAX_PREFIX_CHECKED), start))?.[1]?.replace(TRIM, '');
+      const space = spacesBefore(t, start);
+      const before = space < start ? t.slice(wordBefore(t, space), space).replace(TRIM, '') : '';
       const cut = this.cutWordLearned(t.slice(start, end), before);
       if (cut !== undefined) ranges.push([c.from[start + cut]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(start + cut, end))} chars»`]);
     }
@@ -1075,7 +1084,14 @@ export class Redactor {
    *  exchange: a word of it that `word` begins (cutWords) is a learned token longer than `word` (or
    *  holds one from inside `word`, joined or fused to it), or the first of two learned words in a row,
    *  or the second after `before`. Undefined when none is. */
-  private cutWordLearned(word: string, before: string | undefined): number | undefined {
+  private cutWordLearned(word: string, before: string): number | undefined {
+    const key = `${before} ${word}`;
+    const memo = (this.cutLearned ??= new Map());
+    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before));
+    return memo.get(key);
+  }
+
+  private cutWordLookup(word: string, before: string): number | undefined {
     const { fingerprints } = this.shared;
     const words = (this.exchangeWords ??= cutWords(this.exchange!));
     // The entries that begin with `word`: sorted, they stand together from its place.
@@ -1300,6 +1316,16 @@ function cutWords(ex: Exchange): string[] {
   }
   return [...out].sort();
 }
+/** Where the spaces and tabs that end `t[0, i)` start. */
+function spacesBefore(t: string, i: number): number {
+  while (i > 0 && (t.charCodeAt(i - 1) === 0x20 || t.charCodeAt(i - 1) === 0x09)) i--;
+  return i;
+}
+/** Where the token that ends `t[0, end)` starts (lastWordStart), MAX_PREFIX_CHECKED characters back at most. */
+const wordBefore = (t: string, end: number): number => {
+  const window = Math.max(0, end - MAX_PREFIX_CHECKED);
+  return window + lastWordStart(t.slice(window, end));
+};
 /** The length of the longest start of `needle`, shorter than it, that `text` spells just before `i`; 0 when none. */
 function prefixBefore(text: string, i: number, needle: string): number {
   if (needle.length > MAX_PREFIX_CHECKED) return 0;
@@ -1391,14 +1417,14 @@ const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
 const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
-/** The runs of a match of groups (each `group`) less up to MAX_GROUPS_AROUND groups at either end, as
- *  [from, to) of the text and their groups, to `visit` until it takes one (returns true). */
-function groupWindows(m: RegExpExecArray, group: RegExp, visit: (from: number, to: number, even: () => boolean) => boolean): void {
-  const groups = [...m[0].matchAll(group)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
+/** The groups (each `group`) of a match, as [from, to) of the text. */
+const groupsOf = (m: RegExpExecArray, group: RegExp): Array<readonly [number, number]> =>
+  [...m[0].matchAll(group)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
+/** The runs of groups less up to MAX_GROUPS_AROUND of them at either end, as the indexes of their
+ *  first and last group, to `visit` until it takes one (returns true). */
+function groupWindows(groups: ReadonlyArray<readonly [number, number]>, visit: (first: number, last: number) => boolean): void {
   for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
-    for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) {
-      if (visit(groups[first]![0], groups[last]![1], () => evenGroups(groups, first, last))) return;
-    }
+    for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) if (visit(first, last)) return;
   }
 }
 /** Base32 in groups (a canonical text): two groups at least, a space, a tab or a dash between. */
