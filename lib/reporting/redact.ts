@@ -1021,23 +1021,31 @@ export class Redactor {
         if (decoded === undefined || !readsAsText(decoded)) continue;
         if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
-      // Base32 in capitals written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read
-      // as one, groups of one length but the last; less a few groups at either end, as base64's.
+      // Base32 written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read as one,
+      // groups of one length but the last, less a few groups at either end (as base64's); in lower
+      // case, as a run in lower case, only where it decodes to a learned token exactly.
       for (const m of c.text.matchAll(BASE32_GROUPS)) {
         const groups = groupsOf(m, /[^ \t-]+/g);
-        // Groups not in capitals counted up to each (lower case: words, not an encoder's groups).
-        const lower = new Int32Array(groups.length + 1);
-        const cased = groups.map(([a, b], g) => { const run = casedRun(text, c, a, b - a); lower[g + 1] = lower[g]! + (run === undefined || /[a-z]/.test(run) ? 1 : 0); return run ?? ''; });
-        groupWindows(groups, (first, last) => {
-          if (lower[last + 1] !== lower[first] || !evenGroups(groups, first, last)) return false;
-          // Past what is decoded, the window's end changes nothing: its groups are not joined.
-          let joined = '';
-          for (let g = first; g <= last && joined.length <= MAX_BASE64_DECODED; g++) joined += cased[g]!;
-          const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
-          if (decoded === undefined || !readsAsText(decoded) || !learnedText(fingerprints, decoded)) return false;
-          ranges.push(at(groups[first]![0], groups[last]![1], joined.length));
-          return true;
-        });
+        const cased = groups.map(([a, b]) => casedRun(text, c, a, b - a));
+        for (const [s, e] of groupRuns(c.text, groups, cased)) {
+          const run = groups.slice(s, e);
+          groupWindows(run, (first, last) => {
+            if (!evenGroups(run, first, last)) return false;
+            // Past what is decoded, the window's end changes nothing: its groups are not joined.
+            let joined = '';
+            for (let g = s + first; g <= s + last && joined.length <= MAX_BASE64_DECODED; g++) {
+              const group = cased[g];
+              if (group === undefined) return false;
+              joined += group;
+            }
+            const small = /[a-z]/.test(joined);
+            if (small && joined.replace(/=+$/, '').length < MIN_BASE32_LOWER) return false;
+            const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
+            if (decoded === undefined || !readsAsText(decoded) || !(small ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded))) return false;
+            ranges.push(at(run[first]![0], run[last]![1], joined.length));
+            return true;
+          });
+        }
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
@@ -1426,6 +1434,36 @@ function groupWindows(groups: ReadonlyArray<readonly [number, number]>, visit: (
   for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
     for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) if (visit(first, last)) return;
   }
+}
+/** The runs [start, end) of `groups` (of canonical text `t`, each as written in `cased`) that one
+ *  encoder may have written: one separator between them, one letter case, ended by padding or by a
+ *  group shorter than the one before (the first may be a word before the run: groupWindows leaves it
+ *  out). Two spellings side by side are two runs. */
+function groupRuns(t: string, groups: ReadonlyArray<readonly [number, number]>, cased: ReadonlyArray<string | undefined>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  // 1: small letters, 2: capitals (3: both, or not read as written: no run's).
+  const cases = cased.map((w) => {
+    if (w === undefined) return 3;
+    let k = 0;
+    for (let i = 0; i < w.length; i++) { const ch = w.charCodeAt(i); k |= ch >= 0x61 && ch <= 0x7a ? 1 : ch >= 0x41 && ch <= 0x5a ? 2 : 0; }
+    return k;
+  });
+  const caseOf = (g: number): number => cases[g]!;
+  let start = 0;
+  let runCase = caseOf(0);
+  for (let g = 1; g <= groups.length; g++) {
+    const previous = groups[g - 1]!;
+    const length = previous[1] - previous[0];
+    const ended = g === groups.length || t[previous[1] - 1] === '='
+      || (g - 2 > start && length < groups[g - 2]![1] - groups[g - 2]![0])
+      || (g - 1 > start && t[previous[0] - 1] !== t[groups[g]![0] - 1])
+      || (caseOf(g) | runCase) === 3;
+    if (!ended) { runCase |= caseOf(g); continue; }
+    if (g - start >= 2) out.push([start, g]);
+    start = g;
+    if (g < groups.length) runCase = caseOf(g);
+  }
+  return out;
 }
 /** Base32 in groups (a canonical text): two groups at least, a space, a tab or a dash between. */
 const BASE32_GROUPS = /(?<![a-z0-9+/_-])[a-z2-7]{3,8}(?:[ \t-][a-z2-7]{1,8})+={0,6}(?![a-z0-9+/_=-])/g;

@@ -18,7 +18,7 @@ export const base32 = (s: string, pad = true): string => {
   return pad ? out.padEnd(Math.ceil(out.length / 8) * 8, '=') : out;
 };
 const fullWidth = (s: string): string => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
-const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
+export const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
 /** A command whose UTF-16LE bytes, in base64, hold a secret. */
 const command = (secret: string): string => `Invoke-Login -Secret ${secret}`;
 
