@@ -74,6 +74,13 @@ describe('the start of a secret before a cut mark', () => {
     }
   });
 
+  it('the words a secret header\'s value starts with (a scheme, a cookie\'s name), before a cut mark: shown exactly', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [`Bearer ${LONG}`, `session=${PASSWORD}; theme=dark`] });
+    const scope = r.scope();
+    for (const line of ['sent Authorization: Bearer… and got 401', 'the header was "Bearer ..."', 'Cookie: session…', 'Cookie: session=…']) expect(scope.line(line)).toBe(line);
+    expect(scope.line(`Cookie: session=${PASSWORD.slice(0, 9)}…`)).toBe('Cookie: session=«secret: 9 chars»…');
+  });
+
   it('values nothing learned, of the same shapes, before a cut mark: shown exactly (0 changed)', () => {
     const r = learned();
     r.learnFingerprints(exchange('{}', {}, '{}'), {});

@@ -1070,8 +1070,11 @@ export class Redactor {
       const i = m.index;
       for (const table of tables) {
         for (const [needle, s] of table.spelled) {
+          // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
+          // its parts are searched for on their own.
+          if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
           const k = prefixBefore(t, i, needle);
-          if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k))) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
+          if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
         }
       }
       if (this.exchange === undefined || fingerprints.size === 0) continue;
