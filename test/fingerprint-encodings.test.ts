@@ -1,13 +1,14 @@
 // A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
-// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32 (in capitals or
-// in lower case), base64 of its UTF-16LE bytes, base64 in groups of four, or fused to letters. Each is
-// masked, whole and nothing around it; the same spellings of values nothing learned, a near miss, long
-// lower-case words that are base32 as written, and a short learned value inside a word are shown exactly.
+// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32 (in capitals,
+// in groups with spaces or dashes, or in lower case), base64 of its UTF-16LE bytes, base64 in groups of
+// four, or fused to letters. Each is masked, whole and nothing around it; the same spellings of values
+// nothing learned, a near miss, long lower-case words that are base32 as written, and a short learned
+// value inside a word are shown exactly.
 import { describe, expect, it } from 'vitest';
 import { FingerprintSet } from '../lib/reporting/fingerprints.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { echoHarShown, exchange, learnedA } from './helpers/echo-exchanges.js';
-import { spellings } from './helpers/encoded-spellings.js';
+import { base32, groups, spellings } from './helpers/encoded-spellings.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const TOKEN = 'Tk.Zf9Qz@Lm2XyW7kR';
@@ -55,6 +56,26 @@ describe('a secret learned in one exchange, echoed by another in an encoding', (
   it('leaves the same spellings of values nothing learned exactly as sent (0 changed)', () => {
     const other = learnedA('alice', PASSWORD, TOKEN).scope();
     const changed = PLAIN.filter((plain) => other.text(JSON.stringify({ plain })) !== JSON.stringify({ plain }) || other.line(`next ${plain} end`) !== `next ${plain} end`);
+    expect(changed).toEqual([]);
+  });
+
+  it('base32 of a learned secret in lower-case groups, beside its groups in capitals: each masked, nothing around them', () => {
+    const other = learnedA('alice', PASSWORD, TOKEN).scope();
+    for (const secret of [PASSWORD, TOKEN]) {
+      const lower = groups(base32(secret)).toLowerCase();
+      expect(other.line(`echoed ${lower} back`)).toBe('echoed «secret: 32 chars» back');
+      expect(other.line(`echoed ${groups(base32(secret, false)).replace(/ /g, '-')} ${lower} back`)).toBe('echoed «secret: 29 chars» «secret: 32 chars» back');
+    }
+  });
+
+  it('leaves words and keys in groups exactly as sent, and base32 groups of values nothing learned (0 changed)', () => {
+    const other = learnedA('alice', PASSWORD, TOKEN).scope();
+    const plain = [
+      'ABCD EFGH IJKL MNOP', 'AAAA-BBBB-CCCC-DDDD', 'THE BIG RED DOG RAN', 'WXYZ-2345-6723-QRST', 'MFRG GZDF MZTW Q2LK',
+      'with some more text here and then some more text here', 'mfrg gzdf mztw q2lk',
+      ...UNLEARNED.flatMap((v) => [groups(base32(v)), groups(base32(v)).toLowerCase(), groups(base32(v, false)).replace(/ /g, '-')]),
+    ];
+    const changed = plain.filter((p) => other.line(`key ${p} end`) !== `key ${p} end` || other.text(JSON.stringify({ p })) !== JSON.stringify({ p }));
     expect(changed).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
 //     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
-//     base32 (in lower case only when it decodes to a learned token exactly), quoted-printable, \xHH,
+//     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
 //     value learned from one account's answer is masked in
@@ -21,7 +21,8 @@
 //     (MAX_LEARNED): past it, values are masked by name and shape only, and the report says so.
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
 // own learned values on top (so per-account values never pile up in one searched list), sharing the
-// fingerprints.
+// fingerprints. A value shown cut before the redactor sees it ("abc…", "abc..."): a known secret's
+// first characters before the mark are masked (cutPrefixRanges), a learned token's by the scope's exchange.
 //
 // Nothing else is masked. A learned value is masked only where it stands whole: a token of its own
 // (a datetime is one token: 00:00 in it is not a learned "00:00"), a short secret (under MIN_PART
@@ -56,7 +57,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -370,6 +371,12 @@ export class Redactor {
   private ownReadings: string[] | undefined;
   /** Outputs this scope made of the harness's own text and others (shown()), each with its parts. */
   private readonly shownParts = new Map<string, readonly ShownPart[]>();
+  /** The exchange this scope learned (learnExchange), and its words (cutWords) once a value cut
+   *  before a cut mark is looked up in them (cutPrefixRanges). */
+  private exchange: Exchange | undefined;
+  private exchangeWords: string[] | undefined;
+  /** cutWordLearned's answers by the word and the one before it: a text repeats its words. */
+  private cutLearned: Map<string, number | undefined> | undefined;
 
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
@@ -468,6 +475,7 @@ export class Redactor {
    *  output may show them). A generated request is the harness's own: its values are shown as sent,
    *  and wherever the answer echoes them. */
   learnExchange(ex: Exchange): void {
+    this.exchange = ex;
     this.learnHeaders(ex.request.headers);
     if (ex.origin?.source === 'generated') this.ownValues(ex);
     else {
@@ -949,6 +957,8 @@ export class Redactor {
         for (const [spelling, mark] of table.base64) for (const i of occurrences(packed, spelling)) ranges.push([c.from[at[i]!]!, c.to[at[i + spelling.length - 1]!]!, mark]);
       }
     }
+    // A value quoted cut (a message's "abc…"): a known secret's first characters before the mark.
+    if (CUT_MARK.test(c.text)) this.cutPrefixRanges(c, tables, ranges);
     if (fingerprints.size) {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
@@ -988,16 +998,16 @@ export class Redactor {
       // look alike). The run less a few groups at either end too: words of four letters around it
       // ("echoed <groups> back") are read as groups.
       for (const m of c.text.matchAll(BASE64_GROUPS)) {
-        const groups = [...m[0].matchAll(/[^ \t]+/g)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
-        found: for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
-          for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) {
-            const [from, to] = [groups[first]![0], groups[last]![1]];
-            const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
-            if (joined === undefined) continue;
-            const decoded = base64Text(joined, MAX_BASE64_DECODED);
-            if ((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined)) { ranges.push(at(from, to, joined.length)); break found; }
-          }
-        }
+        const groups = groupsOf(m, /[^ \t]+/g);
+        groupWindows(groups, (first, last) => {
+          const [from, to] = [groups[first]![0], groups[last]![1]];
+          const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
+          if (joined === undefined) return false;
+          const decoded = base64Text(joined, MAX_BASE64_DECODED);
+          if (!((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined))) return false;
+          ranges.push(at(from, to, joined.length));
+          return true;
+        });
       }
       // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
       // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
@@ -1011,12 +1021,103 @@ export class Redactor {
         if (decoded === undefined || !readsAsText(decoded)) continue;
         if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
+      // Base32 written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read as one,
+      // groups of one length but the last, less a few groups at either end (as base64's); in lower
+      // case, as a run in lower case, only where it decodes to a learned token exactly.
+      for (const m of c.text.matchAll(BASE32_GROUPS)) {
+        const groups = groupsOf(m, /[^ \t-]+/g);
+        const cased = groups.map(([a, b]) => casedRun(text, c, a, b - a));
+        for (const [s, e] of groupRuns(c.text, groups, cased)) {
+          const run = groups.slice(s, e);
+          groupWindows(run, (first, last) => {
+            if (!evenGroups(run, first, last)) return false;
+            // Past what is decoded, the window's end changes nothing: its groups are not joined.
+            let joined = '';
+            for (let g = s + first; g <= s + last && joined.length <= MAX_BASE64_DECODED; g++) {
+              const group = cased[g];
+              if (group === undefined) return false;
+              joined += group;
+            }
+            const small = /[a-z]/.test(joined);
+            if (small && joined.replace(/=+$/, '').length < MIN_BASE32_LOWER) return false;
+            const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
+            if (decoded === undefined || !readsAsText(decoded) || !(small ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded))) return false;
+            ranges.push(at(run[first]![0], run[last]![1], joined.length));
+            return true;
+          });
+        }
+      }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
         const decoded = Buffer.from(m[0].slice(0, 3 * MAX_BASE64_DECODED).replace(/[ :]/g, ''), 'hex').toString('utf8');
         if (learnedLongToken(fingerprints, decoded, true)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
     }
+  }
+
+  /**
+   * The first characters of a known secret that end at a cut mark (… or ...), wherever they stand: a
+   * value a message quotes cut, or a text cut before the harness saw it, whose rest is not shown.
+   * MIN_SCANNED characters or more, as read. A spelled secret (configured, a header's, this scope's)
+   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange:
+   * where the word cut there stands in it whole, the whole word is looked up (and with the word after
+   * it, or the one before, as two words of one value). Output work only, and only where a mark is.
+   */
+  private cutPrefixRanges(c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
+    const t = c.text;
+    const { fingerprints } = this.shared;
+    for (const m of t.matchAll(CUT_MARKS)) {
+      const i = m.index;
+      for (const table of tables) {
+        for (const [needle, s] of table.spelled) {
+          // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
+          // its parts are searched for on their own.
+          if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
+          const k = prefixBefore(t, i, needle);
+          if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
+        }
+      }
+      if (this.exchange === undefined || fingerprints.size === 0) continue;
+      // The word before the mark (a space between them too), its leading . @ : - left out; and the
+      // word before that, a space between them.
+      const end = spacesBefore(t, i);
+      let start = wordBefore(t, end);
+      while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
+      if (end - start < MIN_SCANNED) continue;
+      const space = spacesBefore(t, start);
+      const before = space < start ? t.slice(wordBefore(t, space), space).replace(TRIM, '') : '';
+      const cut = this.cutWordLearned(t.slice(start, end), before);
+      if (cut !== undefined) ranges.push([c.from[start + cut]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(start + cut, end))} chars»`]);
+    }
+  }
+
+  /** Where a learned secret starts in `word`, a canonical word a cut mark ends, by this scope's
+   *  exchange: a word of it that `word` begins (cutWords) is a learned token longer than `word` (or
+   *  holds one from inside `word`, joined or fused to it), or the first of two learned words in a row,
+   *  or the second after `before`. Undefined when none is. */
+  private cutWordLearned(word: string, before: string): number | undefined {
+    const key = `${before} ${word}`;
+    const memo = (this.cutLearned ??= new Map());
+    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before));
+    return memo.get(key);
+  }
+
+  private cutWordLookup(word: string, before: string): number | undefined {
+    const { fingerprints } = this.shared;
+    const words = (this.exchangeWords ??= cutWords(this.exchange!));
+    // The entries that begin with `word`: sorted, they stand together from its place.
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (words[mid]! < word) lo = mid + 1; else hi = mid; }
+    for (let k = lo; k < words.length && words[k]!.startsWith(word); k++) {
+      const space = words[k]!.indexOf(' ');
+      const whole = space < 0 ? words[k]! : words[k]!.slice(0, space);
+      if (whole.length > word.length && learnedToken(fingerprints, whole)) return 0;
+      if (whole.length > MIN_PART) for (const [a, b] of learnedParts(fingerprints, whole)) if (b > word.length && word.length - a >= MIN_SCANNED) return a;
+      if (space >= 0 && fingerprints.has(words[k]!)) return 0;
+      if (before && fingerprints.has(pair(before, whole))) return 0;
+    }
+    return undefined;
   }
 
   /** Every token of a reading (`r`: the canonical text, or its quoted-printable reading) whose
@@ -1075,8 +1176,8 @@ export class Redactor {
   /**
    * A text shown `max` characters at most: redacted first, then cut, never inside a marker. When the
    * text is cut, here or before (`head`: it is only the first part of what was received), its last
-   * word is left out, and so is an end that begins a known secret: they may be the first characters
-   * of a secret whose rest is not shown. `omitted`: characters of the redacted text not shown.
+   * word is left out (cut before, after a space: the word before it), and so is an end that begins a
+   * known secret: they may be the first characters of a secret whose rest is not shown. `omitted`: characters of the redacted text not shown.
    */
   cut(text: string, max: number, head = false): { text: string; omitted: number } {
     const red = this.text(text);
@@ -1085,6 +1186,8 @@ export class Redactor {
       end = max;
       for (const [a, b] of markersIn(red)) if (a < end && end < b) { end = b; break; }
     }
+    // Cut before the harness saw it, after a space: the word before may be the first of a value's words.
+    if (head && end === red.length) end = beforeSpacedWord(red, end);
     if (end < red.length || head) end = this.safeEnd(red, end);
     return { text: red.slice(0, end), omitted: red.length - end };
   }
@@ -1114,7 +1217,8 @@ export class Redactor {
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
     const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
     const c = canonical(text.slice(from, end));
-    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(text.slice(from, end), c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1)];
+    const written = text.slice(from, end);
+    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(written, c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1), base32End(written, c, Math.ceil((MIN_SCANNED * 8) / 5), MAX_GROUPS_AROUND + 1)];
     let cut = end;
     for (const r of readings) {
       if (!r?.text.length) continue;
@@ -1198,8 +1302,63 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
   return out;
 }
 
+/** What marks a value cut short: an ellipsis, or three dots. */
+const CUT_MARK = /\u2026|\.\.\./;
+const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
+/** Characters of each of a scope's exchange's texts read for a word a cut mark ends (cutWordLearned). */
+const MAX_CUT_SOURCE = 1 << 20;
+/** Every word of an exchange's texts (its URL, bodies and header values, as read, MAX_CUT_SOURCE
+ *  characters of each), alone and with the word after it when only spaces stand between ("a b", as
+ *  pair() writes two words); a word's parts between colons too. Sorted, each once. */
+function cutWords(ex: Exchange): string[] {
+  const out = new Set<string>();
+  const texts = [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(ex.response?.headers ?? {})];
+  for (const text of texts) {
+    const t = canonical(text.slice(0, MAX_CUT_SOURCE)).text;
+    let previous: { word: string; end: number } | undefined;
+    for (const m of t.matchAll(TOKEN)) {
+      const word = m[0].replace(TRIM, '');
+      if (!word) continue;
+      out.add(word);
+      if (word.includes(':')) for (const part of word.split(':')) if (part) out.add(part);
+      if (previous && /^[ \t]+$/.test(t.slice(previous.end, m.index))) out.add(pair(previous.word, word));
+      previous = { word, end: m.index + m[0].length };
+    }
+  }
+  return [...out].sort();
+}
+/** Where the spaces and tabs that end `t[0, i)` start. */
+function spacesBefore(t: string, i: number): number {
+  while (i > 0 && (t.charCodeAt(i - 1) === 0x20 || t.charCodeAt(i - 1) === 0x09)) i--;
+  return i;
+}
+/** Where the token that ends `t[0, end)` starts (lastWordStart), MAX_PREFIX_CHECKED characters back at most. */
+const wordBefore = (t: string, end: number): number => {
+  const window = Math.max(0, end - MAX_PREFIX_CHECKED);
+  return window + lastWordStart(t.slice(window, end));
+};
+/** The length of the longest start of `needle`, shorter than it, that `text` spells just before `i`; 0 when none. */
+function prefixBefore(text: string, i: number, needle: string): number {
+  if (needle.length > MAX_PREFIX_CHECKED) return 0;
+  const first = needle.charCodeAt(0);
+  for (let k = Math.min(needle.length - 1, i); k >= MIN_SCANNED; k--) {
+    if (text.charCodeAt(i - k) === first && needle.startsWith(text.slice(i - k, i))) return k;
+  }
+  return 0;
+}
 /** Characters a cut may end after: whitespace and the punctuation that ends a value. */
 const CUT_AT = /[\s"'<>,;()[\]{}»]/;
+/** Where a text ending in whitespace ends less the word before it (up to a character a cut may end
+ *  after), or `end` when it ends otherwise or in a marker: the first words of a value ("Flat 9 Baker
+ *  Street", a token with a space) whose rest is cut are learned only with the words after them. */
+function beforeSpacedWord(text: string, end: number): number {
+  let k = end;
+  while (k > 0 && /\s/.test(text[k - 1]!)) k--;
+  if (k === end || text[k - 1] === '»') return end;
+  const word = k;
+  while (k > 0 && !CUT_AT.test(text[k - 1]!)) k--;
+  return k < word ? k : end;
+}
 /** Passes of safeEnd at most: each leaves out what the last one's end exposed (a word as read). */
 const MAX_CUT_PASSES = 4;
 /** Characters of a cut text's end read decoded (safeEnd): a hex dump of MAX_BASE64_DECODED bytes. */
@@ -1230,6 +1389,12 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   const after = text[i + length];
   if (before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!)))) return false;
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
+};
+
+/** Whether a word at `i` starts whole: not inside a longer word, nor joined to one (standsWhole's start). */
+const startsWhole = (text: string, i: number): boolean => {
+  const before = text[i - 1];
+  return !(before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!))));
 };
 
 /** Lower-case hex of at least a long token's bytes (an even number of digits). */
@@ -1263,6 +1428,54 @@ const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */
 const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?![a-z0-9+/_=-])`, 'g');
+/** The groups (each `group`) of a match, as [from, to) of the text. */
+const groupsOf = (m: RegExpExecArray, group: RegExp): Array<readonly [number, number]> =>
+  [...m[0].matchAll(group)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
+/** The runs of groups less up to MAX_GROUPS_AROUND of them at either end, as the indexes of their
+ *  first and last group, to `visit` until it takes one (returns true). */
+function groupWindows(groups: ReadonlyArray<readonly [number, number]>, visit: (first: number, last: number) => boolean): void {
+  for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
+    for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) if (visit(first, last)) return;
+  }
+}
+/** The runs [start, end) of `groups` (of canonical text `t`, each as written in `cased`) that one
+ *  encoder may have written: one separator between them, one letter case, ended by padding or by a
+ *  group shorter than the one before (the first may be a word before the run: groupWindows leaves it
+ *  out). Two spellings side by side are two runs. */
+function groupRuns(t: string, groups: ReadonlyArray<readonly [number, number]>, cased: ReadonlyArray<string | undefined>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  // 1: small letters, 2: capitals (3: both, or not read as written: no run's).
+  const cases = cased.map((w) => {
+    if (w === undefined) return 3;
+    let k = 0;
+    for (let i = 0; i < w.length; i++) { const ch = w.charCodeAt(i); k |= ch >= 0x61 && ch <= 0x7a ? 1 : ch >= 0x41 && ch <= 0x5a ? 2 : 0; }
+    return k;
+  });
+  const caseOf = (g: number): number => cases[g]!;
+  let start = 0;
+  let runCase = caseOf(0);
+  for (let g = 1; g <= groups.length; g++) {
+    const previous = groups[g - 1]!;
+    const length = previous[1] - previous[0];
+    const ended = g === groups.length || t[previous[1] - 1] === '='
+      || (g - 2 > start && length < groups[g - 2]![1] - groups[g - 2]![0])
+      || (g - 1 > start && t[previous[0] - 1] !== t[groups[g]![0] - 1])
+      || (caseOf(g) | runCase) === 3;
+    if (!ended) { runCase |= caseOf(g); continue; }
+    if (g - start >= 2) out.push([start, g]);
+    start = g;
+    if (g < groups.length) runCase = caseOf(g);
+  }
+  return out;
+}
+/** Base32 in groups (a canonical text): two groups at least, a space, a tab or a dash between. */
+const BASE32_GROUPS = /(?<![a-z0-9+/_-])[a-z2-7]{3,8}(?:[ \t-][a-z2-7]{1,8})+={0,6}(?![a-z0-9+/_=-])/g;
+/** Whether groups[first..last] ([from, to) each) are of one length but the last, which is no longer: as an encoder writes them. */
+function evenGroups(groups: ReadonlyArray<readonly [number, number]>, first: number, last: number): boolean {
+  const length = groups[first]![1] - groups[first]![0];
+  for (let i = first + 1; i < last; i++) if (groups[i]![1] - groups[i]![0] !== length) return false;
+  return groups[last]![1] - groups[last]![0] <= length;
+}
 /** Characters of base32 in lower case read at least (BASE32_RUN): the unpadded base32 of MIN_PART bytes. */
 const MIN_BASE32_LOWER = Math.ceil((MIN_PART * 8) / 5);
 /** Whether decoded text is, whole, a learned token of MIN_PART characters or more. */

@@ -404,8 +404,19 @@ export function base32Text(token: string, max: number): string | undefined {
   // The bits past the last whole byte are zero as an encoder writes them: most words are told apart here.
   const left = (5 * end) % 8;
   if (!cut && left > 0 && (BASE32_VALUE[token.charCodeAt(end - 1) & 0x7f]! & ((1 << left) - 1)) !== 0) return undefined;
-  const n = cut ? max - (max % 8) : end;
-  const all = new Uint8Array((5 * n) >> 3);
+  const all = base32Bytes(token, cut ? max - (max % 8) : end);
+  if (all === undefined) return undefined;
+  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
+    const part = all.subarray(0, all.length - drop);
+    if (isUtf8(part)) return UTF8.decode(part);
+  }
+  return undefined;
+}
+
+/** The bytes of the first `n` characters of base32 `token` (lower case), the bits past the last whole
+ *  byte dropped; undefined for a character that is none of base32's. */
+function base32Bytes(token: string, n = token.length): Buffer | undefined {
+  const all = Buffer.alloc((5 * n) >> 3);
   let bits = 0;
   let value = 0;
   for (let i = 0, b = 0; i < n; i++) {
@@ -415,11 +426,7 @@ export function base32Text(token: string, max: number): string | undefined {
     bits += 5;
     if (bits >= 8) { bits -= 8; all[b++] = (value >>> bits) & 0xff; }
   }
-  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
-    const part = all.subarray(0, all.length - drop);
-    if (isUtf8(part)) return UTF8.decode(part);
-  }
-  return undefined;
+  return all;
 }
 
 /** A code unit of a surrogate pair without its other half. */
@@ -455,18 +462,24 @@ export function readsAsText(s: string): boolean {
   return true;
 }
 
-/** Whether a byte of text decoded from an encoding's end reads as UTF-8 text (a character cut at the
- *  end left out) or else as UTF-16LE text (most code units below U+0800, as utf16Base64Text reads
- *  it); the text, or undefined. */
-function bytesAsText(bytes: Buffer): { readonly text: string; readonly unit: 1 | 2 } | undefined {
+/** Bytes decoded from an encoding's end read as UTF-8 text (a character cut at the end left out), or undefined. */
+function utf8Text(bytes: Buffer): { readonly text: string; readonly unit: 1 } | undefined {
   for (let drop = 0; drop <= 3 && drop < bytes.length; drop++) {
     const part = bytes.subarray(0, bytes.length - drop);
     if (isUtf8(part)) {
       const text = part.toString('utf8');
-      if (readsAsText(text)) return { text, unit: 1 };
-      break;
+      return readsAsText(text) ? { text, unit: 1 } : undefined;
     }
   }
+  return undefined;
+}
+
+/** Whether a byte of text decoded from an encoding's end reads as UTF-8 text (a character cut at the
+ *  end left out) or else as UTF-16LE text (most code units below U+0800, as utf16Base64Text reads
+ *  it); the text, or undefined. */
+function bytesAsText(bytes: Buffer): { readonly text: string; readonly unit: 1 | 2 } | undefined {
+  const utf8 = utf8Text(bytes);
+  if (utf8) return utf8;
   const units = bytes.length >> 1;
   let low = 0;
   for (let k = 1; k < 2 * units; k += 2) if (bytes[k]! < 8) low++;
@@ -493,6 +506,8 @@ function bytesReading(c: CanonicalText, decoded: { readonly text: string; readon
 const isSpaceCode = (ch: number): boolean => ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d;
 /** A character of either base64 alphabet in a canonical (lower-case) text, or padding. */
 const isBase64Code = (ch: number): boolean => (ch >= 0x61 && ch <= 0x7a) || (ch >= 0x30 && ch <= 0x39) || ch === 0x2b || ch === 0x2f || ch === 0x5f || ch === 0x2d || ch === 0x3d;
+/** A character of base32 in a canonical (lower-case) text, or padding. */
+const isBase32Code = (ch: number): boolean => (ch >= 0x61 && ch <= 0x7a) || (ch >= 0x32 && ch <= 0x37) || ch === 0x3d;
 const isHexCode = (ch: number): boolean => (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66);
 const isAlnumCode = (ch: number): boolean => (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x7a);
 
@@ -551,6 +566,21 @@ export function hexDumpEnd(c: CanonicalText, min: number): CanonicalText | undef
  * (UTF-8 or UTF-16LE). What a cut there lets a reader decode; undefined when there is none.
  */
 export function base64End(original: string, c: CanonicalText, minChars: number, tries: number): CanonicalText | undefined {
+  return piecesEnd(original, c, minChars, tries, isBase64Code, 6, (joined) => bytesAsText(Buffer.from(joined, 'base64')));
+}
+
+/** base64End for base32 in capitals written in groups (MFRG GZDF MZTW): its bytes read as UTF-8 text. */
+export function base32End(original: string, c: CanonicalText, minChars: number, tries: number): CanonicalText | undefined {
+  return piecesEnd(original, c, minChars, tries, isBase32Code, 5, (joined) => {
+    if (/[a-z]/.test(joined)) return undefined;
+    const bytes = base32Bytes(joined.toLowerCase());
+    return bytes === undefined ? undefined : utf8Text(bytes);
+  });
+}
+
+/** base64End's reading, of an alphabet (`isCode`, `bits` a character) and a decoding. */
+function piecesEnd(original: string, c: CanonicalText, minChars: number, tries: number, isCode: (ch: number) => boolean, bits: number,
+  decode: (joined: string) => { readonly text: string; readonly unit: 1 | 2 } | undefined): CanonicalText | undefined {
   const t = c.text;
   // Pieces from the end: the last of any length, those before it of one length, a multiple of four
   // (groups, lines), and one more of any (tried as a start: it may be a word before them).
@@ -561,7 +591,7 @@ export function base64End(original: string, c: CanonicalText, minChars: number, 
     while (j > 0 && isSpaceCode(t.charCodeAt(j - 1))) j--;
     if (j === k && pieces.length > 0) break;
     let i = j;
-    while (i > 0 && isBase64Code(t.charCodeAt(i - 1))) i--;
+    while (i > 0 && isCode(t.charCodeAt(i - 1))) i--;
     if (i === j) break;
     pieces.unshift([i, j]);
     k = i;
@@ -582,8 +612,8 @@ export function base64End(original: string, c: CanonicalText, minChars: number, 
       }
     }
     if (joined.length < minChars) continue;
-    const decoded = bytesAsText(Buffer.from(joined, 'base64'));
-    if (decoded) return bytesReading(c, decoded, (b) => at[Math.floor((8 * b) / 6)]!);
+    const decoded = decode(joined);
+    if (decoded) return bytesReading(c, decoded, (b) => at[Math.floor((8 * b) / bits)]!);
   }
   return undefined;
 }

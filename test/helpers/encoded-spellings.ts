@@ -18,7 +18,7 @@ export const base32 = (s: string, pad = true): string => {
   return pad ? out.padEnd(Math.ceil(out.length / 8) * 8, '=') : out;
 };
 const fullWidth = (s: string): string => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
-const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
+export const groups = (s: string): string => s.match(/.{1,4}/g)!.join(' ');
 /** A command whose UTF-16LE bytes, in base64, hold a secret. */
 const command = (secret: string): string => `Invoke-Login -Secret ${secret}`;
 
@@ -35,6 +35,8 @@ export const spellings = (secret: string): Record<string, string> => ({
   'base32, unpadded': base32(secret, false),
   'base32 in lower case, padded': base32(secret).toLowerCase(),
   'base32 in lower case, unpadded': base32(secret, false).toLowerCase(),
+  'base32 in groups of four': groups(base32(secret)),
+  'base32 in groups of four with dashes, unpadded': groups(base32(secret, false)).replace(/ /g, '-'),
   'base64 of its UTF-16LE bytes': b64(Buffer.from(secret, 'utf16le')),
   'base64 of a UTF-16LE command holding it': b64(Buffer.from(command(secret), 'utf16le')),
   'base64 in groups of four': groups(b64(secret)),
@@ -82,6 +84,8 @@ export const decoders: Readonly<Record<string, (piece: string) => string>> = {
   'base32, unpadded': fromBase32,
   'base32 in lower case, padded': fromBase32,
   'base32 in lower case, unpadded': fromBase32,
+  'base32 in groups of four': (p) => fromBase32(p.replace(/ /g, '')),
+  'base32 in groups of four with dashes, unpadded': (p) => fromBase32(p.replace(/-/g, '')),
   'base64 of its UTF-16LE bytes': (p) => fromBase64(p, 'utf16le'),
   'base64 of a UTF-16LE command holding it': (p) => fromBase64(p, 'utf16le'),
   'base64 in groups of four': (p) => fromBase64(p, 'utf8'),
