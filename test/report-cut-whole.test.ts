@@ -70,4 +70,11 @@ describe('a shortened text in the report', () => {
     // The text form's line: "  <exchange> <path>: <message>".
     expect(`  ${evidence.exchange} ${evidence.path}: ${evidence.message}`.slice(0, MAX_MESSAGE)).toMatch(/is not a member of UserDetailsResponse$/);
   });
+  it('a failed check\'s line whose first finding is at a 1 000-character member name: within 400 characters, the path cut as the evidence shows it, "(+1 more)" kept', async () => {
+    const report = await reportOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
+    const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
+    expect(unknown.message.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(unknown.message).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+… \(\+1 more\)$/);
+    expect(unknown.message.endsWith(` at ${unknown.evidence[0]!.path} (+1 more)`)).toBe(true);
+  });
 });
