@@ -9,7 +9,6 @@ import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { verdictSummary } from '../lib/reporting/console.js';
-import { MAX_SHOWN_NAME } from '../lib/reporting/display.js';
 import { buildReport, MAX_MESSAGE } from '../lib/reporting/report.js';
 
 const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-details.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -66,7 +65,7 @@ describe('a shortened text in the report', () => {
     const report = await reportOf({ ...record, [name]: 1 });
     const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
     const evidence = unknown.evidence.find((e) => e.message.endsWith('is not a member of UserDetailsResponse'))!;
-    expect(evidence.path).toBe(`$.N${'a'.repeat(MAX_SHOWN_NAME - 2)}…`);
+    expect(evidence.path).toBe(`$.N${'a'.repeat(31)}…(956 characters cut)…${'a'.repeat(12)}`);
     // The text form's line: "  <exchange> <path>: <message>".
     expect(`  ${evidence.exchange} ${evidence.path}: ${evidence.message}`.slice(0, MAX_MESSAGE)).toMatch(/is not a member of UserDetailsResponse$/);
   });
@@ -74,7 +73,7 @@ describe('a shortened text in the report', () => {
     const report = await reportOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
     const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
     expect(unknown.message.length).toBeLessThanOrEqual(MAX_MESSAGE);
-    expect(unknown.message).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+… \(\+1 more\)$/);
+    expect(unknown.message).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+…\(956 characters cut\)…a{12} \(\+1 more\)$/);
     expect(unknown.message.endsWith(` at ${unknown.evidence[0]!.path} (+1 more)`)).toBe(true);
   });
 });
