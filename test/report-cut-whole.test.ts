@@ -9,6 +9,7 @@ import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { verdictSummary } from '../lib/reporting/console.js';
+import { mergeReports } from '../lib/reporting/merge.js';
 import { buildReport, MAX_MESSAGE } from '../lib/reporting/report.js';
 
 const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-details.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -75,5 +76,19 @@ describe('a shortened text in the report', () => {
     expect(unknown.message.length).toBeLessThanOrEqual(MAX_MESSAGE);
     expect(unknown.message).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+…\(956 characters cut\)…a{12} \(\+1 more\)$/);
     expect(unknown.message.endsWith(` at ${unknown.evidence[0]!.path} (+1 more)`)).toBe(true);
+  });
+  it('a merged failure whose first finding has a 390-character message at a 198-character path: the line within 400 characters, "(+3 more)" kept', async () => {
+    const report = await reportOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
+    const run = { runId: 'r', runIdFrom: '--run-id', configurationSha256: 'c', catalogueHash: report.catalogueHash };
+    // Each shard's evidence as a report shows it: a message at MAX_MESSAGE's edge, a path at the display bound's.
+    const shard = (n: number) => ({
+      ...report, run, configuration: { options: { shard: `${n}/2` } },
+      checks: report.checks.map((c) => (c.id !== 'JSON-UNKNOWN-MEMBERS' ? c : { ...c, evidence: c.evidence.map((e) => ({ ...e, message: `${'m'.repeat(389)}.`, path: `$.${'p'.repeat(198)}` })) })),
+    });
+    const merged = mergeReports([shard(1), shard(2)], ['one', 'two']);
+    if (!merged.ok) throw new Error(merged.error);
+    const line = merged.report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!.message;
+    expect(line.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(line).toMatch(/^failed on 2 of 2 exchanges \(100%\); first: har\.1: m+… at \$\.p{198} \(\+3 more\)$/);
   });
 });
