@@ -17,7 +17,8 @@ import { BodySlots, createDispatcher, PHASES_PER_EXCHANGE, RequestBudget, send, 
 import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } from './generation.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
-import { CheckTally, failLine, type Example, type FailParts, type FindingGroup, type LineFit } from './tally.js';
+import { CheckTally, type Example, type FindingGroup } from './tally.js';
+import { failLine, type FailParts, type LineFit } from '../checks/fail-line.js';
 import { JudgePool, type JudgeWorkerSpec } from './judge-pool.js';
 import { verdictOf, type Verdict } from '../checks/verdict-rule.js';
 

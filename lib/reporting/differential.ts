@@ -6,7 +6,7 @@
 import { MAX_DIFF_EXAMPLES, type DiffExchanges, type DifferentialResult } from '../engine/differential.js';
 import type { Verdict } from '../engine/run.js';
 import { shownMessage, shownPath, shownValue } from './display.js';
-import { failLine } from '../engine/tally.js';
+import { failLine } from '../checks/fail-line.js';
 import { MAX_MESSAGE, REPORT_LINE } from './report.js';
 import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
