@@ -297,6 +297,21 @@ describe('ROBUST-NO-5XX reads a faultcode as a QName, through the declarations i
   });
 });
 
+describe('a Fault is SOAP 1.1\'s Fault by its namespace, as every check reads it', () => {
+  const fault = (prefix: string, ns: string) => (b: string) => b.replace(/<UserDetailsResponse[\s\S]*<\/UserDetailsResponse>/, `<${prefix}:Fault xmlns:${prefix}="${ns}"><faultcode>s:Client</faultcode><faultstring>refused</faultstring></${prefix}:Fault>`);
+  const messages = (body: Change['body'], id: string, at: string = S) => judged(changed(goodExchanges(), at, { body }).values(), [checkById.get(id)!]).get(id)!.examples.map((f) => f.message);
+  it('SOAP-RESPONSE-ELEMENT: x:Fault with x bound to another namespace is an element like any other, not a SOAP Fault', () => {
+    expect(messages(fault('x', 'urn:other'), 'SOAP-RESPONSE-ELEMENT')).toEqual([`the Body holds "Fault" in "urn:other", expected {${DEFAULT_NAMESPACES.login}}UserDetailsResponse`]);
+  });
+  it('SOAP-RESPONSE-ELEMENT: a Fault under any prefix bound to the envelope namespace is a SOAP Fault', () => {
+    expect(messages(fault('e', SOAP11_ENVELOPE), 'SOAP-RESPONSE-ELEMENT')).toEqual(['the Body holds a SOAP Fault: "refused"']);
+  });
+  it('ROBUST-NO-5XX agrees: a 500 whose Body holds x:Fault in another namespace carries no SOAP Fault', () => {
+    const foreign = soapFault('Client').replace(/<(\/?)s:Fault>/g, '<$1x:Fault>').replace('<x:Fault>', '<x:Fault xmlns:x="urn:other">');
+    expect(messages(foreign, 'ROBUST-NO-5XX', GS)).toEqual(['status 500: a server error']);
+  });
+});
+
 describe('a long received value in a message: the report cuts the value, not the reason after it', () => {
   const ns = `urn:${'a'.repeat(16_000)}`;
   it('SOAP-MEMBER-NS on a member in a 16 004-character namespace states which namespace it should be in', () => {

@@ -117,7 +117,7 @@ describe('shownMessage', () => {
 
 describe('shownPath', () => {
   const n = `N${'a'.repeat(999)}`; // a name at the XML parser's bound (1 024), past a message's 400
-  const cut = `N${'a'.repeat(MAX_SHOWN_NAME - 2)}…`;
+  const cut = `N${'a'.repeat(31)}…(956 characters cut)…${'a'.repeat(12)}`;
   it('a path under the bound is shown whole, a contract-length name in a long path too', () => {
     expect(shownPath('$.enrollmentInfo.siteId')).toBe('$.enrollmentInfo.siteId');
     const deep = `/Envelope/Body/UserDetailsResponse/ProviderPaymentSettings/KeyValueOfstringProviderPaymentSettings3EALVCDt[2]/Value/${n}`;
@@ -130,8 +130,19 @@ describe('shownPath', () => {
     expect(shownPath(`$.${n}.siteId`)).toBe(`$.${cut}.siteId`);
     for (let k = 0; k < 4; k++) {
       const quoted = JSON.stringify(`${'b'.repeat(MAX_SHOWN_NAME - 4 + k)}\"\u0001${'c'.repeat(900)}`);
-      expect(shownPath(`$[${quoted}][3]`), String(k)).toMatch(/^\$\["(?:[^"\\]|\\["\\]|\\u[0-9a-f]{4})*…"\]\[3\]$/);
+      expect(shownPath(`$[${quoted}][3]`), String(k)).toMatch(/^\$\["(?:[^"\\]|\\["\\]|\\u[0-9a-f]{4})*…\(\d+ characters cut\)…c{12}"\]\[3\]$/);
     }
+  });
+  it('two long names that share their first 63 characters read apart: by their ends, or by the count cut between', () => {
+    const shared = `N${'a'.repeat(62)}`;
+    const [one, two] = [`${shared}${'a'.repeat(936)}1`, `${shared}${'a'.repeat(936)}2`].map((name) => shownPath(`/Envelope/Body/${name}/City`));
+    expect([one, two]).toEqual([`/Envelope/Body/N${'a'.repeat(31)}…(956 characters cut)…${'a'.repeat(11)}1/City`, `/Envelope/Body/N${'a'.repeat(31)}…(956 characters cut)…${'a'.repeat(11)}2/City`]);
+    const [short, long] = [`${shared}${'b'.repeat(200)}`, `${shared}${'b'.repeat(300)}`].map((name) => shownPath(`$.${name}.siteId`));
+    expect([short, long]).toEqual([`$.N${'a'.repeat(31)}…(219 characters cut)…${'b'.repeat(12)}.siteId`, `$.N${'a'.repeat(31)}…(319 characters cut)…${'b'.repeat(12)}.siteId`]);
+  });
+  it('the kept end of a cut name never starts inside a marker or a surrogate pair', () => {
+    expect(shownPath(`$.${'a'.repeat(300)}«secret header: string, 40 chars»bbbb`)).toBe(`$.${'a'.repeat(32)}…(301 characters cut)…bbbb`);
+    expect(shownPath(`$.${'a'.repeat(300)}${'\u{1F600}'.repeat(6)}x`)).toBe(`$.${'a'.repeat(32)}…(269 characters cut)…${'\u{1F600}'.repeat(5)}x`);
   });
   it('a path of many names, none long, is cut at its end; a header path past the bound too', () => {
     const many = `$${'.abcdefghij'.repeat(40)}`;

@@ -9,20 +9,26 @@ import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { verdictSummary } from '../lib/reporting/console.js';
-import { MAX_SHOWN_NAME } from '../lib/reporting/display.js';
+import { differentialSection } from '../lib/reporting/differential.js';
+import { mergeReports } from '../lib/reporting/merge.js';
 import { buildReport, MAX_MESSAGE } from '../lib/reporting/report.js';
 
 const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-details.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 
-async function reportOf(answer: Record<string, unknown>) {
+async function runOf(answer: Record<string, unknown>) {
   const ex: Exchange = {
     id: 'har.1', title: 'recorded login', origin: { source: 'har', vouched: false },
     request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{}' },
     response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(JSON.stringify(answer))),
     startedAt: new Date(0).toISOString(), durationMs: 1,
   };
-  const result = await runConformance({ baseUrl: 'http://example.test', recorded: [ex], mode: 'traffic', checks: CATALOGUE, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false });
-  return buildReport(result, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
+  return runConformance({ baseUrl: 'http://example.test', recorded: [ex], mode: 'traffic', checks: CATALOGUE, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: 1 << 20, probes: false });
+}
+
+const redactor = () => new Redactor({ showPersonalData: false, secrets: [] });
+
+async function reportOf(answer: Record<string, unknown>) {
+  return buildReport(await runOf(answer), { redactor: redactor(), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
 }
 
 describe('a shortened text in the report', () => {
@@ -66,8 +72,36 @@ describe('a shortened text in the report', () => {
     const report = await reportOf({ ...record, [name]: 1 });
     const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
     const evidence = unknown.evidence.find((e) => e.message.endsWith('is not a member of UserDetailsResponse'))!;
-    expect(evidence.path).toBe(`$.N${'a'.repeat(MAX_SHOWN_NAME - 2)}…`);
+    expect(evidence.path).toBe(`$.N${'a'.repeat(31)}…(956 characters cut)…${'a'.repeat(12)}`);
     // The text form's line: "  <exchange> <path>: <message>".
     expect(`  ${evidence.exchange} ${evidence.path}: ${evidence.message}`.slice(0, MAX_MESSAGE)).toMatch(/is not a member of UserDetailsResponse$/);
+  });
+  it('a failed check\'s line whose first finding is at a 1 000-character member name: within 400 characters, the path cut as the evidence shows it, "(+1 more)" kept', async () => {
+    const report = await reportOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
+    const unknown = report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!;
+    expect(unknown.message.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(unknown.message).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+…\(956 characters cut\)…a{12} \(\+1 more\)$/);
+    expect(unknown.message.endsWith(` at ${unknown.evidence[0]!.path} (+1 more)`)).toBe(true);
+  });
+  it('a merged failure whose first finding has a 390-character message at a 198-character path: the line within 400 characters, "(+3 more)" kept', async () => {
+    const report = await reportOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
+    const run = { runId: 'r', runIdFrom: '--run-id', configurationSha256: 'c', catalogueHash: report.catalogueHash };
+    // Each shard's evidence as a report shows it: a message at MAX_MESSAGE's edge, a path at the display bound's.
+    const shard = (n: number) => ({
+      ...report, run, configuration: { options: { shard: `${n}/2` } },
+      checks: report.checks.map((c) => (c.id !== 'JSON-UNKNOWN-MEMBERS' ? c : { ...c, evidence: c.evidence.map((e) => ({ ...e, message: `${'m'.repeat(389)}.`, path: `$.${'p'.repeat(198)}` })) })),
+    });
+    const merged = mergeReports([shard(1), shard(2)], ['one', 'two']);
+    if (!merged.ok) throw new Error(merged.error);
+    const line = merged.report.checks.find((c) => c.id === 'JSON-UNKNOWN-MEMBERS')!.message;
+    expect(line.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(line).toMatch(/^failed on 2 of 2 exchanges \(100%\); first: har\.1: m+… at \$\.p{198} \(\+3 more\)$/);
+  });
+  it('a differential report\'s list of the legacy\'s failures: each line within 400 characters, its path cut, "(+1 more)" kept', async () => {
+    const legacy = await runOf({ ...record, [`N${'a'.repeat(999)}`]: 1, [`M${'a'.repeat(999)}`]: 1 });
+    const section = differentialSection({ candidate: legacy, legacy, operations: [], compared: 0, differences: 0, inconclusive: 0 }, redactor(), 'must');
+    const line = section.legacy.failed.find((f) => f.id === 'JSON-UNKNOWN-MEMBERS')!.message;
+    expect(line.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(line).toMatch(/^failed on 1 of 1 exchanges \(100%\); first: har\.1: "[NM]a+…" \(1,000 characters\) is not a member of UserDetailsResponse at \$\.[NM]a+…\(956 characters cut\)…a{12} \(\+1 more\)$/);
   });
 });

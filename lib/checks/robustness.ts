@@ -6,7 +6,7 @@
 // judges it as it judges any other (a record is a record, MUST). Each check judges only exchanges
 // whose origin carries an intent (the generated ones); probes, accounts and traffic are untouched.
 import { isJsonOperation } from '../contract/classify.js';
-import { SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
+import { isSoap11Fault, SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout, JAVASCRIPT_MEDIA_TYPES, JSON_MEDIA_TYPE, OPERATIONS } from '../contract/operations.js';
 import { mediaType } from '../http/media-type.js';
 import { member, ROOT } from '../json/path.js';
@@ -56,7 +56,7 @@ function soapFaultCode(ex: ExchangeView): Faultcode | undefined {
   const doc = ex.xml();
   if (!doc.ok || doc.value.name !== SOAP.envelope || doc.value.ns !== SOAP11_ENVELOPE) return undefined;
   const body = elementChildren(doc.value).find((e) => e.name === SOAP.body && e.ns === SOAP11_ENVELOPE);
-  const fault = body && elementChildren(body).find((e) => e.name === SOAP.fault && e.ns === SOAP11_ENVELOPE);
+  const fault = body && elementChildren(body).find(isSoap11Fault);
   const element = fault && elementChildren(fault).find((e) => e.name === SOAP.faultcode);
   if (!body || !fault || !element) return undefined;
   const text = textContent(element);

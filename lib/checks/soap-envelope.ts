@@ -1,7 +1,7 @@
 // The SOAP envelope of 4.2: its encoding, SOAP 1.1 namespace, Header?/Body structure, one UserDetailsResponse in
 // the login namespace, and its members in the record's namespace. Namespace URIs are compared,
 // never prefixes.
-import { namespaceOf, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
+import { isSoap11Fault, namespaceOf, SOAP, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout } from '../contract/operations.js';
 import { UserDetails } from '../contract/records.js';
 import { encodingLabels, encodingName } from '../xml/decode.js';
@@ -165,7 +165,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
       const first = body && elementChildren(body)[0];
       if (!first) return [finding('the Body holds no element', { path: `/${env.name}/${SOAP.body}` })];
       const path = `/${env.name}/${body.name}/${first.name}`;
-      if (first.name === SOAP.fault) return [finding(`the Body holds a SOAP Fault: ${show(textContent(elementChildren(first).find((c) => c.name === SOAP.faultstring) ?? first))}`, { path })];
+      if (isSoap11Fault(first)) return [finding(`the Body holds a SOAP Fault: ${show(textContent(elementChildren(first).find((c) => c.name === SOAP.faultstring) ?? first))}`, { path })];
       const want = ex.settings.namespaces.login;
       return first.name === RECORD && first.ns === want ? [] : [finding(`the Body holds ${qname(first)}, expected {${want}}${RECORD}`, { path, actual: first.ns ?? '' })];
     }),

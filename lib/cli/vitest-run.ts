@@ -2,8 +2,8 @@
 // `npx vitest run suites` runs) register one test per check from the injected report, and
 // allure-vitest writes allure-results/ (junit.xml is written from the report itself:
 // lib/reporting/junit.ts). Vitest's own console output is discarded; the CLI prints its summary.
-import { constants, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { constants, existsSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
@@ -11,6 +11,7 @@ import type { PresentationInput, Presented } from './presentation.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { inRam, ramDir, ramHasRoomFor } from '../reporting/ram-place.js';
 import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
+import { PRESENTING, releaseWorkDir, releaseWorkDirLater, workDir } from '../reporting/work-dirs.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
 import { presentedReport } from '../reporting/presented-report.js';
@@ -97,10 +98,10 @@ async function copyTree(from: string, to: string): Promise<void> {
  * disk while the run waits.
  */
 export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void>; readonly finishing?: Promise<void> }> {
-  const work = mkdtempSync(join(tmpdir(), 'conformance-present-'));
+  const work = workDir(join(tmpdir(), 'conformance-present-'));
   const presented = presentedReport(report);
   const ram = !inRam(reportDir) && ramHasRoomFor(resultsBytes(presented));
-  const staging = mkdtempSync(ram ? join(ramDir(), 'conformance-present-') : join(reportDir, '.presenting-'));
+  const staging = workDir(ram ? join(ramDir(), 'conformance-present-') : join(reportDir, PRESENTING));
   const input = join(work, 'report.json');
   let kept = false;
   try {
@@ -118,19 +119,19 @@ export async function presentWithVitest(report: Report, reportDir: string): Prom
     inRamResults.set(reportDir, out.allureResults);
     let removed: Promise<void> = Promise.resolve();
     const finishing = (async () => {
-      const disk = mkdtempSync(join(reportDir, '.presenting-'));
+      const disk = workDir(join(reportDir, PRESENTING));
       try {
         await copyTree(out.allureResults, join(disk, 'allure-results'));
         ({ removed } = replaceDirectoryInBackground(join(disk, 'allure-results'), allureResults));
       } finally {
         if (inRamResults.get(reportDir) === out.allureResults) inRamResults.delete(reportDir);
-        await Promise.all([rm(disk, { recursive: true, force: true }), rm(staging, { recursive: true, force: true })]);
+        await Promise.all([releaseWorkDirLater(disk), releaseWorkDirLater(staging)]);
       }
     })();
     finishing.catch(() => undefined); // its failure is the caller's to say
     return { ...out, allureResults, finishing, removed: finishing.then(() => removed, () => undefined) };
   } finally {
-    rmSync(work, { recursive: true, force: true });
-    if (!kept) rmSync(staging, { recursive: true, force: true });
+    releaseWorkDir(work);
+    if (!kept) releaseWorkDir(staging);
   }
 }

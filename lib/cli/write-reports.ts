@@ -27,6 +27,7 @@ import { allureWriter } from './writers/allure-results.js';
 import { htmlWriter } from './writers/report-html.js';
 import { peakRssBytes } from '../peak-rss.js';
 import { endChildren } from '../child-ahead.js';
+import { removeHeldWorkDirs, removeLeftWorkDirs } from '../reporting/work-dirs.js';
 
 export { EXCHANGES_FILE };
 
@@ -180,7 +181,7 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
   // A presentation child would go on writing into the set under way after the exit.
   endChildren();
-  for (const p of removePartial(dir)) process.stderr.write(`${program}: ${p}\n`);
+  for (const p of [...removePartial(dir), ...removeHeldWorkDirs()]) process.stderr.write(`${program}: ${p}\n`);
   const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? statedVerdict(dir) : undefined;
   if (kept) return { said: `kept the last reports written whole (${kept.words}), exit ${kept.code}`, code: kept.code };
   const listed = earlierManifest(dir, '');
@@ -190,11 +191,12 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   return { said: 'no reports written', code: 2 };
 };
 
-/** Removes what a write of a live run left half done in `dir` (its hidden set under way, the outputs
- *  it moved aside): a stop at once removes it, and so does the next run into `dir`, should a thread
- *  or a child have written into it after that stop. Never listed in a manifest. */
+/** Removes what a write left half done in `dir` (a live run's hidden set under way, the outputs it
+ *  moved aside; any run's work directories, not this process's own): a stop at once removes it, and
+ *  so does the next run into `dir`, should a thread or a child have written into it after that stop,
+ *  or the process have been killed. Never listed in a manifest. */
 function removePartial(dir: string): string[] {
-  const problems: string[] = [];
+  const problems: string[] = removeLeftWorkDirs(dir);
   for (const partial of [STAGING, REPLACED]) {
     try {
       rmSync(join(dir, partial), { recursive: true, force: true, maxRetries: 3 });

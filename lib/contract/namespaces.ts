@@ -6,6 +6,9 @@ import type { XmlNamespaceRole } from './types.js';
 export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
 /** SOAP 1.1's element names (section 4 of the SOAP 1.1 note). */
 export const SOAP = { envelope: 'Envelope', header: 'Header', body: 'Body', fault: 'Fault', faultcode: 'faultcode', faultstring: 'faultstring', mustUnderstand: 'mustUnderstand' } as const;
+/** Whether an element is SOAP 1.1's Fault: by its namespace, resolved through the declarations in
+ *  scope (a Fault in any other namespace is an element like any other). */
+export const isSoap11Fault = (e: { readonly ns: string | null; readonly name: string }): boolean => e.name === SOAP.fault && e.ns === SOAP11_ENVELOPE;
 /** Only to say "this is SOAP 1.2" when a target answers with it. */
 export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
 export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';

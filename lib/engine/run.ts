@@ -18,6 +18,7 @@ import type { Generation, GenerateOptions, GenerationSummary, ShrunkFailure } fr
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
+import { failLine, type FailParts, type LineFit } from '../checks/fail-line.js';
 import { JudgePool, type JudgeWorkerSpec } from './judge-pool.js';
 import { verdictOf, type Verdict } from '../checks/verdict-rule.js';
 
@@ -336,23 +337,15 @@ export class Judge {
   }
 }
 
-const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
-
 /** What a check's one-line message is made from: its counts and its first finding. */
-export interface MessageParts {
-  readonly judged: number;
-  /** Of the judged exchanges, how many were probes. */
-  readonly judgedProbes: number;
-  readonly failed: number;
+export interface MessageParts extends FailParts {
   readonly skipped: number;
-  readonly findings: number;
-  readonly first?: Example;
   /** Why it could not look, for a check that judged nothing, or the first reason, otherwise. */
   readonly skipReason?: string;
 }
 
 /** The status and one-line message of a check from its counts (a run's, or shards' merged). */
-export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 'traffic', part?: string): { status: CheckResult['status']; message: string } {
+export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 'traffic', part?: string, fit?: LineFit): { status: CheckResult['status']; message: string } {
   if (p.judged === 0) {
     const reason = p.skipReason ?? (mode === 'traffic' ? `not observed in this traffic${check.probe ? ` (needs ${check.probe})` : ''}`
       : part ? `no exchange of its kind in ${part} (the merged report judges it)` : 'no exchange of its kind in this run');
@@ -360,14 +353,7 @@ export function statusAndMessage(p: MessageParts, check: Check, mode: 'probe' | 
   }
   const note = p.skipped ? `; not judged on ${p.skipped} exchange(s): ${p.skipReason ?? 'no answer to judge'}` : '';
   if (!p.failed) return { status: 'pass', message: p.judged > p.judgedProbes ? `passed on ${p.judged} exchange${p.judged === 1 ? '' : 's'}${note}` : `passed${note}` };
-  const first = p.first;
-  // JSON and element paths are named in the line; a status or header is already in the message.
-  const where = first?.path && /^[$/]/.test(first.path) ? ` at ${first.path}` : '';
-  const who = first ? `${first.exchange}${first.case !== undefined ? ` (case ${first.case})` : ''}: ` : '';
-  const more = p.findings > 1 ? ` (+${p.findings - 1} more)` : '';
-  // Where the evidence is more than the probes (accounts, traffic), say how much of it failed first.
-  const rate = p.judged > p.judgedProbes ? `failed on ${p.failed} of ${p.judged} exchanges (${percent(p.failed, p.judged)}); first: ` : '';
-  return { status: 'fail', message: `${rate}${who}${first?.message ?? 'failed'}${where}${more}` };
+  return { status: 'fail', message: failLine(p, fit) };
 }
 
 export function resultOf(t: CheckTally, mode: 'probe' | 'traffic', part?: string): CheckResult {

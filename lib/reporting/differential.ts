@@ -5,7 +5,9 @@
 // and the display-safety function like every other part of the report.
 import { MAX_DIFF_EXAMPLES, type DiffExchanges, type DifferentialResult } from '../engine/differential.js';
 import type { Verdict } from '../engine/run.js';
-import { shownValue } from './display.js';
+import { shownMessage, shownPath, shownValue } from './display.js';
+import { failLine } from '../checks/fail-line.js';
+import { MAX_MESSAGE, REPORT_LINE } from './report.js';
 import type { Sensitivity } from '../contract/types.js';
 import type { Redactor } from './redact.js';
 import { exampleLine, NOT_COMPARED_TEXT } from './difference-texts.js';
@@ -101,7 +103,13 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
       baseUrl: redactor.text(result.legacy.baseUrl),
       verdict: resultVerdict(result.legacy, gate),
       // Each names the exchange of its first finding (sent to the legacy): replay.sh sends it there again.
-      failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => ({ id: r.check.id, level: r.check.level, message: r.message, ...(r.examples[0] ? { exchange: r.examples[0].exchange } : {}) })),
+      failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => {
+        const first = r.examples[0];
+        // As the candidate's lines: the first finding redacted, then cut, with its count kept.
+        const shown = first && { ...first, ...(first.path ? { path: shownPath(redactor.line(first.path)) } : {}), message: shownMessage(redactor.line(first.message), MAX_MESSAGE) };
+        const message = failLine({ judged: r.judged, judgedProbes: r.judgedProbes, failed: r.failed, findings: r.findingCount, ...(shown ? { first: shown } : {}) }, REPORT_LINE);
+        return { id: r.check.id, level: r.check.level, message, ...(first ? { exchange: first.exchange } : {}) };
+      }),
     },
     compared: result.compared,
     comparedByOperation,

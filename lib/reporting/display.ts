@@ -116,23 +116,51 @@ export function shownMessage(s: string, max: number): string {
 }
 
 /** Characters of one name in a path (a JSON member, an element's local name) a path past
- *  MAX_SHOWN_VALUE shows: more than any name the contract gives, so only a received one is cut. */
+ *  MAX_SHOWN_VALUE shows whole: more than any name the contract gives, so only a received one is cut. */
 export const MAX_SHOWN_NAME = 64;
+/** Of a name cut, the characters kept at its start and at its end: two names that share a long start
+ *  (or a long end) still read apart, by the other end or by the count of characters cut between. */
+const NAME_HEAD = 32;
+const NAME_TAIL = 12;
+
+/** A name as a path past the bound shows it: whole up to MAX_SHOWN_NAME characters, else its start
+ *  and its end around the count of characters (code points) cut, "Naaa…(936 characters cut)…aaa1".
+ *  Neither end splits a marker («…») or a surrogate pair. */
+function shownName(name: string): string {
+  if (name.length <= MAX_SHOWN_NAME) return name;
+  const head = shownValue(name, NAME_HEAD + 1).slice(0, -1);
+  let from = name.length - NAME_TAIL;
+  const code = name.charCodeAt(from);
+  if (code >= 0xdc00 && code <= 0xdfff) from++;
+  const close = name.indexOf('»', from);
+  const open = name.indexOf('«', from);
+  if (close >= 0 && (open < 0 || open > close)) from = close + 1; // the end begins inside a marker
+  const shown = `${head}…(${withThousands(codePointCount(name.slice(head.length, from)))} characters cut)…${name.slice(from)}`;
+  return shown.length < name.length ? shown : name;
+}
 
 /** The names of a JSON path ($.a["b c"][2]) and of an element path (/Envelope/Body/x[2]). */
 const JSON_PATH_NAMES = /\.([^.[]+)|\["((?:[^"\\]|\\.)*)"\]/g;
 const ELEMENT_PATH_NAMES = /\/([^/[]+)/g;
 
+/** A quoted member name of a JSON path, cut as shownName cuts a name: read as the string it writes,
+ *  so that no escape is split, and written again as JSON writes it. */
+function shownQuotedName(whole: string, quoted: string): string {
+  if (quoted.length <= MAX_SHOWN_NAME) return whole;
+  let name: string;
+  try { name = JSON.parse(`"${quoted}"`) as string; } catch { return `["${quotedHead(quoted, MAX_SHOWN_NAME)}…"]`; } // not as JSON writes it
+  return `[${JSON.stringify(shownName(name))}]`;
+}
+
 /** A finding's path as shown. A path names what it received, and a name may run to the parser's limit
  *  (1 024 characters), or past it in JSON: placed before the reason on a line, it pushed the reason out.
- *  When the path is longer than MAX_SHOWN_VALUE, each name past MAX_SHOWN_NAME is cut to it, ending
- *  "…", as shownMessage cuts the values it quotes; then, if still too long, the end. After redaction. */
+ *  When the path is longer than MAX_SHOWN_VALUE, each name past MAX_SHOWN_NAME is cut (shownName), as
+ *  shownMessage cuts the values it quotes; then, if still too long, the end. After redaction. */
 export function shownPath(path: string): string {
   if (path.length <= MAX_SHOWN_VALUE) return detachedCopy(path);
-  const name = (before: string, n: string) => (n.length <= MAX_SHOWN_NAME ? `${before}${n}` : `${before}${shownValue(n, MAX_SHOWN_NAME)}`);
   const cut = path.startsWith('$')
     ? path.replace(JSON_PATH_NAMES, (whole, member: string | undefined, quoted: string | undefined) =>
-      (member !== undefined ? name('.', member) : quoted!.length <= MAX_SHOWN_NAME ? whole : `["${quotedHead(quoted!, MAX_SHOWN_NAME)}…"]`))
-    : path.startsWith('/') ? path.replace(ELEMENT_PATH_NAMES, (_whole, element: string) => name('/', element)) : path;
+      (member !== undefined ? `.${shownName(member)}` : shownQuotedName(whole, quoted!)))
+    : path.startsWith('/') ? path.replace(ELEMENT_PATH_NAMES, (_whole, element: string) => `/${shownName(element)}`) : path;
   return shownValue(cut, MAX_SHOWN_VALUE);
 }

@@ -3,13 +3,14 @@
 // cut out here, and a file that would still reach outside itself is refused rather than written.
 // The Allure CLI is an optional peer dependency (158 packages, 39 MB of an install): without it
 // report.html is left out, said in one line, and every other report is written.
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
 import { inRam, ramDir, ramHasRoomFor } from './ram-place.js';
+import { HTML_WORK, releaseWorkDir, workDir } from './work-dirs.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
@@ -299,7 +300,7 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
   // file system), so that they are linked.
   const results = ramResults ?? join(reportDir, 'allure-results');
   const ram = ramResults !== undefined || htmlWorkPlace(results) === 'ram';
-  const work = mkdtempSync(ram ? join(ramDir(), 'conformance-html-') : join(reportDir, '.report-html-'));
+  const work = workDir(ram ? join(ramDir(), 'conformance-html-') : join(reportDir, HTML_WORK));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     linkTree(results, join(work, 'results'), ram && ramResults === undefined);
@@ -315,6 +316,6 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
     const html = selfContained(readFileSync(join(work, 'out', 'index.html'), 'latin1'));
     return [replaceFileInPieces(join(reportDir, 'report.html'), verdictPieces(html, report, 'latin1'))];
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    releaseWorkDir(work);
   }
 }

@@ -8,7 +8,7 @@ import { statusAndMessage, type RunCounts } from '../engine/run.js';
 import { runVerdict } from './verdict.js';
 import { byCount, MAX_EXAMPLE_EXCHANGES, MAX_EXAMPLES, MAX_GROUPS, type FindingGroup } from '../engine/tally.js';
 import { mergeDifferential } from './differential.js';
-import { tally, type ReportedCheck, type ReportedExchange, type Report, type RunIdentity } from './report.js';
+import { REPORT_LINE, tally, type ReportedCheck, type ReportedExchange, type Report, type RunIdentity } from './report.js';
 
 /** A shard's warning that its verdict is its part's only (the merge leaves these out). */
 export const shardWarning = (index: number, count: number, mergeCommand: string): string =>
@@ -66,7 +66,7 @@ function mergeCheck(parts: readonly ReportedCheck[], mode: Report['mode'], evide
     ...(evidence[0] ? { first: evidence[0] } : {}),
     // A shard's own message already says why it could not look; the merged line keeps the first one.
     ...(skipped ? { skipReason: skipped.status === 'skip' ? skipped.message : skipped.message.replace(/^.*not judged on \d+ exchange\(s\): /, '') } : {}),
-  }, check, mode);
+  }, check, mode, undefined, REPORT_LINE);
   return {
     ...first, status, message, counts, evidence,
     groups: mergeGroups(parts.map((p) => p.groups)),

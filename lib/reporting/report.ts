@@ -9,6 +9,7 @@ import { coverageOf } from './coverage.js';
 import type { GenerationSummary, ShrunkFailure } from '../engine/generation.js';
 import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { Example, FindingGroup } from '../engine/tally.js';
+import { failLine, type LineFit } from '../checks/fail-line.js';
 import type { Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { shownMessage, shownPath, shownValue } from './display.js';
@@ -159,6 +160,9 @@ export interface Report {
 /** Messages and values are shortened for reading, always after redaction (never before); a message's
  *  quoted values before its end (shownMessage). */
 export const MAX_MESSAGE = 400;
+/** A failing check's line in a report: made from its first finding as shown (redacted, then cut),
+ *  within MAX_MESSAGE with its count after. */
+export const REPORT_LINE: LineFit = { max: MAX_MESSAGE, path: shownPath, message: shownMessage };
 const MAX_ACTUAL = 200;
 
 export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
@@ -224,18 +228,24 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     const scope = scopeOf(ex.id);
     return { ...s, request: byScope(requestText(ex, scope), scope), curl: byScope(curlCommand(ex, scope, bounds), scope), findings: findingsOf(ex.id, findings), seed: run.generation?.seed ?? 0 };
   };
-  const checks = run.results.map((res): ReportedCheck => ({
-    ...describeCheck(res.check),
-    status: res.status,
-    // The message quotes its first finding: redacted with what that finding's exchange taught its scope.
-    message: shownMessage(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
-    counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
-    groups: res.groups.map((g) => ({ ...g, ...(g.path !== undefined ? { path: shownPath(r.line(g.path)) } : {}), message: shownMessage(r.line(g.message), MAX_MESSAGE) })),
-    evidence: res.examples.flatMap((f) => findingsOf(f.exchange, [f])),
-    exchanges: res.exchanges,
-    ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
-    ...(res.shrunk ? { shrunk: shrunkOf(res.shrunk) } : {}),
-  }));
+  const checks = run.results.map((res): ReportedCheck => {
+    const evidence = res.examples.flatMap((f) => findingsOf(f.exchange, [f]));
+    return {
+      ...describeCheck(res.check),
+      status: res.status,
+      // A failure's line quotes its first finding as the evidence shows it (redacted with what that
+      // finding's exchange taught its scope, then cut); any other line is the engine's.
+      message: res.status === 'fail'
+        ? failLine({ judged: res.judged, judgedProbes: res.judgedProbes, failed: res.failed, findings: res.findingCount, ...(evidence[0] ? { first: evidence[0] } : {}) }, REPORT_LINE)
+        : shownMessage(scopeOf(res.examples[0]?.exchange ?? '').line(res.message), MAX_MESSAGE),
+      counts: { judged: res.judged, probes: res.judgedProbes, failed: res.failed, skipped: res.skipped, findings: res.findingCount },
+      groups: res.groups.map((g) => ({ ...g, ...(g.path !== undefined ? { path: shownPath(r.line(g.path)) } : {}), message: shownMessage(r.line(g.message), MAX_MESSAGE) })),
+      evidence,
+      exchanges: res.exchanges,
+      ...(res.status === 'fail' && res.examples[0] ? { replay: curlOf(res.examples[0].exchange) } : {}),
+      ...(res.shrunk ? { shrunk: shrunkOf(res.shrunk) } : {}),
+    };
+  });
   // Where each secret header value of the kept exchanges first came: values stay in this map, in
   // the process; two values never share a replay.sh variable, one value is asked for once.
   const sourceOf = new Map<string, SecretSource | null>();
