@@ -113,3 +113,14 @@ describe('secret headers of several failing requests of a traffic run', () => {
     for (const q of got) expect([q.line, named(q.fields, ['Authorization'])]).toEqual([q.line, [['Authorization', sentWith.get(q.line)]]]);
   });
 });
+
+describe('a failing request of a traffic run that holds a masked value the user cannot supply', () => {
+  it('is listed as not replayed, and the script asks for none of its secret headers', async () => {
+    // REQ-JSON-CONTENT-TYPE: a JSON record labelled text/plain; userName is personal data, masked.
+    const script = await scriptOf([proxied(1, 'POST', '/supportstateuser', [['Content-Type', 'text/plain'], ['Authorization', 'Bearer lone-client-t0ken-cccc']], '{"userName":"ana-maria-lopez"}')]);
+    expect(askedIn(script)).toEqual([]);
+    const r = await sh(script, {});
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^REQ-JSON-CONTENT-TYPE \(MUST\) proxy\.1: not replayed: /m);
+  });
+});

@@ -12,9 +12,10 @@ const BLOCKS = new Set(['request', 'response', 'curl', 'replay']);
  * `harnessTexts`: strings the harness wrote itself and publishes anyway (the catalogue's words, probe
  * titles, exchange ids). They are never redacted: a short secret that happens to be one of their
  * words ("user", "answers") would otherwise garble them, break the links between checks and
- * exchanges, and give itself away by comparison with the public docs/checks.md.
+ * exchanges, and give itself away by comparison with the public docs/checks.md. `names`: member
+ * names the harness wrote (the report's own), never redacted as names.
  */
-export function published<T>(value: T, redactor: Redactor, harnessTexts: ReadonlySet<string> = NONE, shownBy: ReadonlyMap<string, Redactor> = NO_SCOPES, key = ''): T {
+export function published<T>(value: T, redactor: Redactor, harnessTexts: ReadonlySet<string> = NONE, shownBy: ReadonlyMap<string, Redactor> = NO_SCOPES, names: ReadonlySet<string> = NONE, key = ''): T {
   if (typeof value === 'string') {
     // `shownBy`: a text an exchange's scope made with the harness's own text in it (a generated
     // request as sent) goes through that scope, which knows all the run-wide redactor knows and
@@ -22,10 +23,11 @@ export function published<T>(value: T, redactor: Redactor, harnessTexts: Readonl
     const redacted = harnessTexts.has(value) ? value : (shownBy.get(value) ?? redactor).line(value);
     return (BLOCKS.has(key) ? displayBlock(redacted) : displayLine(redacted)) as T;
   }
-  if (Array.isArray(value)) return value.map((v) => published(v, redactor, harnessTexts, shownBy, key)) as T;
+  if (Array.isArray(value)) return value.map((v) => published(v, redactor, harnessTexts, shownBy, names, key)) as T;
   if (value && typeof value === 'object') {
-    // Member names are strings a target may supply too (a JSON member named after a token).
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [displayLine(harnessTexts.has(k) ? k : redactor.line(k)), published(v, redactor, harnessTexts, shownBy, k)])) as T;
+    // Member names are strings a target may supply too (a JSON member named after a token); `names`,
+    // the value's own member names, are the harness's words.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [displayLine(harnessTexts.has(k) || names.has(k) ? k : redactor.line(k)), published(v, redactor, harnessTexts, shownBy, names, k)])) as T;
   }
   return value;
 }

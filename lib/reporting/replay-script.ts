@@ -101,6 +101,12 @@ function suppliedField(ex: ReportedExchange, member: string): { variable: string
   return undefined;
 }
 
+/** `map` made to hold what `was` holds, and nothing else. */
+function restore<K, V>(map: Map<K, V>, was: ReadonlyMap<K, V>): void {
+  map.clear();
+  for (const [key, value] of was) map.set(key, value);
+}
+
 /** What a request the target did not answer got, in the run and in the replay (curl says why on stderr). */
 const NO_ANSWER = 'no answer';
 
@@ -140,6 +146,8 @@ export function replayScript(report: Report): string {
     // Each secret field's source, in order (a report written before them has none: each field is then
     // told apart by what it is).
     const sources = ex?.secretSources?.length === [...command.matchAll(SECRET_HEADER)].length ? ex.secretSources : undefined;
+    // A request not replayed asks for nothing: the variables as they were before it, to restore.
+    const [variablesBefore, variableForBefore] = [new Map(variables), new Map(variableFor)];
     let k = 0;
     const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
       const name = quoted.replaceAll(`'\\''`, "'");
@@ -173,19 +181,24 @@ export function replayScript(report: Report): string {
     });
     // A body rebuilt from a recording's form parameters is sent, and said to be rebuilt.
     const quoted = shellQuote(curl.startsWith(BODY_REBUILT) ? `${label} (its body rebuilt from the form parameters recorded: maybe not the bytes sent)` : label);
+    const notReplayed = (why: string): void => {
+      restore(variables, variablesBefore);
+      restore(variableFor, variableForBefore);
+      steps.push(`echo ${quoted}': not replayed: ${why}'`);
+    };
     const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'
           : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent' : undefined;
     if (missing) {
-      steps.push(`echo ${quoted}': not replayed: ${missing}'`);
+      notReplayed(missing);
       return;
     }
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
     // A marker exactly as the redactor writes one: a « a client sent in a value is sent again.
     if (markersIn(curl).length || holdsUrlMarker(curl) || !curl.includes(start)) {
-      steps.push(`echo ${quoted}': not replayed: its request holds a masked value the user did not supply'`);
+      notReplayed('its request holds a masked value the user did not supply');
       return;
     }
     steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,

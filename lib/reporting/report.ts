@@ -15,7 +15,7 @@ import { published } from './boundary.js';
 import { shownMessage, shownPath, shownValue } from './display.js';
 import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
-import type { ReportedDifferential } from './differential.js';
+import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
 import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
 import { replayBounds, respelledMembers } from './replay-script.js';
@@ -314,8 +314,35 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
     ...(ctx.differential ? { differential: ctx.differential } : {}),
-  }, r, harnessTexts(run), shownBy);
+  }, r, harnessTexts(run), shownBy, MEMBER_NAMES);
 }
+
+/** The report's own member names, which published() never redacts as names: a secret or personal
+ *  value spelled like one ("Gate", "exchanges") is masked where it stands as a value, never as a
+ *  name (summary.json without its gate or counts.exchanges states another verdict, or none). Each
+ *  type whole (the compiler says when a member is missing); a name not here is redacted as before. */
+type ReportMember = keyof Report | keyof Report['harness'] | keyof Report['target'] | keyof Report['timings'] | keyof Report['peakRss']
+  | keyof Report['counts'] | keyof RunIdentity | keyof Tally | keyof RunCounts | keyof ReportedCheck | keyof CheckCounts | keyof FindingGroup
+  | keyof ReportedFinding | keyof ReportedShrink | keyof ReportedExchange | keyof SecretSource | keyof GenerationSummary
+  | keyof ReportedDifferential | keyof ReportedDifferential['legacy'] | keyof ReportedDifferential['legacy']['failed'][number]
+  | keyof ReportedPathDifferences | keyof ReportedDiffExample | keyof ReportedNoise;
+const MEMBER_NAMES: ReadonlySet<string> = new Set(Object.keys({
+  harness: true, catalogueHash: true, run: true, target: true, mode: true, verdict: true, gate: true, unreachable: true, stopped: true,
+  inProgress: true, runProblems: true, outputProblems: true, startedAt: true, finishedAt: true, durationMs: true, node: true,
+  configuration: true, warnings: true, timings: true, peakRss: true, counts: true, checks: true, exchanges: true, generation: true,
+  differential: true, name: true, version: true, commit: true, baseUrl: true, description: true, startupMs: true, sendingMs: true,
+  checkingMs: true, presentingMs: true, checkingBytes: true, runBytes: true, presentationBytes: true, MUST: true, SHOULD: true,
+  byArea: true, runId: true, runIdFrom: true, configurationSha256: true, accountsSha256: true, passed: true, failed: true,
+  skipped: true, bySource: true, notSent: true, cases: true, kinds: true, notInterface: true, notInterfaceTotal: true, unjudged: true,
+  id: true, title: true, area: true, operation: true, clause: true, level: true, requirement: true, interpretation: true, judges: true,
+  probe: true, sources: true, side: true, status: true, message: true, groups: true, evidence: true, replay: true, shrunk: true,
+  judged: true, probes: true, findings: true, path: true, count: true, actual: true, exchange: true, case: true, from: true,
+  steps: true, tried: true, request: true, curl: true, seed: true, source: true, method: true, url: true, error: true, attempts: true,
+  response: true, responseSha256: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
+  legacy: true, compared: true, comparedByOperation: true, inconclusive: true, differences: true, paths: true, noise: true,
+  interpretations: true, differing: true, rate: true, examples: true, shownBy: true, candidate: true, how: true, legacyVaried: true,
+  candidateDiffered: true,
+} satisfies Record<ReportMember, true>));
 
 /** What the harness itself wrote into a report: every word of the checks' descriptions, the areas,
  *  the ids of the exchanges and the titles of its probes (published never redacts these). */
