@@ -153,7 +153,11 @@ export async function* quickHarEntries(file: string, entryBytes: number): AsyncG
   };
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let first = true;
+    for await (const read of stream as AsyncIterable<Buffer>) {
+      // A byte-order mark at the start (a regular file's first chunk holds the whole of one) is skipped, as the scan skips it.
+      const chunk = first && read[0] === 0xef && read[1] === 0xbb && read[2] === 0xbf ? read.subarray(3) : read;
+      first = false;
       if (utf8.next(chunk) !== undefined) throw new NeedsStreaming('not UTF-8');
       const len = chunk.length;
       let pos = 0;

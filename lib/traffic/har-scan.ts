@@ -25,7 +25,7 @@
 //   defect: the file is refused, exit 2, naming the line and byte offset. What HAR 1.2 itself says
 //   was not recorded stays judged as not recorded: status 0 (no answer), content without text.
 //   Members the harness does not read (httpVersion, cookies, timings, …) are not its business.
-import { JsonSyntax, stringDefect, type StringState } from '../json/syntax.js';
+import { JsonSyntax, stringDefect, UNEXPECTED, type StringState } from '../json/syntax.js';
 import { cutAtEnd, Utf8Stream } from '../json/utf8.js';
 
 /** A file that is not a HAR, in one line: which file, and where reading stopped. */
@@ -136,6 +136,12 @@ const DEEPER = `nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no record
 interface Located { readonly entry: number; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
 const SEEN = 64;
 const NOT_UTF8 = 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)';
+/** UTF-8's byte-order mark, which .NET writers (Fiddler's) put before a HAR: skipped at the file's
+ *  start, as RFC 8259 8.1 lets a parser do (the accounts file's is too). */
+const BOM = [0xef, 0xbb, 0xbf];
+/** A file starting with gzip's magic number (RFC 1952 2.3.1): named, not read as the JSON it is not.
+ *  Not decompressed here: every place a refusal names would then be in bytes the user does not have. */
+const GZIP = 'the file is gzip-compressed (it starts with 1f 8b, gzip\'s magic number), not JSON: decompress it first (gunzip -k), or pipe gunzip -c into --har - (standard input)';
 /** A chunk, its place, and where its strings were at its start: a string's content is checked there
  *  only when the file is refused (a defect in it may lie before the one found, or be the parser's). */
 interface Seen { readonly chunk: Buffer; readonly line: number; readonly offset: number; readonly state: StringState }
@@ -165,6 +171,8 @@ export class HarScan {
   private line = 1; // the line the chunk starts on
   /** The file's own value has begun: what follows it is the parser's to refuse. */
   private begun = false;
+  /** Bytes of a byte-order mark read at the file's start. */
+  private bom = 0;
   /** A syntax defect at a character the chunk ends inside: what fail() is given once it is whole. */
   private later: [Buffer, number, string, number, number] | undefined;
   /** The file's own value is a literal (null, true, false, a number): refused as such at the file's
@@ -175,19 +183,39 @@ export class HarScan {
   /** Where each entry not yet judged begins (its opening brace), in the file's order. */
   private starts: Located[] = [];
 
-  /** The next chunk of the file. */
-  chunk(b: Buffer): void {
+  /** The next chunk of the file; returns how many of its first bytes are the file's byte-order mark,
+   *  which the parser is not to read. */
+  chunk(b: Buffer): number {
     // The first defect in the file's order, whichever chunks it is read in: the bytes before a bad one are scanned first.
     this.seen.push({ chunk: b, line: this.line, offset: this.offset, state: { inString: this.inString, escaped: this.escaped } });
     this.seenBytes += b.length;
     while (this.seenBytes - this.seen[0]!.chunk.length >= SEEN) this.seenBytes -= this.seen.shift()!.chunk.length;
     const bad = this.utf8.next(b);
     const later = this.later;
-    if (!later) this.scan(b, bad === undefined ? b.length : Math.max(0, bad));
+    const mark = this.leading(b, bad);
+    if (!later) this.scan(b, mark, bad === undefined ? b.length : Math.max(0, bad));
     if (bad !== undefined && (!later || bad < 0)) this.fail(b, bad, NOT_UTF8);
     for (let nl = b.indexOf(10); nl >= 0; nl = b.indexOf(10, nl + 1)) this.line++;
     this.offset += b.length;
     if (this.later && this.utf8.end() === undefined) this.fail(...this.later);
+    return mark;
+  }
+
+  /** The bytes at the start of `b` that go on the file's leading byte-order mark (in any chunks it
+   *  comes in); a gzip-compressed file is refused at its first byte. `bad`: where the bytes stop being UTF-8. */
+  private leading(b: Buffer, bad: number | undefined): number {
+    if (this.offset === 0 && b[0] === 0x1f && b[1] === 0x8b) this.fail(b, 0, GZIP);
+    let n = 0;
+    while (this.bom === this.offset + n && this.bom < BOM.length && n < b.length) {
+      if (b[n] !== BOM[this.bom]) {
+        // A character begun as the mark is and another: no JSON from the file's first byte (not UTF-8 is said first).
+        if (this.bom > 0 && (bad === undefined || bad > n)) this.fail(b, -this.offset, invalid(UNEXPECTED));
+        break;
+      }
+      n++;
+      this.bom++;
+    }
+    return n;
   }
 
   /** The file's end: a character it ends inside is no UTF-8 either. */
@@ -247,8 +275,8 @@ export class HarScan {
     throw new HarProblem(`${place(b, at, line, offset)}: ${what}`);
   }
 
-  private scan(b: Buffer, end: number): void {
-    let i = 0;
+  private scan(b: Buffer, from: number, end: number): void {
+    let i = from;
     let nextQuote = -1;
     let nextSlash = -1;
     let top = this.top;

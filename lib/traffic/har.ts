@@ -294,8 +294,9 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunkStart = read;
     read += bytes.length;
-    scan.chunk(bytes);
-    return chunk;
+    // A byte-order mark at the file's start is the scan's to skip: the parser would refuse it.
+    const mark = scan.chunk(bytes);
+    return mark ? bytes.subarray(mark) : chunk;
   };
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
