@@ -1,7 +1,9 @@
 // `npm run reference -- [options]`: serves the reference until interrupted; with --judge-clients it also
 // judges every request a client sends (judging-reference.ts) and exits with the clients' verdict.
 // Options are declared once (the table below). Bad arguments: one line on stderr, exit 2.
+import { createPrivateKey } from 'node:crypto';
 import { accessSync, constants, readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { makeDirectory } from './make-directory.js';
 import { resolve } from 'node:path';
 import { commandOf, parseOptions, shownOptions, usageOf, type OptionTable } from '../options.js';
@@ -45,6 +47,18 @@ function fail(message: string, withUsage = true): never {
   process.exit(2);
 }
 
+/** OpenSSL's words for why a PEM text is unusable ("bad base64 decode"), never its text (a key is secret). */
+const pemReason = (e: unknown): string => (e as Error).message.split('\n')[0]!.split('::').pop()!;
+
+/** Why --tls-cert and --tls-key cannot serve HTTPS, naming the file at fault, checked before the
+ *  server is made (whose own error names neither); undefined when they can. */
+function tlsProblem(cert: { file: string; pem: string }, key: { file: string; pem: string }): string | undefined {
+  try { createSecureContext({ cert: cert.pem }); } catch (e) { return `--tls-cert ${cert.file} holds no PEM certificate that can be read (${pemReason(e)})`; }
+  try { createPrivateKey(key.pem); } catch (e) { return `--tls-key ${key.file} holds no PEM private key that can be read (${pemReason(e)})`; }
+  try { createSecureContext({ cert: cert.pem, key: key.pem }); } catch (e) { return `--tls-key ${key.file} is not the private key of the certificate in --tls-cert ${cert.file} (${pemReason(e)})`; }
+  return undefined;
+}
+
 async function main(): Promise<void> {
   const parsed = parseOptions(REFERENCE_OPTIONS, process.argv.slice(2), {});
   if (!parsed.ok) fail(parsed.error);
@@ -71,6 +85,8 @@ async function main(): Promise<void> {
     }
   };
   const tls = v['tls-cert'] && v['tls-key'] ? { cert: read('tls-cert', v['tls-cert']), key: read('tls-key', v['tls-key']) } : undefined;
+  const unusable = tls && tlsProblem({ file: v['tls-cert']!, pem: tls.cert }, { file: v['tls-key']!, pem: tls.key });
+  if (unusable) fail(unusable, false);
   const options: ReferenceOptions = {
     ...(tls ? { tls } : {}),
     port: v.port ?? 8080,
