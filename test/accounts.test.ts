@@ -91,6 +91,12 @@ describe('a bad accounts file stops the run before anything is sent', () => {
     expect(await refusal('twice.csv', ['SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.userName', 'a,b'])).toMatch(/^\S+ line 1: column "SupportStateUserLoginRequest\.userName" appears twice/);
   });
 
+  it('CSV: a row of more or fewer fields than its header says how many of each, not a field past the row\'s end', async () => {
+    const header = 'SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.searchValues';
+    expect(await refusal('long-row.csv', [header, 'u1,7,9'])).toMatch(/^\S+ line 2: not valid CSV: the row has 3 fields where the header has 2$/);
+    expect(await refusal('short-row.csv', [header, 'u0,1', 'u1'])).toMatch(/^\S+ line 3: not valid CSV: the row has 1 field where the header has 2$/);
+  });
+
   it('a pipe is refused in one line: the accounts are read twice', async () => {
     const fifo = join(mkdtempSync(join(tmpdir(), 'accounts-fifo-')), 'accounts.jsonl');
     execFileSync('mkfifo', [fifo]);

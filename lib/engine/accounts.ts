@@ -239,6 +239,10 @@ const CSV_PROBLEMS: Readonly<Record<string, string>> = {
   CSV_MAX_RECORD_SIZE: `the row is longer than ${MAX_LINE / 1024 / 1024} MiB`,
 };
 
+/** csv-parse's codes of a row with another number of fields than the header. */
+const CSV_LENGTH: ReadonlySet<string> = new Set(['CSV_RECORD_INCONSISTENT_FIELDS_LENGTH', 'CSV_RECORD_INCONSISTENT_COLUMNS']);
+const fields = (n: number) => `${n} field${n === 1 ? '' : 's'}`;
+
 /** CSV column: Request.field, resolved once from the header row. */
 type Column = { readonly op: JsonOperation; readonly field: JsonOperation['request']['fields'][number] } | { readonly error: string };
 
@@ -295,7 +299,13 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
   } catch (e) {
     if (e instanceof NotUtf8) { yield { line: e.line, error: e.message }; return; }
     // csv-parse's messages quote the offending value (a cell may be a secret): only its code is shown.
-    const err = e as { lines?: number; code?: string; index?: number };
+    const err = e as { lines?: number; code?: string; index?: number; record?: unknown };
+    // A row of another length: its count beside the header's (csv-parse's index is then the row's
+    // length, a field past its last); any other defect: the field it lies in.
+    if (CSV_LENGTH.has(err.code ?? '') && Array.isArray(err.record) && columns) {
+      yield { line: err.lines ?? 0, error: `not valid CSV: the row has ${fields(err.record.length)} where the header has ${columns.length}` };
+      return;
+    }
     const field = err.index !== undefined ? ` (field ${err.index + 1})` : '';
     yield { line: err.lines ?? 0, error: `not valid CSV: ${CSV_PROBLEMS[err.code ?? ''] ?? `unreadable (${err.code ?? 'unknown error'})`}${field}` };
   }
