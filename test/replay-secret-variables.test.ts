@@ -43,9 +43,9 @@ function proxied(n: number, method: string, path: string, fields: readonly (read
 }
 
 /** replay.sh of a traffic run that judged `recorded`, `secret` naming the headers the user marked secret. */
-async function scriptOf(recorded: Exchange[], secret: readonly string[] = []): Promise<string> {
+async function scriptOf(recorded: Exchange[], secret: readonly string[] = [], showPersonalData = false): Promise<string> {
   const run = await runConformance({ baseUrl: target.url, recorded, mode: 'traffic', checks: CATALOGUE, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 5000, maxBodyBytes: 1 << 20, probes: false });
-  const redactor = new Redactor({ showPersonalData: false, secrets: [] });
+  const redactor = new Redactor({ showPersonalData, secrets: [] });
   for (const name of secret) redactor.secretHeader(name);
   const report = buildReport(run, { redactor, harness: { name: 'h', version: '0' }, targetDescription: 'proxied', configuration: {} });
   expect(report.checks.filter((c) => c.status === 'fail').length).toBeGreaterThan(0);
@@ -122,5 +122,47 @@ describe('a failing request of a traffic run that holds a masked value the user 
     const r = await sh(script, {});
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^REQ-JSON-CONTENT-TYPE \(MUST\) proxy\.1: not replayed: /m);
+  });
+});
+
+describe('the line of a request not replayed for a masked value', () => {
+  const BY_HAND = 'send its curl command from summary.json by hand, each value in place of its marker';
+  const TOKEN = 'first-client-t0ken-aaaa';
+  const recorded = () => [
+    // REQ-JSON-CONTENT-TYPE: a JSON record labelled text/plain; userName is personal data.
+    proxied(1, 'POST', '/supportstateuser', [['Content-Type', 'text/plain']], '{"userName":"ana-maria-lopez"}'),
+    // REQ-JSON-TYPES: an integer as a string; recoveryToken is a credential.
+    proxied(2, 'POST', '/user/confirmemail', [['Content-Type', 'application/json']], '{"ownerId":"7","recoveryToken":"rec0very-t0ken-dddd"}'),
+    // REQ-METHOD: a GET of a POST route, the Authorization header's token in its query too.
+    proxied(3, 'GET', `/user/confirmemail?ownerId=1&ref=${TOKEN}`, [['Authorization', `Bearer ${TOKEN}`]]),
+  ];
+  const lines = async (script: string) => {
+    const r = await sh(script, { HEADER_AUTHORIZATION: `Bearer ${TOKEN}` });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    return r.stdout.split('\n').filter((l) => l.includes('not replayed'));
+  };
+
+  it('names what was masked and where, never a value, and the way out: --show-personal-data for personal data a client sent, else by hand', async () => {
+    const script = await scriptOf(recorded());
+    const personal = 'not replayed: its request holds personal data (userName), masked in the reports: a run with --show-personal-data keeps personal data in its reports, and its replay.sh sends it';
+    expect((await lines(script)).sort()).toEqual([
+      // The answer {} lacks the record's members: a check of it, shown by the first exchange.
+      `JSON-VALUE-MEMBERS (MUST) proxy.1: ${personal}`,
+      `REQ-JSON-CONTENT-TYPE (MUST) proxy.1: ${personal}`,
+      `REQ-JSON-TYPES (MUST) proxy.2: not replayed: its request holds a credential (recoveryToken), masked in the reports: ${BY_HAND}`,
+      `REQ-METHOD (MUST) proxy.3: not replayed: its request holds a secret header's value outside its field (ref), masked in the reports (replay.sh asks for whole secret fields only: HEADER_AUTHORIZATION): ${BY_HAND}`,
+    ]);
+    const text = readFileSync(script, 'utf8');
+    for (const v of ['ana-maria-lopez', 'rec0very-t0ken-dddd', TOKEN]) expect(text).not.toContain(v);
+  });
+
+  it('keeps its word: with --show-personal-data the request holding personal data is replayed, as sent', async () => {
+    const script = await scriptOf(recorded(), [], true);
+    const before = target.requests.length;
+    const got = await lines(script);
+    expect(got.map((l) => l.split(':')[0]).sort()).toEqual(['REQ-JSON-TYPES (MUST) proxy.2', 'REQ-METHOD (MUST) proxy.3']);
+    const sent = target.requests.slice(before);
+    // Both checks of proxy.1 replay it.
+    expect(sent.map((q) => [q.line, q.body.toString()])).toEqual(Array(2).fill(['POST /supportstateuser HTTP/1.1', '{"userName":"ana-maria-lopez"}']));
   });
 });

@@ -29,7 +29,7 @@ it('replay.sh of the judging reference does not send a client request whose quer
     for (const c of failed) expect(c.replay, c.id).toContain('%C2%ABpersonal%3A%20string%2C%204%20chars%C2%BB');
     const out = await sh(join(dir, 'replay.sh'));
     expect([out.code, out.stderr]).toEqual([0, '']);
-    expect(out.stdout.trim().split('\n').sort()).toEqual(failed.map((c) => `${c.id} (${c.level}) ${c.evidence[0]!.exchange}: not replayed: its request holds a masked value the user did not supply`).sort());
+    expect(out.stdout.trim().split('\n').sort()).toEqual(failed.map((c) => `${c.id} (${c.level}) ${c.evidence[0]!.exchange}: not replayed: its request holds personal data (userName), masked in the reports: send its curl command from summary.json by hand, each value in place of its marker`).sort());
     // Nothing reached the reference from the script.
     expect((await judging.report()).report.exchanges.length).toBe(before.exchanges.length);
   } finally {

@@ -8,7 +8,8 @@
 // Such values are a secret header's (a --header's, a client's recorded one), and a request field the
 // contract marks sensitive that the user supplied: an account's (--accounts) or a probe's
 // (LOGIN_USER_NAME, …). Any other masked value would make the request differ from the one sent, so
-// such a check is listed as not replayable rather than replayed wrong.
+// such a check is listed as not replayable rather than replayed wrong, in one line naming what was
+// masked and where (never the value) and the way out (maskedWhy).
 import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
@@ -53,6 +54,44 @@ const WHOLE_MARKER = new RegExp(`^${MARKER.source}$`);
 const holdsUrlMarker = (curl: string): boolean => [...curl.matchAll(URL_SPELLED)].some((m) => {
   try { return WHOLE_MARKER.test(decodeURIComponent(m[0])); } catch { return false; }
 });
+
+/** What each kind of marker stands for, in a not-replayed line's words. */
+const MASKED_KINDS: Readonly<Record<string, string>> = {
+  personal: 'personal data', credential: 'a credential', 'secret header': 'a secret header\'s value outside its field',
+  secret: 'a value the run learned is secret', withheld: 'text the reports withhold',
+};
+/** The name a masked value stands under just before it: a JSON member's, a query or form parameter's, a header's. */
+const NAME_BEFORE = /(?:"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*"?|[?&']([A-Za-z_][A-Za-z0-9_.-]*)=|-H '([A-Za-z0-9-]+): [^']*)$/;
+
+/** The masked values left in a curl command, in words: each kind, with the name it stands under
+ *  where the command shows one (userName), distinct, in order; no value, nor any of the marker's text. */
+function maskedValues(curl: string): string[] {
+  const found = [
+    ...markersIn(curl).map(([from, to]) => ({ at: from, marker: curl.slice(from, to) })),
+    ...[...curl.matchAll(URL_SPELLED)].flatMap((m) => { try { return [{ at: m.index, marker: decodeURIComponent(m[0]) }]; } catch { return []; } }),
+  ].filter((m) => WHOLE_MARKER.test(m.marker)).sort((a, b) => a.at - b.at);
+  const words = found.map(({ at, marker }) => {
+    const kind = MASKED_KINDS[/^«([a-z ]+):/.exec(marker)![1]!]!;
+    const n = NAME_BEFORE.exec(curl.slice(Math.max(0, at - 200), at));
+    const name = n?.[1] ?? n?.[2] ?? n?.[3];
+    return name ? `${kind} (${name})` : kind;
+  });
+  return [...new Set(words)];
+}
+
+/** Why a request holding masked values is not replayed, and the way out, in one line: personal data a
+ *  recording or the proxy's clients sent is kept by a run with --show-personal-data (its replay.sh
+ *  then sends it); anything else is sent by hand. `variables`: the HEADER_ variables of its secret fields. */
+function maskedWhy(curl: string, ex: ReportedExchange | undefined, variables: readonly string[]): string {
+  const masked = maskedValues(curl);
+  if (!masked.length) return 'its curl command does not start as replay.sh expects';
+  const shown = masked.length > 3 ? `${masked.slice(0, 3).join(', ')} and ${masked.length - 3} more` : masked.join(', ');
+  const personal = masked.every((m) => m.startsWith(MASKED_KINDS['personal']!)) && (ex?.source === 'har' || ex?.source === 'proxy');
+  const fields = masked.some((m) => m.startsWith(MASKED_KINDS['secret header']!)) && variables.length ? ` (replay.sh asks for whole secret fields only: ${[...new Set(variables)].join(', ')})` : '';
+  return `its request holds ${shown}, masked in the reports${fields}: ${personal
+    ? 'a run with --show-personal-data keeps personal data in its reports, and its replay.sh sends it'
+    : 'send its curl command from summary.json by hand, each value in place of its marker'}`;
+}
 
 /** The JSON operation whose route a request URL names, or undefined. */
 function operationOf(url: string): JsonOperation | undefined {
@@ -149,6 +188,7 @@ export function replayScript(report: Report): string {
     // A request not replayed asks for nothing: the variables as they were before it, to restore.
     const [variablesBefore, variableForBefore] = [new Map(variables), new Map(variableFor)];
     let k = 0;
+    const fieldVariables: string[] = []; // the variables of its secret fields
     const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
       const name = quoted.replaceAll(`'\\''`, "'");
       const field = count(name.toLowerCase());
@@ -166,6 +206,7 @@ export function replayScript(report: Report): string {
         variableFor.set(key, variable);
         variables.set(variable, what);
       }
+      fieldVariables.push(variable);
       return `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
@@ -184,7 +225,7 @@ export function replayScript(report: Report): string {
     const notReplayed = (why: string): void => {
       restore(variables, variablesBefore);
       restore(variableFor, variableForBefore);
-      steps.push(`echo ${quoted}': not replayed: ${why}'`);
+      steps.push(`echo ${quoted}${shellQuote(`: not replayed: ${why}`)}`);
     };
     const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
@@ -198,7 +239,7 @@ export function replayScript(report: Report): string {
     const start = curl.includes(reported) ? reported : UNBOUNDED_START;
     // A marker exactly as the redactor writes one: a « a client sent in a value is sent again.
     if (markersIn(curl).length || holdsUrlMarker(curl) || !curl.includes(start)) {
-      notReplayed('its request holds a masked value the user did not supply');
+      notReplayed(maskedWhy(curl, ex, fieldVariables));
       return;
     }
     steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,
