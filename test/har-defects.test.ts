@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { harExchanges } from '../lib/traffic/har.js';
 import { childEnv, LEAN, ROOT, runCli } from './helpers/cli.js';
+import { readHar as read } from './helpers/har-read.js';
 import { owned } from './helpers/owned-children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'har-defects-'));
@@ -42,16 +42,6 @@ function at(bytes: Buffer, mark: string | Buffer, skip = 0, last = false): strin
   return `line ${bytes.subarray(0, offset).toString('latin1').split('\n').length}, byte offset ${offset}`;
 }
 
-/** What the reader makes of a file: the exchanges' ids, and the one line it is refused with. */
-async function read(path: string): Promise<{ ids: string[]; refused?: string }> {
-  const ids: string[] = [];
-  try {
-    for await (const ex of harExchanges(path, 10 * 1024 * 1024)) ids.push(ex.id);
-  } catch (e) {
-    return { ids, refused: (e as Error).message };
-  }
-  return { ids };
-}
 
 const judge = (path: string) => runCli([...LEAN, '--har', path, '--report-dir', mkdtempSync(join(work, 'r-')), '--quiet']);
 const DUP = 'RFC 8259 4: which one a reader keeps is unpredictable, so the recording does not say what was sent';

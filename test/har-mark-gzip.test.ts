@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarScan } from '../lib/traffic/har-scan.js';
-import { harExchanges } from '../lib/traffic/har.js';
 import { childEnv, LEAN, ROOT, runCli } from './helpers/cli.js';
+import { readHar as read } from './helpers/har-read.js';
 import { owned } from './helpers/owned-children.js';
 
 const work = mkdtempSync(join(tmpdir(), 'har-mark-gzip-'));
@@ -22,15 +22,6 @@ const entry = (n: number) => `{"startedDateTime":"2026-01-01T00:00:00Z","time":$
 const har = (dotted = false) => Buffer.from(`{${dotted ? '"x.y":1,' : ''}"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\n${entry(1)},\n${entry(2)}\n]}}\n`);
 const file = (name: string, bytes: Buffer) => { const p = join(work, name); writeFileSync(p, bytes); return p; };
 
-async function read(path: string): Promise<{ ids: string[]; refused?: string }> {
-  const ids: string[] = [];
-  try {
-    for await (const ex of harExchanges(path, 10 * 1024 * 1024)) ids.push(ex.id);
-  } catch (e) {
-    return { ids, refused: (e as Error).message };
-  }
-  return { ids };
-}
 
 describe('a HAR file starting with a UTF-8 byte-order mark', () => {
   it('is read whole by the quick reader and by the streaming one', async () => {
