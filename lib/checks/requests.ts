@@ -32,12 +32,13 @@ const soapRequest: KindRule = {
   judges: 'every POST to /soap11 a client sent',
 };
 
-/** A check that reads the request's body: on a body left out past the cap, or not recorded (or not whole), it skips,
+/** A check that reads the request's body: on a body left out past the cap, or not recorded (or not whole, or not as sent), it skips,
  *  saying so (the body was sent; judging the request as one without a body would be a finding about nothing). */
 const readsBody = (judge: (ex: ExchangeView) => Look) => (ex: ExchangeView): Look =>
   (ex.exchange.request.bodyLeftOut ? { skip: 'the request body went past the body cap and was left out' }
     : ex.exchange.request.bodyNotRecorded ? { skip: 'the request body was not recorded' }
-    : ex.exchange.request.bodyUnfinished ? { skip: 'the request body was still coming when its answer was whole: not recorded' } : judge(ex));
+    : ex.exchange.request.bodyUnfinished ? { skip: 'the request body was still coming when its answer was whole: not recorded' }
+    : ex.exchange.request.loneSurrogateAt !== undefined ? { skip: `the request body recorded holds a lone surrogate at character ${ex.exchange.request.loneSurrogateAt}, which names no bytes: what was sent is not known` } : judge(ex));
 
 const base = { area: 'Requests', clause: '2.2', level: 'MUST', sources: CLIENT_SOURCES, side: 'request' } as const;
 const charsetProblem = (header: string): string | undefined => {

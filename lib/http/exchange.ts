@@ -200,6 +200,10 @@ export interface Exchange {
     /** The Content-Length recorded with a body whose UTF-8 is of another length (a HAR's postData.text
      *  its recorder re-encoded or cut): judged as recorded, but not the bytes sent, so never replayed. */
     readonly otherLength?: number;
+    /** The recording's text of the body (a HAR's postData) holds a lone surrogate at this character
+     *  (LONE_SURROGATE): it names no bytes, so what was sent is not known. `body` keeps the text as
+     *  recorded; the checks that read it skip, and it is never replayed. */
+    readonly loneSurrogateAt?: number;
     /** The request target as sent where `url` does not spell it (`*`, RFC 9112 3.2.4; an absolute-form
      *  or `//…` target a client sent the judging reference, whose `url` is what it resolves to), and the
      *  origin it was sent to: a replay sends that target there. */

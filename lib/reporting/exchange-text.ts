@@ -56,6 +56,9 @@ export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not ke
 /** What stands, in a curl command, for a request body recorded with another length than its
  *  Content-Length (otherLength): not the bytes sent. */
 export const BODY_OTHER_LENGTH = '«request body recorded with another length than its Content-Length: not kept as sent»';
+/** What stands, in a curl command, for a request body recorded holding a lone surrogate
+ *  (loneSurrogateAt): it names no bytes. */
+export const BODY_LONE_SURROGATE = '«request body recorded holding a lone surrogate, which names no bytes: not kept as sent»';
 
 /** A generated request's body as shown: as sent (redact.ts, ownRequestBody), cut at MAX_SHOWN_TEXT. */
 function ownBody(body: string): string {
@@ -70,6 +73,7 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
   if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
   const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)`
+    : r.loneSurrogateAt !== undefined ? `\n… (the recording holds a lone surrogate at character ${r.loneSurrogateAt}, which names no bytes: not the bytes sent)`
     : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)'
       : r.otherLength !== undefined && r.body !== undefined ? `\n… (recorded as ${Buffer.byteLength(r.body)} bytes, where its Content-Length says ${r.otherLength} were sent: not the bytes sent)` : '';
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
@@ -247,7 +251,7 @@ function commandOf(ex: Exchange, redact: Redactor, parts: string[], path: string
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
   const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
-  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : undefined;
+  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : r.loneSurrogateAt !== undefined ? BODY_LONE_SURROGATE : undefined;
   if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
   // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
   // harness's own text, the rest of the command redacted as ever.

@@ -14,7 +14,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEADER_PAST_LATIN1, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEADER_PAST_LATIN1, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange, SecretSource } from './report.js';
 
@@ -231,7 +231,8 @@ export function replayScript(report: Report): string {
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'
-          : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent' : undefined;
+          : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent'
+            : curl.includes(BODY_LONE_SURROGATE) ? 'its request body was recorded holding a lone surrogate, which names no bytes: what was sent is not known' : undefined;
     if (missing) {
       notReplayed(missing);
       return;

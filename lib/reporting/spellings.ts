@@ -8,6 +8,7 @@
 // unknown), so those spellings of a secret are computed once and searched for (secretSpellings); a
 // token of a text that is base64 is decoded whole (base64Text) for what was learned elsewhere.
 import { isUtf8 } from 'node:buffer';
+import { LONE_SURROGATE } from '../json/utf8.js';
 
 /** A canonical form of a text, and where each of its characters came from in the original. */
 export interface CanonicalText {
@@ -429,8 +430,6 @@ function base32Bytes(token: string, n = token.length): Buffer | undefined {
   return all;
 }
 
-/** A code unit of a surrogate pair without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /**
  * The text a base64 token is the UTF-16LE encoding of (Windows' "Unicode": PowerShell's
  * -EncodedCommand, .NET's Encoding.Unicode), or undefined: not base64 as base64Text reads it, an odd

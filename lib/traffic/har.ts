@@ -17,6 +17,7 @@ import { appliedCodings } from '../http/content-coding.js';
 import { exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
+import { LONE_SURROGATE, loneSurrogateAt } from '../json/utf8.js';
 import { HarProblem, HarScan, RECORDING } from './har-scan.js';
 import { MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStreaming, quickHarEntries } from './har-entries.js';
 
@@ -59,8 +60,13 @@ function postedBody(postData: { readonly text?: unknown; readonly params?: unkno
   if (params.some((p) => p?.name === TOO_LONG || p?.value === TOO_LONG)) return TOO_LONG;
   return params
     .filter((p) => typeof p?.name === 'string')
-    .map((p) => `${encodeURIComponent(p.name as string)}=${encodeURIComponent(typeof p.value === 'string' ? p.value : '')}`).join('&');
+    .map((p) => `${formEncoded(p.name as string)}=${formEncoded(typeof p.value === 'string' ? p.value : '')}`).join('&');
 }
+
+const LONE_PART = new RegExp(`(${LONE_SURROGATE.source})`);
+/** encodeURIComponent, a lone surrogate (which it throws on) kept as it is: the body then names no
+ *  bytes, and exchangeOfEntry says so. */
+const formEncoded = (s: string): string => s.split(LONE_PART).map((part, i) => (i % 2 ? part : encodeURIComponent(part))).join('');
 
 /** One entry as an exchange. Both readers refuse an entry without method or URL first (har-scan.ts). */
 export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange {
@@ -79,10 +85,13 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   // waits for bytes or cuts the body; sent with its own, as a rebuilt form is, it is a body known to
   // differ passed off as maybe the same.
   const announced = /^\s*\d+\s*$/.test(headers['content-length'] ?? '') ? Number(headers['content-length']) : undefined;
-  const otherLength = posted !== undefined && posted !== TOO_LONG && !rebuilt && announced !== undefined && announced !== Buffer.byteLength(posted) ? announced : undefined;
+  // A lone surrogate names no bytes (RFC 8259 8.2; UTF-8 encodes scalar values only): what was sent
+  // is not known, so the text is kept as recorded, judged by no check that reads it, never replayed.
+  const lone = posted !== undefined && posted !== TOO_LONG ? loneSurrogateAt(posted) : -1;
+  const otherLength = lone < 0 && posted !== undefined && posted !== TOO_LONG && !rebuilt && announced !== undefined && announced !== Buffer.byteLength(posted) ? announced : undefined;
   // The recording's header lists are kept too, as recorded (names as spelled, in order, repeats
   // apart): what the report shows.
-  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted, ...(rebuilt ? { bodyRebuilt: true as const } : {}), ...(otherLength !== undefined ? { otherLength } : {}) } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
+  const request = detachedCopy({ method: req.method, url: req.url, headers, ...(Array.isArray(req.headers) ? { rawHeaders: req.headers as RawHeaders } : {}), ...(posted === TOO_LONG ? { bodyLeftOut: true as const } : posted !== undefined ? { body: posted, ...(rebuilt ? { bodyRebuilt: true as const } : {}), ...(otherLength !== undefined ? { otherLength } : {}), ...(lone >= 0 ? { loneSurrogateAt: lone } : {}) } : unrecorded ? { bodyNotRecorded: true as const } : {}) });
   let path = request.url;
   try { const u = new URL(request.url); path = `${u.pathname}${u.search}`; } catch { /* kept as written */ }
   const base = {
@@ -101,6 +110,9 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (text === TOO_LONG) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
+  // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
+  const loneAnswered = res.content?.encoding === 'base64' ? -1 : loneSurrogateAt(text);
+  if (loneAnswered >= 0) return { ...base, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
