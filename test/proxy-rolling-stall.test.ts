@@ -6,10 +6,11 @@
 // and which is behind the pace that has its body whole within --timeout by more than a grace (at most
 // 1 s), gives its room back to the next exchange that finds none, and is counted with its reason. A
 // client that keeps pace keeps its room. --timeout is 30 s here, never reached: the subject is the pace.
-import { createServer, type Server } from 'node:http';
+import { createServer, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
+import { movedBy } from '../lib/http/connection-guard.js';
 import { startProxy, type ForwardedExchange, type Unjudged } from '../lib/traffic/proxy.js';
 import { until } from './helpers/wait.js';
 
@@ -127,6 +128,72 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
       clearInterval(trickle);
       reader.socket.destroy();
       uploader.socket.destroy();
+      await proxy.close(0);
+    }
+  });
+
+  it('a client that reads none of an answer at the cap, its kernel pausing once mid-take, gives its room back to the next exchange before an honest upload at half its pace does, and that exchange and the upload are judged: what the kernels\' buffers take after the pause earns it nothing', async () => {
+    const UP = MIB;
+    // Room for the unread answer and the upload: the next exchange finds none.
+    const { proxy, queue, judged, unjudged } = await proxied(CAP + UP);
+    const emit = ServerResponse.prototype.emit;
+    // As when the client's kernel delays its ACK mid-take (57 ms seen on a loaded machine): the
+    // fourth drain of the answer (some 200 KB in) is seen 60 ms late, the proxy's thread asleep; the
+    // kernel then takes megabytes more at once (test/proxy-held-slots.test.ts).
+    const drains = new Map<ServerResponse, number>();
+    ServerResponse.prototype.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
+      if (event !== 'drain') return emit.call(this, event, ...args);
+      const n = (drains.get(this) ?? 0) + 1;
+      drains.set(this, n);
+      if (n !== 4) return emit.call(this, event, ...args);
+      setTimeout(() => emit.call(this, event, ...args), 60);
+      return true;
+    };
+    const peer = client(proxy.url, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', 0);
+    let uploader: ReturnType<typeof client> | undefined;
+    let trickle: NodeJS.Timeout | undefined;
+    try {
+      // The pause seen, then the kernel's take ended: the answer waits on its client, its bytes still.
+      let last = -1;
+      let same = 0;
+      const still = () => {
+        const [res] = drains.keys();
+        if (!res?.socket || (drains.get(res) ?? 0) < 4 || !res.writableNeedDrain) return false;
+        const now = movedBy(res.socket);
+        same = now === last ? same + 1 : 0;
+        last = now;
+        return same >= 5;
+      };
+      await until(() => queue.held === CAP && still(), 'the unread answer to wait on its client');
+      ServerResponse.prototype.emit = emit;
+      // An honest upload at half the pace that has it whole within --timeout (1 MiB in 30 s): behind
+      // by half the time it has taken, never as far as the answer waiting since before it began.
+      uploader = client(proxy.url, `POST /up HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${UP}\r\n\r\n{"a":"`, Infinity);
+      const step = Math.floor((UP / (TIMEOUT_MS / 100)) / 2);
+      let sent = '{"a":"'.length;
+      trickle = setInterval(() => {
+        if (sent + step + 2 >= UP) return;
+        uploader!.socket.write('x'.repeat(step));
+        sent += step;
+      }, 100);
+      await until(() => proxy.inFlight() === 2 && queue.held === CAP + UP, 'the upload to take its room');
+      // Both behind their pace past the grace (1 s): the answer first, the upload some 2 s on.
+      await until(() => proxy.lagging() === 2, 'both clients to fall behind their pace');
+      const r = await fetch(`${proxy.url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+      expect([r.status, await r.text()]).toEqual([200, OK]);
+      await until(() => judged.length + unjudged.length === 2, 'the newcomer to be judged and one exchange to give its room back');
+      expect([judged.map((ex) => ex.path), unjudged]).toEqual([['/supportstateuser'], ['lagging-answer']]);
+      // The upload, sent whole, is judged.
+      clearInterval(trickle);
+      uploader.socket.write(`${'x'.repeat(UP - sent - 2)}"}`);
+      await until(() => uploader!.ended(), 'the upload to be answered');
+      await until(() => judged.length === 2, 'the upload to reach the judge');
+      expect([judged[1]!.path, judged[1]!.requestBody?.length, unjudged]).toEqual(['/up', UP, ['lagging-answer']]);
+    } finally {
+      ServerResponse.prototype.emit = emit;
+      clearInterval(trickle);
+      peer.socket.destroy();
+      uploader?.socket.destroy();
       await proxy.close(0);
     }
   });
