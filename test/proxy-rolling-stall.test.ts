@@ -6,12 +6,13 @@
 // and which is behind the pace that has its body whole within --timeout by more than a grace (at most
 // 1 s), gives its room back to the next exchange that finds none, and is counted with its reason. A
 // client that keeps pace keeps its room. --timeout is 30 s here, never reached: the subject is the pace.
-import { createServer, ServerResponse, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
 import { movedBy } from '../lib/http/connection-guard.js';
 import { startProxy, type ForwardedExchange, type Unjudged } from '../lib/traffic/proxy.js';
+import { pauseMidTake } from './helpers/mid-take-pause.js';
 import { until } from './helpers/wait.js';
 
 const MIB = 1024 * 1024;
@@ -136,19 +137,8 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
     const UP = MIB;
     // Room for the unread answer and the upload: the next exchange finds none.
     const { proxy, queue, judged, unjudged } = await proxied(CAP + UP);
-    const emit = ServerResponse.prototype.emit;
-    // As when the client's kernel delays its ACK mid-take (57 ms seen on a loaded machine): the
-    // fourth drain of the answer (some 200 KB in) is seen 60 ms late, the proxy's thread asleep; the
-    // kernel then takes megabytes more at once (test/proxy-held-slots.test.ts).
-    const drains = new Map<ServerResponse, number>();
-    ServerResponse.prototype.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
-      if (event !== 'drain') return emit.call(this, event, ...args);
-      const n = (drains.get(this) ?? 0) + 1;
-      drains.set(this, n);
-      if (n !== 4) return emit.call(this, event, ...args);
-      setTimeout(() => emit.call(this, event, ...args), 60);
-      return true;
-    };
+    // The answer's take paused some 200 KB in, then megabytes more taken at once.
+    const { drains, restore } = pauseMidTake();
     const peer = client(proxy.url, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', 0);
     let uploader: ReturnType<typeof client> | undefined;
     let trickle: NodeJS.Timeout | undefined;
@@ -165,7 +155,7 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
         return same >= 5;
       };
       await until(() => queue.held === CAP && still(), 'the unread answer to wait on its client');
-      ServerResponse.prototype.emit = emit;
+      restore();
       // An honest upload at half the pace that has it whole within --timeout (1 MiB in 30 s): behind
       // by half the time it has taken, never as far as the answer waiting since before it began.
       uploader = client(proxy.url, `POST /up HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${UP}\r\n\r\n{"a":"`, Infinity);
@@ -190,7 +180,7 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
       await until(() => judged.length === 2, 'the upload to reach the judge');
       expect([judged[1]!.path, judged[1]!.requestBody?.length, unjudged]).toEqual(['/up', UP, ['lagging-answer']]);
     } finally {
-      ServerResponse.prototype.emit = emit;
+      restore();
       clearInterval(trickle);
       peer.socket.destroy();
       uploader?.socket.destroy();
