@@ -16,6 +16,7 @@ import { startProxy, type RunningProxy, type Unjudged } from '../lib/traffic/pro
 import { proxiedRawTarget } from './helpers/raw-target.js';
 import { honest } from './helpers/honest-client.js';
 import { holdingPeer as peer } from './helpers/holding-peer.js';
+import { pauseMidTake } from './helpers/mid-take-pause.js';
 import { GENEROUS_MS, until } from './helpers/wait.js';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
@@ -201,20 +202,8 @@ function newConnectionsBesideUpload(kernel: 'quick' | 'busy' | 'paused') {
           return emit.call(this, event, ...args);
         };
       }
-      // As when the client's kernel delays its ACK mid-take (57 ms seen on a loaded machine): the
-      // fourth drain of each answer (some 200 KB in) is seen 60 ms late, the proxy's thread asleep
-      // (nothing is written meanwhile); the kernel then takes megabytes more at once.
-      if (kernel === 'paused') {
-        const drains = new WeakMap<ServerResponse, number>();
-        ServerResponse.prototype.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
-          if (event !== 'drain') return emit.call(this, event, ...args);
-          const n = (drains.get(this) ?? 0) + 1;
-          drains.set(this, n);
-          if (n !== 4) return emit.call(this, event, ...args);
-          setTimeout(() => emit.call(this, event, ...args), 60);
-          return true;
-        };
-      }
+      // Each answer's take paused once midway (restored with `emit` below).
+      if (kernel === 'paused') pauseMidTake();
       peers.push(...neverReading(proxy, MAX - 1));
       // Each of the peer's answers waits on its full side (the upload's body on its client)...
       const held = () => [...guard.used].filter(([s, c]) => c.res && !c.res.writableFinished && guard.stalls.stalled(s, c.res)).length;

@@ -10,7 +10,9 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JudgeQueue, notJudgedNote } from '../lib/cli/proxy-run.js';
+import { movedBy } from '../lib/http/connection-guard.js';
 import { startProxy, type ForwardedExchange, type Unjudged } from '../lib/traffic/proxy.js';
+import { pauseMidTake } from './helpers/mid-take-pause.js';
 import { until } from './helpers/wait.js';
 
 const MIB = 1024 * 1024;
@@ -127,6 +129,61 @@ describe('--proxy and a peer whose clients stall just under --timeout', () => {
       clearInterval(trickle);
       reader.socket.destroy();
       uploader.socket.destroy();
+      await proxy.close(0);
+    }
+  });
+
+  it('a client that reads none of an answer at the cap, its kernel pausing once mid-take, gives its room back to the next exchange before an honest upload at half its pace does, and that exchange and the upload are judged: what the kernels\' buffers take after the pause earns it nothing', async () => {
+    const UP = MIB;
+    // Room for the unread answer and the upload: the next exchange finds none.
+    const { proxy, queue, judged, unjudged } = await proxied(CAP + UP);
+    // The answer's take paused some 200 KB in, then megabytes more taken at once.
+    const { drains, restore } = pauseMidTake();
+    const peer = client(proxy.url, 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n', 0);
+    let uploader: ReturnType<typeof client> | undefined;
+    let trickle: NodeJS.Timeout | undefined;
+    try {
+      // The pause seen, then the kernel's take ended: the answer waits on its client, its bytes still.
+      let last = -1;
+      let same = 0;
+      const still = () => {
+        const [res] = drains.keys();
+        if (!res?.socket || (drains.get(res) ?? 0) < 4 || !res.writableNeedDrain) return false;
+        const now = movedBy(res.socket);
+        same = now === last ? same + 1 : 0;
+        last = now;
+        return same >= 5;
+      };
+      await until(() => queue.held === CAP && still(), 'the unread answer to wait on its client');
+      restore();
+      // An honest upload at half the pace that has it whole within --timeout (1 MiB in 30 s): behind
+      // by half the time it has taken, never as far as the answer waiting since before it began.
+      uploader = client(proxy.url, `POST /up HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${UP}\r\n\r\n{"a":"`, Infinity);
+      const step = Math.floor((UP / (TIMEOUT_MS / 100)) / 2);
+      let sent = '{"a":"'.length;
+      trickle = setInterval(() => {
+        if (sent + step + 2 >= UP) return;
+        uploader!.socket.write('x'.repeat(step));
+        sent += step;
+      }, 100);
+      await until(() => proxy.inFlight() === 2 && queue.held === CAP + UP, 'the upload to take its room');
+      // Both behind their pace past the grace (1 s): the answer first, the upload some 2 s on.
+      await until(() => proxy.lagging() === 2, 'both clients to fall behind their pace');
+      const r = await fetch(`${proxy.url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userName":"jdoe.support"}' });
+      expect([r.status, await r.text()]).toEqual([200, OK]);
+      await until(() => judged.length + unjudged.length === 2, 'the newcomer to be judged and one exchange to give its room back');
+      expect([judged.map((ex) => ex.path), unjudged]).toEqual([['/supportstateuser'], ['lagging-answer']]);
+      // The upload, sent whole, is judged.
+      clearInterval(trickle);
+      uploader.socket.write(`${'x'.repeat(UP - sent - 2)}"}`);
+      await until(() => uploader!.ended(), 'the upload to be answered');
+      await until(() => judged.length === 2, 'the upload to reach the judge');
+      expect([judged[1]!.path, judged[1]!.requestBody?.length, unjudged]).toEqual(['/up', UP, ['lagging-answer']]);
+    } finally {
+      restore();
+      clearInterval(trickle);
+      peer.socket.destroy();
+      uploader?.socket.destroy();
       await proxy.close(0);
     }
   });

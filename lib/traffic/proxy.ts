@@ -283,11 +283,11 @@ interface Holder {
 
 /** How far (ms) a client is behind the pace that moves `owed` bytes in `allowedMs`, having moved
  *  `moved` of them while the proxy waited on it `waitedMs` in all: the wait, less the time its
- *  bytes earn at that pace. Past --timeout (`allowedMs` spent) it is behind without end. */
+ *  bytes earn at that pace (its wait alone when none can earn). Past --timeout (`allowedMs` spent)
+ *  it is behind without end. */
 function lagMs(waitedMs: number, moved: number, owed: number, allowedMs: number): number {
   if (allowedMs <= 0) return Infinity;
-  if (owed <= 0) return -Infinity;
-  return waitedMs - (moved * allowedMs) / owed;
+  return owed > 0 ? waitedMs - (Math.max(0, moved) * allowedMs) / owed : waitedMs;
 }
 
 /** Room for every exchange: without a room given, each is copied (up to the body cap). */
@@ -575,9 +575,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // whole within --timeout by more than a grace, counting only the time the proxy waited on it
     // (a slow target is not the client's doing) and the bytes it moved as credit. An answer's pace
     // is counted from its first wait: the bytes the kernel's buffers swallow before it are no sign
-    // the client reads. The furthest behind goes first, only as many as the room needs; a client
-    // that keeps pace (it will have its body whole in --timeout) keeps its room, a stalled one holds
-    // it for the grace. (Not a share of the room per connection or address: a hostile peer opens as
+    // the client reads; nor, ever, are the first bytes of it all those buffers can take (`unread`):
+    // a kernel pausing mid-take (an ACK delayed) then taking megabytes more credited a peer reading
+    // none with them, and an honest slow upload lost its room in its place. The furthest behind
+    // goes first, only as many as the room needs; a client that keeps pace (it will have its body
+    // whole in --timeout) keeps its room, a stalled one holds it for the grace. (Not a share of the room per connection or address: a hostile peer opens as
     // many connections as it likes, and clients behind one address would share one share.)
     let watch: NodeJS.Timeout | undefined;
     let counted = false;
@@ -631,7 +633,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           const wait = now - waitStart >= QUICK_WAIT_MS ? now - waitStart : 0;
           if (!paceFrom && !wait) return -Infinity;
           const from = paceFrom || waitStart;
-          const then = paceFrom ? movedThen : waitStartMoved;
+          // Never credit for what all its kernels' buffers can take of it (`unread`, as for the guard).
+          const then = Math.max(unread, paceFrom ? movedThen : waitStartMoved);
           return lagMs(waited + wait, answerCopy.copied - res.writableLength - then, answerCopy.held - then, answerAt + T - from);
         }
         if (req.complete || !requestCopy?.held || blockedSince) return -Infinity;
