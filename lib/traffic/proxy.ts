@@ -919,15 +919,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // with its body's first bytes, so the target of a client that sent its head and paused saw an
     // empty connection (its head timeout running) until the body came. A body that came with its
     // head is written with it before then (one write, as before). With Expect it went at once.
-    if (hasBody && !awaiting) {
-      let bodyCame = false;
-      const came = () => { bodyCame = true; };
-      req.once('data', came);
-      setImmediate(() => {
-        req.off('data', came);
-        if (!bodyCame && !upstream.destroyed && !failed) upstream.flushHeaders();
-      });
-    }
+    if (hasBody && !awaiting) setImmediate(() => { if (!req.readableDidRead && !upstream.destroyed && !failed) upstream.flushHeaders(); });
     // A body still coming once the target has its answer under way (it answered early: a 413, an
     // error, or simply at once). Node's client stops relaying its socket's drain as soon as it has
     // parsed the answer whole, so an upload that had filled the target's side waited for ever (the
