@@ -1385,9 +1385,8 @@ const JOINER = /[-.:+@~]/;
 /** Whether the `length` characters at `i` stand whole: not part of a longer word, nor joined to one
  *  (a short value inside a datetime, an address or a dotted name is not that value). */
 const standsWhole = (text: string, i: number, length: number): boolean => {
-  const before = text[i - 1];
+  if (!startsWhole(text, i)) return false;
   const after = text[i + length];
-  if (before !== undefined && (WORD.test(before) || (JOINER.test(before) && i > 1 && WORD.test(text[i - 2]!)))) return false;
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
 };
 
