@@ -610,6 +610,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // waits in all (`waited`; the one now began at `waitStart`, `waitStartMoved` moved by then).
     let blocked = 0;
     let blockedSince = 0;
+    /** The target has taken what it held back: that wait is counted as the target's. */
+    const unblocked = () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } };
     let answerAt = 0;
     let paceFrom = 0;
     let movedThen = 0;
@@ -889,12 +891,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (hasBody) {
       // The upload paused for the target's full side: the proxy waits on the target, not the client.
       req.on('pause', () => { if (!blockedSince && upstream.writableNeedDrain) blockedSince = performance.now(); });
-      upstream.on('drain', () => { if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; } });
+      upstream.on('drain', unblocked);
       // Both watches wait on a body not whole yet: one that came with its head (most do) is whole
       // once the read that brought it is parsed (an immediate: Node's parser calls back for the head
       // and the body apart, ticks run between), so they are set after that, only for one that is not.
+      // So is a head whose body has not come at all sent on its own: Node's client writes a head with
+      // its body's first bytes, so the target of a client that sent its head and paused saw an empty
+      // connection (its head timeout running) until the body came. With Expect it went at once.
+      const headWaits = !awaiting;
       setImmediate(() => {
         if (req.complete || finished || failed) return;
+        if (headWaits && !req.readableDidRead && !upstream.destroyed) upstream.flushHeaders();
         if (requestCopy) watchClient();
         watchBody(bodyDue);
       });
@@ -907,7 +914,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     function continued() {
       if (!awaiting) return;
       awaiting = false;
-      if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; }
+      unblocked();
     }
     if (awaiting) {
       blockedSince = t0;
@@ -915,11 +922,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     req.pipe(upstream, { end: false });
-    // A head whose body has not come by the next turn goes on its own: Node's client writes a head
-    // with its body's first bytes, so the target of a client that sent its head and paused saw an
-    // empty connection (its head timeout running) until the body came. A body that came with its
-    // head is written with it before then (one write, as before). With Expect it went at once.
-    if (hasBody && !awaiting) setImmediate(() => { if (!req.readableDidRead && !upstream.destroyed && !failed) upstream.flushHeaders(); });
     // A body still coming once the target has its answer under way (it answered early: a 413, an
     // error, or simply at once). Node's client stops relaying its socket's drain as soon as it has
     // parsed the answer whole, so an upload that had filled the target's side waited for ever (the
@@ -934,7 +936,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (req.readableEnded || !socket) return;
       // (As the target's drain does below: the time its side was full is not the client's.)
       const relay = () => {
-        if (blockedSince) { blocked += performance.now() - blockedSince; blockedSince = 0; }
+        unblocked();
         if (req.isPaused()) req.resume();
       };
       socket.on('drain', relay);
