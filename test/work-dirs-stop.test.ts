@@ -1,12 +1,13 @@
 // The presentation and the HTML are built in temporary directories with random names (in RAM, or
 // hidden in the report directory), listed in no manifest. A run stopped at once while they exist
 // removes them before it exits; the next run into the report directory removes those a killed run left.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stoppedAtOnce, useLiveGate } from '../lib/cli/write-reports.js';
-import { HTML_WORK, PRESENTING, workDir } from '../lib/reporting/work-dirs.js';
+import { ABANDONED_AFTER_MS, HTML_WORK, PRESENTING, removeAbandonedWorkDirs, running, sharedWorkDir, SHARED_WORK, workDir } from '../lib/reporting/work-dirs.js';
 import { runCli } from './helpers/cli.js';
 
 describe('temporary directories of the presentation and the HTML', () => {
@@ -39,4 +40,38 @@ describe('temporary directories of the presentation and the HTML', () => {
     expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual(['.the-user-s-own']);
     expect(readdirSync(dir).sort()).toEqual(['.the-user-s-own', 'exchanges.json', 'junit.xml', 'manifest.json', 'replay.sh', 'summary.json']);
   }, 120_000);
+
+  // A run killed (SIGKILL, the OOM killer) cannot remove what it made in RAM or the temporary
+  // directory; its name carries the maker's id, so a later run tells it from one in use.
+  it('a later run removes the shared work directories whose maker is gone and which were left an hour ago; one in use, recent, or not named so stays', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'work-dirs-shared-'));
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    expect(running(gone)).toBe(false);
+    const old = (Date.now() - ABANDONED_AFTER_MS - 60_000) / 1000;
+    const make = (name: string, at?: number) => {
+      mkdirSync(join(base, name, 'allure-results'), { recursive: true });
+      writeFileSync(join(base, name, 'allure-results', 'r-result.json'), '{}');
+      if (at !== undefined) utimesSync(join(base, name), at, at);
+    };
+    const removed = [`${SHARED_WORK.presenting}${gone}-Ab12Cd`, `${SHARED_WORK.html}${gone}-Ef34Gh`];
+    const kept = [
+      `${SHARED_WORK.presenting}${gone}-Recent`, // left less than an hour ago: perhaps another namespace's, in use
+      `${SHARED_WORK.presenting}${process.pid}-Alive`, // its maker runs
+      `${SHARED_WORK.presenting}notes`, // no maker named: not the harness's
+      `other-${gone}-Ij56Kl`,
+    ];
+    for (const name of [...removed, ...kept]) make(name, name.endsWith('Recent') ? undefined : old);
+    const r = await runCli(['--reports', 'summary', '--report-dir', join(base, 'reports')], { TMPDIR: base });
+    expect(r.code).toBe(0);
+    expect(readdirSync(base).sort()).toEqual([...kept, 'reports'].sort());
+    expect(r.stdout).not.toContain('cannot remove');
+  }, 120_000);
+
+  it('a shared work directory is named with its maker\'s id, and one this process holds is never taken for abandoned', () => {
+    const base = mkdtempSync(join(tmpdir(), 'work-dirs-own-'));
+    const mine = sharedWorkDir(base, 'presenting');
+    expect(mine).toMatch(new RegExp(`/${SHARED_WORK.presenting}${process.pid}-[^/]+$`));
+    expect(removeAbandonedWorkDirs([base], undefined, Date.now() + 2 * ABANDONED_AFTER_MS)).toEqual([]);
+    expect(existsSync(mine)).toBe(true);
+  });
 });

@@ -16,6 +16,7 @@ import type { SharedFingerprints } from '../reporting/fingerprints.js';
 import { Redactor } from '../reporting/redact.js';
 import { buildReport, type Report } from '../reporting/report.js';
 import { judgesSide, type Gate } from '../reporting/verdict.js';
+import { removeAbandonedWorkDirs } from '../reporting/work-dirs.js';
 import { shownOptions } from '../options.js';
 import { CONFORMANCE_OPTIONS, defaultJobs, JUDGED_BEFORE_WORKERS, runWarnings, type Config } from './config.js';
 import { harnessIdentity, runIdentity } from './identity.js';
@@ -115,7 +116,8 @@ export class Session {
   constructor(readonly setup: SessionSetup, private readonly print: (text: string) => void = (t) => process.stdout.write(t)) {
     this.redactor = new Redactor({ showPersonalData: setup.showPersonalData, secrets: Object.values(setup.headers) });
     for (const name of Object.keys(setup.headers)) this.redactor.secretHeader(name);
-    this.warnings = [...setup.warnings];
+    // What a killed run left in RAM or the temporary directory goes; what cannot is said, not fatal.
+    this.warnings = [...setup.warnings, ...removeAbandonedWorkDirs()];
     this.targetNow = setup.target;
     this.progress = setup.quiet ? undefined
       : new ProgressLine({ tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t), ...(setup.cases !== undefined ? { cases: setup.cases } : {}) });

@@ -11,7 +11,7 @@ import type { PresentationInput, Presented } from './presentation.js';
 import { PROJECT_ROOT as ROOT } from '../paths.js';
 import { inRam, ramDir, ramHasRoomFor } from '../reporting/ram-place.js';
 import { replaceDirectoryInBackground } from '../reporting/replace-file.js';
-import { PRESENTING, releaseWorkDir, releaseWorkDirLater, workDir } from '../reporting/work-dirs.js';
+import { PRESENTING, releaseWorkDir, releaseWorkDirLater, sharedWorkDir, workDir } from '../reporting/work-dirs.js';
 import { manifestOf, type Report } from '../reporting/report.js';
 import { areaFile } from '../checks/check.js';
 import { presentedReport } from '../reporting/presented-report.js';
@@ -98,10 +98,10 @@ async function copyTree(from: string, to: string): Promise<void> {
  * disk while the run waits.
  */
 export async function presentWithVitest(report: Report, reportDir: string): Promise<Presented & { readonly removed: Promise<void>; readonly finishing?: Promise<void> }> {
-  const work = workDir(join(tmpdir(), 'conformance-present-'));
+  const work = sharedWorkDir(tmpdir(), 'presenting');
   const presented = presentedReport(report);
   const ram = !inRam(reportDir) && ramHasRoomFor(resultsBytes(presented));
-  const staging = workDir(ram ? join(ramDir(), 'conformance-present-') : join(reportDir, PRESENTING));
+  const staging = ram ? sharedWorkDir(ramDir(), 'presenting') : workDir(join(reportDir, PRESENTING));
   const input = join(work, 'report.json');
   let kept = false;
   try {

@@ -10,7 +10,7 @@ import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { displayLine, inertUrls } from './display.js';
 import { prettyMessage } from './pretty-body.js';
 import { inRam, ramDir, ramHasRoomFor } from './ram-place.js';
-import { HTML_WORK, releaseWorkDir, workDir } from './work-dirs.js';
+import { HTML_WORK, releaseWorkDir, sharedWorkDir, workDir } from './work-dirs.js';
 import { replaceFile, replaceFileInPieces } from './replace-file.js';
 import type { Report } from './report.js';
 import { exitCodeOf, verdictWords } from './verdict.js';
@@ -300,7 +300,7 @@ export async function writeHtmlReport(reportDir: string, title: string, report: 
   // file system), so that they are linked.
   const results = ramResults ?? join(reportDir, 'allure-results');
   const ram = ramResults !== undefined || htmlWorkPlace(results) === 'ram';
-  const work = workDir(ram ? join(ramDir(), 'conformance-html-') : join(reportDir, HTML_WORK));
+  const work = ram ? sharedWorkDir(ramDir(), 'html') : workDir(join(reportDir, HTML_WORK));
   try {
     writeFileSync(join(work, 'allurerc.mjs'), CONFIG);
     linkTree(results, join(work, 'results'), ram && ramResults === undefined);
