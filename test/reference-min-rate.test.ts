@@ -8,7 +8,7 @@
 // never the one closed: the newcomer is refused when every other is. The guard's sweeps are held
 // still, so the window is one period whatever the machine's speed: the figures do not depend on time.
 import { mkdtempSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,7 @@ import { startJudgingReference } from '../lib/cli/judging-reference.js';
 import { ConnectionGuard, MIN_RATE, type ConnectionCounts } from '../lib/http/connection-guard.js';
 import { startReference } from '../lib/reference/server.js';
 import { honest, HONEST_BODY } from './helpers/honest-client.js';
+import { countingClient } from './helpers/answer-counting-client.js';
 import { until } from './helpers/wait.js';
 
 interface Server { readonly url: string; connections(): ConnectionCounts; close(): Promise<void> }
@@ -42,31 +43,20 @@ const PART = 4 * MIN_RATE;
 /** What the peer trickles of a body announced as 1 000 bytes. */
 const TRICKLE = '{"userName';
 
-/** A connection that writes `send`, reads what comes, and counts the answers. */
-function client(url: string, send: string) {
-  const { hostname, port } = new URL(url);
-  const c = { socket: undefined as unknown as Socket, got: '', closed: false, answers: () => c.got.split('HTTP/1.1 ').length - 1 };
-  c.socket = connect(Number(port), hostname, () => c.socket.write(send));
-  c.socket.on('error', () => undefined);
-  c.socket.on('close', () => { c.closed = true; });
-  c.socket.on('data', (d: Buffer) => { c.got += d.toString('latin1'); });
-  return c;
-}
-
 /** The guard's sweeps, held still: its clock and window stay where they are (one period, 1 s here),
  *  whatever the machine's speed. */
 const holdSweeps = () => vi.spyOn(ConnectionGuard.prototype as unknown as { sweep(): void }, 'sweep').mockImplementation(() => undefined);
 
 /** The socket a client's connection was accepted as, once the guard has swept since (undefined before). */
-const accepted = (sweeps: ReturnType<typeof holdSweeps>, c: ReturnType<typeof client>): Socket | undefined =>
+const accepted = (sweeps: ReturnType<typeof holdSweeps>, c: ReturnType<typeof countingClient>): Socket | undefined =>
   [...((sweeps.mock.contexts.at(-1) as { used: Map<Socket, unknown> } | undefined)?.used.keys() ?? [])].find((x) => x.remotePort === c.socket.localPort);
 
 describe.each(Object.keys(SERVERS))('the %s at its bound', (name) => {
   it('closes a peer trickling a body for a newcomer, not an honest client that pipelined dozens of requests and whose next body is on its way: the newcomer and every honest request are answered', async () => {
     const sweeps = holdSweeps();
     const s = await SERVERS[name]!(2);
-    const pipelining = client(s.url, WHOLE.repeat(PIPELINED));
-    const peer = client(s.url, head(1000));
+    const pipelining = countingClient(s.url, WHOLE.repeat(PIPELINED));
+    const peer = countingClient(s.url, head(1000));
     try {
       // Its answers read, the honest client sends its next head, the body to follow.
       await until(() => pipelining.answers() === PIPELINED, 'the pipelined requests to be answered');
@@ -93,7 +83,7 @@ describe.each(Object.keys(SERVERS))('the %s at its bound', (name) => {
   it('refuses a newcomer rather than close either of two honest clients uploading four times the minimum rate in the window, their bodies still coming: both are answered', async () => {
     const sweeps = holdSweeps();
     const s = await SERVERS[name]!(2);
-    const uploads = [client(s.url, head(UPLOAD.length)), client(s.url, head(UPLOAD.length))];
+    const uploads = [countingClient(s.url, head(UPLOAD.length)), countingClient(s.url, head(UPLOAD.length))];
     try {
       await until(() => s.connections().open === 2 && s.connections().waiting === 0, 'both heads to come');
       // A part of each body after its head.

@@ -36,10 +36,10 @@
 //   a NAT, a CDN) honest and hostile clients are one, and one honest load test uses dozens.
 // Cost: a request only stores its response on its connection (a listener per response added about
 // 1 µs per request in an A/B, no more than noise), and with `stalls` its socket's byte count; a sweep
-// timer (each second at most) samples that count of each connection that had a request, finds which answered
-// connections wait for a head again, by their last response being finished, so one between
-// requests is a candidate for closing from the sweep after its answer. A connection closed here
-// sent no whole request: it is no exchange, and is counted here.
+// timer (each second at most) samples that count of each connection that had a request, finds which
+// answered connections wait for a head again, by their last response being finished and its request
+// whole, so one between requests is a candidate for closing from the sweep after its answer. A
+// connection closed here sent no whole request: it is no exchange, and is counted here.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
@@ -149,6 +149,12 @@ export const MIN_RATE = 500;
 /** Bytes a socket has moved both ways (written: those its kernel took). */
 export const movedBy = (s: Socket): number => s.bytesRead + s.bytesWritten - s.writableLength;
 
+/** Whether a connection's last request is in progress: its answer not finished, or its body still
+ *  coming after it (an early answer, RFC 9110 allows it: a 405, a target's 413 the proxy forwards).
+ *  Else it waits for a head: an honest upload going on after its answer was closed as idle
+ *  (keepAliveMs + headMs after it), or first at the bound, whatever its pace. */
+const inProgress = (res: ServerResponse): boolean => !res.writableFinished || !res.req.complete;
+
 /** The socket a connection's request is read from, as its accept gave it (a TLS socket's TCP one). */
 const rawOf = (s: Socket): Socket => (s as Socket & { _parent?: Socket | null })._parent ?? s;
 
@@ -199,7 +205,7 @@ export class ConnectionGuard {
 
   get counts(): ConnectionCounts {
     let waiting = this.fresh.size;
-    for (const c of this.used.values()) if (c.res?.writableFinished) waiting++;
+    for (const c of this.used.values()) if (c.res && !inProgress(c.res)) waiting++;
     return { open: this.fresh.size + this.used.size, waiting, max: this.max, noHead: this.noHead, idle: this.idle, evicted: this.evicted, refused: this.refused, stalled: this.stalled };
   }
 
@@ -225,7 +231,7 @@ export class ConnectionGuard {
   }
 
   /** The request listener, each request's response stored on its connection (responses finish in
-   *  order, so the last one finished means none is in progress). */
+   *  order, so the last one finished, its request whole, means none is in progress). */
   listener(inner: RequestListener): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {
       const raw = rawOf(req.socket);
@@ -300,12 +306,12 @@ export class ConnectionGuard {
       while (this.rankedAt === this.now && this.nextStalled < this.stalledRank.length) {
         const s = this.stalledRank[this.nextStalled++]!;
         const c = this.used.get(s);
-        if (c?.res && !c.res.writableFinished && this.stalls!.stalled(s, c.res)) return s;
+        if (c?.res && inProgress(c.res) && this.stalls!.stalled(s, c.res)) return s;
       }
       if (ranked || this.noneStalledAt === this.now) return undefined;
       const found: [number, number, Socket][] = [];
       for (const [s, c] of this.used) {
-        if (c.at === undefined || !c.res || c.res.writableFinished || !this.stalls!.stalled(s, c.res)) continue;
+        if (c.at === undefined || !c.res || !inProgress(c.res) || !this.stalls!.stalled(s, c.res)) continue;
         // Since the sweep before the last (the clock `before`), else its first head came since then.
         const [start, startAt] = c.mark === undefined ? [c.moved!, c.at] : [c.mark, this.before];
         // Not what its kernel took at once of its last answer before its client kept it waiting (its
@@ -348,7 +354,7 @@ export class ConnectionGuard {
       // Each, busy or not: a window spans its requests. (Undefined `last`: its first head came since.)
       if (this.stalls) { c.mark = c.last; c.last = movedBy(socket); }
       const res = c.res!;
-      if (!res.writableFinished) continue;
+      if (inProgress(res)) continue;
       if (c.idleFor !== res) {
         c.idleFor = res;
         c.since = this.now;

@@ -645,16 +645,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       giveUp: (now) => giveUp(answering ? (now - answerAt >= T ? 'slow-answer' : 'lagging-answer') : (now - t0 >= T ? 'slow-request' : 'lagging-request')),
     };
     // The proxy waits on the client: for the body while the target takes what comes, or for the
-    // client's full side to take the answer.
+    // client's full side to take the answer. After an early answer, for the rest of the body while
+    // it is read (at the target's pace, or dropped: see `uploadOn`), the exchange already counted.
     const mine = {
-      stalled: () => !finished && (req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
-      closing: () => giveUp('stalled-at-bound'),
+      stalled: () => (finished ? !req.complete && req.readableFlowing === true : req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
+      closing: () => { if (!finished) giveUp('stalled-at-bound'); },
       // Its answer's first wait on the client that was not a quick one (the one now, once it is not),
       // and never before all its kernels' buffers can take of the answer (`unread`): a wait is no end
       // of that take when the client's kernel pauses in it (an ACK delayed 57 ms, the thread asleep)
       // and takes megabytes more at once after, which no timing tells from a client reading a burst;
       // but a client reading nothing is never taken more than those buffers hold.
-      from: () => answerSocket === undefined ? undefined : Math.max(answerSocket + unread, paceFrom ? socketThen : waitStart && performance.now() - waitStart >= QUICK_WAIT_MS ? waitStartSocket : 0),
+      from: () => answerSocket === undefined || finished ? undefined : Math.max(answerSocket + unread, paceFrom ? socketThen : waitStart && performance.now() - waitStart >= QUICK_WAIT_MS ? waitStartSocket : 0),
     };
     current.set(req.socket, mine);
     const watchClient = () => {
@@ -673,7 +674,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let bodyWatch: NodeJS.Timeout | undefined;
     const watchBody = (ms: number) => {
       bodyWatch = setTimeout(() => {
-        if (req.complete || finished || failed) return;
+        if (req.complete || failed) return;
         const now = performance.now();
         // A 100 not sent within --timeout is waited for no longer on the target's account (a client
         // need not wait for it, RFC 9110 10.1.1): a target knowing nothing of Expect waits for the
@@ -682,6 +683,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         const spent = now - t0 - blocked - (blockedSince ? now - blockedSince : 0);
         // (Held back by the target now: looked at again, no sooner than 100 ms, until it lets go.)
         if (spent < bodyDue) { watchBody(Math.max(bodyDue - spent, 100)); return; }
+        // Answered early, the exchange counted: no 408 can follow its answer, the connection is closed.
+        if (finished) { closing.add(req.socket); req.socket.destroy(); return; }
         giveUp('request-timeout');
         clearTimeout(noAnswer);
         upstream.destroy();
@@ -701,10 +704,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answerCopy?.seal();
       active--;
       clearTimeout(watch);
-      clearTimeout(bodyWatch);
       forget?.();
       holders.delete(holder);
-      if (current.get(req.socket) === mine) current.delete(req.socket);
+      // A body still coming after its answer keeps its deadline and its place for the guard, to its end.
+      if (req.complete || req.socket.destroyed) {
+        clearTimeout(bodyWatch);
+        if (current.get(req.socket) === mine) current.delete(req.socket);
+      }
       if (outcome.error) answerCopy?.release();
       if (!copying || !requestCopy || requestCopy.dropped || answerCopy?.dropped) {
         requestCopy?.release();
@@ -950,6 +956,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     req.on('end', () => {
       clearTimeout(bodyWatch);
+      if (finished && current.get(req.socket) === mine) current.delete(req.socket);
       if (!answering) clearTimeout(watch);
       // (Once the exchange is done too: the rest of a body its answer came before goes on, its end with it.)
       if (failed || upstream.destroyed || upstream.socket?.writable === false) return;
