@@ -314,7 +314,21 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
     ...(ctx.differential ? { differential: ctx.differential } : {}),
-  }, r, harnessTexts(run), shownBy, MEMBER_NAMES);
+  }, r, harnessTexts(run), shownBy, new Set([...MEMBER_NAMES, ...configurationNames(ctx.configuration)]));
+}
+
+/** The configuration's member names at any depth (its options, the effective values, the namespaces,
+ *  the request values' operations and fields, …): the harness's words, never redacted as names (a
+ *  --header "X-Api-Key: timeoutMs" masked the key of the run's timeout). The header names under
+ *  `headers` are the user's, redacted as before; every value is, as before. */
+function configurationNames({ headers: _user, ...own }: Readonly<Record<string, unknown>>): Set<string> {
+  const names = new Set(['headers']);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) { names.add(k); walk(v); }
+  };
+  walk(own);
+  return names;
 }
 
 /** The report's own member names, which published() never redacts as names: a secret or personal
