@@ -74,6 +74,9 @@ export interface ReportedExchange {
   readonly url: string;
   readonly status?: number;
   readonly error?: string;
+  /** A recording holds its request but not its answer (no response, no body, a body text naming no
+   *  bytes): replay.sh has no answer of the run to compare a replay's with, not even "no answer". */
+  readonly answerNotRecorded?: true;
   readonly durationMs: number;
   /** Requests sent for it, when retried (429/503 with Retry-After). */
   readonly attempts?: number;
@@ -273,6 +276,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       url: scope.text(ex.request.url),
       ...(ex.response ? { status: ex.response.status } : {}),
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
+      ...(ex.error?.kind === 'not-recorded' ? { answerNotRecorded: true as const } : {}),
       durationMs: ex.durationMs,
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
       request: byScope(requestText(ex, scope), scope),
@@ -352,7 +356,7 @@ const MEMBER_NAMES: ReadonlySet<string> = new Set(Object.keys({
   probe: true, sources: true, side: true, status: true, message: true, groups: true, evidence: true, replay: true, shrunk: true,
   judged: true, probes: true, findings: true, path: true, count: true, actual: true, exchange: true, case: true, from: true,
   steps: true, tried: true, request: true, curl: true, seed: true, source: true, method: true, url: true, error: true, attempts: true,
-  response: true, responseSha256: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
+  response: true, responseSha256: true, answerNotRecorded: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
   legacy: true, compared: true, comparedByOperation: true, inconclusive: true, differences: true, paths: true, noise: true,
   interpretations: true, differing: true, rate: true, examples: true, shownBy: true, candidate: true, how: true, legacyVaried: true,
   candidateDiffered: true,
