@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_ROUTE, startJudgingReference, type JudgingReference } from '../lib/cli/judging-reference.js';
-import { LINES_PER_CHECK } from '../lib/cli/live-judging.js';
+import { CATALOGUE } from '../lib/checks/catalogue.js';
+import { findingLines, LINES_PER_CHECK } from '../lib/cli/live-judging.js';
 import { startReference } from '../lib/reference/server.js';
+import { Redactor } from '../lib/reporting/redact.js';
 import { MAX_MESSAGE } from '../lib/reporting/report.js';
 import { rawExchange } from './helpers/raw-target.js';
 
@@ -35,7 +37,19 @@ describe('the judging reference against hostile clients', () => {
     expect(got.lines).toHaveLength(1);
     expect(got.lines[0]).toMatch(/^✗ REQ-JSON-TYPES \[MUST\] client\.\d+ POST \/user\/confirmemail: "7{50,}…/);
     expect(got.lines[0]).toMatch(/ at \$\.ownerId$/);
-    expect(got.lines[0]!.length).toBeLessThan(MAX_MESSAGE + 100);
+    expect(got.lines[0]!.length).toBeLessThanOrEqual(MAX_MESSAGE);
+  });
+
+  it('12 unknown members of 1 000 characters: 10 lines within 400 characters, each with its reason and its path cut as the reports cut it, and one saying 2 more', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `N${String(i).padStart(2, '0')}${'a'.repeat(997)}`);
+    const body = `{"userName":"jdoe.support",${names.map((n) => `"${n}":1`).join(',')}}`;
+    const got = await sent(`${head(`content-length: ${body.length}\r\n`)}${body}`);
+    expect(got.lines).toHaveLength(LINES_PER_CHECK + 1);
+    for (const l of got.lines) expect(l.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    for (const l of got.lines.slice(0, LINES_PER_CHECK)) {
+      expect(l).toMatch(/^✗ REQ-JSON-UNKNOWN-MEMBERS \[SHOULD\] client\.\d+ POST \/supportstateuser: "N\d\da+…" \(1,000 characters\) is not a member of SupportStateUserLoginRequest at \$\.N\d\da{29}…\(956 characters cut\)…a{12}$/);
+    }
+    expect(got.lines.at(-1)).toMatch(/: and 2 more finding\(s\) of this check here \(the reports count them all\)$/);
   });
 
   it('a Content-Type of 15 014 characters prints a line that states what is wrong with it, the value cut with its length', async () => {
@@ -104,6 +118,24 @@ describe('the judging reference against hostile clients', () => {
     expect(status).toBe('HTTP/1.1 417 Expectation Failed');
     expect(rest.at(-1)).toBe('Expectation Failed: only "100-continue" is met, not "200-ok"');
     expect(got.lines).toEqual([]);
+  });
+});
+
+describe('a live finding line of the longest parts a client can make', () => {
+  it('a 2 000-character request path, the longest check id and a finding at a 1 000-character name: each line within 400 characters, the reason and the count of findings kept', () => {
+    const check = CATALOGUE.reduce((a, c) => (c.id.length + c.level.length > a.id.length + a.level.length ? c : a));
+    const name = `N${'a'.repeat(999)}`;
+    const finding = { path: `$.${name}`, message: `"${name}" is not a member of SupportStateUserLoginRequest` };
+    const ex = {
+      id: 'proxy.123456789', title: 'a client\'s', origin: { source: 'proxy' as const, vouched: false },
+      request: { method: 'POST', url: `http://judging.test/${'p'.repeat(2000)}`, headers: {} },
+      startedAt: new Date(0).toISOString(), durationMs: 1,
+    };
+    const lines = findingLines(ex, [[check, Array.from({ length: LINES_PER_CHECK + 3 }, () => finding)]], new Redactor({ showPersonalData: true, secrets: [] }), false);
+    expect(lines).toHaveLength(LINES_PER_CHECK + 1);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(MAX_MESSAGE);
+    expect(lines[0]).toMatch(new RegExp(`^✗ ${check.id} \\[${check.level}\\] proxy\\.123456789 POST /p+…: "Na+…" \\(1,000 characters\\) is not a member of SupportStateUserLoginRequest at \\$\\.Na{31}…\\(956 characters cut\\)…a{12}$`));
+    expect(lines.at(-1)).toMatch(/ POST \/p+…: and 3 more finding\(s\) of this check here \(the reports count them all\)$/);
   });
 });
 

@@ -3,6 +3,9 @@
 // stands as a value, never as a member name. Masked there, summary.json lost its gate (a run gated on
 // SHOULD wrote a junit.xml with no failure and was rebuilt CONFORMANT) or its counts.exchanges (the
 // run ended in an internal error).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
@@ -10,6 +13,8 @@ import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { buildReport } from '../lib/reporting/report.js';
+import { runCli } from './helpers/cli.js';
+import { useReference } from './helpers/reference.js';
 
 const NAMES = ['Gate', 'title', 'exchanges', 'Evidence', 'groups'];
 
@@ -36,5 +41,20 @@ describe('a secret spelled like a member name of the report', () => {
     const shown = report.exchanges.find((e) => e.id === 'har.1')!.request;
     expect(shown).toContain('x-note: «secret header: string, 4 chars»');
     expect(shown).not.toMatch(/exchanges/i);
+  });
+});
+
+describe('a secret or personal value spelled like a key of the configuration', () => {
+  const reference = useReference();
+  it('a real run: the configuration\'s keys (an option, an effective value) stay as the harness wrote them, their secret and personal values masked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'configuration-names-'));
+    const r = await runCli(['--base-url', reference.url, '--report-dir', dir, '--timeout', '60000', '--reports', 'summary',
+      '--header', 'X-Api-Key: timeoutMs', '--header', 'X-Two: report-dir'], { LOGIN_USER_NAME: 'maxBodyBytes' });
+    expect(r.code).toBe(0);
+    const { configuration } = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { configuration: Record<string, unknown> & { options: Record<string, unknown>; headers: Record<string, string>; requestValues: { login: Record<string, string> } } };
+    expect(memberNames(configuration).filter((k) => k.includes('«'))).toEqual([]);
+    expect([configuration.timeoutMs, configuration.maxBodyBytes, configuration.options['report-dir'], configuration.options.timeout]).toEqual([60000, 10 * 1024 * 1024, dir, 60000]);
+    expect(configuration.headers).toEqual({ 'x-api-key': '«secret header: string, 9 chars»', 'x-two': '«secret header: string, 10 chars»' });
+    expect(configuration.requestValues.login.userName).toBe('«personal: string, 12 chars»');
   });
 });

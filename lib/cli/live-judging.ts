@@ -7,6 +7,7 @@ import type { ExchangeView } from '../checks/exchange-view.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
+import { failLine, type LineFit } from '../checks/fail-line.js';
 import { consoleText, displayLine, shownMessage, shownPath, shownValue } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { MAX_MESSAGE } from '../reporting/report.js';
@@ -18,6 +19,11 @@ export type Failures = readonly (readonly [Check, readonly Finding[]])[];
 /** Lines printed for one check on one exchange; one more says how many were not. A request of
  *  10 000 unknown members printed 10 000 lines, each redacted: 0.5 to 1 s of the event loop. */
 export const LINES_PER_CHECK = 10;
+
+/** Characters of a request's path a live line shows: what a client wrote, cut (after redaction) so
+ *  that a line of the longest check id, a finding's path cut as the reports cut it and this path
+ *  still leaves its message room within MAX_MESSAGE. Longer than any path the contract gives. */
+const MAX_LIVE_PATH = 64;
 
 /** The lines of one judged exchange: "✗ ID [LEVEL] exchange METHOD /path: message at $.path" per
  *  finding (LINES_PER_CHECK of a check at most), or one "✓ …: no finding" when `clean` lines are
@@ -34,19 +40,20 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   scope.learnExchange(failures.length ? ex : request);
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }
-  // Each part a client wrote (its path, a value it sent) is cut as the reports cut it, after
-  // redaction: a 900 KB value in a request printed a 900 KB line.
-  const cut = (text: string) => shownValue(scope.line(text), MAX_MESSAGE);
-  const what = `${ex.id} ${ex.request.method} ${cut(path)}`;
+  // Each part a client wrote (its path, a value it sent) is cut, after redaction: a 900 KB value in a
+  // request printed a 900 KB line.
+  const what = `${ex.id} ${ex.request.method} ${shownValue(scope.line(path), MAX_LIVE_PATH)}`;
   const line = (text: string) => consoleText(displayLine(text));
   // A body left out (or not whole) was not judged: "no finding" alone read as a body that passed.
   const unjudgedBody = ex.request.bodyLeftOut ? ' (its body went past the body cap: not judged)' : ex.request.bodyUnfinished ? ' (its body was still coming when its answer was whole: not judged)' : '';
   if (!failures.length) return clean ? [line(`✓ ${what}: no finding${unjudgedBody}`)] : [];
   return failures.flatMap(([check, findings]) => {
-    const head = `✗ ${check.id} [${check.level}] ${what}: `;
-    const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${head}${shownMessage(scope.line(f.message), MAX_MESSAGE)}${f.path && /^[$/]/.test(f.path) ? ` at ${shownPath(scope.line(f.path))}` : ''}`));
+    const id = `✗ ${check.id} [${check.level}] `;
+    // Each line within MAX_MESSAGE as a report's failed-check line is: its path and message cut by failLine.
+    const fit: LineFit = { max: MAX_MESSAGE - id.length, path: (p) => shownPath(scope.line(p)), message: (m, max) => shownMessage(scope.line(m), max) };
+    const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${id}${failLine({ judged: 0, judgedProbes: 0, failed: 1, findings: 1, first: { ...f, exchange: what } }, fit)}`));
     const more = findings.length - shown.length;
-    return more > 0 ? [...shown, line(`${head}and ${more} more finding(s) of this check here (the reports count them all)`)] : shown;
+    return more > 0 ? [...shown, line(`${id}${what}: and ${more} more finding(s) of this check here (the reports count them all)`)] : shown;
   });
 }
 

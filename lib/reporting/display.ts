@@ -99,16 +99,18 @@ function quotedHead(inner: string, max: number): string {
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
 /** A message shown `max` characters at most. When longer, each value it quotes (as show() writes
- *  one) is cut first, to MAX_SHOWN_VALUE characters with its full length stated: a check says what
- *  it received before what is wrong with it, and a cut at the end kept a 16 KB header and lost the
- *  reason. Only then is the end cut. Like every cut, after redaction (a length stated is of the
- *  value as shown, a marker in place of what it hides). */
+ *  one) is cut first, to MAX_SHOWN_VALUE characters (half of `max` when that is less: a line that
+ *  leaves its message little room) with its full length stated: a check says what it received before
+ *  what is wrong with it, and a cut at the end kept a 16 KB header and lost the reason. Only then is
+ *  the end cut. Like every cut, after redaction (a length stated is of the value as shown, a marker
+ *  in place of what it hides). */
 export function shownMessage(s: string, max: number): string {
   if (s.length <= max) return detachedCopy(s);
+  const valueMax = Math.min(MAX_SHOWN_VALUE, Math.ceil(max / 2));
   return shownValue(s.replace(QUOTED, (quoted) => {
     const inner = quoted.slice(1, -1);
-    if (inner.length <= MAX_SHOWN_VALUE) return quoted;
-    const head = quotedHead(inner, MAX_SHOWN_VALUE);
+    if (inner.length <= valueMax) return quoted;
+    const head = quotedHead(inner, valueMax);
     let length = inner.length;
     try { length = codePointCount(JSON.parse(quoted) as string); } catch { /* a quote a check wrote raw: its characters as shown */ }
     return `"${head}…" (${withThousands(length)} characters)`;

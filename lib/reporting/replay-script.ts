@@ -148,6 +148,9 @@ function restore<K, V>(map: Map<K, V>, was: ReadonlyMap<K, V>): void {
 
 /** What a request the target did not answer got, in the run and in the replay (curl says why on stderr). */
 const NO_ANSWER = 'no answer';
+/** What stands for the run's answer where the recording holds none: not "no answer" (which the
+ *  run did not see either), and nothing a replay's answer is the same as or differs from. */
+const NOT_RECORDED = 'not recorded';
 
 /** The bounds of each curl of a report (summary.json's and replay.sh's), in seconds, from the run's
  *  --timeout (the configuration's timeoutMs): connecting within it, the whole exchange within
@@ -248,7 +251,7 @@ export function replayScript(report: Report): string {
       ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
-      `shown ${quoted} ${shellQuote(ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+      `shown ${quoted} ${shellQuote(ex?.answerNotRecorded ? NOT_RECORDED : ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
   };
   for (const c of report.checks.filter((x) => x.status === 'fail')) {
     // A shrunk failure replays its smallest failing request (a curl writes a control character of a
@@ -296,10 +299,11 @@ export function replayScript(report: Report): string {
     // control character, which it escapes too, is sent as it is: the replay then says it differs).
     'json_text() { printf \'%s\' "$1" | sed -e \'s/\\\\/\\\\\\\\/g\' -e \'s/"/\\\\"/g\'; }',
     'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
-    '# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got.',
+    `# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare).`,
     'shown() {',
     `  if [ "$status" = ${shellQuote(NO_ANSWER)} ]; then got=-; else got=$(sha "$body"); fi`,
-    '  if [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
+    `  if [ "$2" = ${shellQuote(NOT_RECORDED)} ]; then same="the run's answer was not recorded: nothing to compare with"`,
+    '  elif [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
     '  printf \'%s: %s sha256 %s (%s)\\n\' "$1" "$status" "$got" "$same"',
     '}',
     ...(steps.length ? steps : ['echo "no failed check to replay"']),

@@ -74,6 +74,9 @@ export interface ReportedExchange {
   readonly url: string;
   readonly status?: number;
   readonly error?: string;
+  /** A recording holds its request but not its answer (no response, no body, a body text naming no
+   *  bytes): replay.sh has no answer of the run to compare a replay's with, not even "no answer". */
+  readonly answerNotRecorded?: true;
   readonly durationMs: number;
   /** Requests sent for it, when retried (429/503 with Retry-After). */
   readonly attempts?: number;
@@ -273,6 +276,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       url: scope.text(ex.request.url),
       ...(ex.response ? { status: ex.response.status } : {}),
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
+      ...(ex.error?.kind === 'not-recorded' ? { answerNotRecorded: true as const } : {}),
       durationMs: ex.durationMs,
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
       request: byScope(requestText(ex, scope), scope),
@@ -314,7 +318,21 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
     ...(ctx.differential ? { differential: ctx.differential } : {}),
-  }, r, harnessTexts(run), shownBy, MEMBER_NAMES);
+  }, r, harnessTexts(run), shownBy, new Set([...MEMBER_NAMES, ...configurationNames(ctx.configuration)]));
+}
+
+/** The configuration's member names at any depth (its options, the effective values, the namespaces,
+ *  the request values' operations and fields, …): the harness's words, never redacted as names (a
+ *  --header "X-Api-Key: timeoutMs" masked the key of the run's timeout). The header names under
+ *  `headers` are the user's, redacted as before; every value is, as before. */
+function configurationNames({ headers: _user, ...own }: Readonly<Record<string, unknown>>): Set<string> {
+  const names = new Set(['headers']);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) { names.add(k); walk(v); }
+  };
+  walk(own);
+  return names;
 }
 
 /** The report's own member names, which published() never redacts as names: a secret or personal
@@ -338,7 +356,7 @@ const MEMBER_NAMES: ReadonlySet<string> = new Set(Object.keys({
   probe: true, sources: true, side: true, status: true, message: true, groups: true, evidence: true, replay: true, shrunk: true,
   judged: true, probes: true, findings: true, path: true, count: true, actual: true, exchange: true, case: true, from: true,
   steps: true, tried: true, request: true, curl: true, seed: true, source: true, method: true, url: true, error: true, attempts: true,
-  response: true, responseSha256: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
+  response: true, responseSha256: true, answerNotRecorded: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
   legacy: true, compared: true, comparedByOperation: true, inconclusive: true, differences: true, paths: true, noise: true,
   interpretations: true, differing: true, rate: true, examples: true, shownBy: true, candidate: true, how: true, legacyVaried: true,
   candidateDiffered: true,
