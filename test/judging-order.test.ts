@@ -1,4 +1,4 @@
-// Exchanges are judged in the order they were sent, whatever order their answers come in
+// Exchanges are folded in the order they were sent, whatever order their answers come in
 // (lib/engine/run.ts): the examples a report shows (each check's first failures) are the first in
 // the input, the same on every run of it. A forwarder holds the answers to all the accounts until
 // every request has come, then gives them in reverse: the last account's answer first.
@@ -19,6 +19,7 @@ import { FAULTS } from '../lib/reference/variants.js';
 const ACCOUNTS = 8;
 let reference: RunningReference;
 let forwarder: { url: string; answered: string[]; close: () => Promise<void> };
+let clean: RunningReference;
 
 /** Forwards each request to `target`; answers none until `count` have come, then all, last first. */
 async function reversing(target: string, count: number): Promise<typeof forwarder> {
@@ -61,7 +62,37 @@ beforeAll(async () => {
   reference = await startReference({ variants: FAULTS.filter((f) => f.name === 'json-guid-dashed-at-depth'), faultRate: 1 });
   forwarder = await reversing(reference.url, ACCOUNTS);
 });
-afterAll(async () => { await forwarder.close(); await reference.close(); });
+afterAll(async () => { await forwarder.close(); await reference.close(); await clean?.close(); });
+
+/** Forwards each request to `target` at once, but the first account's answer only once `others` more
+ *  requests have come, or after `fallbackMs` (`released` says which). */
+async function holdingFirst(target: string, others: number, fallbackMs: number) {
+  let seen = 0;
+  let release: (() => void) | undefined;
+  const state = { url: '', released: '', server: createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const first = /"userName":"user1"/.test(body.toString());
+      if (!first && ++seen >= others && release) { state.released ||= `${seen} others came`; release(); release = undefined; }
+      const out = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          const send = () => { res.writeHead(answer.statusCode!, answer.headers); res.end(Buffer.concat(parts)); };
+          if (!first || seen >= others) { send(); return; }
+          const timer = setTimeout(() => { state.released ||= `after ${fallbackMs} ms, ${seen} others came`; release = undefined; send(); }, fallbackMs);
+          release = () => { clearTimeout(timer); send(); };
+        });
+      });
+      out.end(body);
+    });
+  }) };
+  await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;
+  return state;
+}
 
 describe('judging order', () => {
   it('the examples are the first accounts of the file, though their answers came last', async () => {
@@ -77,5 +108,29 @@ describe('judging order', () => {
     expect(guid.failed).toBe(ACCOUNTS);
     expect([...new Set(guid.examples.map((e) => e.exchange))]).toEqual(Array.from({ length: MAX_EXAMPLE_EXCHANGES }, (_, i) => `case-${i + 1}.login`));
     expect(result.exchanges.map((e) => e.id)).toEqual(Array.from({ length: MAX_EXAMPLE_EXCHANGES }, (_, i) => `case-${i + 1}.login`));
+  });
+
+  // Judged as each answer comes, folded in the order sent: an account passing every check waits to be
+  // folded as its id and judgement only, and its slot goes to the next request.
+  it('a late answer holds back no later request while the exchanges pass: every other account is sent before it comes, and all are folded', async () => {
+    clean = await startReference({});
+    const accounts = 16;
+    const held = await holdingFirst(clean.url, accounts - 1, 20_000);
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), 'judging-late-')), 'accounts.jsonl');
+      writeFileSync(file, Array.from({ length: accounts }, (_, i) => `${JSON.stringify({ SupportStateUserLoginRequest: { userName: `user${i + 1}`, searchValues: 's' } })}\n`).join(''));
+      const folded: number[] = [];
+      const result = await runConformance({
+        baseUrl: held.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 60_000, maxBodyBytes: 10 * 1024 * 1024,
+        probes: false, cases: accountRequests(file, {}), checks: [checkById.get('JSON-GUID')!], concurrency: 4,
+        onProgress: (p) => folded.push(p.exchanges),
+      });
+      expect(held.released).toBe(`${accounts - 1} others came`);
+      const guid = result.results.find((r) => r.check.id === 'JSON-GUID')!;
+      expect([guid.status, guid.judged, result.counts.exchanges]).toEqual(['pass', accounts, accounts]);
+      expect(folded).toEqual(Array.from({ length: accounts }, (_, i) => i + 1));
+    } finally {
+      await new Promise<void>((resolve) => held.server.close(() => resolve()));
+    }
   });
 });

@@ -180,6 +180,12 @@ export async function pump<T>(source: Source<T>, limit: number, task: (item: T) 
   if (failure) throw failure.error;
 }
 
+/** Exchanges judged and not yet folded (runConformance without workers): past this many, an exchange
+ *  judged waits for the earlier ones before its slot goes to the next request. */
+const MAX_UNFOLDED = 512;
+/** What Judge.fold reads of an exchange it will not keep: all an exchange waiting to be folded holds. */
+const foldedPart = (ex: Exchange): Exchange => ({ id: ex.id, title: ex.title, origin: ex.origin, startedAt: ex.startedAt, request: ex.request, durationMs: ex.durationMs, ...(ex.error ? { error: ex.error } : {}) });
+
 /** What unjudgeableBy reads of a check: which side of the exchange it judges. */
 const ANSWER_SIDE = {};
 const REQUEST_SIDE = { side: 'request' } as const;
@@ -464,15 +470,15 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     fold(ex, judge.judge(ex));
     return (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES;
   };
-  // Exchanges are judged in the order they were sent, not the order their answers came: which ones a
+  // Exchanges are folded in the order they were sent, not the order their answers came: which ones a
   // report shows as examples (the first failures of each check) is then the same on every run of the
-  // same input. An answer that comes early waits for the earlier ones, at most `concurrency` of them
-  // (pump holds a slot until its exchange is judged), so memory stays bounded as before.
-  // Each exchange's turn is settled once it is judged (with workers: submitted); the next one waits
-  // for it only when it comes first, and only then is a promise made for it.
+  // same input. With judging workers an exchange is also judged in that order: an answer that comes
+  // early waits for the earlier ones, at most `concurrency` of them (pump holds a slot until its
+  // exchange is judged), so memory stays bounded as before. Each exchange's turn is settled once it is
+  // submitted; the next one waits for it only when it comes first, and only then is a promise made.
   let last: Turn = { settled: true };
   const sendContext: SendContext = { dispatcher: dispatcher!, options, budget, slots };
-  const sendAndJudge = async (spec: ExchangeSpec) => {
+  const sendAndJudgeInTurn = async (spec: ExchangeSpec) => {
     const before = last;
     const mine: Turn = { settled: false };
     last = mine;
@@ -489,6 +495,46 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       endTurn(mine);
     }
   };
+  // Without workers, an exchange is judged (and its secrets learned) as soon as its answer comes, and
+  // folded once every earlier one is: one slow answer no longer holds every slot the later ones took,
+  // leaving this thread idle while they wait. What waits to be folded is its judgement and, unless it
+  // may be kept (a probe, a generated request, a failure: it then holds its slot until folded, as
+  // before), only what folding reads of it (its id, origin and error): at most MAX_UNFOLDED of them.
+  const unfolded = new Map<number, { readonly ex: Exchange; readonly judgement: Judgement } | undefined>();
+  let sentCount = 0;
+  let foldedCount = 0;
+  let roomWaiters: (() => void)[] = [];
+  const foldInOrder = () => {
+    const from = foldedCount;
+    while (unfolded.has(foldedCount)) {
+      const u = unfolded.get(foldedCount);
+      unfolded.delete(foldedCount++);
+      if (u) fold(u.ex, judge.fold(u.ex, u.judgement)); // undefined: its task failed, and so does the run
+    }
+    if (foldedCount === from || !roomWaiters.length) return;
+    const waiters = roomWaiters;
+    roomWaiters = [];
+    for (const w of waiters) w();
+  };
+  const foldRoom = () => new Promise<void>((resolve) => roomWaiters.push(resolve));
+  const sendAndJudgeAhead = async (spec: ExchangeSpec) => {
+    const seq = sentCount++;
+    let entry: { readonly ex: Exchange; readonly judgement: Judgement } | undefined;
+    let whole = true;
+    try {
+      const ex = await send(spec, options.baseUrl, sendContext);
+      judgedHere++;
+      const judgement = judge.judgedHere(ex);
+      whole = ex.origin.source !== 'case' || judgement.looks.some(([, look]) => Array.isArray(look) && look.length > 0);
+      entry = { ex: whole ? ex : foldedPart(ex), judgement };
+      if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
+    } finally {
+      unfolded.set(seq, entry);
+      foldInOrder();
+    }
+    while (foldedCount <= seq && (whole || unfolded.size > MAX_UNFOLDED)) await foldRoom();
+  };
+  const sendAndJudge = options.judgeWorker && options.jobs! > 0 ? sendAndJudgeInTurn : sendAndJudgeAhead;
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
   try {
     if (sending) {
