@@ -91,6 +91,39 @@ describe('a HAR request body holding a lone surrogate', () => {
 });
 
 describe('a HAR response body holding a lone surrogate', () => {
+  it('leaves its status line and headers judged: the checks that read only those judge them, those that read the body skip saying why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-lone-surrogate-'));
+    const har = join(dir, 'recorded.har');
+    const login = '{"userName":"a","searchValues":"x"}';
+    const options = entry('/supportstateuser', {}, { text: '' }, { status: 200, type: 'text/plain', text: 'ok\ud800' });
+    options.request.method = 'OPTIONS';
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [
+      // Answered 200 (ROUTE-LOGIN-OPTIONS passes on it) with no Allow (OPTIONS-ALLOWS-POST fails on it).
+      options,
+      // A JSONP answer labelled as JSON: JSONP-MEDIA-TYPE fails on the header; the call in its body is unknown.
+      entry('/supportstateuser?callback=cb', { 'Content-Type': 'application/json' }, { text: login }, { status: 200, type: 'application/json', text: 'cb({"userName":"\udc00"})' }),
+      // Accept: application/xml answered as JSON: FORMAT-NEGOTIATION-OBSERVABLE fails on the header.
+      entry('/supportstateuser', { 'Content-Type': 'application/json', Accept: 'application/xml' }, { text: login }, { status: 200, type: 'application/json', text: '{"userName":"\udc00"}' }),
+    ] } }));
+    await runCli([...LEAN, '--har', har, '--report-dir', join(dir, 'out'), '--quiet']);
+    const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { checks: { id: string; status: string; message?: string }[] };
+    const status = (id: string) => summary.checks.find((c) => c.id === id)?.status;
+    expect(['ROUTE-LOGIN-OPTIONS', 'OPTIONS-ALLOWS-POST', 'JSONP-MEDIA-TYPE', 'FORMAT-NEGOTIATION-OBSERVABLE'].map((id) => [id, status(id)]))
+      .toEqual([['ROUTE-LOGIN-OPTIONS', 'passed'], ['OPTIONS-ALLOWS-POST', 'failed'], ['JSONP-MEDIA-TYPE', 'failed'], ['FORMAT-NEGOTIATION-OBSERVABLE', 'failed']]);
+    for (const id of ['JSONP-CALLBACK', 'JSON-MEMBER-NAMES']) {
+      expect(summary.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^the response body recorded holds a lone surrogate at character \d+, which names no bytes/) });
+    }
+  }, 60_000);
+
+  it('keeps the status line and headers for the checks of the head, as an answer recorded without its text does', () => {
+    const lone = exchangeOfEntry(entry('/supportstateuser', { 'Content-Type': 'application/json' }, { text: '{}' }, { status: 200, type: 'application/json', text: '{"userName":"\udc00"}' }), 0, 1 << 20);
+    const untold = entry('/supportstateuser', { 'Content-Type': 'application/json' }, { text: '{}' }, { status: 404, type: 'text/plain', text: '' });
+    delete (untold.response.content as { text?: string }).text;
+    const textless = exchangeOfEntry(untold, 1, 1 << 20);
+    expect([lone.answerHead?.status, lone.answerHead?.headers, lone.response]).toEqual([200, { 'content-type': 'application/json' }, undefined]);
+    expect([textless.answerHead?.status, textless.answerHead?.headers, textless.error?.message]).toEqual([404, { 'content-type': 'text/plain' }, 'no response body recorded in the HAR']);
+  });
+
   it('is not judged as the target\'s: the answer is not recorded as sent, and no U+FFFD stands for it', () => {
     const ex = exchangeOfEntry(entry('/supportstateuser', { 'Content-Type': 'application/json' }, { text: '{}' }, { status: 200, type: 'application/json', text: '{"userName":"\udc00"}' }), 0, 1 << 20);
     expect([ex.response, ex.error]).toEqual([undefined, { kind: 'not-recorded', message: 'the response body recorded holds a lone surrogate at character 13, which names no bytes: what was answered is not known' }]);

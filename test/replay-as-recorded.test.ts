@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startJudgingReference } from '../lib/cli/judging-reference.js';
+import { replayed } from '../lib/engine/differential.js';
 import type { Exchange } from '../lib/http/exchange.js';
 import { BODY_REBUILT, curlCommand, requestText } from '../lib/reporting/exchange-text.js';
 import { Redactor } from '../lib/reporting/redact.js';
@@ -154,6 +155,18 @@ describe('a replay of a HAR body recorded with another length than its Content-L
     expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'REQ-X (MUST) har.1: not replayed: its request body was recorded with another length than its Content-Length says was sent: not the bytes sent\n']);
     expect(setup.target.requests).toHaveLength(before);
     expect(requestText(ex, shown)).toContain('(recorded as 20 bytes, where its Content-Length says 19 were sent: not the bytes sent)');
+  });
+
+  it('is not sent by the differential to either deployment, which says why, naming both lengths', async () => {
+    const body = '{"userName":"jos\u00e9"}';
+    const ex = exchangeOfEntry({
+      request: { method: 'POST', url: 'http://svc.example/supportstateuser', headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Length', value: '19' }], postData: { text: body } },
+      response: { status: 200, headers: [], content: { text: '{}' } },
+    }, 0, 1 << 20);
+    const notSent: string[] = [];
+    const sent: string[] = [];
+    for await (const spec of replayed((async function* () { yield ex; })(), {}, (e, why) => notSent.push(`${e.id}: ${why}`))) sent.push(spec.id);
+    expect([sent, notSent]).toEqual([[], ['har.1: its request body was recorded as 20 bytes, where its Content-Length says 19 were sent: not the bytes sent']]);
   });
 });
 

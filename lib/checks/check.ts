@@ -54,8 +54,10 @@ export interface Check {
    *  request checks: requests a client sent): the check is run only when the run has such a source,
    *  so a plain probe run is not padded with checks that could never judge anything. Unset: any. */
   readonly sources?: readonly EvidenceSource[];
-  /** 'request': it judges what the client sent, not the answer (an unrecorded answer does not stop it). */
-  readonly side?: 'request';
+  /** 'request': it judges what the client sent, not the answer (an unrecorded answer does not stop it).
+   *  'head': it judges the answer's status line and header fields only, through ExchangeView.head()
+   *  (an answer recorded without its body as sent, Exchange.answerHead, does not stop it). */
+  readonly side?: 'request' | 'head';
   /** Whether this exchange is of a kind the check judges. */
   appliesTo(ex: ExchangeView): boolean;
   /** The check's verdict on one exchange of its kind. */

@@ -5,7 +5,7 @@
 import { classify, type RequestKind } from '../contract/classify.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { SOAP } from '../contract/namespaces.js';
-import { STOPPED_RUN, type Exchange, type Origin, type RecordedResponse } from '../http/exchange.js';
+import { STOPPED_RUN, type AnswerHead, type Exchange, type Origin, type RecordedResponse } from '../http/exchange.js';
 import { MAX_STACKED_CODINGS } from '../http/content-coding.js';
 import { splitJsonp } from '../json/jsonp.js';
 import { parseJson, parseJsonBytes, parseJsonSlowly, type ParsedJson } from '../json/parse.js';
@@ -105,13 +105,22 @@ export class ExchangeView {
     return ok(ex.response);
   }
 
+  /** The answer's status line and header fields: the response's, or those a recording holds of an
+   *  answer whose body it does not (Exchange.answerHead). What a check of side 'head' reads. */
+  head(): Decoded<AnswerHead> {
+    const head = this.exchange.answerHead;
+    return head ? ok(head) : this.response();
+  }
+
   /** Why nothing of this exchange can be judged by `check`, or undefined: it was never sent (the
-   *  run's request cap), or a recording holds its request but not its answer, or the harness's client
-   *  could not read an answer HTTP allows (neither of which a check of the request needs). A check
-   *  then skips, never fails. */
-  unjudgeableBy(check: { readonly side?: 'request' }): string | undefined {
+   *  run's request cap), or a recording holds its request but not its answer (a check of the head
+   *  judges one whose head it holds), or the harness's client could not read an answer HTTP allows
+   *  (neither of which a check of the request needs). A check then skips, never fails. */
+  unjudgeableBy(check: { readonly side?: 'request' | 'head' }): string | undefined {
     const e = this.exchange.error;
-    return e?.kind === 'not-sent' ? (e.message.includes(STOPPED_RUN) ? `not sent (${STOPPED_RUN})` : 'not sent (request cap reached)') : (e?.kind === 'not-recorded' || e?.kind === 'not-read') && check.side !== 'request' ? e.message : undefined;
+    if (e?.kind === 'not-sent') return e.message.includes(STOPPED_RUN) ? `not sent (${STOPPED_RUN})` : 'not sent (request cap reached)';
+    if (e?.kind !== 'not-recorded' && e?.kind !== 'not-read') return undefined;
+    return check.side === 'request' || (check.side === 'head' && this.exchange.answerHead) ? undefined : e.message;
   }
 
   /** The body's bytes as the client reads them (a content coding the request offered, undone). */

@@ -88,9 +88,10 @@ export const FORMAT_CHECKS: readonly Check[] = [
     requirement: `A JSONP answer's Content-Type is a JavaScript type (${JAVASCRIPT_MEDIA_TYPES.slice(0, 2).join(', ')}, …).`,
     interpretation: 'Not stated by the spec; ServiceStack sends text/javascript (application/javascript in old versions), and browsers with nosniff refuse a script served as JSON.',
     judges: safeJsonp.judges,
+    side: 'head',
     appliesTo: safeJsonp.applies,
     judge: (ex) => {
-      const r = ex.response();
+      const r = ex.head();
       if (!r.ok) return { skip: r.reason };
       if (r.value.status !== 200) return { skip: `status ${r.value.status}` };
       return statusAndType(ex, 200, JAVASCRIPT_MEDIA_TYPES);
@@ -120,9 +121,10 @@ export const FORMAT_CHECKS: readonly Check[] = [
     interpretation: 'The spec speaks of overriding content negotiation; if a target answers JSON whatever Accept says, FORMAT-JSON-EXTENSION and FORMAT-JSON-QUERY pass without proving the override.',
     judges: negotiatedXml.judges,
     probe: 'a POST with Accept: application/xml and no .json or ?format=json',
+    side: 'head',
     appliesTo: negotiatedXml.applies,
     judge: (ex) => {
-      const r = ex.response();
+      const r = ex.head();
       if (!r.ok) return { skip: r.reason };
       const type = mediaType(r.value.headers['content-type']);
       return type?.endsWith('xml') ? [] : [finding(`answered ${type === undefined ? 'no media type' : show(type)}; the override checks cannot tell an override from no negotiation`, { path: PATHS.contentType, actual: type ?? '' })];

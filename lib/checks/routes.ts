@@ -42,6 +42,7 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
       requirement: `OPTIONS ${op.route} answers with a success status.`,
       interpretation: 'The spec lists the OPTIONS route but not what it returns (4.4): any 2xx passes; headers are advisory (OPTIONS-ALLOWS-POST).',
       judges: options.judges,
+      side: 'head',
       appliesTo: options.applies,
       judge: (ex) => statusAndType(ex, 'success'),
     },
@@ -73,9 +74,10 @@ export const ROUTE_CHECKS: readonly Check[] = [
     requirement: 'An OPTIONS answer names POST in Allow or Access-Control-Allow-Methods.',
     interpretation: 'Not stated by the spec (4.4 says what OPTIONS returns is not shown); CORS preflight and RFC 9110 Allow both make it useful.',
     judges: jsonOptions.judges,
+    side: 'head',
     appliesTo: jsonOptions.applies,
     judge: (ex) => {
-      const r = ex.response();
+      const r = ex.head();
       if (!r.ok) return { skip: r.reason };
       const h = r.value.headers;
       const named = [h.allow, h['access-control-allow-methods']].some((v) => v?.split(',').some((m) => m.trim().toUpperCase() === 'POST'));

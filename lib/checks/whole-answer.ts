@@ -16,10 +16,10 @@ const NOT_SERVED = new Set([404, 405, 501]);
  * Status `expected` (or any 2xx when 'success') and a media type among `types`. An exchange the
  * harness did not build (recorded or live traffic) may meet a legitimate client error: a 4xx other
  * than "not served" is not judged against the success contract. A generated request is judged here
- * only on a 2xx answer.
+ * only on a 2xx answer. Reads the answer's head alone (a check of side 'head' may use it).
  */
 export function statusAndType(ex: ExchangeView, expected: number | 'success', types?: readonly string[]): Look {
-  const r = ex.response();
+  const r = ex.head();
   // A request generated to explore inputs is held to the success contract only when it succeeded:
   // no answer, an error status or a 5xx is the Robustness checks' to judge (robustness.ts).
   const exploring = ex.origin.intent !== undefined;

@@ -280,8 +280,8 @@ export const EXPECT_LEFT_OUT = 'without its Expect: 100-continue (the harness\'s
  *  with the recorded header fields as recorded (names as spelled, in order, repeats apart) where the
  *  recording has them, else its map; the run's own --header values win, sent after them. Their
  *  answers as recorded are not used.
- *  One whose body the recording does not hold (not recorded, past the body cap, or as text naming no
- *  bytes: loneSurrogateAt) is not sent, which would send another request: `notSent` hears of it, and
+ *  One whose body the recording does not hold (not recorded, past the body cap, as text naming no
+ *  bytes: loneSurrogateAt, or of another length than its Content-Length: otherLength) is not sent, which would send another request: `notSent` hears of it, and
  *  why; as of one whose header field holds a character past U+00FF (PAST_LATIN1) or an Expect other
  *  than 100-continue. `Expect: 100-continue` is left out (undici sends no Expect): `changed` hears of
  *  it, and its title says so. */
@@ -292,7 +292,8 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
     const missing = ex.request.bodyNotRecorded ? 'its request body was not recorded (its Content-Length says one was sent)'
       : ex.request.bodyLeftOut ? 'its request body went past the body cap and was left out'
       : ex.request.bodyUnfinished ? 'its request body was still coming when its answer was whole, and was not recorded'
-      : ex.request.loneSurrogateAt !== undefined ? `its request body was recorded holding a lone surrogate at character ${ex.request.loneSurrogateAt}, which names no bytes: what was sent is not known` : undefined;
+      : ex.request.loneSurrogateAt !== undefined ? `its request body was recorded holding a lone surrogate at character ${ex.request.loneSurrogateAt}, which names no bytes: what was sent is not known`
+      : ex.request.otherLength !== undefined && ex.request.body !== undefined ? `its request body was recorded as ${Buffer.byteLength(ex.request.body)} bytes, where its Content-Length says ${ex.request.otherLength} were sent: not the bytes sent` : undefined;
     if (missing) { notSent(ex, missing); continue; }
     let path: string;
     try { const u = new URL(ex.request.url); path = `${u.pathname.slice(kind.basePath?.length ?? 0)}${u.search}`; } catch { continue; }

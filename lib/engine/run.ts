@@ -189,6 +189,7 @@ const foldedPart = (ex: Exchange): Exchange => ({ id: ex.id, title: ex.title, or
 /** What unjudgeableBy reads of a check: which side of the exchange it judges. */
 const ANSWER_SIDE = {};
 const REQUEST_SIDE = { side: 'request' } as const;
+const HEAD_SIDE = { side: 'head' } as const;
 
 /** A check that throws is a harness defect: say so rather than hide it as a pass. */
 function safely(check: Check, view: ExchangeView): Look {
@@ -264,10 +265,11 @@ export class Judge {
     // Whether anything of it can be judged depends on the check's side alone: asked once for each side.
     const unjudgeable = view.unjudgeableBy(ANSWER_SIDE);
     const unjudgeableRequest = view.unjudgeableBy(REQUEST_SIDE);
+    const unjudgeableHead = view.unjudgeableBy(HEAD_SIDE);
     for (const i of this.candidates.get(kind) ?? this.candidatesOf(view)) {
       const { check } = tallies[i]!;
       if (!this.kindOnly[i] && !check.appliesTo(view)) continue;
-      const why = check.side === 'request' ? unjudgeableRequest : unjudgeable;
+      const why = check.side === 'request' ? unjudgeableRequest : check.side === 'head' ? unjudgeableHead : unjudgeable;
       looks.push([i, why ? { skip: why } : safely(check, view)]);
     }
     return kind.operation ? { label: kindLabel(kind), looks }

@@ -73,6 +73,8 @@ export interface RecordedResponse {
   readonly contentCoding?: { readonly codings: readonly string[]; readonly error?: string };
 }
 
+/** An answer's status line and header fields, without its body. */
+export type AnswerHead = Pick<RecordedResponse, 'status' | 'headers' | 'reason' | 'rawHeaders'>;
 
 /** Headers as an exchange keeps them (lower-case names, repeats joined with ", "), from name-value
  *  pairs in any case: a recording's list, a raw header list, or a Node headers object's entries. */
@@ -210,6 +212,10 @@ export interface Exchange {
     readonly asSent?: { readonly target: string; readonly origin: string };
   };
   readonly response?: RecordedResponse;
+  /** A recording holds the answer's status line and header fields as they came, but not its body as
+   *  sent (`error`, not-recorded, says why; `response` is absent): the checks that read only the head
+   *  (side 'head') judge it, and every other reader sees no answer. */
+  readonly answerHead?: AnswerHead;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
    *  sha256 is of the decoded body: a replay decodes what it gets before comparing (curl --compressed). */
   readonly recordedDecoded?: true;

@@ -118,7 +118,7 @@ export function exitCodeOf(r: Judged): 0 | 1 | 2 {
 /** The sides of recorded or proxied traffic a run judges (--judge): the server's answers, the
  *  clients' requests (the request checks), or both. */
 export type JudgedSides = 'server' | 'client' | 'both';
-type Sided = { readonly side?: 'request' };
+type Sided = { readonly side?: 'request' | 'head' };
 
 export const judgesSide = (check: Sided, sides: JudgedSides): boolean =>
   sides === 'both' || (sides === 'client') === (check.side === 'request');

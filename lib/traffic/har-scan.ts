@@ -139,9 +139,23 @@ const NOT_UTF8 = 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must b
 /** UTF-8's byte-order mark, which .NET writers (Fiddler's) put before a HAR: skipped at the file's
  *  start, as RFC 8259 8.1 lets a parser do (the accounts file's is too). */
 const BOM = [0xef, 0xbb, 0xbf];
-/** A file starting with gzip's magic number (RFC 1952 2.3.1): named, not read as the JSON it is not.
- *  Not decompressed here: every place a refusal names would then be in bytes the user does not have. */
-const GZIP = 'the file is gzip-compressed (it starts with 1f 8b, gzip\'s magic number), not JSON: decompress it first (gunzip -k), or pipe gunzip -c into --har - (standard input)';
+/** Compressed files, by the magic number they start with (gzip: RFC 1952 2.3.1; zip: PKWARE's
+ *  APPNOTE 4.3.7; zstd: RFC 8878 3.1.1; xz: its file format 2.1.1.1; bzip2: "BZh"): named, not read
+ *  as the JSON they are not. Not decompressed here: every place a refusal names would then be in
+ *  bytes the user does not have. Each begins with a byte no JSON text begins with. */
+const PACKED: readonly { readonly magic: Buffer; readonly message: string }[] = ([
+  [[0x1f, 0x8b], 'gzip-compressed', 'gzip', 'decompress it first (gunzip -k)', 'gunzip -c'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a zip archive', 'zip', 'extract it first (unzip)', 'unzip -p'],
+  [[0x28, 0xb5, 0x2f, 0xfd], 'zstd-compressed', 'zstd', 'decompress it first (zstd -d)', 'zstd -dc'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'xz-compressed', 'xz', 'decompress it first (xz -dk)', 'xz -dc'],
+  [[0x42, 0x5a, 0x68], 'bzip2-compressed', 'bzip2', 'decompress it first (bzip2 -dk)', 'bzip2 -dc'],
+] as const).map(([magic, is, name, first, pipe]) => ({
+  magic: Buffer.from(magic),
+  message: `the file is ${is} (it starts with ${magic.map((b) => b.toString(16).padStart(2, '0')).join(' ')}, ${name}'s magic number), not JSON: ${first}, or pipe ${pipe} into --har - (standard input)`,
+}));
+/** Whether `head` (the file's first bytes) is a magic number's start, and which magic it is whole. */
+const packedAs = (head: Buffer) => PACKED.find((p) => head.length >= p.magic.length && head.subarray(0, p.magic.length).equals(p.magic));
+const mayBePacked = (head: Buffer) => PACKED.some((p) => head.length < p.magic.length && p.magic.subarray(0, head.length).equals(head));
 /** A chunk, its place, and where its strings were at its start: a string's content is checked there
  *  only when the file is refused (a defect in it may lie before the one found, or be the parser's). */
 interface Seen { readonly chunk: Buffer; readonly line: number; readonly offset: number; readonly state: StringState }
@@ -171,6 +185,8 @@ export class HarScan {
   private line = 1; // the line the chunk starts on
   /** The file's own value has begun: what follows it is the parser's to refuse. */
   private begun = false;
+  /** The file's first bytes while they may be a compressed file's magic number (PACKED). */
+  private head: Buffer | undefined;
   /** Bytes of a byte-order mark read at the file's start. */
   private bom = 0;
   /** A syntax defect at a character the chunk ends inside: what fail() is given once it is whole. */
@@ -186,6 +202,22 @@ export class HarScan {
   /** The next chunk of the file; returns how many of its first bytes are the file's byte-order mark,
    *  which the parser is not to read. */
   chunk(b: Buffer): number {
+    // The file's first bytes, while they may be a magic number (standard input may give them one at a
+    // time): held from the scan and the parser. Not one, they are no JSON from byte 0 either.
+    if (this.offset === 0 && (this.head || (b.length && mayBePacked(b.subarray(0, 1))))) {
+      const head = this.head ? Buffer.concat([this.head, b]) : b;
+      this.head = undefined;
+      const packed = packedAs(head);
+      if (packed) this.fail(head, 0, packed.message);
+      if (mayBePacked(head)) { this.head = head; return b.length; }
+      this.take(head);
+      return b.length;
+    }
+    return this.take(b);
+  }
+
+  /** A chunk, scanned. */
+  private take(b: Buffer): number {
     // The first defect in the file's order, whichever chunks it is read in: the bytes before a bad one are scanned first.
     this.seen.push({ chunk: b, line: this.line, offset: this.offset, state: { inString: this.inString, escaped: this.escaped } });
     this.seenBytes += b.length;
@@ -202,9 +234,8 @@ export class HarScan {
   }
 
   /** The bytes at the start of `b` that go on the file's leading byte-order mark (in any chunks it
-   *  comes in); a gzip-compressed file is refused at its first byte. `bad`: where the bytes stop being UTF-8. */
+   *  comes in). `bad`: where the bytes stop being UTF-8. */
   private leading(b: Buffer, bad: number | undefined): number {
-    if (this.offset === 0 && b[0] === 0x1f && b[1] === 0x8b) this.fail(b, 0, GZIP);
     let n = 0;
     while (this.bom === this.offset + n && this.bom < BOM.length && n < b.length) {
       if (b[n] !== BOM[this.bom]) {
@@ -220,6 +251,8 @@ export class HarScan {
 
   /** The file's end: a character it ends inside is no UTF-8 either. */
   end(): void {
+    // A file shorter than the magic number it begins as: no JSON from byte 0.
+    if (this.head) { const head = this.head; this.head = undefined; this.take(head); }
     const cut = this.utf8.end();
     if (cut !== undefined) this.fail(Buffer.alloc(0), -cut, `the file ends inside a character, ${NOT_UTF8}`);
     if (this.later) this.fail(...this.later);

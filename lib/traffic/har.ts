@@ -105,19 +105,22 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const res = entry.response;
   // Status 0: the request was recorded, its answer not (blocked, cancelled, still pending).
   if (typeof res?.status !== 'number' || res.status <= 0) return { ...base, error: { kind: 'not-recorded', message: 'no response recorded in the HAR' } };
+  // The status line and header fields are recorded as they came whatever the body is: an answer
+  // whose body is not recorded as sent keeps them for the checks that read only those (side 'head').
+  const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
+  const received = detachedCopy({ headers: judged, reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
+  const head: Pick<Exchange, 'answerHead'> = { answerHead: { status: res.status, headers: received.headers, ...(received.reason !== undefined ? { reason: received.reason } : {}), ...(received.raw ? { rawHeaders: received.raw } : {}) } };
   const text = res.content?.text;
-  if (typeof text !== 'string') return { ...base, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
+  if (typeof text !== 'string') return { ...base, ...head, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
   if (text === TOO_LONG) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
   const loneAnswered = res.content?.encoding === 'base64' ? -1 : loneSurrogateAt(text);
-  if (loneAnswered >= 0) return { ...base, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
+  if (loneAnswered >= 0) return { ...base, ...head, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   if (body.length > maxBodyBytes) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
-  const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
   const decoded = appliedCodings(coding).length > 0;
-  const received = detachedCopy({ headers: judged, reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
   return { ...base, response: recordedResponse(res.status, received.headers, body, received.reason, received.raw), ...(decoded ? { recordedDecoded: true as const } : {}) };
 }
 
