@@ -22,7 +22,8 @@
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
 // own learned values on top (so per-account values never pile up in one searched list), sharing the
 // fingerprints. A value shown cut before the redactor sees it ("abc…", "abc..."): a known secret's
-// first characters before the mark are masked (cutPrefixRanges), a learned token's by the scope's exchange.
+// first characters before the mark are masked (cutPrefixRanges), a learned token's by the exchange of
+// any scope alive that holds it, whichever scope (or the run-wide redactor) shows it.
 //
 // Nothing else is masked. A learned value is masked only where it stands whole: a token of its own
 // (a datetime is one token: 00:00 in it is not a learned "00:00"), a short secret (under MIN_PART
@@ -321,6 +322,10 @@ interface Shared {
   readonly plainUrls: Set<string>;
   /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
   batching: boolean;
+  /** The scopes that learned an exchange (learnExchange), weakly held: a word before a cut mark is
+   *  looked up in the exchanges of those alive (a report keeps one per exchange it shows), whichever
+   *  scope shows it. Dead ones are dropped when the list passes `limit`. */
+  readonly cutScopes: { refs: Array<WeakRef<Redactor>>; limit: number };
 }
 
 const FINGERPRINTED_MAX = 4096;
@@ -381,7 +386,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false, cutScopes: { refs: [], limit: MIN_CUT_SCOPES } };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -475,6 +480,7 @@ export class Redactor {
    *  output may show them). A generated request is the harness's own: its values are shown as sent,
    *  and wherever the answer echoes them. */
   learnExchange(ex: Exchange): void {
+    if (this.exchange === undefined) this.listCutScope();
     this.exchange = ex;
     this.learnHeaders(ex.request.headers);
     if (ex.origin?.source === 'generated') this.ownValues(ex);
@@ -1089,8 +1095,9 @@ export class Redactor {
    * The first characters of a known secret that end at a cut mark (… or ...), wherever they stand: a
    * value a message quotes cut, or a text cut before the harness saw it, whose rest is not shown.
    * MIN_SCANNED characters or more, as read. A spelled secret (configured, a header's, this scope's)
-   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange:
-   * where the word cut there stands in it whole, the whole word is looked up (and with the word after
+   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange
+   * or another alive scope's (a token known by fingerprint only, held by no scope's exchange, is not
+   * found): where the word cut there stands in it whole, the whole word is looked up (and with the word after
    * it, or the one before, as two words of one value). Output work only, and only where a mark is.
    */
   private cutPrefixRanges(c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
@@ -1107,7 +1114,7 @@ export class Redactor {
           if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
         }
       }
-      if (this.exchange === undefined || fingerprints.size === 0) continue;
+      if (fingerprints.size === 0) continue;
       // The word before the mark (a space between them too), its leading . @ : - left out; and the
       // word before that, a space between them.
       const end = spacesBefore(t, i);
@@ -1122,19 +1129,41 @@ export class Redactor {
   }
 
   /** Where a learned secret starts in `word`, a canonical word a cut mark ends, by this scope's
-   *  exchange: a word of it that `word` begins (cutWords) is a learned token longer than `word` (or
-   *  holds one from inside `word`, joined or fused to it), or the first of two learned words in a row,
-   *  or the second after `before`. Undefined when none is. */
+   *  exchange, else by another alive scope's (cutScopes): a word of it that `word` begins (cutWords)
+   *  is a learned token longer than `word` (or holds one from inside `word`, joined or fused to it),
+   *  or the first of two learned words in a row, or the second after `before`. Undefined when none is. */
   private cutWordLearned(word: string, before: string): number | undefined {
     const key = `${before} ${word}`;
     const memo = (this.cutLearned ??= new Map());
-    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before));
+    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before) ?? this.cutWordElsewhere(word, before));
     return memo.get(key);
   }
 
+  /** cutWordLookup by the exchanges the other alive scopes learned. */
+  private cutWordElsewhere(word: string, before: string): number | undefined {
+    for (const ref of this.shared.cutScopes.refs) {
+      const scope = ref.deref();
+      const at = scope === undefined || scope === this ? undefined : scope.cutWordLookup(word, before);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+
+  /** This scope in cutScopes, the dead ones dropped first when the list is long. */
+  private listCutScope(): void {
+    const list = this.shared.cutScopes;
+    if (list.refs.length >= list.limit) {
+      list.refs = list.refs.filter((ref) => ref.deref() !== undefined);
+      list.limit = Math.max(MIN_CUT_SCOPES, 2 * list.refs.length);
+    }
+    list.refs.push(new WeakRef(this));
+  }
+
+  /** cutWordLearned by this scope's exchange alone (none: undefined). */
   private cutWordLookup(word: string, before: string): number | undefined {
+    if (this.exchange === undefined) return undefined;
     const { fingerprints } = this.shared;
-    const words = (this.exchangeWords ??= cutWords(this.exchange!));
+    const words = (this.exchangeWords ??= cutWords(this.exchange));
     // The entries that begin with `word`: sorted, they stand together from its place.
     let lo = 0;
     let hi = words.length;
@@ -1335,6 +1364,8 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
 /** What marks a value cut short: an ellipsis, or three dots. */
 const CUT_MARK = /\u2026|\.\.\./;
 const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
+/** Scopes listed in cutScopes before dead ones are first dropped. */
+const MIN_CUT_SCOPES = 1024;
 /** Characters of each of a scope's exchange's texts read for a word a cut mark ends (cutWordLearned). */
 const MAX_CUT_SOURCE = 1 << 20;
 /** Every word of an exchange's texts (its URL, bodies and header values, as read, MAX_CUT_SOURCE
