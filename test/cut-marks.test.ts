@@ -1,7 +1,8 @@
 // A value shown cut before the redactor sees it (a message quoting "<first characters>…", a body kept
 // in part) never shows the first characters of a secret: its start before a cut mark (… or ...) is
 // masked wherever it stands, a configured or scope-learned secret by its spellings, a token learned
-// in another exchange by the scope's own exchange, where it stands whole; the first word of a value
+// in another exchange by the exchange of any scope that holds it (the scope's own, or another
+// exchange's scope, whichever scope or the run-wide redactor shows it), where it stands whole; the first word of a value
 // of several words cut after it is masked or left out. Values nothing learned, of the same shapes,
 // are shown exactly, before a cut mark too.
 import { describe, expect, it } from 'vitest';
@@ -81,16 +82,33 @@ describe('the start of a secret before a cut mark', () => {
     expect(scope.line(`Cookie: session=${PASSWORD.slice(0, 9)}…`)).toBe('Cookie: session=«secret: 9 chars»…');
   });
 
+  it('tokens another exchange\'s scope learned, quoted cut mid-text in another exchange\'s scope, a scope of none and the run-wide redactor: masked', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    r.scope().learnExchange(exchange(JSON.stringify({ userName: 'bob', password: PASSWORD }), { authorization: `Bearer ${TOKEN}` }, JSON.stringify({ sessionToken: LONG })));
+    const other = echoing(r, 'nothing of bob\'s here');
+    const cuts: Array<readonly [string, number]> = [[PASSWORD, 12], [TOKEN, 9], [LONG, 40]];
+    const shown: string[] = [];
+    for (const redactor of [other, r.scope(), r]) for (const [secret, k] of cuts) for (const mark of ['…', '...']) {
+      const line = redactor.line(`${quoted(secret.slice(0, k), mark)}, then more`);
+      if (line !== `${quoted(`«secret: ${k} chars»`, mark)}, then more`) shown.push(line);
+    }
+    expect(shown).toEqual([]);
+  });
+
   it('values nothing learned, of the same shapes, before a cut mark: shown exactly (0 changed)', () => {
     const r = learned();
     r.learnFingerprints(exchange('{}', {}, '{}'), {});
     const notes = ['Pw0rd-Hunter3-Qx7v', 'Tk.Zf9Qz@Lm2XyW7kQ', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib2IifQ.Zz9', 'Flat 8 Baker Row', 'Flatland Court', 'Blue Sky', '3fa85f64-5717-4562-b3fc-2c963f66afa6', 'Loading'];
     const scope = echoing(r, notes.join(' and '));
+    // Another exchange's scope, holding learned tokens of the same shapes (none of which a value here
+    // begins: a cut start of a learned token is masked, whatever follows it), changes nothing either.
+    const session = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjYXJvbCJ9.Rs9vLm2XyW7kR';
+    r.scope().learnExchange(exchange(JSON.stringify({ userName: 'bob', password: 'Hunter2-Pw0rd-Qx7v' }), { authorization: 'Bearer Zf9Qz@Tk.Lm2XyW7kR' }, JSON.stringify({ sessionToken: session })));
     const lines = [
       ...notes.flatMap((n) => [quoted(n.slice(0, 12)), quoted(n.slice(0, 12), '...'), quoted(n)]),
       'the answer was cut... then resumed…', 'Loading... please wait', 'see RFC 8259 … for more',
     ];
-    const changed = lines.filter((line) => scope.line(line) !== line);
+    const changed = lines.filter((line) => scope.line(line) !== line || r.line(line) !== line || r.scope().line(line) !== line);
     expect(changed).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // A text the report shows cut (a body kept in part, a body past its cap) never ends in the first
 // characters of a secret written in an encoding: a cut at any character of a learned or configured
-// secret's hex dump, escapes, full-width forms, base32 (in groups too), base64 (in groups of four, of UTF-16LE bytes)
+// secret's hex dump, escapes, full-width forms, base32 (in groups too, in capitals or small letters), base64 (in groups of four, of UTF-16LE bytes)
 // or character references shows no piece of four characters or more of it, as read. A cut text of
 // anything else loses only its last word, as before.
 import { describe, expect, it } from 'vitest';
@@ -58,9 +58,9 @@ describe('a cut through an encoded secret', () => {
     expect(shown).not.toContain('50 77');
   });
 
-  it('a cut text of words, numbers, JSON and hex-like numbers loses only its last word (cut after a space, the word before it), at every cut', () => {
+  it('a cut text of words (four-letter words in small letters too), numbers, JSON and hex-like numbers loses only its last word (cut after a space, the word before it), at every cut', () => {
     const r = learnedA('alice', PASSWORD, TOKEN).scope();
-    const text = '{"note":"the quick brown fox, 10 20 30 40 50 60; de:ad:be:ef jumps (over) the lazy dog & co. 2026-11-27 QUICK BROWN FOXES"}';
+    const text = '{"note":"the quick brown fox, 10 20 30 40 50 60; de:ad:be:ef jumps (over) the lazy dog & co. 2026-11-27 QUICK BROWN FOXES, what the installed package says: with some more text here"}';
     for (let k = 1; k <= text.length; k++) {
       let end = k;
       while (end > 0 && /\s/.test(text[end - 1]!)) end--;

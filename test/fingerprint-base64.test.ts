@@ -59,6 +59,44 @@ describe('a secret learned in one exchange, echoed in base64 by another', () => 
   });
 });
 
+/** Two base64 runs side by side, `first` before `second`, each as `spell` writes it, `sep` between. */
+const sideBySide = (first: string | Buffer, second: string | Buffer, spell: (v: string | Buffer) => string, sep: string): string => `${spell(first)}${sep}${spell(second)}`;
+const SPELLS: Record<string, (v: string | Buffer) => string> = {
+  base64: (v) => Buffer.from(v).toString('base64'),
+  base64url: (v) => Buffer.from(v).toString('base64url'),
+  'base64 in groups of four': (v) => Buffer.from(v).toString('base64').match(/.{1,4}/g)!.join(' '),
+};
+/** Runs of nothing learned put beside the secret's: bytes that are no text (a hash), and text (padded in base64). */
+const NEIGHBOURS: ReadonlyArray<string | Buffer> = [Buffer.from('2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881', 'hex').subarray(0, 24), 'a plain value, nothing secret here'];
+const SEPARATORS = [' ', '-', '_'];
+
+describe('a secret\'s base64 run beside another base64 run', () => {
+  it('before or after it, a space, a dash or an underscore between, in base64, base64url or groups of four: the secret\'s run masked, the other shown as sent (groups of text after the secret\'s, one text to a reader, masked with it)', () => {
+    const other = learned().scope();
+    const shown: string[] = [];
+    for (const secret of [PASSWORD, BEARER]) for (const neighbour of NEIGHBOURS) for (const [how, spell] of Object.entries(SPELLS)) for (const sep of SEPARATORS) {
+      for (const [text, oneText] of [[sideBySide(neighbour, secret, spell, sep), false], [sideBySide(secret, neighbour, spell, sep), how.includes('groups') && sep === ' ' && typeof neighbour === 'string' && secret.length % 3 === 0]] as const) {
+        const out = other.line(`echoed ${text} back`);
+        // Groups of the secret's 18 bytes (no padding), a space, and a text's: one text to a reader, masked as one.
+        const expected = oneText ? `echoed «secret: ${text.replace(/ /g, '').length} chars» back` : undefined;
+        if (expected !== undefined ? out !== expected : out.includes(spell(secret).slice(0, 8)) || !out.includes(spell(neighbour)) || !/«secret: \d+ chars»/.test(out)) shown.push(`${how} ${JSON.stringify(sep)}: ${out}`);
+      }
+    }
+    expect(shown).toEqual([]);
+  });
+
+  it('two runs of nothing learned side by side, in the same spellings: shown exactly as sent (0 changed)', () => {
+    const other = learned().scope();
+    const changed: string[] = [];
+    for (const neighbour of NEIGHBOURS) for (const spell of Object.values(SPELLS)) for (const sep of SEPARATORS) {
+      for (const text of [sideBySide(neighbour, 'Pw0rd-Hunter3-Qx7v', spell, sep), sideBySide('nothing-secret-here', neighbour, spell, sep)]) {
+        if (other.line(`echoed ${text} back`) !== `echoed ${text} back`) changed.push(text);
+      }
+    }
+    expect(changed).toEqual([]);
+  });
+});
+
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];

@@ -12,7 +12,7 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
-//     holding a learned token, in MIME lines, in groups of four, inside base64 or of UTF-16LE bytes,
+//     holding a learned token, in MIME lines, in groups of four, beside another run, inside base64 or of UTF-16LE bytes,
 //     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
@@ -22,7 +22,8 @@
 // Scopes: a run-wide redactor holds the header and configured secrets; scope() gives one exchange its
 // own learned values on top (so per-account values never pile up in one searched list), sharing the
 // fingerprints. A value shown cut before the redactor sees it ("abc…", "abc..."): a known secret's
-// first characters before the mark are masked (cutPrefixRanges), a learned token's by the scope's exchange.
+// first characters before the mark are masked (cutPrefixRanges), a learned token's by the exchange of
+// any scope alive that holds it, whichever scope (or the run-wide redactor) shows it.
 //
 // Nothing else is masked. A learned value is masked only where it stands whole: a token of its own
 // (a datetime is one token: 00:00 in it is not a learned "00:00"), a short secret (under MIN_PART
@@ -321,6 +322,10 @@ interface Shared {
   readonly plainUrls: Set<string>;
   /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
   batching: boolean;
+  /** The scopes that learned an exchange (learnExchange), weakly held: a word before a cut mark is
+   *  looked up in the exchanges of those alive (a report keeps one per exchange it shows), whichever
+   *  scope shows it. Dead ones are dropped when the list passes `limit`. */
+  readonly cutScopes: { refs: Array<WeakRef<Redactor>>; limit: number };
 }
 
 const FINGERPRINTED_MAX = 4096;
@@ -381,7 +386,7 @@ export class Redactor {
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
   constructor(policy: RedactionPolicy, shared?: Shared) {
-    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false };
+    this.shared = shared ?? { policy, secretHeaders: new Set(SECRET_HEADERS), secretByHeaderName: new Map(), global: new SecretTable(), fingerprints: new FingerprintSet(policy.fingerprints?.max ?? policy.maxLearned ?? MAX_LEARNED, policy.fingerprints), fingerprinted: [new Set(), new Set(), new Set(), new Set()], plainUrls: new Set(), batching: false, cutScopes: { refs: [], limit: MIN_CUT_SCOPES } };
     this.local = shared ? new SecretTable() : this.shared.global;
     if (!shared) for (const s of policy.secrets) this.learnHeaderValue(s, true);
   }
@@ -475,6 +480,7 @@ export class Redactor {
    *  output may show them). A generated request is the harness's own: its values are shown as sent,
    *  and wherever the answer echoes them. */
   learnExchange(ex: Exchange): void {
+    if (this.exchange === undefined) this.listCutScope();
     this.exchange = ex;
     this.learnHeaders(ex.request.headers);
     if (ex.origin?.source === 'generated') this.ownValues(ex);
@@ -974,13 +980,19 @@ export class Redactor {
       for (const m of c.text.matchAll(BASE64_RUN)) {
         const run = casedRun(text, c, m.index, m[0].length);
         if (run === undefined) continue;
+        // Runs a dash or an underscore joins (both in base64url's alphabet, so read as one): the ones
+        // that hold a learned token, when what is left out holds none.
+        const apart = /[-_]/.test(run) ? joinedRuns(run, (piece) => learnedBase64(fingerprints, piece)) : [];
         const whole = base64Text(run, MAX_BASE64_DECODED);
-        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedUtf16(fingerprints, run)) { ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
-        if (whole !== undefined) continue;
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
-        const lossy = base64Text(run, MAX_BASE64_DECODED, true);
-        if (lossy !== undefined && learnedLongToken(fingerprints, lossy)) { ranges.push(at(m.index, m.index + run.length, run.length)); continue; }
-        if (!run.includes('/')) continue;
+        const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
+          if (apart.length && !outsideLearned(fingerprints, run, apart)) for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
+          else ranges.push(at(m.index, m.index + run.length, run.length));
+          continue;
+        }
+        for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
+        if (whole !== undefined || !run.includes('/')) continue;
         for (const s of run.matchAll(BASE64_SEGMENT)) {
           const decoded = base64Text(s[0], MAX_BASE64_DECODED);
           if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
@@ -999,15 +1011,39 @@ export class Redactor {
       // ("echoed <groups> back") are read as groups.
       for (const m of c.text.matchAll(BASE64_GROUPS)) {
         const groups = groupsOf(m, /[^ \t]+/g);
-        groupWindows(groups, (first, last) => {
-          const [from, to] = [groups[first]![0], groups[last]![1]];
-          const joined = casedRun(text, c, from, to - from)?.replace(/[ \t]/g, '');
+        const joinedOf = (first: number, last: number): string | undefined => casedRun(text, c, groups[first]![0], groups[last]![1] - groups[first]![0])?.replace(/[ \t]/g, '');
+        // Whether groups[first..last] decode to text holding a learned token; `lossy`: to bytes that do, text or not.
+        const holds = (first: number, last: number, lossy = false): boolean => {
+          const joined = joinedOf(first, last);
           if (joined === undefined) return false;
-          const decoded = base64Text(joined, MAX_BASE64_DECODED);
-          if (!((decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined))) return false;
-          ranges.push(at(from, to, joined.length));
-          return true;
-        });
+          const decoded = base64Text(joined, MAX_BASE64_DECODED, lossy);
+          return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
+        };
+        let hit: [number, number] | undefined;
+        groupWindows(groups, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
+        const last = groups.length - 1;
+        // Two runs of groups side by side, one of bytes that are no text (a hash's) and a secret's:
+        // groups of four decode each to their own three bytes, so the whole, read lossily, holds the
+        // secret's text. Then the groups from the first that read as text to the end, or from the
+        // start to the last that do, that hold it, what is left out holding nothing learned (the
+        // hash stays as sent); else all of them. (Two texts side by side read as one: masked as one.)
+        if (hit === undefined && last > 1 && holds(0, last, true)) {
+          hit = [0, last];
+          // Up to MAX_GROUPS_AROUND groups at the far end are words around the runs (as groupWindows').
+          const around = (a: number, b: number, from: 'start' | 'end'): [number, number] | undefined => {
+            for (let d = 0; d <= MAX_GROUPS_AROUND && b - d > a && a + d < b; d++) {
+              const [x, y] = from === 'start' ? [a + d, b] : [a, b - d];
+              if (holds(x, y)) return [x, y];
+            }
+            return undefined;
+          };
+          let found: [number, number] | undefined;
+          for (let k = 1; k < last && !found; k++) if ((found = around(k, last, 'end')) && holds(0, k - 1, true)) found = undefined;
+          for (let e = last - 1; e > 0 && !found; e--) if ((found = around(0, e, 'start')) && holds(e + 1, last, true)) found = undefined;
+          if (found) hit = found;
+        }
+        if (hit === undefined) continue;
+        ranges.push(at(groups[hit[0]]![0], groups[hit[1]]![1], joinedOf(hit[0], hit[1])!.length));
       }
       // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
       // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
@@ -1059,8 +1095,9 @@ export class Redactor {
    * The first characters of a known secret that end at a cut mark (… or ...), wherever they stand: a
    * value a message quotes cut, or a text cut before the harness saw it, whose rest is not shown.
    * MIN_SCANNED characters or more, as read. A spelled secret (configured, a header's, this scope's)
-   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange:
-   * where the word cut there stands in it whole, the whole word is looked up (and with the word after
+   * by its spellings; a learned token, of which only fingerprints are kept, by this scope's exchange
+   * or another alive scope's (a token known by fingerprint only, held by no scope's exchange, is not
+   * found): where the word cut there stands in it whole, the whole word is looked up (and with the word after
    * it, or the one before, as two words of one value). Output work only, and only where a mark is.
    */
   private cutPrefixRanges(c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
@@ -1077,7 +1114,7 @@ export class Redactor {
           if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
         }
       }
-      if (this.exchange === undefined || fingerprints.size === 0) continue;
+      if (fingerprints.size === 0) continue;
       // The word before the mark (a space between them too), its leading . @ : - left out; and the
       // word before that, a space between them.
       const end = spacesBefore(t, i);
@@ -1092,19 +1129,41 @@ export class Redactor {
   }
 
   /** Where a learned secret starts in `word`, a canonical word a cut mark ends, by this scope's
-   *  exchange: a word of it that `word` begins (cutWords) is a learned token longer than `word` (or
-   *  holds one from inside `word`, joined or fused to it), or the first of two learned words in a row,
-   *  or the second after `before`. Undefined when none is. */
+   *  exchange, else by another alive scope's (cutScopes): a word of it that `word` begins (cutWords)
+   *  is a learned token longer than `word` (or holds one from inside `word`, joined or fused to it),
+   *  or the first of two learned words in a row, or the second after `before`. Undefined when none is. */
   private cutWordLearned(word: string, before: string): number | undefined {
     const key = `${before} ${word}`;
     const memo = (this.cutLearned ??= new Map());
-    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before));
+    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before) ?? this.cutWordElsewhere(word, before));
     return memo.get(key);
   }
 
+  /** cutWordLookup by the exchanges the other alive scopes learned. */
+  private cutWordElsewhere(word: string, before: string): number | undefined {
+    for (const ref of this.shared.cutScopes.refs) {
+      const scope = ref.deref();
+      const at = scope === undefined || scope === this ? undefined : scope.cutWordLookup(word, before);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+
+  /** This scope in cutScopes, the dead ones dropped first when the list is long. */
+  private listCutScope(): void {
+    const list = this.shared.cutScopes;
+    if (list.refs.length >= list.limit) {
+      list.refs = list.refs.filter((ref) => ref.deref() !== undefined);
+      list.limit = Math.max(MIN_CUT_SCOPES, 2 * list.refs.length);
+    }
+    list.refs.push(new WeakRef(this));
+  }
+
+  /** cutWordLearned by this scope's exchange alone (none: undefined). */
   private cutWordLookup(word: string, before: string): number | undefined {
+    if (this.exchange === undefined) return undefined;
     const { fingerprints } = this.shared;
-    const words = (this.exchangeWords ??= cutWords(this.exchange!));
+    const words = (this.exchangeWords ??= cutWords(this.exchange));
     // The entries that begin with `word`: sorted, they stand together from its place.
     let lo = 0;
     let hi = words.length;
@@ -1305,6 +1364,8 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
 /** What marks a value cut short: an ellipsis, or three dots. */
 const CUT_MARK = /\u2026|\.\.\./;
 const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
+/** Scopes listed in cutScopes before dead ones are first dropped. */
+const MIN_CUT_SCOPES = 1024;
 /** Characters of each of a scope's exchange's texts read for a word a cut mark ends (cutWordLearned). */
 const MAX_CUT_SOURCE = 1 << 20;
 /** Every word of an exchange's texts (its URL, bodies and header values, as read, MAX_CUT_SOURCE
@@ -1421,8 +1482,46 @@ const BASE64_LINES = /(?<![a-z0-9+/_-])[a-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[a-z0-9+
 /** Runs in a decoded text (its own letter case), on one line or over several, for base64 inside base64. */
 const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]+)*={0,2}/g;
 /** Base64 in groups of four characters with a space between (a canonical text): two groups at least,
- *  the last one short or padded. */
-const BASE64_GROUPS = /(?<![a-z0-9+/_-])(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,4}={0,2}(?![a-z0-9+/_=-])/g;
+ *  the last one short or padded; a dash or an underscore that joins it to another run is no group of it. */
+const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
+/** Pieces of a base64 run joined by dashes or underscores looked up together at most. */
+const MAX_JOINED_RUNS = 8;
+/** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
+ *  out), MIN_BASE64 characters or more, for which `learned` holds, as [start, end) of `run`; none
+ *  inside another one found. */
+function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[number, number]> {
+  const starts = [0];
+  const ends: number[] = [];
+  for (let k = 0; k < run.length; k++) if (run[k] === '-' || run[k] === '_') { ends.push(k); starts.push(k + 1); }
+  ends.push(run.length);
+  const out: Array<[number, number]> = [];
+  for (let width = 0; width < MAX_JOINED_RUNS && width < starts.length; width++) {
+    for (let i = 0; i + width < starts.length; i++) {
+      const [a, b] = [starts[i]!, ends[i + width]!];
+      if (b - a < MIN_BASE64 || (a === 0 && b === run.length) || out.some(([x, y]) => a <= x && y <= b)) continue;
+      if (learned(run.slice(a, b))) out.push([a, b]);
+    }
+  }
+  return out;
+}
+/** Whether the pieces of base64 `run` outside `found` ([start, end) each, in order) hold a learned
+ *  token, read as text or lossily. */
+function outsideLearned(fingerprints: FingerprintSet, run: string, found: ReadonlyArray<readonly [number, number]>): boolean {
+  let from = 0;
+  for (const [a, b] of [...found].sort((x, y) => x[0] - y[0]).concat([[run.length, run.length]])) {
+    for (const piece of run.slice(from, Math.max(from, a)).split(/[-_]/)) {
+      const lossy = piece.length >= MIN_SCANNED ? base64Text(piece, MAX_BASE64_DECODED, true) : undefined;
+      if (lossy !== undefined && learnedText(fingerprints, lossy)) return true;
+    }
+    from = Math.max(from, b);
+  }
+  return false;
+}
+/** Whether base64 `piece` decodes to text holding a learned token, or to UTF-16LE text that does. */
+const learnedBase64 = (fingerprints: FingerprintSet, piece: string): boolean => {
+  const decoded = base64Text(piece, MAX_BASE64_DECODED);
+  return (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, piece);
+};
 /** Groups left out at either end of a run of BASE64_GROUPS at most. */
 const MAX_GROUPS_AROUND = 3;
 /** Base32 (RFC 4648: A-Z, 2-7), padded or not, in a canonical text. */

@@ -568,18 +568,30 @@ export function base64End(original: string, c: CanonicalText, minChars: number, 
   return piecesEnd(original, c, minChars, tries, isBase64Code, 6, (joined) => bytesAsText(Buffer.from(joined, 'base64')));
 }
 
-/** base64End for base32 in capitals written in groups (MFRG GZDF MZTW): its bytes read as UTF-8 text. */
+/** base64End for base32 written in groups, in capitals (MFRG GZDF MZTW) or, as an encoder writes
+ *  them, in small letters: two groups or more of one length, a multiple of four, the last no longer
+ *  (mfrg gzdf mz; words of a sentence are seldom so). Its bytes read as UTF-8 text. */
 export function base32End(original: string, c: CanonicalText, minChars: number, tries: number): CanonicalText | undefined {
-  return piecesEnd(original, c, minChars, tries, isBase32Code, 5, (joined) => {
-    if (/[a-z]/.test(joined)) return undefined;
+  return piecesEnd(original, c, minChars, tries, isBase32Code, 5, (joined, pieces) => {
+    if (/[a-z]/.test(joined) && (/[A-Z]/.test(joined) || !encoderGroups(pieces))) return undefined;
     const bytes = base32Bytes(joined.toLowerCase());
     return bytes === undefined ? undefined : utf8Text(bytes);
   });
 }
 
-/** base64End's reading, of an alphabet (`isCode`, `bits` a character) and a decoding. */
+/** Whether pieces ([from, to) each) are groups as an encoder writes them: two or more, of one length
+ *  that is a multiple of four, the last no longer. */
+function encoderGroups(pieces: ReadonlyArray<readonly [number, number]>): boolean {
+  const length = pieces[0]![1] - pieces[0]![0];
+  if (pieces.length < 2 || length % 4 !== 0) return false;
+  for (let i = 1; i < pieces.length - 1; i++) if (pieces[i]![1] - pieces[i]![0] !== length) return false;
+  return pieces[pieces.length - 1]![1] - pieces[pieces.length - 1]![0] <= length;
+}
+
+/** base64End's reading, of an alphabet (`isCode`, `bits` a character) and a decoding (given the
+ *  pieces joined, and the pieces). */
 function piecesEnd(original: string, c: CanonicalText, minChars: number, tries: number, isCode: (ch: number) => boolean, bits: number,
-  decode: (joined: string) => { readonly text: string; readonly unit: 1 | 2 } | undefined): CanonicalText | undefined {
+  decode: (joined: string, pieces: ReadonlyArray<readonly [number, number]>) => { readonly text: string; readonly unit: 1 | 2 } | undefined): CanonicalText | undefined {
   const t = c.text;
   // Pieces from the end: the last of any length, those before it of one length, a multiple of four
   // (groups, lines), and one more of any (tried as a start: it may be a word before them).
@@ -611,7 +623,7 @@ function piecesEnd(original: string, c: CanonicalText, minChars: number, tries: 
       }
     }
     if (joined.length < minChars) continue;
-    const decoded = decode(joined);
+    const decoded = decode(joined, pieces.slice(s));
     if (decoded) return bytesReading(c, decoded, (b) => at[Math.floor((8 * b) / bits)]!);
   }
   return undefined;
