@@ -2,7 +2,9 @@
 // characters of a secret written in an encoding: a cut at any character of a learned or configured
 // secret's hex dump, escapes, full-width forms, base32 (in groups too, in capitals or small letters), base64 (in groups of four, of UTF-16LE bytes)
 // or character references shows no piece of four characters or more of it, as read. A cut text of
-// anything else loses only its last word, as before.
+// anything else loses only its last word, as before. A text cut before the harness saw it, a cut
+// mark (… or ...) after the cut, is read the same way by line(): an encoded secret's start before
+// the mark is masked; encodings of values nothing learned are shown exactly.
 import { describe, expect, it } from 'vitest';
 import { recordedResponse } from '../lib/http/exchange.js';
 import { responseText } from '../lib/reporting/exchange-text.js';
@@ -34,6 +36,74 @@ function leaks(redactor: () => Redactor, secret: string): Record<string, number[
   }
   return out;
 }
+
+/** leaks for a text cut before the harness saw it: `mark` after the cut and words after it, shown by line(). */
+function markLeaks(redactor: (echo: string) => Redactor, secret: string, mark: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const [how, echo] of Object.entries({ ...spellings(secret), ...canonicalSpellings(secret), ...lineSpellings(secret) })) {
+    const decode = decoders[how]!;
+    const r = redactor(echo);
+    for (let k = 1; k <= echo.length; k++) {
+      const shown = r.line(`${BEFORE}${echo.slice(0, k)}${mark} and the rest`);
+      if (readable(decode(shown.slice(BEFORE.length, shown.lastIndexOf(mark))), secret)) (out[how] ??= []).push(k);
+    }
+  }
+  return out;
+}
+
+/** A scope whose exchange's answer echoes `echo` whole. */
+const echoing = (r: Redactor) => (echo: string): Redactor => {
+  const scope = r.scope();
+  scope.learnExchange(exchange('{}', {}, JSON.stringify({ userName: 'carol', note: `echo ${echo} end` })));
+  return scope;
+};
+
+describe('an encoded secret cut before a cut mark (line())', () => {
+  it('configured, in a scope and run-wide, … or ...: no cut through any spelling shows four of its characters', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [`Bearer ${TOKEN}`] });
+    for (const mark of ['…', '...']) {
+      expect(markLeaks(() => r.scope(), TOKEN, mark)).toEqual({});
+      expect(markLeaks(() => r, TOKEN, mark)).toEqual({});
+    }
+  });
+
+  it('learned by name by the scope that shows it: no cut through any spelling shows four of its characters', () => {
+    const scope = (): Redactor => {
+      const s = new Redactor({ showPersonalData: false, secrets: [] }).scope();
+      s.learnExchange(exchange(JSON.stringify({ userName: 'bob', password: PASSWORD }), { authorization: `Bearer ${TOKEN}` }, '{}'));
+      return s;
+    };
+    expect(markLeaks(scope, PASSWORD, '…')).toEqual({});
+    expect(markLeaks(scope, TOKEN, '…')).toEqual({});
+  });
+
+  it('learned in another exchange, whose scope is alive, or held only as fingerprints while the showing scope\'s exchange echoes the whole encoding: no cut shows four of its characters', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    const holder = r.scope();
+    holder.learnExchange(exchange(JSON.stringify({ userName: 'bob', password: PASSWORD }), { authorization: `Bearer ${TOKEN}` }, '{}'));
+    expect(markLeaks(() => r.scope(), PASSWORD, '…')).toEqual({});
+    expect(markLeaks(() => r.scope(), TOKEN, '...')).toEqual({});
+    const fingerprinted = learnedA('alice', PASSWORD, TOKEN);
+    expect(markLeaks(echoing(fingerprinted), PASSWORD, '…')).toEqual({});
+    expect(markLeaks(echoing(fingerprinted), TOKEN, '…')).toEqual({});
+  });
+
+  it('encodings of values nothing learned, cut at every character before a mark, the scope\'s exchange echoing them whole: shown exactly (0 changed)', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [`Bearer ${TOKEN}`] });
+    r.scope().learnExchange(exchange(JSON.stringify({ userName: 'bob', password: PASSWORD }), {}, '{}'));
+    const changed: string[] = [];
+    for (const value of ['Kite-Runner9-Zm4q', 'the quick brown fox jumps', 'sample-userName']) {
+      for (const echo of Object.values({ ...spellings(value), ...canonicalSpellings(value), ...lineSpellings(value) })) {
+        const scope = echoing(r)(echo);
+        for (let k = 1; k <= echo.length; k++) for (const mark of ['…', '...']) {
+          const line = `${BEFORE}${echo.slice(0, k)}${mark} and the rest`;
+          if (scope.line(line) !== line) changed.push(line);
+        }
+      }
+    }
+    expect(changed).toEqual([]);
+  });
+});
 
 describe('a cut through an encoded secret', () => {
   it('a password and a token learned in another exchange: no cut through any spelling shows four of their characters', () => {

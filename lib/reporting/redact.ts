@@ -382,6 +382,8 @@ export class Redactor {
   private exchangeWords: string[] | undefined;
   /** cutWordLearned's answers by the word and the one before it: a text repeats its words. */
   private cutLearned: Map<string, number | undefined> | undefined;
+  /** cutRunHidden's answers by the run. */
+  private cutRuns: Map<string, boolean> | undefined;
 
   constructor(policy: RedactionPolicy);
   constructor(policy: RedactionPolicy, shared: Shared);
@@ -964,7 +966,7 @@ export class Redactor {
       }
     }
     // A value quoted cut (a message's "abc…"): a known secret's first characters before the mark.
-    if (CUT_MARK.test(c.text)) this.cutPrefixRanges(c, tables, ranges);
+    if (CUT_MARK.test(c.text)) this.cutPrefixRanges(text, c, tables, ranges);
     if (fingerprints.size) {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
@@ -1100,32 +1102,93 @@ export class Redactor {
    * found): where the word cut there stands in it whole, the whole word is looked up (and with the word after
    * it, or the one before, as two words of one value). Output work only, and only where a mark is.
    */
-  private cutPrefixRanges(c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
+  private cutPrefixRanges(text: string, c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
     const t = c.text;
-    const { fingerprints } = this.shared;
     for (const m of t.matchAll(CUT_MARKS)) {
       const i = m.index;
-      for (const table of tables) {
-        for (const [needle, s] of table.spelled) {
-          // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
-          // its parts are searched for on their own.
-          if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
-          const k = prefixBefore(t, i, needle);
-          if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) ranges.push([c.from[i - k]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(i - k, i))} chars»`]);
+      const start = this.cutSecretStart(t, i, tables);
+      if (start >= 0) ranges.push([c.from[start]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(start, i))} chars»`]);
+      // The end before the mark read as cut() reads a cut text's end (endReadings): a secret written
+      // in hex, base32, base64 or escapes, cut there. Read also less what the mark cut of one unit
+      // (an escape's start, half a byte), with dashes between groups read as spaces, and from each of
+      // the last groups (a word before them may decode as their start).
+      const mark = c.from[i]!;
+      const from = Math.max(0, mark - CUT_READ);
+      const written = text.slice(from, mark);
+      for (const [off, w, first] of cutEndVariants(written)) {
+        endReadings(w, true).forEach((r, k) => {
+          if (k < first || !r?.text.length) return;
+          let s = this.cutSecretStart(r.text, r.text.length, tables);
+          // An encoded run holding a learned token (as the scan reads a whole one), or whose whole an
+          // alive scope's exchange holds, masked there; of escapes, the last word they spell.
+          const run = k >= ENCODED_READINGS ? 0 : lastWordStart(r.text);
+          if (s < 0 && k >= ENCODED_READINGS && this.shared.fingerprints.size && learnedText(this.shared.fingerprints, r.text)) s = 0;
+          if (s < 0 && k > 0 && run < r.text.length && w.length - r.from[run]! >= MIN_BASE64 && this.cutRunHidden(written.slice(off + r.from[run]!))) s = run;
+          if (s >= 0) ranges.push([from + off + r.from[s]!, mark, `«secret: ${codePointCount(written.slice(off + r.from[s]!))} chars»`]);
+        });
+      }
+    }
+  }
+
+  /** Where the first characters of a known secret that end at `i` of canonical reading `t` start
+   *  (cutPrefixRanges), or -1: MIN_SCANNED characters or more of a spelled one, or a word a learned
+   *  one starts with (cutWordLearned). */
+  private cutSecretStart(t: string, i: number, tables: readonly SecretTable[]): number {
+    let found = -1;
+    const at = (k: number): void => { found = found < 0 ? k : Math.min(found, k); };
+    for (const table of tables) {
+      for (const [needle, s] of table.spelled) {
+        // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
+        // its parts are searched for on their own.
+        if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
+        // Whole too: a decoded run (its padding cut) the scan did not read as the secret.
+        const k = i >= needle.length && t.startsWith(needle, i - needle.length) ? needle.length : prefixBefore(t, i, needle);
+        if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) at(i - k);
+      }
+    }
+    if (this.shared.fingerprints.size === 0) return found;
+    // The word before the mark (a space between them too), its leading . @ : - left out; and the
+    // word before that, a space between them.
+    const end = spacesBefore(t, i);
+    let start = wordBefore(t, end);
+    while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
+    if (end - start < MIN_SCANNED) return found;
+    const space = spacesBefore(t, start);
+    const before = space < start ? t.slice(wordBefore(t, space), space).replace(TRIM, '') : '';
+    const word = t.slice(start, end);
+    const cut = learnedToken(this.shared.fingerprints, word) ? 0 : this.cutWordLearned(word, before);
+    if (cut !== undefined) at(start + cut);
+    return found;
+  }
+
+  /** Whether `run`, an encoded run a cut mark ends (as written), stands in the texts of this scope's
+   *  exchange or another alive scope's (as written, or inside a JSON string) in a longer run of
+   *  the encoding's characters that the scan masks there, where `run` stands. */
+  private cutRunHidden(run: string): boolean {
+    const memo = (this.cutRuns ??= new Map());
+    if (!memo.has(run)) memo.set(run, this.cutRunLookup(run) || this.cutElsewhere((scope) => scope.cutRunLookup(run) || undefined) === true);
+    return memo.get(run)!;
+  }
+
+  /** cutRunHidden by this scope's exchange alone. */
+  private cutRunLookup(run: string): boolean {
+    if (this.exchange === undefined) return false;
+    const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+    const escaped = JSON.stringify(run).slice(1, -1);
+    for (const text of exchangeTexts(this.exchange)) {
+      for (const needle of escaped === run ? [run] : [run, escaped]) {
+        for (let p = text.indexOf(needle), n = 0; p >= 0 && n < MAX_RUN_PLACES; p = text.indexOf(needle, p + 1), n++) {
+          let [q, e] = [p, p + needle.length];
+          while (q > Math.max(0, p - CUT_READ) && ENCODED_CHAR.test(text[q - 1]!)) q--;
+          while (e < Math.min(text.length, p + needle.length + CUT_READ) && ENCODED_CHAR.test(text[e]!)) e++;
+          const piece = text.slice(q, e);
+          const found: Range[] = [];
+          this.secretRanges(piece, tables, found, () => undefined);
+          if (found.some(([a, b]) => a < p - q + needle.length && b > p - q)) return true;
         }
       }
-      if (fingerprints.size === 0) continue;
-      // The word before the mark (a space between them too), its leading . @ : - left out; and the
-      // word before that, a space between them.
-      const end = spacesBefore(t, i);
-      let start = wordBefore(t, end);
-      while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
-      if (end - start < MIN_SCANNED) continue;
-      const space = spacesBefore(t, start);
-      const before = space < start ? t.slice(wordBefore(t, space), space).replace(TRIM, '') : '';
-      const cut = this.cutWordLearned(t.slice(start, end), before);
-      if (cut !== undefined) ranges.push([c.from[start + cut]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(start + cut, end))} chars»`]);
     }
+    return false;
   }
 
   /** Where a learned secret starts in `word`, a canonical word a cut mark ends, by this scope's
@@ -1135,15 +1198,15 @@ export class Redactor {
   private cutWordLearned(word: string, before: string): number | undefined {
     const key = `${before} ${word}`;
     const memo = (this.cutLearned ??= new Map());
-    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before) ?? this.cutWordElsewhere(word, before));
+    if (!memo.has(key)) memo.set(key, this.cutWordLookup(word, before) ?? this.cutElsewhere((scope) => scope.cutWordLookup(word, before)));
     return memo.get(key);
   }
 
-  /** cutWordLookup by the exchanges the other alive scopes learned. */
-  private cutWordElsewhere(word: string, before: string): number | undefined {
+  /** A lookup by the exchanges the other alive scopes learned: the first answer given. */
+  private cutElsewhere<T>(lookup: (scope: Redactor) => T | undefined): T | undefined {
     for (const ref of this.shared.cutScopes.refs) {
       const scope = ref.deref();
-      const at = scope === undefined || scope === this ? undefined : scope.cutWordLookup(word, before);
+      const at = scope === undefined || scope === this ? undefined : lookup(scope);
       if (at !== undefined) return at;
     }
     return undefined;
@@ -1275,9 +1338,7 @@ export class Redactor {
     let longest = 0;
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
     const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
-    const c = canonical(text.slice(from, end));
-    const written = text.slice(from, end);
-    const readings = [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(written, c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1), base32End(written, c, Math.ceil((MIN_SCANNED * 8) / 5), MAX_GROUPS_AROUND + 1)];
+    const readings = endReadings(text.slice(from, end));
     let cut = end;
     for (const r of readings) {
       if (!r?.text.length) continue;
@@ -1368,13 +1429,48 @@ const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
 const MIN_CUT_SCOPES = 1024;
 /** Characters of each of a scope's exchange's texts read for a word a cut mark ends (cutWordLearned). */
 const MAX_CUT_SOURCE = 1 << 20;
+/** An exchange's texts a cut mark's word or run is looked up in: its URL, bodies (4 * MAX_CUT_SOURCE
+ *  bytes of the answer's) and header values. */
+const exchangeTexts = (ex: Exchange): string[] => [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(ex.response?.headers ?? {})];
+/** Places of a cut mark's run in one text read at most (cutRunLookup). */
+const MAX_RUN_PLACES = 8;
+/** Characters of an encoded run (hex, base32, base64, in groups or lines; escapes, inside a JSON string),
+ *  never a cut mark's: where cutRunLookup reads a run on. */
+const ENCODED_CHAR = /[A-Za-z0-9+/=_:\s\\-]/;
+/** An escape, a reference or a byte a cut mark may have cut: a character's start, read apart (cutEndVariants). */
+const PARTIAL_ESCAPE = /(?:&#?[xX]?[0-9a-fA-F]{0,6}|%[0-9a-fA-F]?|\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?|[0-9a-fA-F]{1,5})?|(?<=[ :])[0-9a-fA-F])$/;
+/** endReadings from this one on read an encoding's bytes (a hex dump, base64, base32). */
+const ENCODED_READINGS = 2;
+/** A text's end as a reader decodes it: canonical, its escapes and full-width forms, a hex dump,
+ *  base64 and base32 in pieces (what cut() leaves out of a cut end, and a cut mark's word is read in). */
+function endReadings(written: string, anyLower = false): Array<CanonicalText | undefined> {
+  const c = canonical(written);
+  return [c, escapedReading(c), hexDumpEnd(c, MIN_SCANNED), base64End(written, c, Math.ceil((MIN_SCANNED * 4) / 3), MAX_GROUPS_AROUND + 1), base32End(written, c, Math.ceil((MIN_SCANNED * 8) / 5), MAX_GROUPS_AROUND + 1, anyLower)];
+}
+/** The texts a cut mark's end is read in (cutPrefixRanges), each as [offset in `written`, text, the
+ *  first of endReadings to read]: `written` (its canonical reading is the whole text's, read apart);
+ *  less a unit the mark cut (PARTIAL_ESCAPE); its dashes read as spaces (base32 in dashed groups);
+ *  and from after each of its last MAX_GROUPS_AROUND spaces (groups, a word before them). */
+function cutEndVariants(written: string): Array<readonly [number, string, number]> {
+  const out: Array<readonly [number, string, number]> = [[0, written, 1]];
+  const open = PARTIAL_ESCAPE.exec(written)?.[0].length ?? 0;
+  const whole = open ? written.slice(0, -open) : written;
+  if (open) out.push([0, whole, 0]);
+  if (whole.includes('-')) out.push([0, whole.replace(/-/g, ' '), ENCODED_READINGS]);
+  let at = whole.length;
+  for (let n = 0; n < MAX_GROUPS_AROUND; n++) {
+    at = whole.lastIndexOf(' ', at - 1);
+    if (at <= 0) break;
+    out.push([at + 1, whole.slice(at + 1), ENCODED_READINGS]);
+  }
+  return out;
+}
 /** Every word of an exchange's texts (its URL, bodies and header values, as read, MAX_CUT_SOURCE
  *  characters of each), alone and with the word after it when only spaces stand between ("a b", as
  *  pair() writes two words); a word's parts between colons too. Sorted, each once. */
 function cutWords(ex: Exchange): string[] {
   const out = new Set<string>();
-  const texts = [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(ex.response?.headers ?? {})];
-  for (const text of texts) {
+  for (const text of exchangeTexts(ex)) {
     const t = canonical(text.slice(0, MAX_CUT_SOURCE)).text;
     let previous: { word: string; end: number } | undefined;
     for (const m of t.matchAll(TOKEN)) {

@@ -570,10 +570,11 @@ export function base64End(original: string, c: CanonicalText, minChars: number, 
 
 /** base64End for base32 written in groups, in capitals (MFRG GZDF MZTW) or, as an encoder writes
  *  them, in small letters: two groups or more of one length, a multiple of four, the last no longer
- *  (mfrg gzdf mz; words of a sentence are seldom so). Its bytes read as UTF-8 text. */
-export function base32End(original: string, c: CanonicalText, minChars: number, tries: number): CanonicalText | undefined {
+ *  (mfrg gzdf mz; words of a sentence are seldom so), or any run in small letters (`anyLower`: for a
+ *  reader that masks only a known secret's start). Its bytes read as UTF-8 text. */
+export function base32End(original: string, c: CanonicalText, minChars: number, tries: number, anyLower = false): CanonicalText | undefined {
   return piecesEnd(original, c, minChars, tries, isBase32Code, 5, (joined, pieces) => {
-    if (/[a-z]/.test(joined) && (/[A-Z]/.test(joined) || !encoderGroups(pieces))) return undefined;
+    if (/[a-z]/.test(joined) && (/[A-Z]/.test(joined) || !(anyLower || encoderGroups(pieces)))) return undefined;
     const bytes = base32Bytes(joined.toLowerCase());
     return bytes === undefined ? undefined : utf8Text(bytes);
   });
