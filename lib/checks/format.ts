@@ -10,7 +10,7 @@ import { isJsonObject } from '../json/value.js';
 import { finding, show, type Check } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { jsonpKind, kindRule, type KindRule } from './kinds.js';
-import { charsetNotUtf8, jsonAnswer, PATHS, soapAnswer, statusAndType } from './whole-answer.js';
+import { charsetNotUtf8, jsonAnswer, PATHS, soapAnswer, statusAndType, statusTypeAndBody } from './whole-answer.js';
 
 const JSON_OPS = JSON_OPERATIONS.map((op) => op.name).join(', ');
 const format = { area: 'Format selection', operation: JSON_OPS, clause: '4' } as const;
@@ -69,7 +69,7 @@ export const FORMAT_CHECKS: readonly Check[] = [
     judges: safeJsonp.judges,
     appliesTo: safeJsonp.applies,
     judge: (ex) => {
-      const status = statusAndType(ex, 200);
+      const status = statusTypeAndBody(ex, 200);
       if (!Array.isArray(status) || status.length) return status;
       // A browser decodes the script by its charset (the JSON inside is UTF-8: RFC 8259 8.1).
       const labelled = charsetNotUtf8(ex);

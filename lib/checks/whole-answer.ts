@@ -44,6 +44,16 @@ export function statusAndType(ex: ExchangeView, expected: number | 'success', ty
   return out;
 }
 
+/** statusAndType of a check that reads the body too: an answer whose head alone came (its body past
+ *  the cap, Exchange.answerHead) is judged as no answer is, its head's findings beside. */
+export function statusTypeAndBody(ex: ExchangeView, expected: number | 'success', types?: readonly string[]): Look {
+  const out = statusAndType(ex, expected, types);
+  const r = ex.response();
+  // No head either: statusAndType said so already.
+  if (!Array.isArray(out) || r.ok || !ex.exchange.answerHead) return out;
+  return ex.origin.intent !== undefined ? { skip: `${r.reason} (a generated request: judged by the Robustness checks)` } : [...out, finding(r.reason, { path: PATHS.response })];
+}
+
 const isOk = (ex: ExchangeView): boolean => {
   const r = ex.response();
   return r.ok && r.value.status === 200;
@@ -65,7 +75,7 @@ export function charsetNotUtf8(ex: ExchangeView): Finding[] {
 /** 200, application/json (any parameters but a charset other than UTF-8), and a body that is a JSON
  *  object (what the record checks read). */
 export function jsonAnswer(ex: ExchangeView): Look {
-  const out = statusAndType(ex, 200, [JSON_MEDIA_TYPE]);
+  const out = statusTypeAndBody(ex, 200, [JSON_MEDIA_TYPE]);
   if (!Array.isArray(out) || !isOk(ex)) return out; // the body of a non-200 answer is not the record
   const labelled = [...out, ...charsetNotUtf8(ex)];
   const record = ex.jsonRecord();
@@ -74,7 +84,7 @@ export function jsonAnswer(ex: ExchangeView): Look {
 
 /** 200, application/xml, and a well-formed XML body holding Envelope > Body > `record` (by local name). */
 export function soapAnswer(ex: ExchangeView, record: string): Look {
-  const out = statusAndType(ex, 200, [SOAP_RESPONSE_MEDIA_TYPE]);
+  const out = statusTypeAndBody(ex, 200, [SOAP_RESPONSE_MEDIA_TYPE]);
   if (!Array.isArray(out) || !isOk(ex)) return out;
   const soap = ex.soap(record);
   if (!soap.ok) return [...out, finding(soap.reason, { path: PATHS.body })];

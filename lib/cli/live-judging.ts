@@ -36,7 +36,7 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   // A "✓" line shows the request's path alone: the request is learned for it, not the answer (its
   // values were fingerprinted run-wide as it was judged; walked again here, a third of the judging
   // reference's CPU per request).
-  const { response: _answer, ...request } = ex;
+  const { response: _answer, answerHead: _head, ...request } = ex;
   scope.learnExchange(failures.length ? ex : request);
   let path = ex.request.url;
   try { path = new URL(ex.request.url).pathname; } catch { path = path.split('?')[0]!; }

@@ -76,6 +76,9 @@ export interface RecordedResponse {
 /** An answer's status line and header fields, without its body. */
 export type AnswerHead = Pick<RecordedResponse, 'status' | 'headers' | 'reason' | 'rawHeaders'>;
 
+/** An exchange's answer head: its response's, or the one kept without a body (Exchange.answerHead). */
+export const answerHeadOf = (ex: Pick<Exchange, 'response' | 'answerHead'>): AnswerHead | undefined => ex.response ?? ex.answerHead;
+
 /** Headers as an exchange keeps them (lower-case names, repeats joined with ", "), from name-value
  *  pairs in any case: a recording's list, a raw header list, or a Node headers object's entries. */
 export function exchangeHeaders(pairs: Iterable<readonly [string, string | readonly string[] | undefined]>): Record<string, string> {
@@ -212,9 +215,10 @@ export interface Exchange {
     readonly asSent?: { readonly target: string; readonly origin: string };
   };
   readonly response?: RecordedResponse;
-  /** A recording holds the answer's status line and header fields as they came, but not its body as
-   *  sent (`error`, not-recorded, says why; `response` is absent): the checks that read only the head
-   *  (side 'head') judge it, and every other reader sees no answer. */
+  /** The answer's status line and header fields as they came, without its body: a recording holds
+   *  no body as sent (`error` not-recorded), or the body went past the cap and was not read on
+   *  (`error` too-large); `response` is absent. The checks that read only the head (side 'head')
+   *  judge it, the reports show it, and every other reader sees no answer. */
   readonly answerHead?: AnswerHead;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
    *  sha256 is of the decoded body: a replay decodes what it gets before comparing (curl --compressed). */

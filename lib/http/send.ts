@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
-import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
+import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type AnswerHead, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
 
 // undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
 // start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
@@ -155,7 +155,10 @@ export class RequestBudget {
 const seconds = (ms: number) => `${+(ms / 1000).toFixed(3)} s`;
 const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
-class BodyTooLarge extends Error {}
+/** The answer's body went past the cap: the harness read no further. Its head had come, and is kept. */
+class BodyTooLarge extends Error {
+  constructor(readonly head: AnswerHead, decoded = '') { super(decoded); }
+}
 class BodyTooSlow extends Error {}
 /** The parser refused the answer's head after its Content-Length: undici reports any such refusal
  *  as a length mismatch, which otherwise reads as a connection closed mid-body. */
@@ -203,6 +206,9 @@ export function describeError(error: unknown, url: URL, options: TransportOption
 
 interface Received { readonly status: number; readonly headers: Record<string, string>; readonly raw: Buffer; readonly reason: string; readonly rawHeaders: RawHeaders | undefined }
 
+/** The head of an answer received, as an exchange keeps it (a reason or raw list it has). */
+const headOf = (r: Omit<Received, 'raw'>): AnswerHead => ({ status: r.status, headers: r.headers, ...(r.reason ? { reason: r.reason } : {}), ...(r.rawHeaders ? { rawHeaders: r.rawHeaders } : {}) });
+
 /** A body in one chunk smaller than this is kept as received, not copied (it is a view of the
  *  socket's read, which holds little more); a larger one is copied into memory of its own. */
 const SHARED_CHUNK_BYTES = 64 * 1024;
@@ -223,6 +229,7 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   private early: Error | undefined; // the deadline passed before the request had a connection
   private settled = false;
   private late = false;
+  private pastCap: BodyTooLarge | undefined; // the body went past the cap: why it was aborted
   private holding = false;
   private waiting: Buffer[] | undefined; // chunks held while waiting for a large-body slot
   private ended = false;
@@ -244,7 +251,12 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
     clearTimeout(this.bodyTimer);
     if (this.holding) this.slots.release();
     if (error && this.status === 0 && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') error = new RefusedHead();
-    if (error) { this.reject(this.late ? new BodyTooSlow() : error); return; }
+    if (error) {
+      // Past the cap: the body read so far is let go, the head kept (its status and header fields).
+      if (this.pastCap) { this.chunks.length = 0; this.gather = undefined; }
+      this.reject(this.late ? new BodyTooSlow() : this.pastCap ?? error);
+      return;
+    }
     const { chunks } = this;
     if (this.gather) chunks.push(this.gather.subarray(0, this.gathered));
     this.raw = chunks.length === 1 && this.size < SHARED_CHUNK_BYTES ? chunks[0]! : Buffer.concat(chunks);
@@ -259,7 +271,7 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   /** Takes a chunk; false once the cap is passed (the request is then aborted). */
   private take(chunk: Buffer): boolean {
     this.size += chunk.length;
-    if (this.size > this.options.maxBodyBytes) { this.abort(new BodyTooLarge()); return false; }
+    if (this.size > this.options.maxBodyBytes) { this.abort(this.pastCap = new BodyTooLarge(headOf(this))); return false; }
     if (!this.chunks.length) { this.chunks.push(chunk); return true; }
     for (let at = 0; at < chunk.length;) {
       if (!this.gather || this.gathered === GATHER_BYTES) {
@@ -369,7 +381,7 @@ function decodedResponse(res: Received, sent: Readonly<Record<string, string>>, 
   for (const name in sent) if (name.toLowerCase() === 'accept-encoding') { accept = sent[name]; break; }
   const d = decodeContent(raw, coded, accept, options.maxBodyBytes);
   if (!d.codings.length) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
-  if (!d.ok && d.tooLarge) throw new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`);
+  if (!d.ok && d.tooLarge) throw new BodyTooLarge(headOf(res), ` once decoded from ${d.codings.join(', ')}`);
   const received = recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
   return { ...received, ...(d.ok ? { body: d.body } : {}), contentCoding: { codings: d.codings, ...(d.ok ? {} : { error: d.error }) } };
 }
@@ -475,7 +487,9 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
       const res = await exchangeOnce(dispatcher, target, spec, options, slots, Math.max(1, deadline - Date.now()));
       response = decodedResponse(res, spec.headers, options);
     } catch (error) {
-      return recorded(spec, request_, startedAt, started, attempt, undefined, describeError(error, target.url, options));
+      const failed = recorded(spec, request_, startedAt, started, attempt, undefined, describeError(error, target.url, options));
+      // An answer whose body went past the cap keeps its head: the checks of the head judge it.
+      return error instanceof BodyTooLarge ? { ...failed, answerHead: error.head } : failed;
     }
     if (response.status !== 429 && response.status !== 503) return recorded(spec, request_, startedAt, started, attempt, response);
     const retryAfter = response.headers['retry-after'];

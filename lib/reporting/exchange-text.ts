@@ -1,6 +1,6 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
-import { fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
@@ -80,10 +80,14 @@ export function requestText(ex: Exchange, redact: Redactor): string {
 }
 
 export function responseText(ex: Exchange, redact: Redactor): string {
-  if (!ex.response) return `(no response: ${ex.error?.message ?? 'unknown'})`;
-  const r = ex.response;
+  const r = answerHeadOf(ex);
+  if (!r) return `(no response: ${ex.error?.message ?? 'unknown'})`;
   // The reason phrase as it came (peer text, searched as any is), where the source has one.
-  return [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), '', bodyText(r.body, r.size, redact)].join('\n');
+  const head = [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
+  // A head kept without its body (Exchange.answerHead): the body is said to be missing, and why.
+  const body = ex.response ? bodyText(ex.response.body, ex.response.size, redact)
+    : `(the body ${ex.error?.kind === 'too-large' ? 'was not read past the cap' : 'is not recorded'}: ${ex.error?.message ?? 'unknown'})`;
+  return [...head, body].join('\n');
 }
 
 /** Text as one single-quoted shell word (the curl commands here, replay.sh). */

@@ -50,7 +50,7 @@ import { codePointCount, marker, sensitivityOfName } from '../contract/sensitivi
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
 import { NOT_PLAIN, plainJson } from '../json/plain-json.js';
-import type { Exchange } from '../http/exchange.js';
+import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { detachedCopy, remembered } from '../detached.js';
 import type { JsonValue } from '../json/value.js';
 import { isElement, ParsedXml, type XmlElement } from '../xml/model.js';
@@ -490,10 +490,10 @@ export class Redactor {
       this.learn(ex.request.url);
       if (ex.request.body) this.learn(ex.request.body, MAX_SHOWN_TEXT);
     }
-    if (ex.response) {
-      this.learnHeaders(ex.response.headers);
-      this.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
-    }
+    // A head kept without its body (Exchange.answerHead) is shown as a response's is: learned so too.
+    const head = answerHeadOf(ex);
+    if (head) this.learnHeaders(head.headers);
+    if (ex.response) this.learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
   /** The values of a request the harness generated: its own, never learned. Walked and measured only
@@ -592,7 +592,8 @@ export class Redactor {
 
   private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf): void {
     this.fingerprintHeaders(ex.request.headers);
-    if (ex.response) this.fingerprintHeaders(ex.response.headers);
+    const head = answerHeadOf(ex);
+    if (head) this.fingerprintHeaders(head.headers);
     // A scope of its own: what the text walk learns besides fingerprints is dropped with it, so the
     // run-wide list of spelled secrets never grows with the number of accounts. Made only when a
     // walk needs one: most exchanges (a known URL, JSON both ways) learn fingerprints alone.
@@ -1431,7 +1432,7 @@ const MIN_CUT_SCOPES = 1024;
 const MAX_CUT_SOURCE = 1 << 20;
 /** An exchange's texts a cut mark's word or run is looked up in: its URL, bodies (4 * MAX_CUT_SOURCE
  *  bytes of the answer's) and header values. */
-const exchangeTexts = (ex: Exchange): string[] => [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(ex.response?.headers ?? {})];
+const exchangeTexts = (ex: Exchange): string[] => [ex.request.url, ex.request.body ?? '', ex.response?.body.toString('utf8', 0, 4 * MAX_CUT_SOURCE) ?? '', ...Object.values(ex.request.headers), ...Object.values(answerHeadOf(ex)?.headers ?? {})];
 /** Places of a cut mark's run in one text read at most (cutRunLookup). */
 const MAX_RUN_PLACES = 8;
 /** Characters of an encoded run (hex, base32, base64, in groups or lines; escapes, inside a JSON string),

@@ -151,6 +151,9 @@ const NO_ANSWER = 'no answer';
 /** What stands for the run's answer where the recording holds none: not "no answer" (which the
  *  run did not see either), and nothing a replay's answer is the same as or differs from. */
 const NOT_RECORDED = 'not recorded';
+/** What stands for the run's answer body where it went past the body cap (answerPastCap): the run
+ *  read its status, not its body, so a replay's status alone is compared. */
+const PAST_CAP = 'past the cap';
 
 /** The bounds of each curl of a report (summary.json's and replay.sh's), in seconds, from the run's
  *  --timeout (the configuration's timeoutMs): connecting within it, the whole exchange within
@@ -251,7 +254,7 @@ export function replayScript(report: Report): string {
       ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
-      `shown ${quoted} ${shellQuote(ex?.answerNotRecorded ? NOT_RECORDED : ex && ex.status === undefined ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.responseSha256 ?? '-')}`);
+      `shown ${quoted} ${shellQuote(ex?.answerNotRecorded ? NOT_RECORDED : ex && ex.status === undefined && !ex.answerPastCap ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.answerPastCap ? PAST_CAP : ex?.responseSha256 ?? '-')}`);
   };
   for (const c of report.checks.filter((x) => x.status === 'fail')) {
     // A shrunk failure replays its smallest failing request (a curl writes a control character of a
@@ -299,10 +302,11 @@ export function replayScript(report: Report): string {
     // control character, which it escapes too, is sent as it is: the replay then says it differs).
     'json_text() { printf \'%s\' "$1" | sed -e \'s/\\\\/\\\\\\\\/g\' -e \'s/"/\\\\"/g\'; }',
     'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
-    `# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare).`,
+    `# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare; a body ${PAST_CAP}: its status alone).`,
     'shown() {',
     `  if [ "$status" = ${shellQuote(NO_ANSWER)} ]; then got=-; else got=$(sha "$body"); fi`,
     `  if [ "$2" = ${shellQuote(NOT_RECORDED)} ]; then same="the run's answer was not recorded: nothing to compare with"`,
+    `  elif [ "$3" = ${shellQuote(PAST_CAP)} ]; then if [ "$status" = "$2" ]; then same="status as in the run, whose answer body was past the body cap: no body to compare with"; else same="the run got $2, its answer body past the body cap"; fi`,
     '  elif [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
     '  printf \'%s: %s sha256 %s (%s)\\n\' "$1" "$status" "$got" "$same"',
     '}',

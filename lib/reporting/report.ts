@@ -10,7 +10,7 @@ import type { GenerationSummary, ShrunkFailure } from '../engine/generation.js';
 import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { Example, FindingGroup } from '../engine/tally.js';
 import { failLine, type LineFit } from '../checks/fail-line.js';
-import type { Exchange } from '../http/exchange.js';
+import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { shownMessage, shownPath, shownValue } from './display.js';
 import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
@@ -72,11 +72,15 @@ export interface ReportedExchange {
   readonly case?: number;
   readonly method: string;
   readonly url: string;
+  /** The answer's status: its response's, or of a head kept without its body (Exchange.answerHead). */
   readonly status?: number;
   readonly error?: string;
   /** A recording holds its request but not its answer (no response, no body, a body text naming no
    *  bytes): replay.sh has no answer of the run to compare a replay's with, not even "no answer". */
   readonly answerNotRecorded?: true;
+  /** The answer's body went past the body cap and was not read on (its status, where it came, is
+   *  `status`): replay.sh compares a replay's status alone with the run's. */
+  readonly answerPastCap?: true;
   readonly durationMs: number;
   /** Requests sent for it, when retried (429/503 with Retry-After). */
   readonly attempts?: number;
@@ -267,6 +271,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     const scope = scopeOf(ex.id);
     const respelled = respelledMembers(ex);
     const sources = secretSources(ex, scope);
+    const head = answerHeadOf(ex);
     return {
       id: ex.id,
       title: ex.title,
@@ -274,9 +279,10 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(ex.origin.case !== undefined ? { case: ex.origin.case } : {}),
       method: ex.request.method,
       url: scope.text(ex.request.url),
-      ...(ex.response ? { status: ex.response.status } : {}),
+      ...(head ? { status: head.status } : {}),
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
       ...(ex.error?.kind === 'not-recorded' ? { answerNotRecorded: true as const } : {}),
+      ...(ex.error?.kind === 'too-large' ? { answerPastCap: true as const } : {}),
       durationMs: ex.durationMs,
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
       request: byScope(requestText(ex, scope), scope),
@@ -356,7 +362,7 @@ const MEMBER_NAMES: ReadonlySet<string> = new Set(Object.keys({
   probe: true, sources: true, side: true, status: true, message: true, groups: true, evidence: true, replay: true, shrunk: true,
   judged: true, probes: true, findings: true, path: true, count: true, actual: true, exchange: true, case: true, from: true,
   steps: true, tried: true, request: true, curl: true, seed: true, source: true, method: true, url: true, error: true, attempts: true,
-  response: true, responseSha256: true, answerNotRecorded: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
+  response: true, responseSha256: true, answerNotRecorded: true, answerPastCap: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
   legacy: true, compared: true, comparedByOperation: true, inconclusive: true, differences: true, paths: true, noise: true,
   interpretations: true, differing: true, rate: true, examples: true, shownBy: true, candidate: true, how: true, legacyVaried: true,
   candidateDiffered: true,

@@ -396,8 +396,9 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
   const { status, statusMessage, rawHeaders, body: copied } = fx.answer;
-  if (!copied) return { ...base, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } };
   const headers = exchangeHeaders(rawPairs(rawHeaders));
+  // A body past the cap is not kept; its head is (the checks of the head judge it, the reports show it).
+  if (!copied) return { ...base, answerHead: { status, headers, ...(statusMessage ? { reason: statusMessage } : {}), rawHeaders }, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } };
   const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
   const body = decoded(bytes, headers['content-encoding'], maxBodyBytes);
   if (body === undefined) return { ...base, error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } };
