@@ -86,6 +86,27 @@ describe('names listed as read', () => {
     expect(listedAsObjectKeys(members(names.slice(0, 16)))).toBe(0);
   });
 
+  it('gives each listed object\'s values in the order of its names, the very values it holds (past an escaped name too)', () => {
+    const texts = [
+      members(names),
+      `{"a":${members(names)},"b":[${members(names)},{"x":[1,{"y":2}]}],"c":1}`,
+      `{${names.map((n, i) => `"${n}":${i % 3 ? members(names) : `[${i},"v${i}",null,true]`}`).join(',')}}`,
+      members(['\\u0061', ...names]), // an escaped name: the object is built member by member from its first name
+      members([...names.slice(0, 20), '\\u0062', ...names.slice(20)]),
+    ];
+    for (const text of texts) {
+      const r = plainJsonListed(text);
+      if (r === NOT_PLAIN) throw new Error(`handed back: ${text.slice(0, 80)}`);
+      expect(r.listed?.size, text.slice(0, 80)).toBeGreaterThan(0);
+      expect(r.listedValues?.size).toBe(r.listed?.size);
+      for (const [o, keys] of r.listed ?? []) {
+        const values = r.listedValues?.get(o);
+        expect(values?.length).toBe(keys.length);
+        expect(keys.filter((k, i) => values?.[i] !== o[k])).toEqual([]);
+      }
+    }
+  });
+
   it('leaves out an object with an array index among its names (Object.keys puts those first)', () => {
     for (const index of ['7', '0', '4294967294', '\\u0037']) {
       const text = members([...names.slice(0, 20), index, ...names.slice(20)]);

@@ -83,6 +83,11 @@ export class ExchangeView {
   };
   private listed: Map<JsonObject, readonly string[]> | undefined;
 
+  /** The values of an object whose names the plain JSON path listed, in keysOf's order, else
+   *  undefined: read by place, where a large object's every value would be looked up by name. */
+  readonly valuesOf = (o: JsonObject): readonly JsonValue[] | undefined => this.listedValues?.get(o);
+  private listedValues: Map<JsonObject, readonly JsonValue[]> | undefined;
+
   /** A value derived from this exchange, made once however many checks ask (the slots of its record,
    *  walked by every type check, are the costly one). */
   once<T>(what: string, make: (view: this) => T): T {
@@ -166,6 +171,7 @@ export class ExchangeView {
   /** `json`, its listed names taken into keysOf's memo. */
   private listing(json: ParsedJson): ParsedJson {
     if (json.listed) for (const [o, keys] of json.listed) (this.listed ??= new Map()).set(o, keys);
+    if (json.listedValues) for (const [o, values] of json.listedValues) (this.listedValues ??= new Map()).set(o, values);
     return json;
   }
 

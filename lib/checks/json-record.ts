@@ -56,7 +56,7 @@ function jsonRecordView(ex: ExchangeView): JsonRecordView | { readonly skip: str
   if (!isJsonOperation(op)) return { skip: 'not a JSON operation' };
   const rec = ex.jsonRecord();
   if (!rec.ok) return { skip: rec.reason };
-  const { objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf);
+  const { objects, byKind } = jsonWalk(op.response, rec.value.root, ex.keysOf, ROOT, ex.valuesOf);
   return { op, root: rec.value.root, json: rec.value.json, objects, byKind, keysOf: ex.keysOf };
 }
 

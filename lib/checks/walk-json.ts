@@ -30,6 +30,8 @@ export interface JsonObjectAt {
 
 /** How an object's member names are listed. */
 export type KeysOf = (o: JsonObject) => readonly string[];
+/** An object's values in the order of its KeysOf names, where they are at hand (else undefined). */
+export type ValuesOf = (o: JsonObject) => readonly JsonValue[] | undefined;
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -143,7 +145,7 @@ class Walk {
     this.lastKind = kind;
     this.lastList = same;
   }
-  constructor(private readonly list: KeysOf | undefined) {
+  constructor(private readonly list: KeysOf | undefined, private readonly valuesOf?: ValuesOf) {
     this.slots = list ? undefined : [];
   }
 
@@ -180,9 +182,16 @@ class Walk {
     let absent: Field[] | undefined;
     const objectsAt = this.objects.length;
     if (this.list) this.objects.push(undefined as never); // its place, filled below once counted
+    // A record's members come in the shape's order: each read by place where the next listed name is
+    // the member's, else looked up (and the place kept for the next member).
+    const values = this.valuesOf?.(obj);
+    const keys = values && this.list!(obj);
+    let place = 0;
     for (let i = 0; i < members.length; i++) {
       const m = members[i]!;
-      const value = obj[m.name];
+      let value: JsonValue | undefined;
+      if (keys !== undefined && keys[place] === m.name) value = values![place++];
+      else value = obj[m.name];
       if (value !== undefined) present++;
       if (value === undefined || value === null) {
         if (this.list && m.valueType) (absent ??= []).push(m.field);
@@ -206,10 +215,10 @@ export function jsonSlots(shape: Shape, obj: JsonObject, path = ROOT): JsonSlot[
 
 /** The slots (jsonSlots, also by kind) and the record with every nested object of a known shape
  *  (each with its path, in document order), in one walk. */
-export function jsonWalk(shape: Shape, obj: JsonObject, list: KeysOf = Object.keys, path = ROOT): {
+export function jsonWalk(shape: Shape, obj: JsonObject, list: KeysOf = Object.keys, path = ROOT, valuesOf?: ValuesOf): {
   readonly byKind: ReadonlyMap<FieldType['kind'], readonly JsonSlot[]>; readonly objects: readonly JsonObjectAt[];
 } {
-  const walk = new Walk(list);
+  const walk = new Walk(list, valuesOf);
   walk.object(shape, obj, path);
   return walk;
 }

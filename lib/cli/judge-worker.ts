@@ -9,5 +9,5 @@ serveJudging((data) => {
   const setup = data as LearnerSetup;
   const redactor = new Redactor({ showPersonalData: setup.showPersonalData, secrets: setup.secrets, fingerprints: setup.fingerprints });
   for (const name of setup.secretHeaders) redactor.secretHeader(name);
-  return (ex, parsed, keysOf) => redactor.learnFingerprints(ex, parsed, keysOf);
+  return (ex, parsed, keysOf, valuesOf) => redactor.learnFingerprints(ex, parsed, keysOf, valuesOf);
 });

@@ -8,7 +8,7 @@ import { checksFor } from '../checks/catalogue.js';
 import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { readsKindOnly } from '../checks/kinds.js';
-import type { KeysOf } from '../checks/walk-json.js';
+import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
 import { kindLabel, type RequestKind } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
@@ -54,7 +54,7 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly ratePerSecond?: number;
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
-  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf) => void;
+  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf, valuesOf?: ValuesOf) => void;
   /** Worker threads that judge (issue 24; 0 or absent: this thread judges): they judge while this
    *  thread sends or reads and folds their judgements in the order the exchanges came
    *  (judge-pool.ts), so the result is the one judging here in that order gives. They run
@@ -252,7 +252,7 @@ export class Judge {
    *  fold, for a judging worker and for the run's thread judging in the workers' stead. */
   judgedHere(ex: Exchange, view = new ExchangeView(ex, this.settings)): Judgement {
     const judgement = this.judgement(ex, view);
-    this.observe?.(ex, view.parsedBody(), view.keysOf);
+    this.observe?.(ex, view.parsedBody(), view.keysOf, view.valuesOf);
     return judgement;
   }
 

@@ -26,6 +26,8 @@ export interface ParsedJson {
   /** Large objects of `value` with their names as Object.keys lists them, listed as they were read
    *  (the plain path's; see ExchangeView.keysOf). */
   readonly listed?: ReadonlyMap<JsonObject, readonly string[]>;
+  /** The values of those objects, in the order of `listed` (ExchangeView.valuesOf). */
+  readonly listedValues?: ReadonlyMap<JsonObject, readonly JsonValue[]>;
 }
 
 export type JsonParseResult = { readonly ok: true; readonly json: ParsedJson } | { readonly ok: false; readonly error: string };
@@ -90,7 +92,7 @@ export function parseJsonBytes(bytes: Buffer): ParsedJson | undefined {
 }
 
 const parsedPlain = (plain: Exclude<PlainRead, typeof NOT_PLAIN>): ParsedJson =>
-  ({ value: plain.value, numbers: new Map(), duplicateKeys: [], ...(plain.listed ? { listed: plain.listed } : {}) });
+  ({ value: plain.value, numbers: new Map(), duplicateKeys: [], ...(plain.listed ? { listed: plain.listed, listedValues: plain.listedValues } : {}) });
 
 /** parseJson without the plain path: measured, then JSON.parse (and the visitor for lexemes and
  *  repeated keys); the plain path's yardstick in test/plain-json.test.ts. */

@@ -304,8 +304,10 @@ class Reader {
   used(): number {
     return Math.max(this.top, this.named);
   }
-  /** Each object of more than LISTED_FROM members with its names as Object.keys lists them. */
+  /** Each object of more than LISTED_FROM members with its names as Object.keys lists them, and
+   *  their values in that order (read by place, not looked up in a dictionary object: parse.ts). */
   listed: Map<JsonObject, readonly string[]> | undefined;
+  listedValues: Map<JsonObject, readonly JsonValue[]> | undefined;
 
   /** The values of the members read of the open objects, at the places of their names in `names`. */
   private readonly values = STACKS.values;
@@ -350,8 +352,9 @@ class Reader {
       if (this.next() !== 0x3a) throw notPlain;
       this.i++;
       const v = this.value(known ?? UNKNOWN);
-      if (o === undefined) this.values[at] = v;
-      else {
+      // Kept in `values` also once the object is built, for listedValues.
+      this.values[at] = v;
+      if (o !== undefined) {
         // A name given twice, or one Object.prototype answers (__proto__ among them; never a known name): parse.ts's.
         if (o[name] !== undefined || (large && name in Object.prototype)) throw notPlain;
         o[name] = v;
@@ -368,7 +371,10 @@ class Reader {
       }
       if (large) Object.setPrototypeOf(o, Object.prototype);
       holder.large = members > LISTED_FROM;
-      if (listable && members > LISTED_FROM) (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+      if (listable && members > LISTED_FROM) {
+        (this.listed ??= new Map()).set(o, this.names.slice(base, this.named));
+        (this.listedValues ??= new Map()).set(o, this.values.slice(base, this.named));
+      }
       if (this.named > this.top) this.top = this.named;
       this.named = base;
       this.depth--;
@@ -444,10 +450,14 @@ export function plainJson(text: string): JsonValue | typeof NOT_PLAIN {
 }
 
 /** What plainJsonListed and plainJsonBytes give for a text they read. */
-export type PlainRead = { readonly value: JsonValue; readonly listed?: ReadonlyMap<JsonObject, readonly string[]> } | typeof NOT_PLAIN;
+export type PlainRead = {
+  readonly value: JsonValue;
+  readonly listed?: ReadonlyMap<JsonObject, readonly string[]>;
+  readonly listedValues?: ReadonlyMap<JsonObject, readonly JsonValue[]>;
+} | typeof NOT_PLAIN;
 
 /** plainJson, with the names of each object of more than LISTED_FROM members as Object.keys lists
- *  them (an object with an array index among its names is left out). */
+ *  them, and their values in that order (an object with an array index among its names is left out). */
 export function plainJsonListed(text: string): PlainRead {
   return read(text, undefined);
 }
@@ -464,7 +474,7 @@ function read(text: string, bytes: Buffer | undefined): PlainRead {
   const reader = new Reader(text, bytes);
   try {
     const value = reader.whole();
-    return reader.listed ? { value, listed: reader.listed } : { value };
+    return reader.listed ? { value, listed: reader.listed, listedValues: reader.listedValues! } : { value };
   } catch (e) {
     if (e === notPlain) return NOT_PLAIN;
     throw e;

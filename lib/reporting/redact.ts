@@ -45,7 +45,7 @@ import { createHash } from 'node:crypto';
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
-import type { KeysOf } from '../checks/walk-json.js';
+import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
 import { codePointCount, marker, sensitivityOfName } from '../contract/sensitivity.js';
 import type { Sensitivity } from '../contract/types.js';
 import { jsonLimitPassed } from '../json/limits.js';
@@ -579,10 +579,10 @@ export class Redactor {
    * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
    * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys, valuesOf: ValuesOf = NO_LISTED_VALUES): void {
     this.shared.batching = true;
     try {
-      this.learnAllFingerprints(ex, parsed, keysOf);
+      this.learnAllFingerprints(ex, parsed, keysOf, valuesOf);
     } finally {
       // Added now, not at the next read: a judging worker's redactor is read by the main thread.
       this.shared.batching = false;
@@ -590,7 +590,7 @@ export class Redactor {
     }
   }
 
-  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf): void {
+  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf, valuesOf: ValuesOf): void {
     this.fingerprintHeaders(ex.request.headers);
     const head = answerHeadOf(ex);
     if (head) this.fingerprintHeaders(head.headers);
@@ -614,7 +614,7 @@ export class Redactor {
     }
     if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
     // A scope's values are its own only for a generated request's: none without a scope.
-    else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES);
+    else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES, ROOT_MEMBER, valuesOf);
     else if (ex.response) scoped().learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
   }
 
@@ -672,16 +672,19 @@ export class Redactor {
   /** Every string and number under a member named as hidden, at any depth. `keysOf`: how an object's
    *  names are listed (the judging's memo for a parsed answer). `holder`: what the learner knows of
    *  the name that holds `value` (NamedMember). */
-  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: OwnSet = this.own, holder: NamedMember = ROOT_MEMBER): void {
+  private fingerprintValues(value: JsonValue, hidden: Sensitivity | undefined, keysOf: KeysOf = Object.keys, own: OwnSet = this.own, holder: NamedMember = ROOT_MEMBER,
+    valuesOf: ValuesOf = NO_LISTED_VALUES): void {
     if (value === null || typeof value === 'boolean') return;
     if (typeof value === 'string' || typeof value === 'number') {
       if (hidden) this.fingerprintHidden(typeof value === 'string' ? value : String(value), own, true);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own, holder); return; }
+    if (Array.isArray(value)) { for (const v of value) this.fingerprintValues(v, hidden, keysOf, own, holder, valuesOf); return; }
     const keys = keysOf(value);
+    // Values at hand in the order of `keys` are read by place, not looked up by name.
+    const values = valuesOf(value);
     if (hidden) {
-      for (let i = 0; i < keys.length; i++) this.fingerprintValues(value[keys[i]!]!, hidden, keysOf, own);
+      for (let i = 0; i < keys.length; i++) this.fingerprintValues(values !== undefined ? values[i]! : value[keys[i]!]!, hidden, keysOf, own, ROOT_MEMBER, valuesOf);
       return;
     }
     // Each name's sensitivity through the names that came in this order before (namedMember): a
@@ -697,10 +700,10 @@ export class Redactor {
         m = namedMember(k);
         if (m === undefined) {
           // A name not kept (too long, or past the bound): asked as before, no guess for the next.
-          const v = value[k]!;
+          const v = values !== undefined ? values[i]! : value[k]!;
           if (v === null || typeof v === 'boolean') { before = undefined; guess = undefined; continue; }
           const kind = this.sensitivityOf(k);
-          if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, LOOSE_MEMBER);
+          if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, LOOSE_MEMBER, valuesOf);
           before = undefined;
           guess = undefined;
           continue;
@@ -710,12 +713,12 @@ export class Redactor {
       }
       before = m;
       guess = m.next;
-      const v = value[k]!;
+      const v = values !== undefined ? values[i]! : value[k]!;
       // Nothing to learn in null or a boolean, nor in a string or number not hidden: not visited (a
       // record is mostly flags).
       if (v === null || typeof v === 'boolean') continue;
       const kind = this.hides(m.kind) ? m.kind : undefined;
-      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, m);
+      if (kind !== undefined || typeof v === 'object') this.fingerprintValues(v, kind, keysOf, own, m, valuesOf);
     }
   }
 
@@ -1883,6 +1886,8 @@ interface NamedMember {
   next: NamedMember | undefined;
   first: NamedMember | undefined;
 }
+/** ValuesOf when no values are at hand: every value is looked up by name. */
+const NO_LISTED_VALUES: ValuesOf = () => undefined;
 /** What holds an answer's own value, and a request's. */
 const ROOT_MEMBER: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
 const REQUEST_ROOT: NamedMember = { name: '', kind: undefined, next: undefined, first: undefined };
