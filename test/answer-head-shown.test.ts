@@ -64,7 +64,7 @@ describe('a HAR answer whose body is not kept', () => {
     expect(shown.map((e) => e.response)).toEqual([
       `HTTP 200 OK\n${SHOWN_HEAD}\n\n(the body is not recorded: no response body recorded in the HAR)`,
       `HTTP 200 OK\n${SHOWN_HEAD}\n\n(the body is not recorded: the response body recorded holds a lone surrogate at character 2, which names no bytes: what was answered is not known)`,
-      `HTTP 200 OK\n${SHOWN_HEAD}\n\n(the body was not read past the cap: response exceeded the 1 MiB cap)`,
+      `HTTP 200 OK\n${SHOWN_HEAD}\n\n(the body was not read past the cap: response body exceeded the 1 MiB cap)`,
     ]);
     const files = filesUnder(out);
     // Allure's attachments show the head as exchanges.json does; no output holds a secret.
@@ -117,11 +117,11 @@ describe('a live answer whose body goes past the cap', () => {
   it('keeps its status line and header fields, and no body, past the cap as received and once decoded', async () => {
     gzipped = false;
     const raw = await sendOne();
-    expect([raw.response, raw.error, raw.answerHead?.status, raw.answerHead?.reason, raw.answerHead?.headers['set-cookie']]).toEqual([undefined, { kind: 'too-large', message: 'response exceeded the 1 MiB cap' }, 200, 'OK', `sid=${COOKIE}; Path=/; HttpOnly`]);
+    expect([raw.response, raw.error, raw.answerHead?.status, raw.answerHead?.reason, raw.answerHead?.headers['set-cookie']]).toEqual([undefined, { kind: 'too-large', message: 'response body exceeded the 1 MiB cap' }, 200, 'OK', `sid=${COOKIE}; Path=/; HttpOnly`]);
     expect(Object.keys(raw.answerHead!)).toEqual(['status', 'headers', 'reason', 'rawHeaders']);
     gzipped = true;
     const decoded = await sendOne(ACCEPT_ENCODING);
-    expect([decoded.error, decoded.answerHead?.status, decoded.answerHead?.headers['content-encoding']]).toEqual([{ kind: 'too-large', message: 'response exceeded the 1 MiB cap once decoded from gzip' }, 200, 'gzip']);
+    expect([decoded.error, decoded.answerHead?.status, decoded.answerHead?.headers['content-encoding']]).toEqual([{ kind: 'too-large', message: 'response body exceeded the 1 MiB cap once decoded from gzip' }, 200, 'gzip']);
   });
 
   it('is judged by the checks of the head, shown with its head, and replay.sh compares the replay\'s status, saying the run\'s body was past the cap', async () => {
@@ -134,7 +134,7 @@ describe('a live answer whose body goes past the cap', () => {
     expect(allows.status).toBe('failed');
     const shown = (JSON.parse(readFileSync(join(out, 'exchanges.json'), 'utf8')) as Shown[]).find((e) => e.id === allows.evidence[0]!.exchange)!;
     // Node writes its own Date, Connection and the like after the fields given.
-    expect(shown.response).toMatch(new RegExp(`^HTTP 200 OK\n${SHOWN_HEAD}\n[^]*\n\n\\(the body was not read past the cap: response exceeded the 1 MiB cap\\)$`));
+    expect(shown.response).toMatch(new RegExp(`^HTTP 200 OK\n${SHOWN_HEAD}\n[^]*\n\n\\(the body was not read past the cap: response body exceeded the 1 MiB cap\\)$`));
     expect(filesUnder(out).filter(([, text]) => text.includes(COOKIE) || text.includes(TOKEN)).map(([path]) => path)).toEqual([]);
     const replay = await sh(join(out, 'replay.sh'));
     expect(replay.code).toBe(0);

@@ -123,7 +123,7 @@ describe('decoding as the answer arrives', () => {
     expect(bomb.length).toBeLessThan(64 * 1024); // far under the 1 MiB cap as received
     const ex = await fetchFixed({ 'content-encoding': 'gzip' }, bomb, ACCEPT_ENCODING, MIB);
     expect(ex.response).toBeUndefined();
-    expect(ex.error).toEqual({ kind: 'too-large', message: 'response exceeded the 1 MiB cap once decoded from gzip' });
+    expect(ex.error).toEqual({ kind: 'too-large', message: 'response body exceeded the 1 MiB cap once decoded from gzip' });
     // Exactly at the cap decodes.
     expect(decodeContent(gzipSync(Buffer.alloc(MIB)), 'gzip', 'gzip', MIB)).toMatchObject({ ok: true });
     expect(decodeContent(gzipSync(Buffer.alloc(MIB + 1)), 'gzip', 'gzip', MIB)).toMatchObject({ ok: false, tooLarge: true });

@@ -113,7 +113,7 @@ describe('--har: what a recording may lack', () => {
     const r = await runCli([...LEAN, '--har', file, '--report-dir', dir, '--quiet']);
     const s = summaryOf(dir);
     expect([r.code, r.stderr]).toEqual([1, '']); // a body too large to judge fails the checks that need it
-    expect(s.exchanges[0].error).toMatch(/response exceeded the 10 MiB cap/);
+    expect(s.exchanges[0].error).toMatch(/response body exceeded the 10 MiB cap/);
     expect(s.peakRss.checkingBytes / 1024 / 1024).toBeLessThan(300);
   });
 

@@ -14,7 +14,7 @@ const expectations: [HostileMode, string, RegExp][] = [
   ['drip', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: response body not complete within 1\.5 s \(\+1 more\)$/],
   ['reset', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: connection closed by 127\.0\.0\.1:\d+ before the response was complete \(\+1 more\)$/],
   ['redirect-loop', 'ROUTE-LOGIN-POST', /^login\.post: status 302, expected 200/],
-  ['huge', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: response exceeded the 10 MiB cap \(\+1 more\)$/],
+  ['huge', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): response body exceeded the 10 MiB cap \(\+1 more\)$/],
   ['invalid-utf8', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): the body is not valid UTF-8 \(\+1 more\)$/],
   ['truncated-json', 'ROUTE-CONFIRM-POST', /^confirm\.post: the body is not valid JSON: /],
   ['malformed-xml', 'ROUTE-SOAP-POST', /^logout\.(?:soap|compressed): the body is not well-formed XML \(line 1, column \d+: unclosed tag: UserDetailsResponse\) \(\+1 more\)$/],

@@ -99,14 +99,16 @@ export class ExchangeView {
     return value;
   }
 
-  /** The response, or why there is none ("no response: connection refused by …"). */
+  /** The response, or why there is none ("no response: connection refused by …"); where its head
+   *  came without its body (Exchange.answerHead), why the body is missing ("response body exceeded
+   *  the 10 MiB cap"): there was a response. */
   response(): Decoded<RecordedResponse> {
     return (this.answer ??= this.responseAnew());
   }
   private answer: Decoded<RecordedResponse> | undefined;
   private responseAnew(): Decoded<RecordedResponse> {
     const ex = this.exchange;
-    if (!ex.response) return no(ex.error?.kind === 'not-sent' ? ex.error.message : `no response: ${ex.error?.message ?? 'unknown error'}`);
+    if (!ex.response) return no(ex.error?.kind === 'not-sent' ? ex.error.message : ex.answerHead ? ex.error?.message ?? 'no response body' : `no response: ${ex.error?.message ?? 'unknown error'}`);
     return ok(ex.response);
   }
 

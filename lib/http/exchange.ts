@@ -164,6 +164,13 @@ export type TransportErrorKind =
   | 'not-read'; // an answer HTTP allows that the harness's client cannot read past (its limit, not the target's fault)
 
 /** Kinds that mean "no connection was made at all". */
+/** Why an answer has no body to judge, its head having come: the body went past the cap (as
+ *  received, or once its content coding was undone: `how`). Sending, HAR and the proxy say it alike. */
+export function bodyPastCap(maxBodyBytes: number, how = ''): TransportError {
+  const cap = maxBodyBytes % (1024 * 1024) === 0 ? `${maxBodyBytes / (1024 * 1024)} MiB` : `${maxBodyBytes} bytes`;
+  return { kind: 'too-large', message: `response body exceeded the ${cap} cap${how}` };
+}
+
 /** What a not-sent exchange's message says when a signal stopped the run, not the request cap. */
 export const STOPPED_RUN = 'the run was stopped';
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { decodeContent } from './content-coding.js';
-import { exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type AnswerHead, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
+import { bodyPastCap, exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type AnswerHead, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
 
 // undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
 // start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
@@ -153,7 +153,6 @@ export class RequestBudget {
 }
 
 const seconds = (ms: number) => `${+(ms / 1000).toFixed(3)} s`;
-const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
 /** The answer's body went past the cap: the harness read no further. Its head had come, and is kept. */
 class BodyTooLarge extends Error {
@@ -168,7 +167,7 @@ class ExchangeTooLong extends Error {}
 
 /** Undici and Node error codes -> one line an operator can act on. */
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
-  if (error instanceof BodyTooLarge) return { kind: 'too-large', message: `response exceeded the ${mib(options.maxBodyBytes)} cap${error.message}` };
+  if (error instanceof BodyTooLarge) return bodyPastCap(options.maxBodyBytes, error.message);
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
   if (error instanceof RefusedHead) return { kind: 'other', message: 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)' };
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };

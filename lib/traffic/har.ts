@@ -14,7 +14,7 @@ import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
 import { appliedCodings } from '../http/content-coding.js';
-import { exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { bodyPastCap, exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
 import { LONE_SURROGATE, loneSurrogateAt } from '../json/utf8.js';
@@ -113,14 +113,14 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const text = res.content?.text;
   if (typeof text !== 'string') return { ...base, ...head, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
   // A body past the cap is not kept; its head is (the checks of the head judge it).
-  if (text === TOO_LONG) return { ...base, ...head, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
+  if (text === TOO_LONG) return { ...base, ...head, error: bodyPastCap(maxBodyBytes) };
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
   const loneAnswered = res.content?.encoding === 'base64' ? -1 : loneSurrogateAt(text);
   if (loneAnswered >= 0) return { ...base, ...head, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
-  if (body.length > maxBodyBytes) return { ...base, ...head, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap` } };
+  if (body.length > maxBodyBytes) return { ...base, ...head, error: bodyPastCap(maxBodyBytes) };
   const decoded = appliedCodings(coding).length > 0;
   return { ...base, response: recordedResponse(res.status, received.headers, body, received.reason, received.raw), ...(decoded ? { recordedDecoded: true as const } : {}) };
 }

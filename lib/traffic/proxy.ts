@@ -14,7 +14,7 @@ import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { appliedCodings, decodeContent } from '../http/content-coding.js';
-import { exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
+import { bodyPastCap, exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 import { threadBusy } from './thread-busy.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
@@ -60,8 +60,10 @@ export interface ForwardedExchange {
     /** The reason phrase as the target sent it. */
     readonly statusMessage?: string;
     readonly rawHeaders: readonly string[];
-    /** Absent when the body went past the body cap (it was forwarded whole all the same). */
+    /** Absent when the body went past the body cap (then `pastCap`; it was forwarded whole all the
+     *  same) or, defensively, was not copied (an exchange whose copy was dropped is not handed over). */
     readonly body?: Uint8Array;
+    readonly pastCap?: true;
   };
   readonly error?: TransportError;
   /** Bytes of the copies it holds: taken from the room, given back once judged. */
@@ -375,15 +377,6 @@ class BodyCopy {
   }
 }
 
-/** The body as the judge reads it: decoded from its Content-Encoding within the cap (the client got
- *  the encoded bytes; the checks judge what they mean). Undefined when it cannot be decoded in the cap. */
-function decoded(body: Buffer, encoding: string | undefined, cap: number): Buffer | undefined {
-  // Every coding listed, last applied first (RFC 9110 8.4: `gzip, br` is legal), as a probe's answer is
-  // decoded; the client's Accept-Encoding is its own business, so any coding counts as offered here.
-  if (!appliedCodings(encoding).length) return body;
-  const d = decodeContent(body, encoding, '*', cap);
-  return d.ok && d.codings.length ? d.body : undefined;
-}
 
 /** The exchange a forwarded one is judged as: headers mapped, the body decoded from its
  *  Content-Encoding within the cap, and hashed. Runs on the judge's thread, never the forwarding one. */
@@ -397,15 +390,22 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
   const { status, statusMessage, rawHeaders, body: copied } = fx.answer;
   const headers = exchangeHeaders(rawPairs(rawHeaders));
-  // A body past the cap is not kept; its head is (the checks of the head judge it, the reports show it).
-  if (!copied) return { ...base, answerHead: { status, headers, ...(statusMessage ? { reason: statusMessage } : {}), rawHeaders }, error: { kind: 'too-large', message: `response exceeded the ${Math.round(maxBodyBytes / 1024 / 1024)} MiB cap (forwarded whole)` } };
+  // A body past the cap, or not copied, is not kept; its head is (the checks of the head judge it, the reports show it).
+  const answerHead = { status, headers, ...(statusMessage ? { reason: statusMessage } : {}), rawHeaders };
+  if (!copied) return { ...base, answerHead, error: fx.answer.pastCap ? bodyPastCap(maxBodyBytes, ' (forwarded whole)') : { kind: 'other', message: 'the response body was not copied for judging' } };
   const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
-  const body = decoded(bytes, headers['content-encoding'], maxBodyBytes);
-  if (body === undefined) return { ...base, error: { kind: 'other', message: `a body in Content-Encoding ${headers['content-encoding']} that cannot be decoded within the cap` } };
-  if (body === bytes) return { ...base, response: recordedResponse(status, headers, body, statusMessage, rawHeaders) };
+  // Every coding listed, last applied first (RFC 9110 8.4: `gzip, br` is legal), as a probe's answer is
+  // decoded; the client's Accept-Encoding is its own business, so any coding counts as offered here.
+  const d = appliedCodings(headers['content-encoding']).length ? decodeContent(bytes, headers['content-encoding'], '*', maxBodyBytes) : undefined;
+  // A coding the harness does not undo: judged as received (the checks say it is not decoded).
+  if (!d?.codings.length) return { ...base, response: recordedResponse(status, headers, bytes, statusMessage, rawHeaders) };
+  // Past the cap once decoded: as one past it received (send.ts says the same of a probe's answer).
+  if (!d.ok && d.tooLarge) return { ...base, answerHead, error: bodyPastCap(maxBodyBytes, ` once decoded from ${d.codings.join(', ')} (forwarded whole)`) };
+  // Not data of its coding: the answer as received, its coding's failure named (as a probe's is).
+  if (!d.ok) return { ...base, response: { ...recordedResponse(status, headers, bytes, statusMessage, rawHeaders), contentCoding: { codings: d.codings, error: d.error } } };
   const { 'content-encoding': _ce, ...judged } = headers;
   // Judged decoded, sized and hashed as the client got it (as a probe's answer is): a replay gets those bytes.
-  return { ...base, response: { ...recordedResponse(status, judged, bytes, statusMessage, rawHeaders), body } };
+  return { ...base, response: { ...recordedResponse(status, judged, bytes, statusMessage, rawHeaders), body: d.body } };
 }
 
 /** A failed forward as the exchange records it. */
@@ -888,7 +888,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // Handed over once the client has the whole answer: a judgement never delays what it reads.
       res.on('finish', () => {
         if (failed) return;
-        done(copy ? { answer: { status: answer.statusCode ?? 0, statusMessage: answer.statusMessage, rawHeaders: answer.rawHeaders, ...(copy.over || copy.dropped ? {} : { body: copy.bytes }) } } : {});
+        done(copy ? { answer: { status: answer.statusCode ?? 0, statusMessage: answer.statusMessage, rawHeaders: answer.rawHeaders, ...(copy.over ? { pastCap: true as const } : copy.dropped ? {} : { body: copy.bytes }) } } : {});
       });
     });
     if (requestCopy) {
