@@ -124,7 +124,7 @@ describe('a live answer whose body goes past the cap', () => {
     expect([decoded.error, decoded.answerHead?.status, decoded.answerHead?.headers['content-encoding']]).toEqual([{ kind: 'too-large', message: 'response body exceeded the 1 MiB cap once decoded from gzip' }, 200, 'gzip']);
   });
 
-  it('is judged by the checks of the head, shown with its head, and replay.sh compares the replay\'s status, saying the run\'s body was past the cap', async () => {
+  it('is judged by the checks of the head, shown with its head, and replay.sh compares the replay\'s status, saying the run\'s body and the replay\'s were past the cap', async () => {
     gzipped = false;
     const out = join(mkdtempSync(join(tmpdir(), 'answer-head-shown-')), 'out');
     const r = await runCli([...WITHOUT_HTML, '--base-url', base, '--header', 'X-Session-Token: configured-value-1234', '--max-body-mib', '1', '--report-dir', out, '--quiet']);
@@ -138,6 +138,6 @@ describe('a live answer whose body goes past the cap', () => {
     expect(filesUnder(out).filter(([, text]) => text.includes(COOKIE) || text.includes(TOKEN)).map(([path]) => path)).toEqual([]);
     const replay = await sh(join(out, 'replay.sh'));
     expect(replay.code).toBe(0);
-    expect(replay.stdout).toMatch(new RegExp(`^OPTIONS-ALLOWS-POST \\(SHOULD\\) ${shown.id.replace('.', '\\.')}: 200 sha256 [0-9a-f]{64} \\(status as in the run, whose answer body was past the body cap: no body to compare with\\)$`, 'm'));
+    expect(replay.stdout).toMatch(new RegExp(`^OPTIONS-ALLOWS-POST \\(SHOULD\\) ${shown.id.replace('.', '\\.')}: 200 sha256 [0-9a-f]{64} \\(its body past the body cap of ${MIB} bytes: the SHA-256 of its first ${MIB}; status as in the run, whose answer body was past the body cap too: no body to compare with\\)$`, 'm'));
   }, 60_000);
 });

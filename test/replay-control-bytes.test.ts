@@ -23,7 +23,8 @@ const stub = join(work, 'bin');
 let target: RawTarget;
 beforeAll(async () => {
   mkdirSync(stub);
-  writeFileSync(join(stub, 'curl'), '#!/bin/sh\nfor a; do printf %s "$a" | od -An -v -tx1 | tr -d " \\n" >>"$ARGV_LOG"; echo >>"$ARGV_LOG"; done\nprintf 200\n');
+  // replay.sh reads the status from the head curl writes where -D says.
+  writeFileSync(join(stub, 'curl'), '#!/bin/sh\nprev=\nfor a; do printf %s "$a" | od -An -v -tx1 | tr -d " \\n" >>"$ARGV_LOG"; echo >>"$ARGV_LOG"; if [ "$prev" = -D ]; then printf "HTTP/1.1 200 OK\\r\\n\\r\\n" >"$a"; fi; prev=$a; done\nprintf 200\n');
   chmodSync(join(stub, 'curl'), 0o755);
   target = await startRawTarget(() => 'HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
 });

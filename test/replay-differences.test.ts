@@ -169,7 +169,7 @@ describe('replay commands against a target that never answers', () => {
     // Run first: unbounded, the script would hang on the first curl until the hang guard killed it.
     const run = await sh([script], {});
     const text = readFileSync(script, 'utf8');
-    const curls = text.split('\n').filter((l) => l.startsWith('status=$(curl '));
+    const curls = text.split('\n').filter((l) => l.startsWith('{ curl '));
     expect(curls.length).toBeGreaterThan(0);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');

@@ -16,10 +16,12 @@ export interface FailParts {
 const percent = (n: number, of: number) => `${of ? +((100 * n) / of).toFixed(2) : 0}%`;
 
 /** How a failing check's line shows its first finding within a bound (the report's: after redaction,
- *  the engine's line is whole): its path cut as every path shown is, then its message cut to the room
- *  left, so that what follows it (the "(+N more)" count) is never what a cut drops. */
+ *  the engine's line is whole) on what is printed: its path cut as every path shown is, then its
+ *  message cut to the room left, so that what follows it (the "(+N more)" count) is never what a cut drops. */
 export interface LineFit {
   readonly max: number;
+  /** Characters a part of the line takes where it is printed (escaped, as the console shows it). */
+  readonly width: (text: string) => number;
   readonly path: (path: string) => string;
   readonly message: (message: string, max: number) => string;
 }
@@ -36,5 +38,5 @@ export function failLine(p: FailParts, fit?: LineFit): string {
   const said = first?.message ?? 'failed';
   const head = `${rate}${who}`;
   const tail = `${where}${more}`;
-  return `${head}${fit ? fit.message(said, Math.max(1, fit.max - head.length - tail.length)) : said}${tail}`;
+  return `${head}${fit ? fit.message(said, Math.max(1, fit.max - fit.width(head) - fit.width(tail))) : said}${tail}`;
 }

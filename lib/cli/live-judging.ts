@@ -8,7 +8,7 @@ import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { Judge, runResultOf } from '../engine/run.js';
 import type { Exchange } from '../http/exchange.js';
 import { failLine, type LineFit } from '../checks/fail-line.js';
-import { consoleText, displayLine, shownMessage, shownPath, shownValue } from '../reporting/display.js';
+import { consoleText, displayLine, printedLength, shownMessage, shownPath, shownValue } from '../reporting/display.js';
 import type { Redactor } from '../reporting/redact.js';
 import { MAX_MESSAGE } from '../reporting/report.js';
 import type { Session } from './session.js';
@@ -49,8 +49,8 @@ export function findingLines(ex: Exchange, failures: Failures, redactor: Redacto
   if (!failures.length) return clean ? [line(`✓ ${what}: no finding${unjudgedBody}`)] : [];
   return failures.flatMap(([check, findings]) => {
     const id = `✗ ${check.id} [${check.level}] `;
-    // Each line within MAX_MESSAGE as a report's failed-check line is: its path and message cut by failLine.
-    const fit: LineFit = { max: MAX_MESSAGE - id.length, path: (p) => shownPath(scope.line(p)), message: (m, max) => shownMessage(scope.line(m), max) };
+    // Each line within MAX_MESSAGE as printed, as a report's failed-check line is: its path and message cut by failLine.
+    const fit: LineFit = { max: MAX_MESSAGE - id.length, width: printedLength, path: (p) => shownPath(scope.line(p)), message: (m, max) => shownMessage(scope.line(m), max) };
     const shown = findings.slice(0, LINES_PER_CHECK).map((f) => line(`${id}${failLine({ judged: 0, judgedProbes: 0, failed: 1, findings: 1, first: { ...f, exchange: what } }, fit)}`));
     const more = findings.length - shown.length;
     return more > 0 ? [...shown, line(`${id}${what}: and ${more} more finding(s) of this check here (the reports count them all)`)] : shown;

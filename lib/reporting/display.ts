@@ -98,13 +98,29 @@ function quotedHead(inner: string, max: number): string {
 /** A JSON string in a message: a received value as show() (lib/checks/check.ts) quotes it. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
-/** A message shown `max` characters at most. When longer, each value it quotes (as show() writes
- *  one) is cut first, to MAX_SHOWN_VALUE characters (half of `max` when that is less: a line that
- *  leaves its message little room) with its full length stated: a check says what it received before
- *  what is wrong with it, and a cut at the end kept a 16 KB header and lost the reason. Only then is
- *  the end cut. Like every cut, after redaction (a length stated is of the value as shown, a marker
- *  in place of what it hides). */
+/** Characters `s` takes where it is printed: escaped as one line (displayLine), then for a CI
+ *  console (consoleText). */
+export const printedLength = (s: string): number => consoleText(displayLine(s)).length;
+
+/** A message printed within `max` characters (printedLength: U+202E takes 6 of them, a control 4).
+ *  When longer, each value it quotes (as show() writes one) is cut first, to MAX_SHOWN_VALUE
+ *  characters (half of `max` when that is less: a line that leaves its message little room) with its
+ *  full length stated: a check says what it received before what is wrong with it, and a cut at the
+ *  end kept a 16 KB header and lost the reason. Only then is the end cut. Like every cut, after
+ *  redaction (a length stated is of the value as shown, a marker in place of what it hides). */
 export function shownMessage(s: string, max: number): string {
+  // Cut to fewer characters by as many as its escapes add, until it fits (each round cuts more).
+  let room = max;
+  for (;;) {
+    const shown = cutMessage(s, room);
+    const over = printedLength(shown) - max;
+    if (over <= 0 || room <= 1) return shown;
+    room = Math.max(1, room - over);
+  }
+}
+
+/** `s` cut to `max` characters, its quoted values first (shownMessage). */
+function cutMessage(s: string, max: number): string {
   if (s.length <= max) return detachedCopy(s);
   const valueMax = Math.min(MAX_SHOWN_VALUE, Math.ceil(max / 2));
   return shownValue(s.replace(QUOTED, (quoted) => {

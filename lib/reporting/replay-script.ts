@@ -12,7 +12,7 @@
 // masked and where (never the value) and the way out (maskedWhy).
 import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
-import { DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
 import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEADER_PAST_LATIN1, shellQuote, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
@@ -165,16 +165,23 @@ export function replayBounds(report: Pick<Report, 'configuration'>): CurlBounds 
   return { connect: String(ms / 1000), max: String((PHASES_PER_EXCHANGE * ms) / 1000) };
 }
 
+/** The most bytes of an answer body replay.sh reads: the run's cap (--max-body-mib). */
+export function replayBodyCap(report: Pick<Report, 'configuration'>): number {
+  const given = report.configuration['maxBodyBytes'];
+  return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : DEFAULT_MAX_BODY_BYTES;
+}
+
 /** How a command of summary.json written before its curls had bounds starts (`npm run report`
  *  rebuilds such a directory). */
 const UNBOUNDED_START = 'curl -sS -i';
 
 export function replayScript(report: Report): string {
   const bounds = replayBounds(report);
-  // Each command's start, swapped for replay.sh's: its bounds the script's variables, its output the
-  // status and a file to hash.
+  // Each command's start, swapped for replay.sh's: its bounds the script's variables, its head to a
+  // file, its body to stdout, which answered() cuts past the cap (curl's --max-filesize stops a body
+  // whose length the head says, not a chunked one, in curl 7.88).
   const reported = curlStart(bounds, '-i');
-  const own = curlStart({ connect: '"$connect_timeout"', max: '"$max_time"' }, '-o "$body" -w "%{http_code}"');
+  const own = curlStart({ connect: '"$connect_timeout"', max: '"$max_time"' }, '--max-filesize "$max_body" -D "$work/head" -o -');
   const byId = new Map(report.exchanges.map((e) => [e.id, e]));
   /** Shell variable -> what the user sets it to. */
   const variables = new Map<string, string>();
@@ -249,7 +256,9 @@ export function replayScript(report: Report): string {
       notReplayed(maskedWhy(curl, ex, fieldVariables));
       return;
     }
-    steps.push(`status=$(${curl.replace(start, own)}) || status=${shellQuote(NO_ANSWER)}`,
+    // The curl's own exit status kept (the last of the pipeline its command may be); its messages
+    // shown only where it got no answer.
+    steps.push(`{ ${curl.replace(start, own)} 2>"$work/err"; echo $? >"$work/rc"; } | head -c "$((max_body + 1))" >"$body"; answered`,
       // A HEAD's answer has no body: what curl --head wrote there is its headers.
       ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
@@ -291,24 +300,40 @@ export function replayScript(report: Report): string {
     '# as the harness sent it, and prints the status and the SHA-256 of the body answered beside the run\'s.',
     '# Secrets (--header values, secret headers a client sent, sensitive fields of --accounts) are not written here: set them first.',
     ...(report.differential ? ['# A difference from the legacy is replayed on both: the request of its first example to the legacy, then to the candidate.'] : []),
-    `# Each request must connect within the run's --timeout and end within ${PHASES_PER_EXCHANGE} times it (REPLAY_CONNECT_TIMEOUT, REPLAY_MAX_TIME: seconds).`,
+    `# Each request must connect within the run's --timeout and end within ${PHASES_PER_EXCHANGE} times it (REPLAY_CONNECT_TIMEOUT, REPLAY_MAX_TIME: seconds);`,
+    '# an answer body is read up to the run\'s body cap (REPLAY_MAX_BODY_BYTES), the rest not.',
     'set -u',
     ...[...variables].map(([v, what]) => asked(v, what)),
     `connect_timeout=\${REPLAY_CONNECT_TIMEOUT:-${bounds.connect}}`,
     `max_time=\${REPLAY_MAX_TIME:-${bounds.max}}`,
-    'body=$(mktemp) || exit 2',
-    'trap \'rm -f "$body"\' EXIT',
+    `max_body=\${REPLAY_MAX_BODY_BYTES:-${replayBodyCap(report)}}`,
+    'work=$(mktemp -d) || exit 2',
+    'trap \'rm -rf "$work"\' EXIT',
+    'body="$work/body"; : >"$work/head"',
     // A supplied value as the body's JSON string holds it: " and \\ escaped, as JSON.stringify does (a
     // control character, which it escapes too, is sent as it is: the replay then says it differs).
     'json_text() { printf \'%s\' "$1" | sed -e \'s/\\\\/\\\\\\\\/g\' -e \'s/"/\\\\"/g\'; }',
-    'sha() { if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d" " -f1; else shasum -a 256 "$1" | cut -d" " -f1; fi; }',
+    'sha() { if command -v sha256sum >/dev/null; then sha256sum | cut -d" " -f1; else shasum -a 256 | cut -d" " -f1; fi; }',
+    // curl ends 63 where the Content-Length is past the cap, and fails to write (23) once head -c has
+    // all it reads: one byte past the cap says the body went past it.
+    '# answered: the status the replay got ($status, from its head), and whether its body went past the cap ($past).',
+    'answered() {',
+    '  rc=$(cat "$work/rc"); past=',
+    '  status=$(sed -n \'s|^HTTP/[^ ]* \\([0-9][0-9][0-9]\\).*|\\1|p\' "$work/head" | tail -n 1); status=${status:-000}',
+    '  if [ "$rc" = 63 ]; then past=unread; elif [ "$(wc -c <"$body")" -gt "$max_body" ]; then past=cut',
+    `  elif [ "$rc" != 0 ]; then status=${shellQuote(NO_ANSWER)}; cat "$work/err" >&2; fi`,
+    '  : >"$work/head"',
+    '}',
     `# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare; a body ${PAST_CAP}: its status alone).`,
     'shown() {',
-    `  if [ "$status" = ${shellQuote(NO_ANSWER)} ]; then got=-; else got=$(sha "$body"); fi`,
+    `  if [ "$status" = ${shellQuote(NO_ANSWER)} ] || [ "$past" = unread ]; then got=-; elif [ -n "$past" ]; then got=$(head -c "$max_body" "$body" | sha); else got=$(sha <"$body"); fi`,
+    '  cap=; too=',
+    '  if [ "$past" = unread ]; then cap="its body past the body cap of $max_body bytes, as its Content-Length says: not read; " too=" too"',
+    '  elif [ -n "$past" ]; then cap="its body past the body cap of $max_body bytes: the SHA-256 of its first $max_body; " too=" too"; fi',
     `  if [ "$2" = ${shellQuote(NOT_RECORDED)} ]; then same="the run's answer was not recorded: nothing to compare with"`,
-    `  elif [ "$3" = ${shellQuote(PAST_CAP)} ]; then if [ "$status" = "$2" ]; then same="status as in the run, whose answer body was past the body cap: no body to compare with"; else same="the run got $2, its answer body past the body cap"; fi`,
-    '  elif [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
-    '  printf \'%s: %s sha256 %s (%s)\\n\' "$1" "$status" "$got" "$same"',
+    `  elif [ "$3" = ${shellQuote(PAST_CAP)} ]; then if [ "$status" = "$2" ]; then same="status as in the run, whose answer body was past the body cap$too: no body to compare with"; else same="the run got $2, its answer body past the body cap$too"; fi`,
+    '  elif [ -z "$past" ] && [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
+    '  printf \'%s: %s sha256 %s (%s%s)\\n\' "$1" "$status" "$got" "$cap" "$same"',
     '}',
     ...(steps.length ? steps : ['echo "no failed check to replay"']),
     '',

@@ -12,7 +12,7 @@ import type { Example, FindingGroup } from '../engine/tally.js';
 import { failLine, type LineFit } from '../checks/fail-line.js';
 import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
-import { shownMessage, shownPath, shownValue } from './display.js';
+import { printedLength, shownMessage, shownPath, shownValue } from './display.js';
 import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
@@ -169,7 +169,7 @@ export interface Report {
 export const MAX_MESSAGE = 400;
 /** A failing check's line in a report: made from its first finding as shown (redacted, then cut),
  *  within MAX_MESSAGE with its count after. */
-export const REPORT_LINE: LineFit = { max: MAX_MESSAGE, path: shownPath, message: shownMessage };
+export const REPORT_LINE: LineFit = { max: MAX_MESSAGE, width: printedLength, path: shownPath, message: shownMessage };
 const MAX_ACTUAL = 200;
 
 export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
