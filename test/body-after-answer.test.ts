@@ -4,18 +4,14 @@
 // the connection waiting for its next head: an honest client still uploading steadily was closed as
 // idle (keepAliveMs + headMs after its answer: 65 s at the proxy's defaults), and at the bound it was
 // the first closed for a newcomer, before a peer trickling its body.
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startJudgingReference } from '../lib/cli/judging-reference.js';
-import { ConnectionGuard, MIN_RATE, type ConnectionCounts } from '../lib/http/connection-guard.js';
-import { startReference } from '../lib/reference/server.js';
+import { ConnectionGuard, MIN_RATE } from '../lib/http/connection-guard.js';
 import { startProxy } from '../lib/traffic/proxy.js';
 import { honest, HONEST_BODY } from './helpers/honest-client.js';
 import { countingClient } from './helpers/answer-counting-client.js';
+import { guardedServers, type GuardedServer } from './helpers/guarded-servers.js';
 import { until } from './helpers/wait.js';
 
 /** The guard's sweeps, each let through or held (`mockImplementation`), and counted. */
@@ -58,7 +54,6 @@ describe('the connection guard, a request answered before its body has come', ()
   });
 });
 
-interface Listener { readonly url: string; connections(): ConnectionCounts; close(): Promise<void> }
 
 /** A target answering a PUT 413 at once, its body read and dropped after; anything else `{}` once its body is whole. */
 async function earlyTarget(): Promise<HttpServer> {
@@ -71,15 +66,8 @@ async function earlyTarget(): Promise<HttpServer> {
   return target;
 }
 
-const LISTENERS: Record<string, (max: number) => Promise<Listener>> = {
-  reference: async (max) => {
-    const r = await startReference({ connections: { max } });
-    return { url: r.url, connections: () => r.connections, close: r.close };
-  },
-  'judging reference': async (max) => {
-    const r = await startJudgingReference({ connections: { max }, reportDir: mkdtempSync(join(tmpdir(), 'body-after-answer-')), reports: new Set(['summary']), print: () => undefined });
-    return { url: r.url, connections: () => r.connections, close: r.close };
-  },
+const LISTENERS: Record<string, (max: number) => Promise<GuardedServer>> = {
+  ...guardedServers('body-after-answer-'),
   proxy: async (max) => {
     const target = await earlyTarget();
     const p = await startProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, port: 0, maxBodyBytes: 1 << 20, timeoutMs: 30_000, onExchange: () => undefined, connections: { max } });

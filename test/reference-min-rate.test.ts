@@ -7,30 +7,15 @@
 // MIN_RATE bytes per second or more over the guard's window (its pipelined requests included) is
 // never the one closed: the newcomer is refused when every other is. The guard's sweeps are held
 // still, so the window is one period whatever the machine's speed: the figures do not depend on time.
-import { mkdtempSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startJudgingReference } from '../lib/cli/judging-reference.js';
-import { ConnectionGuard, MIN_RATE, type ConnectionCounts } from '../lib/http/connection-guard.js';
-import { startReference } from '../lib/reference/server.js';
+import { ConnectionGuard, MIN_RATE } from '../lib/http/connection-guard.js';
 import { honest, HONEST_BODY } from './helpers/honest-client.js';
 import { countingClient } from './helpers/answer-counting-client.js';
+import { guardedServers } from './helpers/guarded-servers.js';
 import { until } from './helpers/wait.js';
 
-interface Server { readonly url: string; connections(): ConnectionCounts; close(): Promise<void> }
-
-const SERVERS: Record<string, (max: number) => Promise<Server>> = {
-  reference: async (max) => {
-    const r = await startReference({ connections: { max } });
-    return { url: r.url, connections: () => r.connections, close: r.close };
-  },
-  'judging reference': async (max) => {
-    const r = await startJudgingReference({ connections: { max }, reportDir: mkdtempSync(join(tmpdir(), 'reference-min-rate-')), reports: new Set(['summary']), print: () => undefined });
-    return { url: r.url, connections: () => r.connections, close: r.close };
-  },
-};
+const SERVERS = guardedServers('reference-min-rate-');
 
 const head = (length: number) => `POST /supportstateuser HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 const WHOLE = `${head(Buffer.byteLength(HONEST_BODY))}${HONEST_BODY}`;
