@@ -10,9 +10,9 @@ import { startHostile, type HostileMode } from './helpers/hostile.js';
 // exchange that failed and counts the other.
 const expectations: [HostileMode, string, RegExp][] = [
   ['silent', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: no response headers within 1\.5 s \(\+1 more\)$/],
-  ['stall-body', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: response body (stalled for|not complete within) 1\.5 s \(\+1 more\)$/],
-  ['drip', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: response body not complete within 1\.5 s \(\+1 more\)$/],
-  ['reset', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): no response: connection closed by 127\.0\.0\.1:\d+ before the response was complete \(\+1 more\)$/],
+  ['stall-body', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): response body (stalled for|not complete within) 1\.5 s \(\+1 more\)$/],
+  ['drip', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): response body not complete within 1\.5 s \(\+1 more\)$/],
+  ['reset', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): connection closed by 127\.0\.0\.1:\d+ before the response was complete \(\+1 more\)$/],
   ['redirect-loop', 'ROUTE-LOGIN-POST', /^login\.post: status 302, expected 200/],
   ['huge', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): response body exceeded the 10 MiB cap \(\+1 more\)$/],
   ['invalid-utf8', 'ROUTE-LOGIN-POST', /^login\.(?:post|compressed): the body is not valid UTF-8 \(\+1 more\)$/],

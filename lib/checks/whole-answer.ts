@@ -45,7 +45,7 @@ export function statusAndType(ex: ExchangeView, expected: number | 'success', ty
 }
 
 /** statusAndType of a check that reads the body too: an answer whose head alone came (its body past
- *  the cap, Exchange.answerHead) is judged as no answer is, its head's findings beside. */
+ *  the cap or not whole, Exchange.answerHead) is judged as no answer is, its head's findings beside. */
 export function statusTypeAndBody(ex: ExchangeView, expected: number | 'success', types?: readonly string[]): Look {
   const out = statusAndType(ex, expected, types);
   const r = ex.response();

@@ -224,7 +224,8 @@ export interface Exchange {
   readonly response?: RecordedResponse;
   /** The answer's status line and header fields as they came, without its body: a recording holds
    *  no body as sent (`error` not-recorded), or the body went past the cap and was not read on
-   *  (`error` too-large); `response` is absent. The checks that read only the head (side 'head')
+   *  (`error` too-large), or it stalled, was too slow or was cut off (body-timeout, aborted, reset);
+   *  `response` is absent. The checks that read only the head (side 'head')
    *  judge it, the reports show it, and every other reader sees no answer. */
   readonly answerHead?: AnswerHead;
   /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its

@@ -154,11 +154,14 @@ export class RequestBudget {
 
 const seconds = (ms: number) => `${+(ms / 1000).toFixed(3)} s`;
 
-/** The answer's body went past the cap: the harness read no further. Its head had come, and is kept. */
-class BodyTooLarge extends Error {
-  constructor(readonly head: AnswerHead, decoded = '') { super(decoded); }
-}
+/** The answer's body went past the cap: the harness read no further. */
+class BodyTooLarge extends Error {}
 class BodyTooSlow extends Error {}
+/** The answer's head came but not its whole body (past the cap, stalled, too slow, cut off): the head
+ *  is kept (Exchange.answerHead), `cause` says why the body is missing. */
+class HeadOnly extends Error {
+  constructor(readonly head: AnswerHead, cause: Error) { super('', { cause }); }
+}
 /** The parser refused the answer's head after its Content-Length: undici reports any such refusal
  *  as a length mismatch, which otherwise reads as a connection closed mid-body. */
 class RefusedHead extends Error {}
@@ -167,6 +170,7 @@ class ExchangeTooLong extends Error {}
 
 /** Undici and Node error codes -> one line an operator can act on. */
 export function describeError(error: unknown, url: URL, options: TransportOptions): TransportError {
+  if (error instanceof HeadOnly) return describeError(error.cause, url, options);
   if (error instanceof BodyTooLarge) return bodyPastCap(options.maxBodyBytes, error.message);
   if (error instanceof BodyTooSlow) return { kind: 'body-timeout', message: `response body not complete within ${seconds(options.timeoutMs)}` };
   if (error instanceof RefusedHead) return { kind: 'other', message: 'a response head the HTTP parser refused after its Content-Length (a second Content-Length, Transfer-Encoding beside it, or a malformed line)' };
@@ -251,9 +255,11 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
     if (this.holding) this.slots.release();
     if (error && this.status === 0 && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') error = new RefusedHead();
     if (error) {
-      // Past the cap: the body read so far is let go, the head kept (its status and header fields).
-      if (this.pastCap) { this.chunks.length = 0; this.gather = undefined; }
-      this.reject(this.late ? new BodyTooSlow() : this.pastCap ?? error);
+      // The body read so far is let go; a head that came is kept (its status and header fields).
+      this.chunks.length = 0;
+      this.gather = undefined;
+      const why = this.late ? new BodyTooSlow() : this.pastCap ?? error;
+      this.reject(this.status ? new HeadOnly(headOf(this), why) : why);
       return;
     }
     const { chunks } = this;
@@ -270,7 +276,7 @@ class OneRequest implements Dispatcher.DispatchHandler, Received {
   /** Takes a chunk; false once the cap is passed (the request is then aborted). */
   private take(chunk: Buffer): boolean {
     this.size += chunk.length;
-    if (this.size > this.options.maxBodyBytes) { this.abort(this.pastCap = new BodyTooLarge(headOf(this))); return false; }
+    if (this.size > this.options.maxBodyBytes) { this.abort(this.pastCap = new BodyTooLarge()); return false; }
     if (!this.chunks.length) { this.chunks.push(chunk); return true; }
     for (let at = 0; at < chunk.length;) {
       if (!this.gather || this.gathered === GATHER_BYTES) {
@@ -380,7 +386,7 @@ function decodedResponse(res: Received, sent: Readonly<Record<string, string>>, 
   for (const name in sent) if (name.toLowerCase() === 'accept-encoding') { accept = sent[name]; break; }
   const d = decodeContent(raw, coded, accept, options.maxBodyBytes);
   if (!d.codings.length) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
-  if (!d.ok && d.tooLarge) throw new BodyTooLarge(headOf(res), ` once decoded from ${d.codings.join(', ')}`);
+  if (!d.ok && d.tooLarge) throw new HeadOnly(headOf(res), new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`));
   const received = recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
   return { ...received, ...(d.ok ? { body: d.body } : {}), contentCoding: { codings: d.codings, ...(d.ok ? {} : { error: d.error }) } };
 }
@@ -487,8 +493,8 @@ export async function send(spec: ExchangeSpec, baseUrl: string, ctx: SendContext
       response = decodedResponse(res, spec.headers, options);
     } catch (error) {
       const failed = recorded(spec, request_, startedAt, started, attempt, undefined, describeError(error, target.url, options));
-      // An answer whose body went past the cap keeps its head: the checks of the head judge it.
-      return error instanceof BodyTooLarge ? { ...failed, answerHead: error.head } : failed;
+      // An answer whose head came keeps it: the checks of the head judge it.
+      return error instanceof HeadOnly ? { ...failed, answerHead: error.head } : failed;
     }
     if (response.status !== 429 && response.status !== 503) return recorded(spec, request_, startedAt, started, attempt, response);
     const retryAfter = response.headers['retry-after'];

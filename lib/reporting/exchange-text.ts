@@ -79,6 +79,9 @@ export function requestText(ex: Exchange, redact: Redactor): string {
   return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
 }
 
+/** Why a body whose head came was not read whole, sending it: it stalled, was too slow, or was cut off. */
+const CUT_SHORT: ReadonlySet<string | undefined> = new Set(['body-timeout', 'reset', 'aborted']);
+
 export function responseText(ex: Exchange, redact: Redactor): string {
   const r = answerHeadOf(ex);
   if (!r) return `(no response: ${ex.error?.message ?? 'unknown'})`;
@@ -86,7 +89,7 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   const head = [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
   // A head kept without its body (Exchange.answerHead): the body is said to be missing, and why.
   const body = ex.response ? bodyText(ex.response.body, ex.response.size, redact)
-    : `(the body ${ex.error?.kind === 'too-large' ? 'was not read past the cap' : 'is not recorded'}: ${ex.error?.message ?? 'unknown'})`;
+    : `(the body ${ex.error?.kind === 'too-large' ? 'was not read past the cap' : CUT_SHORT.has(ex.error?.kind) ? 'did not come whole' : 'is not recorded'}: ${ex.error?.message ?? 'unknown'})`;
   return [...head, body].join('\n');
 }
 
