@@ -24,6 +24,12 @@ describe('a failed check\'s line within MAX_MESSAGE characters as printed', () =
     for (const m of MESSAGES) expect(printed(shownMessage(m, MAX_MESSAGE)).length, displayLine(m.slice(0, 40))).toBeLessThanOrEqual(MAX_MESSAGE);
   });
 
+  it('shownMessage: a message of 500 U+202E keeps its start and more than half the bound (was "…" alone)', () => {
+    const shown = shownMessage(`unexpected ${'\u202e'.repeat(500)}`, MAX_MESSAGE);
+    expect(shown).toMatch(/^unexpected \u202e+…$/);
+    expect(printed(shown).length).toBeGreaterThan(MAX_MESSAGE / 2);
+  });
+
   it('a report\'s line (REPORT_LINE): printed within the bound, its path and "(+2 more)" whole', () => {
     for (const message of MESSAGES) {
       const line = printed(failLine({ judged: 1, judgedProbes: 1, failed: 1, findings: 3, first: { exchange: 'login.post', message, path: '$.a\u202eb' } }, REPORT_LINE));

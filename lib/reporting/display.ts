@@ -108,14 +108,21 @@ export const printedLength = (s: string): number => consoleText(displayLine(s)).
  *  full length stated: a check says what it received before what is wrong with it, and a cut at the
  *  end kept a 16 KB header and lost the reason. Only then is the end cut. Like every cut, after
  *  redaction (a length stated is of the value as shown, a marker in place of what it hides). */
-export function shownMessage(s: string, max: number): string {
-  // Cut to fewer characters by as many as its escapes add, until it fits (each round cuts more).
+export const shownMessage = (s: string, max: number): string => printedWithin(s, max, cutMessage);
+
+/** A received value printed within `max` characters (printedLength), cut as shownValue cuts it: a
+ *  value of U+202E cut at 200 characters printed 1 200. */
+export const printedValue = (s: string, max = MAX_SHOWN_VALUE): string => printedWithin(s, max, shownValue);
+
+/** `s` cut by `cut` to fewer characters in the ratio its escapes add, until it fits (each round cuts
+ *  more). Fewer by as many as they add left a value of U+202E, 6 characters each, only its "…". */
+function printedWithin(s: string, max: number, cut: (s: string, max: number) => string): string {
   let room = max;
   for (;;) {
-    const shown = cutMessage(s, room);
-    const over = printedLength(shown) - max;
-    if (over <= 0 || room <= 1) return shown;
-    room = Math.max(1, room - over);
+    const shown = cut(s, room);
+    const printed = printedLength(shown);
+    if (printed <= max || room <= 1) return shown;
+    room = Math.max(1, Math.min(room - 1, Math.floor((room * max) / printed)));
   }
 }
 

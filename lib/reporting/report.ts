@@ -12,7 +12,7 @@ import type { Example, FindingGroup } from '../engine/tally.js';
 import { failLine, type LineFit } from '../checks/fail-line.js';
 import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
-import { printedLength, shownMessage, shownPath, shownValue } from './display.js';
+import { printedLength, shownMessage, shownPath, printedValue } from './display.js';
 import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
@@ -170,6 +170,7 @@ export const MAX_MESSAGE = 400;
 /** A failing check's line in a report: made from its first finding as shown (redacted, then cut),
  *  within MAX_MESSAGE with its count after. */
 export const REPORT_LINE: LineFit = { max: MAX_MESSAGE, width: printedLength, path: shownPath, message: shownMessage };
+/** A received value in a finding, in characters as printed (printedValue). */
 const MAX_ACTUAL = 200;
 
 export const tally = (rs: readonly { status: CheckResult['status'] }[]): Tally => ({
@@ -226,7 +227,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(f.path ? { path: shownPath(scope.line(f.path)) } : {}),
       message: shownMessage(scope.line(f.message), MAX_MESSAGE),
       // A value the harness sent is shown as sent, shortened or not (Redactor.value).
-      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[shownValue(f.actual, MAX_ACTUAL), true]]), scope) : shownValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[printedValue(f.actual, MAX_ACTUAL), true]]), scope) : printedValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     };
   });
   // The engine keeps the shrunk request's exchange whenever it reports one.
