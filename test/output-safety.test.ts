@@ -47,7 +47,7 @@ describe('what a hostile target or recording writes runs nowhere', () => {
     expect(r.code).toBe(1); // ownerId as a string fails JSON-INTEGER, which quotes it
     expect(commandLines(r.stdout + r.stderr)).toEqual([]);
     // Shown, not dropped: the words a runner would have run are there, the one # escaped (in the value
-    // quoted, cut at 200 characters; a path cuts the 312-character name sooner).
+    // quoted, cut at 200 printed characters; a path cuts the long name sooner).
     expect(r.stdout).toContain('a|b \\x23#[add-mask]MUST \\x23#vso[task.setva');
     // The harness's own annotations are still commands.
     expect(r.stdout).toMatch(/^::error title=JSON-INTEGER /m);

@@ -163,7 +163,6 @@ export type TransportErrorKind =
   | 'not-recorded' // a recording (HAR) holds the request but not its answer, or not its body
   | 'not-read'; // an answer HTTP allows that the harness's client cannot read past (its limit, not the target's fault)
 
-/** Kinds that mean "no connection was made at all". */
 /** Why an answer has no body to judge, its head having come: the body went past the cap (as
  *  received, or once its content coding was undone: `how`). Sending, HAR and the proxy say it alike. */
 export function bodyPastCap(maxBodyBytes: number, how = ''): TransportError {
@@ -174,6 +173,7 @@ export function bodyPastCap(maxBodyBytes: number, how = ''): TransportError {
 /** What a not-sent exchange's message says when a signal stopped the run, not the request cap. */
 export const STOPPED_RUN = 'the run was stopped';
 
+/** Kinds that mean "no connection was made at all". */
 export const UNREACHABLE: ReadonlySet<TransportErrorKind> = new Set(['refused', 'dns', 'tls', 'connect-timeout']);
 
 export interface TransportError {

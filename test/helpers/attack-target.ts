@@ -8,8 +8,10 @@ import { startReference } from '../../lib/reference/server.js';
 
 /** What a header or status line can hold (visible ASCII: Node refuses controls there). */
 export const PRINTABLE_ATTACK = `</script><img src=x onerror=alert(1)> [click](javascript:alert(1)) ![t](https://evil.example/t.png) a|b ##[add-mask]MUST ##vso[task.setvariable variable=x]y '$(touch /tmp/pwned)' \`touch /tmp/pwned\` ]]>`;
-/** What a body can hold besides: terminal sequences, C1 controls, bidi, and lines that would be commands. */
-export const ATTACK = `\u001b[2J\u001b]8;;http://evil.example/\u0007link\u001b]8;;\u0007\u001b]52;c;cHduZWQ=\u0007\u009b31m\u202e ${PRINTABLE_ATTACK}\n::error::pwned\n::set-output name=x::y\n| c | d |\n`;
+/** What a body can hold besides: terminal sequences, C1 controls, bidi, and lines that would be
+ *  commands; the workflow commands early too, within the 200 printed characters a value quoted on
+ *  the console keeps. */
+export const ATTACK = `\u001b[2J\u001b]8;;http://evil.example/\u0007link\u001b]8;;\u0007\u001b]52;c;cHduZWQ=\u0007\u009b31m\u202e a|b ##[add-mask]MUST ##vso[task.setvariable variable=x]y ${PRINTABLE_ATTACK}\n::error::pwned\n::set-output name=x::y\n| c | d |\n`;
 /** A header name of token characters only (RFC 9110 tchar holds ` | ' and #). */
 export const ATTACK_HEADER = "x-'`id`|##a";
 
