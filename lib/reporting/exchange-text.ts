@@ -80,7 +80,7 @@ export function requestText(ex: Exchange, redact: Redactor): string {
 }
 
 /** Why a body whose head came was not read whole, sending it: it stalled, was too slow, or was cut off. */
-const CUT_SHORT: ReadonlySet<string | undefined> = new Set(['body-timeout', 'reset', 'aborted']);
+export const CUT_SHORT: ReadonlySet<string | undefined> = new Set(['body-timeout', 'reset', 'aborted']);
 
 export function responseText(ex: Exchange, redact: Redactor): string {
   const r = answerHeadOf(ex);

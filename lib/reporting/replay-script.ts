@@ -154,6 +154,9 @@ const NOT_RECORDED = 'not recorded';
 /** What stands for the run's answer body where it went past the body cap (answerPastCap): the run
  *  read its status, not its body, so a replay's status alone is compared. */
 const PAST_CAP = 'past the cap';
+/** What stands for the run's answer body where its head came and its body did not come whole
+ *  (answerCutShort): its status alone is compared, the run's error saying why. */
+const NOT_WHOLE = 'not whole';
 
 /** The bounds of each curl of a report (summary.json's and replay.sh's), in seconds, from the run's
  *  --timeout (the configuration's timeoutMs): connecting within it, the whole exchange within
@@ -263,7 +266,7 @@ export function replayScript(report: Report): string {
       ...(curl.includes(`${start}${HEAD_OPTION}`) ? [': > "$body"'] : []),
       // An exchange the target never answered (a dropped connection) is replayed as the same failure
       // when the replay gets no answer either: both are "no answer", with no body to hash.
-      `shown ${quoted} ${shellQuote(ex?.answerNotRecorded ? NOT_RECORDED : ex && ex.status === undefined && !ex.answerPastCap ? NO_ANSWER : String(ex?.status ?? '-'))} ${shellQuote(ex?.answerPastCap ? PAST_CAP : ex?.responseSha256 ?? '-')}`);
+      `shown ${quoted} ${shellQuote(ex?.answerNotRecorded ? NOT_RECORDED : ex && ex.status === undefined && !ex.answerPastCap ? NO_ANSWER : String(ex?.status ?? '-'))} ${ex?.answerCutShort ? `${shellQuote(NOT_WHOLE)} ${shellQuote(ex.error ?? 'unknown')}` : shellQuote(ex?.answerPastCap ? PAST_CAP : ex?.responseSha256 ?? '-')}`);
   };
   for (const c of report.checks.filter((x) => x.status === 'fail')) {
     // A shrunk failure replays its smallest failing request (a curl writes a control character of a
@@ -324,7 +327,7 @@ export function replayScript(report: Report): string {
     `  elif [ "$rc" != 0 ]; then status=${shellQuote(NO_ANSWER)}; cat "$work/err" >&2; fi`,
     '  : >"$work/head"',
     '}',
-    `# shown LABEL STATUS SHA256: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare; a body ${PAST_CAP}: its status alone).`,
+    `# shown LABEL STATUS SHA256 [WHY]: what the replay just got ($status, $body) beside what the run got (${NOT_RECORDED}: none to compare; a body ${PAST_CAP}, or ${NOT_WHOLE} for WHY: its status alone).`,
     'shown() {',
     `  if [ "$status" = ${shellQuote(NO_ANSWER)} ] || [ "$past" = unread ]; then got=-; elif [ -n "$past" ]; then got=$(head -c "$max_body" "$body" | sha); else got=$(sha <"$body"); fi`,
     '  cap=; too=',
@@ -332,6 +335,7 @@ export function replayScript(report: Report): string {
     '  elif [ -n "$past" ]; then cap="its body past the body cap of $max_body bytes: the SHA-256 of its first $max_body; " too=" too"; fi',
     `  if [ "$2" = ${shellQuote(NOT_RECORDED)} ]; then same="the run's answer was not recorded: nothing to compare with"`,
     `  elif [ "$3" = ${shellQuote(PAST_CAP)} ]; then if [ "$status" = "$2" ]; then same="status as in the run, whose answer body was past the body cap$too: no body to compare with"; else same="the run got $2, its answer body past the body cap$too"; fi`,
+    `  elif [ "$3" = ${shellQuote(NOT_WHOLE)} ]; then if [ "$status" = "$2" ]; then same="status as in the run, whose answer body did not come whole: $4; no body to compare with"; else same="the run got $2, its answer body did not come whole: $4"; fi`,
     '  elif [ -z "$past" ] && [ "$status" = "$2" ] && [ "$got" = "$3" ]; then same="as in the run"; else same="the run got $2 $3"; fi',
     '  printf \'%s: %s sha256 %s (%s%s)\\n\' "$1" "$status" "$got" "$cap" "$same"',
     '}',

@@ -13,7 +13,7 @@ import { failLine, type LineFit } from '../checks/fail-line.js';
 import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { printedLength, shownMessage, shownPath, printedValue } from './display.js';
-import { curlCommand, requestText, responseText, secretFieldsOf } from './exchange-text.js';
+import { curlCommand, CUT_SHORT, requestText, responseText, secretFieldsOf } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
 import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
@@ -81,6 +81,9 @@ export interface ReportedExchange {
   /** The answer's body went past the body cap and was not read on (its status, where it came, is
    *  `status`): replay.sh compares a replay's status alone with the run's. */
   readonly answerPastCap?: true;
+  /** The answer's head came but its body stalled, was too slow or was cut off (CUT_SHORT; `error`
+   *  says which): replay.sh compares a replay's status alone with the run's, saying why. */
+  readonly answerCutShort?: true;
   readonly durationMs: number;
   /** Requests sent for it, when retried (429/503 with Retry-After). */
   readonly attempts?: number;
@@ -284,6 +287,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
       ...(ex.error?.kind === 'not-recorded' ? { answerNotRecorded: true as const } : {}),
       ...(ex.error?.kind === 'too-large' ? { answerPastCap: true as const } : {}),
+      ...(head && !ex.response && CUT_SHORT.has(ex.error?.kind) ? { answerCutShort: true as const } : {}),
       durationMs: ex.durationMs,
       ...(ex.attempts ? { attempts: ex.attempts } : {}),
       request: byScope(requestText(ex, scope), scope),
@@ -363,7 +367,7 @@ const MEMBER_NAMES: ReadonlySet<string> = new Set(Object.keys({
   probe: true, sources: true, side: true, status: true, message: true, groups: true, evidence: true, replay: true, shrunk: true,
   judged: true, probes: true, findings: true, path: true, count: true, actual: true, exchange: true, case: true, from: true,
   steps: true, tried: true, request: true, curl: true, seed: true, source: true, method: true, url: true, error: true, attempts: true,
-  response: true, responseSha256: true, answerNotRecorded: true, answerPastCap: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
+  response: true, responseSha256: true, answerNotRecorded: true, answerPastCap: true, answerCutShort: true, respelled: true, secretSources: true, field: true, requests: true, shrinkRequests: true,
   legacy: true, compared: true, comparedByOperation: true, inconclusive: true, differences: true, paths: true, noise: true,
   interpretations: true, differing: true, rate: true, examples: true, shownBy: true, candidate: true, how: true, legacyVaried: true,
   candidateDiffered: true,
