@@ -1,6 +1,7 @@
 // The report console printed a failed check's `got "…"` line with its value cut to 200 characters
 // before display escaping: a value of U+202E (shown as `\u202e`, 6 characters) printed 1 200. The
-// value is now cut by its printed length, as a failed check's line is (printedLength).
+// value is now cut by its printed length, as a failed check's line is (printedLength). So is the path
+// after it (`at $[…]`): a member name of 60 U+202E, under 200 characters whole, printed 366.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../lib/checks/catalogue.js';
@@ -34,6 +35,17 @@ describe('the report console\'s got line', () => {
         expect(v.length, String(shape)).toBeLessThanOrEqual(MAX_SHOWN_VALUE);
         expect(v, String(shape)).toMatch(shape);
       }
+    }
+  });
+
+  it('a path of member names of U+202E (60 each, nested thrice): printed within MAX_SHOWN_VALUE characters after "at", in the got line and the failed check\'s line, cut with "…"', async () => {
+    const name = '\u202e'.repeat(60);
+    const out = (await consoleOf({ ...record, [name]: { [name]: { [name]: 1 } } })).split('\n');
+    const paths = out.map((l) => /^(?: {6}got "(?:.*)"|  ✗ JSON-UNKNOWN-MEMBERS .*) at (\$\[.*?)(?: \(\+\d+ more\))?$/.exec(l)?.[1]).filter((p) => p !== undefined);
+    expect(paths).toHaveLength(2);
+    for (const p of paths) {
+      expect(p.length).toBeLessThanOrEqual(MAX_SHOWN_VALUE);
+      expect(p).toMatch(/^\$\["(?:\\u202e)+…$/);
     }
   });
 });

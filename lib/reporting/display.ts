@@ -180,12 +180,16 @@ function shownQuotedName(whole: string, quoted: string): string {
 /** A finding's path as shown. A path names what it received, and a name may run to the parser's limit
  *  (1 024 characters), or past it in JSON: placed before the reason on a line, it pushed the reason out.
  *  When the path is longer than MAX_SHOWN_VALUE, each name past MAX_SHOWN_NAME is cut (shownName), as
- *  shownMessage cuts the values it quotes; then, if still too long, the end. After redaction. */
-export function shownPath(path: string): string {
-  if (path.length <= MAX_SHOWN_VALUE) return detachedCopy(path);
+ *  shownMessage cuts the values it quotes; then, if still too long, the end. Within MAX_SHOWN_VALUE
+ *  characters as printed (printedWithin: a name of 60 U+202E, whole, printed 366). After redaction. */
+export const shownPath = (path: string): string => printedWithin(path, MAX_SHOWN_VALUE, cutPath);
+
+/** `path` cut to `max` characters, its names first (shownPath). */
+function cutPath(path: string, max: number): string {
+  if (path.length <= max) return detachedCopy(path);
   const cut = path.startsWith('$')
     ? path.replace(JSON_PATH_NAMES, (whole, member: string | undefined, quoted: string | undefined) =>
       (member !== undefined ? `.${shownName(member)}` : shownQuotedName(whole, quoted!)))
     : path.startsWith('/') ? path.replace(ELEMENT_PATH_NAMES, (_whole, element: string) => `/${shownName(element)}`) : path;
-  return shownValue(cut, MAX_SHOWN_VALUE);
+  return shownValue(cut, max);
 }
