@@ -115,18 +115,22 @@ function* escapedRuns(text: string, latin1 = false): Generator<readonly [number,
 
 /** Text as one shell word that gives a command its very bytes: single-quoted, each run of characters
  *  an output shows escaped (a control character, a bidi mark) written by a printf of its bytes, so
- *  the command, shown as every output shows text, still sends what was recorded. POSIX (dash, the
- *  usual sh, has no $'…'); the printf writes no line feed, which a command substitution would drop. */
+ *  the command, shown as every output shows text, still sends what was recorded, and each long run
+ *  of one plain character made by a command (LONG_RUN: a header value or a URL of a mebibyte). POSIX
+ *  (dash, the usual sh, has no $'…'); neither writes a line feed, which a command substitution would drop. */
 export function shellArg(text: string, latin1 = false): string {
   let word = '';
   let last = 0;
   for (const [from, to] of escapedRuns(text, latin1)) {
-    if (from > last) word += shellQuote(text.slice(last, from));
+    if (from > last) word += quotedText(text.slice(last, from));
     word += `"$(${bytesWriter(text.slice(from, to), latin1)})"`;
     last = to;
   }
-  return last === 0 ? shellQuote(text) : last < text.length ? word + shellQuote(text.slice(last)) : word;
+  return last < text.length || !word ? word + quotedText(text.slice(last)) : word;
 }
+
+/** Text (holding no character displayBlock escapes) as a shell word: single-quoted, its long runs made. */
+const quotedText = (text: string): string => piecesOf(text, shellQuote, (run) => `"$(${run})"`).join('') || shellQuote(text);
 
 /** A word as it is when the shell reads it so (POST), else quoted: a recording's method is its recorder's text. */
 const shellWord = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : shellArg(s));
@@ -148,15 +152,22 @@ function* longRuns(body: string): Generator<{ index: number; length: number; cha
   }
 }
 
-/** Commands that write `text` (holding no character displayBlock escapes): its long runs made. */
-function textWriters(text: string, parts: string[]): void {
+/** `text` in pieces: each long run as `run` writes the command that makes it, the text between as `plain`. */
+function piecesOf(text: string, plain: (text: string) => string, run: (command: string) => string): string[] {
+  const pieces: string[] = [];
   let last = 0;
   for (const m of longRuns(text)) {
-    if (m.index > last) parts.push(`printf %s ${shellQuote(text.slice(last, m.index))}`);
-    parts.push(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`);
+    if (m.index > last) pieces.push(plain(text.slice(last, m.index)));
+    pieces.push(run(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`));
     last = m.index + m.length;
   }
-  if (last < text.length) parts.push(`printf %s ${shellQuote(text.slice(last))}`);
+  if (last < text.length) pieces.push(plain(text.slice(last)));
+  return pieces;
+}
+
+/** Commands that write `text` (holding no character displayBlock escapes): its long runs made. */
+function textWriters(text: string, parts: string[]): void {
+  parts.push(...piecesOf(text, (t) => `printf %s ${shellQuote(t)}`, (run) => run));
 }
 
 /** The bytes `chars` stand for: their UTF-8, or with `latin1` (a header read from its bytes as
