@@ -63,7 +63,7 @@ export const CONFORMANCE_OPTIONS = {
   insecure: { kind: 'boolean', help: 'do not verify TLS certificates (stated in every report)' },
   'show-personal-data': { kind: 'boolean', help: 'show personal-data fields in reports (local debugging; credentials stay hidden)' },
   judge: { kind: 'string', arg: 'server|client|both', env: 'JUDGE_SIDES', defaultText: 'both', help: 'with --har or --proxy: judge the server\'s answers, the clients\' requests, or both' },
-  'judge-priority': { kind: 'string', arg: 'idle|normal', env: 'JUDGE_PRIORITY', defaultText: 'idle', help: 'with --proxy: the judge\'s CPU priority. idle: it takes only CPU the traffic leaves (live traffic is never slowed; on a busy machine much may go unjudged and the reports come late); normal: it shares the CPU with the traffic (CI, where every exchange should be judged)' },
+  'judge-priority': { kind: 'string', arg: 'idle|normal', env: 'JUDGE_PRIORITY', defaultText: 'idle', help: 'with --proxy: the judge\'s CPU priority. idle: it takes only CPU the traffic leaves, and while the traffic is heavy at most 3% of the time (on a busy machine much may go unjudged and the reports come late); normal: it shares the CPU with the traffic (CI, where every exchange should be judged)' },
   'fail-on': { kind: 'string', arg: 'must|should', env: 'FAIL_ON', defaultText: 'must', help: 'what fails the run (exit 1): a failed MUST check or a difference from the legacy, or a failed SHOULD check too' },
   quiet: { kind: 'boolean', env: 'QUIET', help: 'no progress lines while the run goes on' },
   'list-checks': { kind: 'boolean', help: 'print the catalogue (id, level, area, title), one check a line, and exit', shown: 'no' },

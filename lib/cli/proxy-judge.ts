@@ -14,6 +14,8 @@ import { checkById } from '../checks/catalogue.js';
 import { collectGarbage, LARGE_BODY_BYTES } from '../engine/collect.js';
 import type { Check } from '../checks/check.js';
 import { judgeable, type ForwardedExchange } from '../traffic/proxy.js';
+import { JudgingPace, PacedQueue } from '../traffic/judging-pace.js';
+import { threadBusy } from '../traffic/thread-busy.js';
 import type { ServiceNamespaces } from '../contract/namespaces.js';
 import { findingLines, LiveJudging } from './live-judging.js';
 import { openSession, type SessionSetup } from './session.js';
@@ -117,10 +119,24 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     return { pid: undefined, run: (line, timeoutMs) => new Promise((resolve) => { ran.set(id, resolve); post({ kind: 'child-run', id, line, timeoutMs }); }) };
   });
 
+  // At the idle policy, the judge rests between slices of work while traffic is heavy
+  // (lib/traffic/judging-pace.ts), read from the forwarding thread's busy clock (the process's first
+  // thread). At normal priority the user chose to share the CPU with the traffic: no rests.
+  const forwarder = setup.priority === 'idle' ? threadBusy(`/proc/${process.pid}/task/${process.pid}/schedstat`) : undefined;
+  const pace = forwarder ? new JudgingPace(() => forwarder.busyMs(), () => performance.now()) : undefined;
+  let pacedNote: string | undefined;
+  const statePace = () => {
+    const note = pace?.note();
+    if (note === pacedNote) return false;
+    live.state('paced', pacedNote = note);
+    return true;
+  };
+
   let rewriting: Promise<void> | undefined;
   // The latest word on what went unjudged is stated among the warnings (replaced by the next, and on stop).
   let noteChanged = false;
   const timer = setInterval(() => {
+    if (statePace()) noteChanged = true;
     if ((!live.changed && !noteChanged) || rewriting) return;
     noteChanged = false;
     rewriting = live.report().then((w) => { if (w.problems.length) post({ kind: 'problems', problems: w.problems }); })
@@ -153,16 +169,21 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
     if (!judged++) setImmediate(tell);
     if (exchange.held >= LARGE_BODY_BYTES) { tell(); collectGarbage(); }
   };
+  const waiting = new PacedQueue(judgeOne, pace);
   port.on('message', (m: ToJudge) => {
     if (m.kind === 'child-ran') { ran.get(m.id)?.(m); ran.delete(m.id); return; }
     if (m.kind === 'unjudged') { live.state('unjudged', m.note); live.unjudged = m.count; noteChanged = true; return; }
     if (m.kind === 'exchanges') {
-      for (const exchange of m.exchanges) judgeOne(exchange);
+      waiting.push(m.exchanges);
       return;
     }
     clearInterval(timer);
     stopping = true;
     if (setup.priority === 'idle') normalPriority();
+    // Traffic has ended: what waited is judged now, without rests.
+    waiting.finish();
+    forwarder?.close();
+    statePace();
     tell();
     void (async () => {
       await rewriting;
