@@ -1,7 +1,8 @@
 // An answer's content coding is recorded by one function (decodedAnswer) for a probe and for the
 // proxy: the proxy had its own copy of the branches, which dropped Content-Encoding from a decoded
 // answer and recorded no `contentCoding`, and took any coding as offered, so CONTENT-CODING and the
-// body checks saw another answer than a probe's of the same bytes.
+// body checks saw another answer than a probe's of the same bytes. The words of a body left coded
+// say whether the request offered its coding (it said "did not ask for" of an offered zstd).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -10,7 +11,7 @@ import { COMPRESSION_CHECKS } from '../lib/checks/compression.js';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { decodeContent } from '../lib/http/content-coding.js';
-import type { Exchange } from '../lib/http/exchange.js';
+import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../lib/http/send.js';
 import { judgeable, type ForwardedExchange } from '../lib/traffic/proxy.js';
 
@@ -99,6 +100,29 @@ describe('a probe and the proxy record the same answer alike, as the checks read
   it('a coding named after a member of every object (constructor, __proto__) is no coding the harness decodes: left as received, with no coding undone', () => {
     for (const coding of ['constructor', '__proto__']) {
       expect(decodeContent(Buffer.from(JSON_BODY), coding, '*', MIB)).toEqual({ ok: true, body: Buffer.from(JSON_BODY), codings: [] });
+    }
+  });
+});
+
+const coded = (contentEncoding: string, accept?: string): Exchange => ({
+  id: 'login', title: 'x', origin: { source: 'probe', vouched: true }, startedAt: '', durationMs: 1,
+  request: { method: 'POST', url: 'http://t/supportstateuser', headers: accept === undefined ? {} : { 'Accept-Encoding': accept } },
+  response: recordedResponse(200, { 'content-type': 'application/json', 'content-encoding': contentEncoding }, Buffer.from(JSON_BODY)),
+});
+const textOf = (ex: Exchange) => new ExchangeView(ex, { namespaces: DEFAULT_NAMESPACES }).text();
+
+describe('a body left in its content coding is said to be so, truly', () => {
+  it('zstd, which the request offered (Accept-Encoding: zstd): the harness cannot decode it, said so', () => {
+    expect(textOf(coded('zstd', 'zstd'))).toEqual({ ok: false, reason: 'the body is encoded (Content-Encoding "zstd"), which the request offered but the harness cannot decode; not decoded' });
+  });
+
+  it('gzip, zstd, both offered: the one the harness cannot decode named', () => {
+    expect(textOf(coded('gzip, zstd', 'gzip, zstd'))).toEqual({ ok: false, reason: 'the body is encoded (Content-Encoding "gzip, zstd"), which the request offered but the harness cannot decode ("zstd"); not decoded' });
+  });
+
+  it('zstd where the request sent no Accept-Encoding, or offered only gzip: not asked for', () => {
+    for (const accept of [undefined, 'gzip']) {
+      expect(textOf(coded('zstd', accept))).toEqual({ ok: false, reason: 'the body is encoded (Content-Encoding "zstd"), which the request did not ask for; not decoded' });
     }
   });
 });
