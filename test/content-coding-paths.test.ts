@@ -1,18 +1,23 @@
 // An answer's content coding is recorded by one function (decodedAnswer) for a probe and for the
 // proxy: the proxy had its own copy of the branches, which dropped Content-Encoding from a decoded
-// answer and recorded no `contentCoding`, and took any coding as offered, so CONTENT-CODING and the
-// body checks saw another answer than a probe's of the same bytes. The words of a body left coded
-// say whether the request offered its coding (it said "did not ask for" of an offered zstd).
+// answer and recorded no `contentCoding`, so CONTENT-CODING and the body checks saw another answer
+// than a probe's of the same bytes. The words of a body left coded say whether the request offered
+// its coding; the reports show a body not data of its coding as received, the failure named.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../lib/checks/catalogue.js';
 import { COMPRESSION_CHECKS } from '../lib/checks/compression.js';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
+import { runConformance } from '../lib/engine/run.js';
 import { decodeContent } from '../lib/http/content-coding.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../lib/http/send.js';
+import { presentedReport } from '../lib/reporting/presented-report.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { buildReport } from '../lib/reporting/report.js';
 import { judgeable, type ForwardedExchange } from '../lib/traffic/proxy.js';
 
 const MIB = 1024 * 1024;
@@ -124,5 +129,34 @@ describe('a body left in its content coding is said to be so, truly', () => {
     for (const accept of [undefined, 'gzip']) {
       expect(textOf(coded('zstd', accept))).toEqual({ ok: false, reason: 'the body is encoded (Content-Encoding "zstd"), which the request did not ask for; not decoded' });
     }
+  });
+});
+
+describe('the reports show a proxied body that is not data of its coding as received, the failure named', () => {
+  const answer = (coding: string, body: Buffer): ForwardedExchange => ({
+    id: `proxy.${coding}`, startedAt: 0, durationMs: 1, method: 'POST', url: 'http://t/supportstateuser', path: '/supportstateuser',
+    requestHeaders: ['Host', 't', 'Content-Type', 'application/json', 'Accept-Encoding', OFFERED], requestBody: new Uint8Array(Buffer.from('{}')),
+    answer: { status: 200, statusMessage: 'OK', rawHeaders: ['Content-Type', 'application/json', 'Content-Encoding', coding], body: new Uint8Array(body) }, held: 0,
+  });
+  const TEXT = '{"responseStatus":{"errorCode":"NotGzip"}}';
+  const BINARY = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x01, 0x02]);
+
+  it('text under gzip: its text as received, then why it is not read; binary under br: its size, then why; a decoded one shorter than its coded bytes: whole, nothing said to be left out', async () => {
+    const recorded = [judgeable(answer('gzip', Buffer.from(TEXT)), MIB), judgeable(answer('br', BINARY), MIB), judgeable(answer('deflate', deflateSync('{}')), MIB)];
+    const run = await runConformance({ baseUrl: 'http://t', recorded, mode: 'traffic', checks: CATALOGUE, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 1000, maxBodyBytes: MIB, probes: false });
+    const report = buildReport(run, { redactor: new Redactor({ showPersonalData: false, secrets: [] }), harness: { name: 'h', version: '0' }, targetDescription: 't', configuration: {} });
+    // exchanges.json holds report.exchanges' texts; the HTML's attachments, presentedReport's.
+    for (const shown of [report, presentedReport(report)]) {
+      const body = (id: string) => shown.exchanges.find((e) => e.id === id)!.response.split('\n\n').slice(1).join('\n\n');
+      expect(body('proxy.gzip')).toMatch(new RegExp(`^${TEXT.replace(/[{}]/g, '\\$&')}\n… \\(shown as received: the body does not decode as gzip: not gzip data \\(incorrect header check\\)\\)$`));
+      expect(body('proxy.br')).toMatch(/^\(7 bytes of binary data\)\n… \(shown as received: the body does not decode as br: not br data \(.+\)\)$/);
+      // Decoded: 2 bytes shown of 10 received, none of them left out (it said the rest was not shown).
+      expect(body('proxy.deflate')).toBe('{}');
+    }
+    const check = report.checks.find((c) => c.id === 'CONTENT-CODING')!;
+    expect([check.status, check.evidence.map((e) => [e.exchange, e.message])]).toEqual(['fail', [
+      ['proxy.gzip', 'Content-Encoding "gzip", but the body is not gzip data (incorrect header check)'],
+      ['proxy.br', expect.stringMatching(/^Content-Encoding "br", but the body is not br data \(/)],
+    ]]);
   });
 });
