@@ -36,7 +36,7 @@ describe('a check that reads the body of an answer not judged', () => {
 
 const answered = (rawHeaders: string[], answer: Partial<NonNullable<ForwardedExchange['answer']>>): ForwardedExchange => ({
   id: 'proxy.1', startedAt: 0, durationMs: 1, method: 'POST', url: 'http://t/supportstateuser', path: '/supportstateuser',
-  requestHeaders: ['Host', 't'], answer: { status: 200, statusMessage: 'OK', rawHeaders, ...answer }, held: 0,
+  requestHeaders: ['Host', 't', 'Accept-Encoding', 'gzip'], answer: { status: 200, statusMessage: 'OK', rawHeaders, ...answer }, held: 0,
 });
 const GZIP = ['Content-Type', 'application/json', 'Content-Encoding', 'gzip'];
 

@@ -1,16 +1,10 @@
 // Compressed answers (RFC 9110 8.4, 12.5.3): an answer's content coding is one the request offered,
-// and its body decodes in it. The harness decodes an offered coding as it arrives (lib/http/send.ts),
+// and its body decodes in it. An offered coding is decoded as it arrives (decodedAnswer: probe and proxy),
 // so every other check judges the decoded body, as a client with automatic decompression reads it.
 import { OPERATIONS } from '../contract/operations.js';
-import { appliedCodings, isOffered, MAX_STACKED_CODINGS, offeredCodings } from '../http/content-coding.js';
+import { acceptEncodingOf, appliedCodings, isOffered, MAX_STACKED_CODINGS, offeredCodings } from '../http/content-coding.js';
 import { finding, show, type Check } from './check.js';
 import { PATHS } from './whole-answer.js';
-
-/** The first header whose name is `name` in any case (a recording may keep other cases). */
-const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined => {
-  for (const k of Object.keys(headers)) if (k === name || k.toLowerCase() === name) return headers[k];
-  return undefined;
-};
 
 /** Whether a Content-Encoding value names a coding (most answers have none: no list made for them). */
 const codedAnswer = (contentEncoding: string | undefined): boolean => contentEncoding !== undefined && appliedCodings(contentEncoding).length > 0;
@@ -26,14 +20,14 @@ export const COMPRESSION_CHECKS: readonly Check[] = [
       + 'fails here; the probes that send Accept-Encoding: gzip, deflate, br are judged by every other check on the decoded body.',
     judges: 'every answer to a request of the interface that offered a content coding (Accept-Encoding), or that came content-coded',
     appliesTo: (ex) => ex.kind.operation !== undefined
-      && (header(ex.exchange.request.headers, 'accept-encoding') !== undefined || codedAnswer(ex.exchange.response?.headers['content-encoding'])),
+      && (acceptEncodingOf(ex.exchange.request.headers) !== undefined || codedAnswer(ex.exchange.response?.headers['content-encoding'])),
     judge: (ex) => {
       const r = ex.response();
       if (!r.ok) return { skip: r.reason };
       const declared = r.value.headers['content-encoding'];
       const codings = appliedCodings(declared);
       if (!codings.length) return [];
-      const accept = header(ex.exchange.request.headers, 'accept-encoding');
+      const accept = acceptEncodingOf(ex.exchange.request.headers);
       const offered = offeredCodings(accept);
       const unasked = codings.filter((c) => !isOffered(c, offered));
       if (unasked.length) {

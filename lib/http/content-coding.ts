@@ -3,6 +3,7 @@
 // decompression, a browser). Decoding is bounded by the body cap, counted after decoding, so a
 // small body that inflates without end (a "zip bomb") costs no more than the cap.
 import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
+import { recordedResponse, type RawHeaders, type RecordedResponse } from './exchange.js';
 
 /** The codings the harness can decode, by the names Content-Encoding uses. */
 const DECODERS: Readonly<Record<string, (body: Buffer, options: ZlibOptions) => Buffer>> = {
@@ -11,6 +12,9 @@ const DECODERS: Readonly<Record<string, (body: Buffer, options: ZlibOptions) => 
   deflate: inflateSync,
   br: brotliDecompressSync,
 };
+
+/** Whether the harness can decode a coding (by its lower-case name). */
+export const canDecode = (coding: string): boolean => Object.hasOwn(DECODERS, coding);
 
 /** Codings stacked in one answer that the harness undoes at most: each layer costs up to a cap of
  *  decoding, done at once, so a head of 3 000 `gzip,` over 6 MiB of stored blocks held the event
@@ -38,6 +42,12 @@ export function offeredCodings(acceptEncoding: string | undefined): Set<string> 
 export const appliedCodings = (contentEncoding: string | undefined): string[] =>
   (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
 
+/** A request's Accept-Encoding, by its name in any case (a recording may keep another case). */
+export function acceptEncodingOf(headers: Readonly<Record<string, string>>): string | undefined {
+  for (const name in headers) if (name.toLowerCase() === 'accept-encoding') return headers[name];
+  return undefined;
+}
+
 export const isOffered = (coding: string, offered: ReadonlySet<string>): boolean =>
   offered.has(coding) || offered.has('*') || (coding === 'x-gzip' && offered.has('gzip'));
 
@@ -54,7 +64,7 @@ export type Decoding =
 export function decodeContent(body: Buffer, contentEncoding: string | undefined, acceptEncoding: string | undefined, cap: number): Decoding {
   const codings = appliedCodings(contentEncoding);
   const offered = offeredCodings(acceptEncoding);
-  if (!codings.length || !codings.every((c) => isOffered(c, offered) && DECODERS[c])) return { ok: true, body, codings: [] };
+  if (!codings.length || !codings.every((c) => isOffered(c, offered) && canDecode(c))) return { ok: true, body, codings: [] };
   if (codings.length > MAX_STACKED_CODINGS) {
     return { ok: false, tooLarge: false, codings, error: `${codings.length} codings stacked, more than the ${MAX_STACKED_CODINGS} the harness undoes` };
   }
@@ -69,4 +79,27 @@ export function decodeContent(body: Buffer, contentEncoding: string | undefined,
     }
   }
   return { ok: true, body: out, codings };
+}
+
+/** An answer past the cap once decoded: `how` says so (' once decoded from gzip'), for bodyPastCap. */
+export interface PastCapDecoded { readonly pastCapHow: string }
+
+/**
+ * An answer as recorded, by a probe and by the proxy alike: its body decoded from the content codings
+ * `acceptEncoding` offered (the request's), within `cap` counted after decoding; `size` and `sha256`
+ * stay those of the bytes received, the headers as received. `contentCoding` names the codings undone,
+ * with `error` (the body then as received) when it is not data of them; absent when nothing was undone
+ * (no coding, one not offered, or one the harness does not decode). PastCapDecoded when decoding went
+ * past the cap: the caller keeps the head and says why the body is missing.
+ */
+export function decodedAnswer(status: number, headers: Readonly<Record<string, string>>, raw: Buffer, reason: string | undefined, rawHeaders: RawHeaders | undefined, acceptEncoding: string | undefined, cap: number): RecordedResponse | PastCapDecoded {
+  const coded = headers['content-encoding'];
+  if (coded === undefined) return recordedResponse(status, headers, raw, reason, rawHeaders); // nothing to decode (decodeContent's answer)
+  const d = decodeContent(raw, coded, acceptEncoding, cap);
+  if (!d.ok && d.tooLarge) return { pastCapHow: ` once decoded from ${d.codings.join(', ')}` };
+  const received = recordedResponse(status, headers, raw, reason, rawHeaders);
+  if (!d.codings.length) return received;
+  if (!d.ok) return Object.assign(received, { contentCoding: { codings: d.codings, error: d.error } });
+  // Spread: the digest is taken now, of the bytes received, before `body` is the decoded one.
+  return { ...received, body: d.body, contentCoding: { codings: d.codings } };
 }

@@ -8,8 +8,8 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
-import { decodeContent } from './content-coding.js';
-import { bodyPastCap, exchangeHeaders, recordedResponse, STOPPED_RUN, type Exchange, type ExchangeSpec, type AnswerHead, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
+import { acceptEncodingOf, decodedAnswer } from './content-coding.js';
+import { bodyPastCap, exchangeHeaders, STOPPED_RUN, type Exchange, type ExchangeSpec, type AnswerHead, type RawHeaders, type RecordedResponse, type TransportError } from './exchange.js';
 
 // undici's index loads all it offers (fetch, WebSocket, caches, mocks): about 70 ms of CPU at every
 // start of the CLI, two thirds of what undici costs to load. A run without a proxy needs its Agent and
@@ -376,19 +376,11 @@ function exchangeOnce(dispatcher: Dispatcher, target: Target, spec: ExchangeSpec
   });
 }
 
-/** The response as recorded: its body decoded from the content codings the request offered, within
- *  the cap counted after decoding; size and hash stay those of the bytes received. */
+/** The response as recorded (decodedAnswer); past the cap once decoded, its head kept. */
 function decodedResponse(res: Received, sent: Readonly<Record<string, string>>, options: TransportOptions): RecordedResponse {
-  const { status, headers, raw } = res;
-  const coded = headers['content-encoding'];
-  if (coded === undefined) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders); // nothing to decode (decodeContent's answer)
-  let accept: string | undefined;
-  for (const name in sent) if (name.toLowerCase() === 'accept-encoding') { accept = sent[name]; break; }
-  const d = decodeContent(raw, coded, accept, options.maxBodyBytes);
-  if (!d.codings.length) return recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
-  if (!d.ok && d.tooLarge) throw new HeadOnly(headOf(res), new BodyTooLarge(` once decoded from ${d.codings.join(', ')}`));
-  const received = recordedResponse(status, headers, raw, res.reason, res.rawHeaders);
-  return { ...received, ...(d.ok ? { body: d.body } : {}), contentCoding: { codings: d.codings, ...(d.ok ? {} : { error: d.error }) } };
+  const d = decodedAnswer(res.status, res.headers, res.raw, res.reason, res.rawHeaders, acceptEncodingOf(sent), options.maxBodyBytes);
+  if ('pastCapHow' in d) throw new HeadOnly(headOf(res), new BodyTooLarge(d.pastCapHow));
+  return d;
 }
 
 /** Retry-After as a delay in ms (delta-seconds or an HTTP date); undefined when absent or unreadable. */

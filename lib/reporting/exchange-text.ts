@@ -1,5 +1,7 @@
 // An exchange as an auditor reads it: request line, headers and body, then the answer, all
 // redacted; and as a curl command that replays it.
+import { codingProblem } from '../checks/exchange-view.js';
+import { acceptEncodingOf } from '../http/content-coding.js';
 import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
@@ -8,14 +10,18 @@ import { markersIn } from './sensitive-ranges.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
  *  first, then cut (never inside a marker, nor after the first characters of a secret). `size`: bytes
- *  received, of which `bytes` is all or the head kept. */
-function bodyText(bytes: Buffer, size: number, redact: Redactor): string {
+ *  received, of which `bytes` is all or the head kept, unless `decoded` (`bytes` then holds the body
+ *  decoded from its content coding, which `size` does not measure). `coding`: why the body, shown as
+ *  received, is not read as the record (codingProblem). */
+function bodyText(bytes: Buffer, size: number, redact: Redactor, decoded: boolean, coding: string | undefined): string {
   if (bytes.length === 0) return '';
+  const said = coding ? [`shown as received: ${redact.line(coding)}`] : [];
   // A leading byte-order mark is part of what was received (JSON-NO-BOM judges it): kept, and shown escaped.
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  if (text.includes('\u0000')) return `(${size} bytes of binary data)`;
-  const shown = redact.cut(text, MAX_SHOWN_TEXT, size > bytes.length);
-  const notes = [...(shown.omitted || size > bytes.length ? [`${size} bytes received; the rest not shown`] : []), ...notUtf8Note(bytes, size > bytes.length)];
+  if (text.includes('\u0000')) return `(${size} bytes of binary data)${said.length ? `\n… (${said.join('; ')})` : ''}`;
+  const cut = !decoded && size > bytes.length;
+  const shown = redact.cut(text, MAX_SHOWN_TEXT, cut);
+  const notes = [...said, ...(shown.omitted || cut ? [`${size} bytes received; the rest not shown`] : []), ...notUtf8Note(bytes, cut)];
   return notes.length ? `${shown.text}\n… (${notes.join('; ')})` : shown.text;
 }
 
@@ -88,7 +94,9 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   // The reason phrase as it came (peer text, searched as any is), where the source has one.
   const head = [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
   // A head kept without its body (Exchange.answerHead): the body is said to be missing, and why.
-  const body = ex.response ? bodyText(ex.response.body, ex.response.size, redact)
+  // A body decoded is shown decoded, as the checks read it; one left as received says why it is not read.
+  const decoded = ex.response?.contentCoding !== undefined && !ex.response.contentCoding.error;
+  const body = ex.response ? bodyText(ex.response.body, ex.response.size, redact, decoded, codingProblem(ex.response, acceptEncodingOf(ex.request.headers)))
     : `(the body ${ex.error?.kind === 'too-large' ? 'was not read past the cap' : CUT_SHORT.has(ex.error?.kind) ? 'did not come whole' : 'is not recorded'}: ${ex.error?.message ?? 'unknown'})`;
   return [...head, body].join('\n');
 }

@@ -13,8 +13,8 @@ import { ClientRequest, createServer, globalAgent as httpAgent, type IncomingMes
 import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
-import { appliedCodings, decodeContent } from '../http/content-coding.js';
-import { bodyPastCap, exchangeHeaders, rawPairs, recordedResponse, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
+import { decodedAnswer } from '../http/content-coding.js';
+import { bodyPastCap, exchangeHeaders, rawPairs, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
 import { threadBusy } from './thread-busy.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
@@ -378,8 +378,8 @@ class BodyCopy {
 }
 
 
-/** The exchange a forwarded one is judged as: headers mapped, the body decoded from its
- *  Content-Encoding within the cap, and hashed. Runs on the judge's thread, never the forwarding one. */
+/** The exchange a forwarded one is judged as: headers mapped, the body decoded from the content
+ *  codings its client offered within the cap, and hashed. Runs on the judge's thread, never the forwarding one. */
 export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange {
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
@@ -394,18 +394,11 @@ export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange
   const answerHead = { status, headers, ...(statusMessage ? { reason: statusMessage } : {}), rawHeaders };
   if (!copied) return { ...base, answerHead, error: fx.answer.pastCap ? bodyPastCap(maxBodyBytes, ' (forwarded whole)') : { kind: 'other', message: 'the response body was not copied for judging' } };
   const bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
-  // Every coding listed, last applied first (RFC 9110 8.4: `gzip, br` is legal), as a probe's answer is
-  // decoded; the client's Accept-Encoding is its own business, so any coding counts as offered here.
-  const d = appliedCodings(headers['content-encoding']).length ? decodeContent(bytes, headers['content-encoding'], '*', maxBodyBytes) : undefined;
-  // A coding the harness does not undo: judged as received (the checks say it is not decoded).
-  if (!d?.codings.length) return { ...base, response: recordedResponse(status, headers, bytes, statusMessage, rawHeaders) };
-  // Past the cap once decoded: as one past it received (send.ts says the same of a probe's answer).
-  if (!d.ok && d.tooLarge) return { ...base, answerHead, error: bodyPastCap(maxBodyBytes, ` once decoded from ${d.codings.join(', ')} (forwarded whole)`) };
-  // Not data of its coding: the answer as received, its coding's failure named (as a probe's is).
-  if (!d.ok) return { ...base, response: { ...recordedResponse(status, headers, bytes, statusMessage, rawHeaders), contentCoding: { codings: d.codings, error: d.error } } };
-  const { 'content-encoding': _ce, ...judged } = headers;
-  // Judged decoded, sized and hashed as the client got it (as a probe's answer is): a replay gets those bytes.
-  return { ...base, response: { ...recordedResponse(status, judged, bytes, statusMessage, rawHeaders), body: d.body } };
+  // Recorded as a probe's answer is (decodedAnswer): decoded from the codings the client offered, sized
+  // and hashed as the client got it (a replay gets those bytes).
+  const d = decodedAnswer(status, headers, bytes, statusMessage, rawHeaders, base.request.headers['accept-encoding'], maxBodyBytes);
+  if ('pastCapHow' in d) return { ...base, answerHead, error: bodyPastCap(maxBodyBytes, `${d.pastCapHow} (forwarded whole)`) };
+  return { ...base, response: d };
 }
 
 /** A failed forward as the exchange records it. */
