@@ -12,7 +12,7 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
-//     holding a learned token, in MIME lines, in groups of four, beside another run, inside base64 or of UTF-16LE bytes,
+//     holding a learned token, in MIME lines, in groups of four, between other runs, inside base64 or of UTF-16LE bytes,
 //     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
@@ -41,6 +41,7 @@
 // A JSON text keeps its shape (fitted()): a marker stands inside a string's quotes, or as a string in
 // a number's place; a match that runs past a closing quote (a value read across two strings) masks
 // the characters on either side, never the punctuation or a name between them.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
@@ -1020,7 +1021,8 @@ export class Redactor {
         const joinedOf = (first: number, last: number): string | undefined => casedRun(text, c, groups[first]![0], groups[last]![1] - groups[first]![0])?.replace(/[ \t]/g, '');
         // Whether groups[first..last] decode to text holding a learned token; `lossy`: to bytes that do, text or not.
         const holds = (first: number, last: number, lossy = false): boolean => {
-          const joined = joinedOf(first, last);
+          // Groups past what is decoded change nothing (four characters each, but the last).
+          const joined = joinedOf(first, Math.min(last, first + MAX_BASE64_DECODED / 4));
           if (joined === undefined) return false;
           const decoded = base64Text(joined, MAX_BASE64_DECODED, lossy);
           return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
@@ -1028,25 +1030,23 @@ export class Redactor {
         let hit: [number, number] | undefined;
         groupWindows(groups, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
         const last = groups.length - 1;
-        // Two runs of groups side by side, one of bytes that are no text (a hash's) and a secret's:
-        // groups of four decode each to their own three bytes, so the whole, read lossily, holds the
-        // secret's text. Then the groups from the first that read as text to the end, or from the
-        // start to the last that do, that hold it, what is left out holding nothing learned (the
-        // hash stays as sent); else all of them. (Two texts side by side read as one: masked as one.)
+        // Runs of groups side by side, of bytes that are no text (a hash's) and a secret's: groups of
+        // four decode each to their own three bytes, so the whole, read lossily, holds the secret's
+        // text. Then the fewest groups that do, trimmed at both ends (the last start from which the
+        // groups to the end hold it, then the first end), widened over the groups beside them of text
+        // (the rest of the secret's: its other words, its padding), what is left out on either side
+        // holding nothing learned (the hashes stay as sent); else all of them. (Two texts side by side
+        // read as one: masked as one, above.)
         if (hit === undefined && last > 1 && holds(0, last, true)) {
-          hit = [0, last];
-          // Up to MAX_GROUPS_AROUND groups at the far end are words around the runs (as groupWindows').
-          const around = (a: number, b: number, from: 'start' | 'end'): [number, number] | undefined => {
-            for (let d = 0; d <= MAX_GROUPS_AROUND && b - d > a && a + d < b; d++) {
-              const [x, y] = from === 'start' ? [a + d, b] : [a, b - d];
-              if (holds(x, y)) return [x, y];
-            }
-            return undefined;
-          };
-          let found: [number, number] | undefined;
-          for (let k = 1; k < last && !found; k++) if ((found = around(k, last, 'end')) && holds(0, k - 1, true)) found = undefined;
-          for (let e = last - 1; e > 0 && !found; e--) if ((found = around(0, e, 'start')) && holds(e + 1, last, true)) found = undefined;
-          if (found) hit = found;
+          let first = last;
+          while (!holds(first, last, true)) first--;
+          let end = first;
+          while (!holds(first, end, true)) end++;
+          const text = textBytes(Buffer.from(joinedOf(0, last)!, 'base64'));
+          const ofText = (g: number): boolean => text.subarray(3 * g, 3 * g + 3).every((b) => b === 1);
+          while (first > 0 && ofText(first - 1)) first--;
+          while (end < last && ofText(end + 1)) end++;
+          hit = (first > 0 && holds(0, first - 1, true)) || (end < last && holds(end + 1, last, true)) ? [0, last] : [first, end];
         }
         if (hit === undefined) continue;
         ranges.push(at(groups[hit[0]]![0], groups[hit[1]]![1], joinedOf(hit[0], hit[1])!.length));
@@ -1735,6 +1735,21 @@ function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): 
     if (inner !== undefined && learnedText(fingerprints, inner, depth + 1)) return true;
   }
   return false;
+}
+
+/** Which of `bytes` are of text as readsAsText reads it (no control character but tab and line
+ *  breaks), each the whole UTF-8 sequence of a character: 1, else 0. */
+function textBytes(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const control = n === 1 && ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
+    if (n === 0 || control || i + n > bytes.length || !isUtf8(bytes.subarray(i, i + n))) { i++; continue; }
+    out.fill(1, i, i + n);
+    i += n;
+  }
+  return out;
 }
 
 /** Whether base64 `run` is the UTF-16LE encoding (utf16Base64Text) of text holding a learned token. */
