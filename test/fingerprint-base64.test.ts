@@ -144,6 +144,42 @@ describe('a secret\'s base64 run between two other runs', () => {
   });
 });
 
+/** A value's base64 less its last character's low bits: the spelling of a value of 3k + 1 bytes one
+ *  character past whole groups of four (what base64Spellings searches a configured secret for). */
+const stem = (v: string): string => b64(v).slice(0, Math.floor((Buffer.byteLength(v) * 4) / 3));
+
+describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (an unpadded tail)', () => {
+  const SECRET = 'Pw0rd-Hunter2-Qx7vZ';
+  it('learned in another exchange, by this scope or configured: masked whole, alone, in a URL, in a JSON document and between a hash\'s runs (the hash shown as sent), as base64 or base64url', () => {
+    expect(Buffer.byteLength(SECRET) % 3).toBe(1);
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    r.learnFingerprints(exchange(JSON.stringify({ userName: USER, password: SECRET }), {}, '{}'), {});
+    const scope = new Redactor({ showPersonalData: false, secrets: [] }).scope();
+    scope.learnExchange(exchange(JSON.stringify({ userName: USER, password: SECRET }), {}, '{}'));
+    const shown: string[] = [];
+    for (const [who, redactor] of [['learned in another exchange', r.scope()], ['learned by this scope', scope], ['configured', new Redactor({ showPersonalData: false, secrets: [SECRET] })]] as const) {
+      // The spelling, and where the secret's starts in it ("alice:" is 8 characters of base64).
+      for (const [spelled, from] of [[stem(SECRET), 0], [stem(SECRET).replace(/\+/g, '-').replace(/\//g, '_'), 0], [stem(`alice:${SECRET}`), 8]] as const) {
+        expect(spelled.length % 4).toBe(1);
+        const [before, after] = [HASH.subarray(0, 24).toString('base64url'), HASH.subarray(8, 32).toString('base64url')];
+        for (const text of [`echoed ${spelled} back`, `http://example.test/echo/${spelled}`, JSON.stringify({ echo: spelled }), `id ${before}-${spelled}_${after}`]) {
+          const out = redactor.text(text);
+          if (out.includes(spelled.slice(from, from + 8)) || !out.includes('«') || (text.startsWith('id') && !(out.startsWith(`id ${before}-`) && out.endsWith(`_${after}`)))) shown.push(`${who}: ${out}`);
+        }
+      }
+    }
+    expect(shown).toEqual([]);
+  });
+
+  it('runs of one character past whole groups that hold nothing learned, and words of that length: shown exactly as sent (0 changed)', () => {
+    const other = learned().scope();
+    const runs = [stem('Pw0rd-Hunter3-Qx7vZ'), stem('nothing secret here'), stem('carol:nothing-secre'), 'Authorization', 'abcdefghijklmnopq', HASH.toString('base64').slice(0, 41)];
+    expect(runs.filter((t) => t.length % 4 !== 1)).toEqual([]);
+    const texts = runs.flatMap((t) => [`echoed ${t} back`, JSON.stringify({ echo: t })]);
+    expect(texts.filter((t) => other.text(t) !== t)).toEqual([]);
+  });
+});
+
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];

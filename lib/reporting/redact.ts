@@ -12,7 +12,7 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
-//     holding a learned token, in MIME lines, in groups of four, between other runs, inside base64 or of UTF-16LE bytes,
+//     holding a learned token, in MIME lines, in groups of four, between other runs, one character past whole groups, inside base64 or of UTF-16LE bytes,
 //     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
@@ -993,7 +993,7 @@ export class Redactor {
         const whole = base64Text(run, MAX_BASE64_DECODED);
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
-        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
           if (apart.length && !outsideLearned(fingerprints, run, apart)) for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
           else ranges.push(at(m.index, m.index + run.length, run.length));
           continue;
@@ -1002,7 +1002,7 @@ export class Redactor {
         if (whole !== undefined || !run.includes('/')) continue;
         for (const s of run.matchAll(BASE64_SEGMENT)) {
           const decoded = base64Text(s[0], MAX_BASE64_DECODED);
-          if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
+          if ((decoded !== undefined && learnedText(fingerprints, decoded)) || learnedStem(fingerprints, s[0])) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
         }
       }
       // Base64 broken into lines (MIME's 76 characters, PEM's 64), read as one: a secret may straddle a break.
@@ -1620,7 +1620,7 @@ function outsideLearned(fingerprints: FingerprintSet, run: string, found: Readon
 /** Whether base64 `piece` decodes to text holding a learned token, or to UTF-16LE text that does. */
 const learnedBase64 = (fingerprints: FingerprintSet, piece: string): boolean => {
   const decoded = base64Text(piece, MAX_BASE64_DECODED);
-  return (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, piece);
+  return (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedStem(fingerprints, piece) || learnedUtf16(fingerprints, piece);
 };
 /** Groups left out at either end of a run of BASE64_GROUPS at most. */
 const MAX_GROUPS_AROUND = 3;
@@ -1750,6 +1750,19 @@ function textBytes(bytes: Uint8Array): Uint8Array {
     i += n;
   }
   return out;
+}
+
+/** Whether base64 `run`, one character past whole groups of four, is a value's stable spelling
+ *  (base64Spellings: of 3k + 1 bytes, the low two bits of the last not written, as a configured
+ *  secret's is searched for) of text holding a learned token: read with each of the four endings
+ *  those bits may have (a second character of 0, 16, 32 or 48). No encoder writes such a run whole. */
+function learnedStem(fingerprints: FingerprintSet, run: string): boolean {
+  if (run.length % 4 !== 1) return false;
+  for (const tail of 'AQgw') {
+    const decoded = base64Text(run + tail, MAX_BASE64_DECODED);
+    if (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) return true;
+  }
+  return false;
 }
 
 /** Whether base64 `run` is the UTF-16LE encoding (utf16Base64Text) of text holding a learned token. */
