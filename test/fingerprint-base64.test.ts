@@ -150,7 +150,7 @@ const stem = (v: string): string => b64(v).slice(0, Math.floor((Buffer.byteLengt
 
 describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (an unpadded tail)', () => {
   const SECRET = 'Pw0rd-Hunter2-Qx7vZ';
-  it('learned in another exchange, by this scope or configured: masked whole, alone, in a URL, in a JSON document and between a hash\'s runs (the hash shown as sent), as base64 or base64url', () => {
+  it('learned in another exchange, by this scope or configured: masked whole, alone, in a URL, in a JSON document, between a hash\'s runs (the hash shown as sent) and in groups of four, as base64 or base64url', () => {
     expect(Buffer.byteLength(SECRET) % 3).toBe(1);
     const r = new Redactor({ showPersonalData: false, secrets: [] });
     r.learnFingerprints(exchange(JSON.stringify({ userName: USER, password: SECRET }), {}, '{}'), {});
@@ -162,7 +162,7 @@ describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (a
       for (const [spelled, from] of [[stem(SECRET), 0], [stem(SECRET).replace(/\+/g, '-').replace(/\//g, '_'), 0], [stem(`alice:${SECRET}`), 8]] as const) {
         expect(spelled.length % 4).toBe(1);
         const [before, after] = [HASH.subarray(0, 24).toString('base64url'), HASH.subarray(8, 32).toString('base64url')];
-        for (const text of [`echoed ${spelled} back`, `http://example.test/echo/${spelled}`, JSON.stringify({ echo: spelled }), `id ${before}-${spelled}_${after}`]) {
+        for (const text of [`echoed ${spelled} back`, `http://example.test/echo/${spelled}`, JSON.stringify({ echo: spelled }), `id ${before}-${spelled}_${after}`, `echoed ${spelled.match(/.{1,4}/g)!.join(' ')} back`]) {
           const out = redactor.text(text);
           if (out.includes(spelled.slice(from, from + 8)) || !out.includes('«') || (text.startsWith('id') && !(out.startsWith(`id ${before}-`) && out.endsWith(`_${after}`)))) shown.push(`${who}: ${out}`);
         }
@@ -171,12 +171,17 @@ describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (a
     expect(shown).toEqual([]);
   });
 
-  it('runs of one character past whole groups that hold nothing learned, and words of that length: shown exactly as sent (0 changed)', () => {
+  it('runs of one character past whole groups that hold nothing learned (also in groups), and words of that length: shown exactly as sent (0 changed); a word of one letter after a secret\'s groups shown as sent', () => {
     const other = learned().scope();
     const runs = [stem('Pw0rd-Hunter3-Qx7vZ'), stem('nothing secret here'), stem('carol:nothing-secre'), 'Authorization', 'abcdefghijklmnopq', HASH.toString('base64').slice(0, 41)];
     expect(runs.filter((t) => t.length % 4 !== 1)).toEqual([]);
-    const texts = runs.flatMap((t) => [`echoed ${t} back`, JSON.stringify({ echo: t })]);
+    const texts = runs.flatMap((t) => [`echoed ${t} back`, JSON.stringify({ echo: t }), `echoed ${t.match(/.{1,4}/g)!.join(' ')} back`]);
     expect(texts.filter((t) => other.text(t) !== t)).toEqual([]);
+    // A word of one letter after a secret's groups is no group of them.
+    for (const secret of [PASSWORD, BEARER]) for (const word of ['a', 'I']) {
+      const groups = b64(secret).match(/.{1,4}/g)!.join(' ');
+      expect(other.line(`echoed ${groups} ${word} back`)).toBe(`echoed «secret: ${b64(secret).length} chars» ${word} back`);
+    }
   });
 });
 

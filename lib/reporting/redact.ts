@@ -1024,6 +1024,9 @@ export class Redactor {
           // Groups past what is decoded change nothing (four characters each, but the last).
           const joined = joinedOf(first, Math.min(last, first + MAX_BASE64_DECODED / 4));
           if (joined === undefined) return false;
+          // A last group of one character: a value's stable spelling (learnedStem) only where the
+          // groups before it hold nothing learned, else a word after them (echoed <groups> a).
+          if (joined.length % 4 === 1) return last > first && !holds(first, last - 1, lossy) && learnedStem(fingerprints, joined);
           const decoded = base64Text(joined, MAX_BASE64_DECODED, lossy);
           return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
         };
@@ -1582,8 +1585,8 @@ const BASE64_LINES = /(?<![a-z0-9+/_-])[a-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[a-z0-9+
 /** Runs in a decoded text (its own letter case), on one line or over several, for base64 inside base64. */
 const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]+)*={0,2}/g;
 /** Base64 in groups of four characters with a space between (a canonical text): two groups at least,
- *  the last one short or padded; a dash or an underscore that joins it to another run is no group of it. */
-const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
+ *  the last one short (one character: a stable spelling, learnedStem) or padded; a dash or an underscore that joins it to another run is no group of it. */
+const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{1,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
 /** Pieces of a base64 run joined by dashes or underscores looked up together at most. */
 const MAX_JOINED_RUNS = 8;
 /** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
