@@ -95,6 +95,23 @@ describe('the start of a secret before a cut mark', () => {
     expect(shown).toEqual([]);
   });
 
+  // Known gap. The run keeps of a learned token only a 32-bit tag of a hash of the whole token
+  // (fingerprints.ts), in a set bounded by design; the hash of a token's start cannot be told from it.
+  // Without an alive scope's exchange holding the token, "is this cut word the start of a learned
+  // token" has no answer: a sound one needs the tokens (values kept without bound) or a fingerprint
+  // per start of each token from MIN_SCANNED characters on (a token of n characters n - 3 of them: the
+  // bound reached n - 3 times sooner, and starts of four to seven characters of learned values, such
+  // as "pass" or "2026", masked before every cut mark: non-secret words masked).
+  it.fails('a token learned by fingerprint only (held by no alive scope\'s exchange), quoted cut in the run-wide redactor and a scope of none: masked (known gap: a fingerprint of a whole token cannot tell its start)', () => {
+    const r = learned();
+    const shown: string[] = [];
+    for (const redactor of [r, r.scope()]) for (const [secret, k] of [[PASSWORD, 12], [TOKEN, 9], [LONG, 40]] as const) for (const mark of ['…', '...']) {
+      const line = redactor.line(quoted(secret.slice(0, k), mark));
+      if (line !== quoted(`«secret: ${k} chars»`, mark)) shown.push(line);
+    }
+    expect(shown).toEqual([]);
+  });
+
   it('values nothing learned, of the same shapes, before a cut mark: shown exactly (0 changed)', () => {
     const r = learned();
     r.learnFingerprints(exchange('{}', {}, '{}'), {});

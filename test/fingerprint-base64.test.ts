@@ -4,8 +4,8 @@
 // secret at an offset of the decoded text (Basic user:password, a JSON document) is found too; a
 // base64 value that decodes to nothing learned is shown exactly as sent.
 import { describe, expect, it } from 'vitest';
-import type { Redactor } from '../lib/reporting/redact.js';
-import { echoHarRun, learnedA } from './helpers/echo-exchanges.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { echoHarRun, exchange, learnedA } from './helpers/echo-exchanges.js';
 
 const PASSWORD = 'Pw0rd-Hunter2-Qx7v';
 const BEARER = 'AbTok-9fQzLm2XyW7kR';
@@ -94,6 +94,94 @@ describe('a secret\'s base64 run beside another base64 run', () => {
       }
     }
     expect(changed).toEqual([]);
+  });
+});
+
+/** Redactors that know PASSWORD and BEARER: by fingerprint (another exchange's), by this scope's
+ *  exchange, and as configured secrets. */
+const KNOWING: Record<string, () => Redactor> = {
+  'learned in another exchange': () => learned().scope(),
+  'learned by this scope': () => {
+    const scope = new Redactor({ showPersonalData: false, secrets: [] }).scope();
+    scope.learnExchange(exchange(JSON.stringify({ userName: USER, password: PASSWORD }), { authorization: `Bearer ${BEARER}` }, '{}'));
+    return scope;
+  },
+  configured: () => new Redactor({ showPersonalData: false, secrets: [PASSWORD, BEARER] }),
+};
+/** A hash's bytes, cut into the runs put on either side of the secret's (none of their groups next to
+ *  the secret's reads as text: such a group is read as the secret's own, see the redactor). */
+const HASH = Buffer.from('2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881', 'hex');
+const AROUND: ReadonlyArray<readonly [Buffer, Buffer]> = [[HASH.subarray(0, 24), HASH.subarray(8, 32)], [HASH.subarray(0, 12), HASH.subarray(12, 30)], [HASH.subarray(6, 9), HASH.subarray(0, 6)]];
+
+describe('a secret\'s base64 run between two other runs', () => {
+  it('a hash\'s runs on either side, a space, a dash or an underscore between, in base64, base64url or groups of four (and groups around the secret\'s run whole): the secret\'s run masked, both hash runs shown as sent', () => {
+    const shown: string[] = [];
+    for (const [who, make] of Object.entries(KNOWING)) {
+      const redactor = make();
+      for (const secret of [PASSWORD, BEARER]) for (const [how, spell] of Object.entries({ ...SPELLS, 'groups around the run': SPELLS['base64 in groups of four']! })) for (const sep of SEPARATORS) for (const [before, after] of AROUND) {
+        const run = how === 'groups around the run' ? b64(secret) : spell(secret);
+        const text = `${spell(before)}${sep}${run}${sep}${spell(after)}`;
+        const out = redactor.line(`echoed ${text} back`);
+        const masked = out.slice(`echoed ${spell(before)}${sep}`.length, out.length - `${sep}${spell(after)} back`.length);
+        if (!out.startsWith(`echoed ${spell(before)}${sep}«`) || !out.endsWith(`»${sep}${spell(after)} back`) || !/^«[^«»]+»$/.test(masked)) shown.push(`${who}, ${how} ${JSON.stringify(sep)}: ${text} -> ${out}`);
+      }
+    }
+    expect(shown).toEqual([]);
+  });
+
+  it('three runs of nothing learned side by side, in the same spellings: shown exactly as sent (0 changed)', () => {
+    const changed: string[] = [];
+    for (const make of Object.values(KNOWING)) {
+      const redactor = make();
+      for (const spell of Object.values(SPELLS)) for (const sep of SEPARATORS) for (const [before, after] of AROUND) {
+        for (const middle of ['Pw0rd-Hunter3-Qx7v', 'nothing-secret-here', 'a plain value, nothing secret here']) {
+          const text = `echoed ${spell(before)}${sep}${spell(middle)}${sep}${spell(after)} back`;
+          if (redactor.line(text) !== text) changed.push(text);
+        }
+      }
+    }
+    expect(changed).toEqual([]);
+  });
+});
+
+/** A value's base64 less its last character's low bits: the spelling of a value of 3k + 1 bytes one
+ *  character past whole groups of four (what base64Spellings searches a configured secret for). */
+const stem = (v: string): string => b64(v).slice(0, Math.floor((Buffer.byteLength(v) * 4) / 3));
+
+describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (an unpadded tail)', () => {
+  const SECRET = 'Pw0rd-Hunter2-Qx7vZ';
+  it('learned in another exchange, by this scope or configured: masked whole, alone, in a URL, in a JSON document, between a hash\'s runs (the hash shown as sent) and in groups of four, as base64 or base64url', () => {
+    expect(Buffer.byteLength(SECRET) % 3).toBe(1);
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    r.learnFingerprints(exchange(JSON.stringify({ userName: USER, password: SECRET }), {}, '{}'), {});
+    const scope = new Redactor({ showPersonalData: false, secrets: [] }).scope();
+    scope.learnExchange(exchange(JSON.stringify({ userName: USER, password: SECRET }), {}, '{}'));
+    const shown: string[] = [];
+    for (const [who, redactor] of [['learned in another exchange', r.scope()], ['learned by this scope', scope], ['configured', new Redactor({ showPersonalData: false, secrets: [SECRET] })]] as const) {
+      // The spelling, and where the secret's starts in it ("alice:" is 8 characters of base64).
+      for (const [spelled, from] of [[stem(SECRET), 0], [stem(SECRET).replace(/\+/g, '-').replace(/\//g, '_'), 0], [stem(`alice:${SECRET}`), 8]] as const) {
+        expect(spelled.length % 4).toBe(1);
+        const [before, after] = [HASH.subarray(0, 24).toString('base64url'), HASH.subarray(8, 32).toString('base64url')];
+        for (const text of [`echoed ${spelled} back`, `http://example.test/echo/${spelled}`, JSON.stringify({ echo: spelled }), `id ${before}-${spelled}_${after}`, `echoed ${spelled.match(/.{1,4}/g)!.join(' ')} back`]) {
+          const out = redactor.text(text);
+          if (out.includes(spelled.slice(from, from + 8)) || !out.includes('«') || (text.startsWith('id') && !(out.startsWith(`id ${before}-`) && out.endsWith(`_${after}`)))) shown.push(`${who}: ${out}`);
+        }
+      }
+    }
+    expect(shown).toEqual([]);
+  });
+
+  it('runs of one character past whole groups that hold nothing learned (also in groups), and words of that length: shown exactly as sent (0 changed); a word of one letter after a secret\'s groups shown as sent', () => {
+    const other = learned().scope();
+    const runs = [stem('Pw0rd-Hunter3-Qx7vZ'), stem('nothing secret here'), stem('carol:nothing-secre'), 'Authorization', 'abcdefghijklmnopq', HASH.toString('base64').slice(0, 41)];
+    expect(runs.filter((t) => t.length % 4 !== 1)).toEqual([]);
+    const texts = runs.flatMap((t) => [`echoed ${t} back`, JSON.stringify({ echo: t }), `echoed ${t.match(/.{1,4}/g)!.join(' ')} back`]);
+    expect(texts.filter((t) => other.text(t) !== t)).toEqual([]);
+    // A word of one letter after a secret's groups is no group of them.
+    for (const secret of [PASSWORD, BEARER]) for (const word of ['a', 'I']) {
+      const groups = b64(secret).match(/.{1,4}/g)!.join(' ');
+      expect(other.line(`echoed ${groups} ${word} back`)).toBe(`echoed «secret: ${b64(secret).length} chars» ${word} back`);
+    }
   });
 });
 

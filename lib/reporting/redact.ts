@@ -12,7 +12,7 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
-//     holding a learned token, in MIME lines, in groups of four, beside another run, inside base64 or of UTF-16LE bytes,
+//     holding a learned token, in MIME lines, in groups of four, between other runs, one character past whole groups, inside base64 or of UTF-16LE bytes,
 //     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
@@ -41,6 +41,7 @@
 // A JSON text keeps its shape (fitted()): a marker stands inside a string's quotes, or as a string in
 // a number's place; a match that runs past a closing quote (a value read across two strings) masks
 // the characters on either side, never the punctuation or a name between them.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
@@ -992,7 +993,7 @@ export class Redactor {
         const whole = base64Text(run, MAX_BASE64_DECODED);
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
-        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
           if (apart.length && !outsideLearned(fingerprints, run, apart)) for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
           else ranges.push(at(m.index, m.index + run.length, run.length));
           continue;
@@ -1001,7 +1002,7 @@ export class Redactor {
         if (whole !== undefined || !run.includes('/')) continue;
         for (const s of run.matchAll(BASE64_SEGMENT)) {
           const decoded = base64Text(s[0], MAX_BASE64_DECODED);
-          if (decoded !== undefined && learnedText(fingerprints, decoded)) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
+          if ((decoded !== undefined && learnedText(fingerprints, decoded)) || learnedStem(fingerprints, s[0])) ranges.push(at(m.index + s.index, m.index + s.index + s[0].length, s[0].length));
         }
       }
       // Base64 broken into lines (MIME's 76 characters, PEM's 64), read as one: a secret may straddle a break.
@@ -1020,33 +1021,35 @@ export class Redactor {
         const joinedOf = (first: number, last: number): string | undefined => casedRun(text, c, groups[first]![0], groups[last]![1] - groups[first]![0])?.replace(/[ \t]/g, '');
         // Whether groups[first..last] decode to text holding a learned token; `lossy`: to bytes that do, text or not.
         const holds = (first: number, last: number, lossy = false): boolean => {
-          const joined = joinedOf(first, last);
+          // Groups past what is decoded change nothing (four characters each, but the last).
+          const joined = joinedOf(first, Math.min(last, first + MAX_BASE64_DECODED / 4));
           if (joined === undefined) return false;
+          // A last group of one character: a value's stable spelling (learnedStem) only where the
+          // groups before it hold nothing learned, else a word after them (echoed <groups> a).
+          if (joined.length % 4 === 1) return last > first && !holds(first, last - 1, lossy) && learnedStem(fingerprints, joined);
           const decoded = base64Text(joined, MAX_BASE64_DECODED, lossy);
           return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
         };
         let hit: [number, number] | undefined;
         groupWindows(groups, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
         const last = groups.length - 1;
-        // Two runs of groups side by side, one of bytes that are no text (a hash's) and a secret's:
-        // groups of four decode each to their own three bytes, so the whole, read lossily, holds the
-        // secret's text. Then the groups from the first that read as text to the end, or from the
-        // start to the last that do, that hold it, what is left out holding nothing learned (the
-        // hash stays as sent); else all of them. (Two texts side by side read as one: masked as one.)
+        // Runs of groups side by side, of bytes that are no text (a hash's) and a secret's: groups of
+        // four decode each to their own three bytes, so the whole, read lossily, holds the secret's
+        // text. Then the fewest groups that do, trimmed at both ends (the last start from which the
+        // groups to the end hold it, then the first end), widened over the groups beside them of text
+        // (the rest of the secret's: its other words, its padding), what is left out on either side
+        // holding nothing learned (the hashes stay as sent); else all of them. (Two texts side by side
+        // read as one: masked as one, above.)
         if (hit === undefined && last > 1 && holds(0, last, true)) {
-          hit = [0, last];
-          // Up to MAX_GROUPS_AROUND groups at the far end are words around the runs (as groupWindows').
-          const around = (a: number, b: number, from: 'start' | 'end'): [number, number] | undefined => {
-            for (let d = 0; d <= MAX_GROUPS_AROUND && b - d > a && a + d < b; d++) {
-              const [x, y] = from === 'start' ? [a + d, b] : [a, b - d];
-              if (holds(x, y)) return [x, y];
-            }
-            return undefined;
-          };
-          let found: [number, number] | undefined;
-          for (let k = 1; k < last && !found; k++) if ((found = around(k, last, 'end')) && holds(0, k - 1, true)) found = undefined;
-          for (let e = last - 1; e > 0 && !found; e--) if ((found = around(0, e, 'start')) && holds(e + 1, last, true)) found = undefined;
-          if (found) hit = found;
+          let first = last;
+          while (!holds(first, last, true)) first--;
+          let end = first;
+          while (!holds(first, end, true)) end++;
+          const text = textBytes(Buffer.from(joinedOf(0, last)!, 'base64'));
+          const ofText = (g: number): boolean => text.subarray(3 * g, 3 * g + 3).every((b) => b === 1);
+          while (first > 0 && ofText(first - 1)) first--;
+          while (end < last && ofText(end + 1)) end++;
+          hit = (first > 0 && holds(0, first - 1, true)) || (end < last && holds(end + 1, last, true)) ? [0, last] : [first, end];
         }
         if (hit === undefined) continue;
         ranges.push(at(groups[hit[0]]![0], groups[hit[1]]![1], joinedOf(hit[0], hit[1])!.length));
@@ -1582,8 +1585,8 @@ const BASE64_LINES = /(?<![a-z0-9+/_-])[a-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[a-z0-9+
 /** Runs in a decoded text (its own letter case), on one line or over several, for base64 inside base64. */
 const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]+)*={0,2}/g;
 /** Base64 in groups of four characters with a space between (a canonical text): two groups at least,
- *  the last one short or padded; a dash or an underscore that joins it to another run is no group of it. */
-const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{2,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
+ *  the last one short (one character: a stable spelling, learnedStem) or padded; a dash or an underscore that joins it to another run is no group of it. */
+const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{1,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
 /** Pieces of a base64 run joined by dashes or underscores looked up together at most. */
 const MAX_JOINED_RUNS = 8;
 /** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
@@ -1620,7 +1623,7 @@ function outsideLearned(fingerprints: FingerprintSet, run: string, found: Readon
 /** Whether base64 `piece` decodes to text holding a learned token, or to UTF-16LE text that does. */
 const learnedBase64 = (fingerprints: FingerprintSet, piece: string): boolean => {
   const decoded = base64Text(piece, MAX_BASE64_DECODED);
-  return (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, piece);
+  return (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) || learnedStem(fingerprints, piece) || learnedUtf16(fingerprints, piece);
 };
 /** Groups left out at either end of a run of BASE64_GROUPS at most. */
 const MAX_GROUPS_AROUND = 3;
@@ -1733,6 +1736,34 @@ function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): 
     if (run.length < MIN_BASE64) continue;
     const inner = base64Text(run, MAX_BASE64_DECODED);
     if (inner !== undefined && learnedText(fingerprints, inner, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Which of `bytes` are of text as readsAsText reads it (no control character but tab and line
+ *  breaks), each the whole UTF-8 sequence of a character: 1, else 0. */
+function textBytes(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const control = n === 1 && ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
+    if (n === 0 || control || i + n > bytes.length || !isUtf8(bytes.subarray(i, i + n))) { i++; continue; }
+    out.fill(1, i, i + n);
+    i += n;
+  }
+  return out;
+}
+
+/** Whether base64 `run`, one character past whole groups of four, is a value's stable spelling
+ *  (base64Spellings: of 3k + 1 bytes, the low two bits of the last not written, as a configured
+ *  secret's is searched for) of text holding a learned token: read with each of the four endings
+ *  those bits may have (a second character of 0, 16, 32 or 48). No encoder writes such a run whole. */
+function learnedStem(fingerprints: FingerprintSet, run: string): boolean {
+  if (run.length % 4 !== 1) return false;
+  for (const tail of 'AQgw') {
+    const decoded = base64Text(run + tail, MAX_BASE64_DECODED);
+    if (decoded !== undefined && readsAsText(decoded) && learnedText(fingerprints, decoded)) return true;
   }
   return false;
 }
