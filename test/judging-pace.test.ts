@@ -77,6 +77,18 @@ describe('the proxy judge\'s pace', () => {
     expect(pace.next()).toBe(0);
   });
 
+  it('owes a rewrite of the reports the same rest as a slice of judging, within the bound it is given, and says how often one was put off', () => {
+    const { pace, at } = made();
+    expect(pace.restAfter(500, 60_000)).toBeCloseTo(9500, 9); // 500 ms × (1 − 0.05) / 0.05
+    expect(pace.restAfter(5000, 60_000)).toBe(60_000);
+    at(100, 100);
+    expect(pace.heavy).toBe(true);
+    pace.putOff = 2;
+    expect(pace.note()).toMatch(/, the judge worked at most 5% of the time, so as not to slow it: it rested 0 time\(s\), 0\.0 s in all; .*; the reports' rewrites, work too, were put off 2 time\(s\)$/);
+    at(200, 100);
+    expect(pace.heavy).toBe(false);
+  });
+
   it('never says heavy when the forwarding thread\'s clock cannot be read', () => {
     let wall = 0;
     const pace = new JudgingPace(() => NaN, () => wall, BOUNDS);

@@ -63,6 +63,9 @@ export type FromJudge =
   | { readonly kind: 'child'; readonly id: number; readonly args: readonly string[]; readonly stdout: boolean }
   | { readonly kind: 'child-run'; readonly id: number; readonly line: string; readonly timeoutMs: number };
 
+/** While traffic is heavy, the reports are rewritten at least this often all the same. */
+const MAX_REPORT_REST_MS = 60_000;
+
 /** "✗ ID [LEVEL] proxy.12 POST /x: message" without the exchange id or quoted values: the same
  *  finding on another exchange (hours of traffic repeat the same few). */
 export const distinct = (line: string): string => line.replace(/ proxy\.\d+ /, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
@@ -135,13 +138,21 @@ function serve(port: NonNullable<typeof parentPort>, setup: JudgeSetup): void {
   let rewriting: Promise<void> | undefined;
   // The latest word on what went unjudged is stated among the warnings (replaced by the next, and on stop).
   let noteChanged = false;
+  // While traffic is heavy a rewrite is work like a judgement (its children run at this thread's
+  // policy): the next one waits out its rest, at most MAX_REPORT_REST_MS.
+  let rewriteAfter = 0;
   const timer = setInterval(() => {
     if (statePace()) noteChanged = true;
     if ((!live.changed && !noteChanged) || rewriting) return;
+    if (pace && performance.now() < rewriteAfter && pace.heavy) { pace.putOff++; return; }
     noteChanged = false;
+    const began = performance.now();
     rewriting = live.report().then((w) => { if (w.problems.length) post({ kind: 'problems', problems: w.problems }); })
       .catch((e: Error) => post({ kind: 'problems', problems: [`cannot write the reports: ${e.message.split('\n')[0]}`] }))
-      .finally(() => { rewriting = undefined; });
+      .finally(() => {
+        rewriting = undefined;
+        if (pace) rewriteAfter = performance.now() + pace.restAfter(performance.now() - began, MAX_REPORT_REST_MS);
+      });
   }, setup.reportEveryMs);
 
   // Exchanges judged since the proxy was last told, and their lines: told once per turn of this

@@ -28,37 +28,53 @@ export const JUDGING_PACE: PaceBounds = { heavyShare: 0.5, duty: 0.03, windowMs:
 export class JudgingPace {
   private windowAt: number;
   private windowBusy: number;
-  private heavy = false;
+  private wasHeavy = false;
   /** When the slice of work going on began (undefined: none). */
   private sliceAt: number | undefined;
   /** Rests taken, and their ms: stated in the reports. */
   rests = 0;
   restedMs = 0;
+  /** Rewrites of the reports put off by their rests (the judge's count): stated in the reports. */
+  putOff = 0;
 
   constructor(private readonly forwarderBusyMs: () => number, private readonly now: () => number, private readonly bounds: PaceBounds = JUDGING_PACE) {
     this.windowAt = now();
     this.windowBusy = forwarderBusyMs();
   }
 
+  /** Whether traffic is heavy now: the forwarding thread's share read again once a window has passed. */
+  get heavy(): boolean {
+    this.read(this.now());
+    return this.wasHeavy;
+  }
+
+  private read(t: number): void {
+    if (t - this.windowAt < this.bounds.windowMs) return;
+    const busy = this.forwarderBusyMs();
+    // A clock that cannot be read (NaN) never says heavy: the judge keeps its idle policy alone.
+    this.wasHeavy = (busy - this.windowBusy) / (t - this.windowAt) >= this.bounds.heavyShare;
+    this.windowAt = t;
+    this.windowBusy = busy;
+  }
+
   /** Before one judgement: 0 to judge now, or the ms to rest first. */
   next(): number {
     const t = this.now();
-    if (t - this.windowAt >= this.bounds.windowMs) {
-      const busy = this.forwarderBusyMs();
-      // A clock that cannot be read (NaN) never says heavy: the judge keeps its idle policy alone.
-      this.heavy = (busy - this.windowBusy) / (t - this.windowAt) >= this.bounds.heavyShare;
-      this.windowAt = t;
-      this.windowBusy = busy;
-    }
-    if (!this.heavy) { this.sliceAt = undefined; return 0; }
+    this.read(t);
+    if (!this.wasHeavy) { this.sliceAt = undefined; return 0; }
     if (this.sliceAt === undefined) { this.sliceAt = t; return 0; }
     const worked = t - this.sliceAt;
     if (worked < this.bounds.sliceMs) return 0;
     this.sliceAt = undefined;
-    const rest = Math.min(this.bounds.maxRestMs, (worked * (1 - this.bounds.duty)) / this.bounds.duty);
+    const rest = this.restAfter(worked, this.bounds.maxRestMs);
     this.rests++;
     this.restedMs += rest;
     return rest;
+  }
+
+  /** The rest owed after `workedMs` of work while heavy (a rewrite of the reports' too), at most `maxMs`. */
+  restAfter(workedMs: number, maxMs: number): number {
+    return Math.min(maxMs, (workedMs * (1 - this.bounds.duty)) / this.bounds.duty);
   }
 
   /** Nothing is left to judge: the slice ends (the time until the next exchange is no work). */
@@ -68,9 +84,10 @@ export class JudgingPace {
 
   /** The line the reports state once the judge has rested, or undefined. */
   note(): string | undefined {
-    if (!this.rests) return undefined;
+    if (!this.rests && !this.putOff) return undefined;
     const { heavyShare, duty } = this.bounds;
-    return `while the traffic was heavy (the proxy's forwarding thread busy ${Math.round(heavyShare * 100)}% of the time or more), the judge worked at most ${Math.round(duty * 100)}% of the time, so as not to slow it: it rested ${this.rests} time(s), ${(this.restedMs / 1000).toFixed(1)} s in all; what waited meanwhile was judged later, or not at all once the room for it was full`;
+    const reports = this.putOff ? `; the reports' rewrites, work too, were put off ${this.putOff} time(s)` : '';
+    return `while the traffic was heavy (the proxy's forwarding thread busy ${Math.round(heavyShare * 100)}% of the time or more), the judge worked at most ${Math.round(duty * 100)}% of the time, so as not to slow it: it rested ${this.rests} time(s), ${(this.restedMs / 1000).toFixed(1)} s in all; what waited meanwhile was judged later, or not at all once the room for it was full${reports}`;
   }
 }
 
