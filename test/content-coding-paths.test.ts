@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../lib/checks/catalogue.js';
 import { COMPRESSION_CHECKS } from '../lib/checks/compression.js';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
+import { classify } from '../lib/contract/classify.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { runConformance } from '../lib/engine/run.js';
 import { decodeContent } from '../lib/http/content-coding.js';
@@ -18,6 +19,7 @@ import { BodySlots, createDispatcher, RequestBudget, send } from '../lib/http/se
 import { presentedReport } from '../lib/reporting/presented-report.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import { buildReport } from '../lib/reporting/report.js';
+import { exchangeOfEntry } from '../lib/traffic/har.js';
 import { judgeable, type ForwardedExchange } from '../lib/traffic/proxy.js';
 
 const MIB = 1024 * 1024;
@@ -34,6 +36,7 @@ const ANSWERS: Record<string, { coding?: string; bytes: Buffer; accept?: string 
   'no coding': { bytes: Buffer.from(JSON_BODY), accept: OFFERED },
   'zstd, offered': { coding: 'zstd', bytes: Buffer.from(JSON_BODY), accept: OFFERED },
   'gzip, not offered': { coding: 'gzip', bytes: gzipSync(JSON_BODY) },
+  'br, only gzip offered': { coding: 'br', bytes: brotliCompressSync(JSON_BODY), accept: 'gzip' },
 };
 
 let server: Server;
@@ -106,6 +109,66 @@ describe('a probe and the proxy record the same answer alike, as the checks read
     for (const coding of ['constructor', '__proto__']) {
       expect(decodeContent(Buffer.from(JSON_BODY), coding, '*', MIB)).toEqual({ ok: true, body: Buffer.from(JSON_BODY), codings: [] });
     }
+  });
+});
+
+/** The same answer as a HAR 1.2 entry holds it (a browser's, mitmproxy's): the fields as received,
+ *  Content-Encoding among them; content.text the body decoded (base64 of it), content.size its length,
+ *  bodySize and _transferSize the bytes that came. A body that did not decode is kept as it came. */
+function harEntry(name: string, head: NonNullable<Exchange['answerHead']>) {
+  const a = ANSWERS[name]!;
+  const decoded = name === 'gzip past the cap once decoded' ? Buffer.alloc(2 * MIB, 0x20) : a.coding && a.coding !== 'identity' && name !== 'gzip over plain text' ? Buffer.from(JSON_BODY) : a.bytes;
+  const pairs = (list: readonly string[]) => list.flatMap((v, i) => (i % 2 ? [] : [{ name: v, value: list[i + 1]! }]));
+  const rawHeaders = head.rawHeaders!.map((f) => (typeof f === 'string' ? f : Buffer.from(f as Uint8Array).toString('latin1')));
+  return {
+    startedDateTime: new Date(0).toISOString(), time: 1,
+    request: { method: 'POST', url: `${base}/${encodeURIComponent(name)}`, httpVersion: 'HTTP/1.1', headers: pairs(['Host', 't', 'Content-Type', 'application/json', ...(a.accept ? ['Accept-Encoding', a.accept] : [])]), queryString: [], cookies: [], headersSize: -1, bodySize: 2, postData: { mimeType: 'application/json', text: '{}' } },
+    response: { status: head.status, statusText: head.reason, httpVersion: 'HTTP/1.1', headers: pairs(rawHeaders), cookies: [], redirectURL: '', headersSize: -1, bodySize: a.bytes.length, _transferSize: a.bytes.length + 100,
+      content: { size: decoded.length, compression: decoded.length - a.bytes.length, mimeType: 'application/json', encoding: 'base64', text: decoded.toString('base64') } },
+    cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+/** What the checks conclude of an exchange, sent as a login (the test server's paths are no operation):
+ *  whether CONTENT-CODING judges it and its verdict, and the body as the body checks read it. */
+function concluded(ex: Exchange) {
+  const view = new ExchangeView(ex, { namespaces: DEFAULT_NAMESPACES }, classify({ ...ex.request, url: 'http://t/supportstateuser' }));
+  const check = COMPRESSION_CHECKS[0]!;
+  const json = view.json();
+  return {
+    contentCoding: check.appliesTo!(view) ? check.judge(view) : 'not judged',
+    text: view.text(),
+    json: json.ok ? json.value.value : json.reason,
+  };
+}
+
+/** Where a HAR cannot hold what a probe concludes, and why (the bytes received are not in it). */
+const HAR_DIFFERS: Record<string, string> = {
+  // A recorder that decoded zstd vouches the body decodes; the harness cannot decode zstd itself.
+  'zstd, offered': 'decoded by the recorder',
+  // The recorder kept the bytes as they came, as it keeps a body of no coding: indistinguishable.
+  'gzip over plain text': 'the bytes received are not in the HAR',
+};
+
+describe('a HAR recording of the same answer, decoded by its recorder, is judged as a probe\'s by CONTENT-CODING and the body checks', () => {
+  it.each(Object.keys(ANSWERS).filter((n) => !(n in HAR_DIFFERS)))('%s', async (name) => {
+    const sent = await probe(name);
+    const recorded = exchangeOfEntry(harEntry(name, sent.response ?? sent.answerHead!), 0, MIB);
+    // The HAR's words for a coding not asked for add that its recorder decoded it: the rest is the same.
+    expect(JSON.parse(JSON.stringify(concluded(recorded)).replaceAll(' (the recording holds it decoded by its recorder)', ''))).toEqual(JSON.parse(JSON.stringify(concluded(sent))));
+  });
+
+  it('where they differ, the HAR\'s conclusion is its own and named: zstd decoded by the recorder is read; gzip over plain text, its bytes not in the HAR, passes', async () => {
+    const har = async (name: string) => concluded(exchangeOfEntry(harEntry(name, (await probe(name)).response!), 0, MIB));
+    const json = { userName: 'jdoe.support' };
+    expect(await har('zstd, offered')).toEqual({ contentCoding: [], text: { ok: true, value: JSON_BODY }, json });
+    expect(concluded(await probe('zstd, offered')).contentCoding).toEqual({ skip: 'Content-Encoding "zstd" is not one the harness decodes' });
+    expect(await har('gzip over plain text')).toEqual({ contentCoding: [], text: { ok: true, value: JSON_BODY }, json });
+  });
+
+  it('the HAR\'s answer: Content-Encoding kept, the codings its recorder undid, size and SHA-256 of the decoded body (the bytes received are not in it)', async () => {
+    const r = exchangeOfEntry(harEntry('gzip', (await probe('gzip')).response!), 0, MIB).response!;
+    expect([r.headers['content-encoding'], r.contentCoding, r.size, r.sha256]).toEqual(['gzip', { codings: ['gzip'], byRecorder: true }, JSON_BODY.length, recordedResponse(200, {}, Buffer.from(JSON_BODY)).sha256]);
   });
 });
 

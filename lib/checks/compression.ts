@@ -1,6 +1,7 @@
 // Compressed answers (RFC 9110 8.4, 12.5.3): an answer's content coding is one the request offered,
 // and its body decodes in it. An offered coding is decoded as it arrives (decodedAnswer: probe and proxy),
-// so every other check judges the decoded body, as a client with automatic decompression reads it.
+// or was by a HAR's recorder (recorderDecodedAnswer), so every other check judges the decoded body, as
+// a client with automatic decompression reads it.
 import { OPERATIONS } from '../contract/operations.js';
 import { acceptEncodingOf, appliedCodings, isOffered, MAX_STACKED_CODINGS, offeredCodings } from '../http/content-coding.js';
 import { finding, show, type Check } from './check.js';

@@ -39,21 +39,20 @@ export interface SoapParts {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Why the body cannot be read as the record, for its content coding: a coding the request offered
- *  was undone when it arrived (decodedAnswer), or did not decode; one it offered that the harness
- *  cannot undo, or one it did not ask for, is named rather than its bytes reported as broken text.
- *  Undefined when the body is readable. `accept`: the request's Accept-Encoding. The reports say it too. */
+ *  was undone when it arrived (decodedAnswer) or by a recorder, or did not decode; one it offered that
+ *  the harness cannot undo, or one it did not ask for (whoever decoded it), is named rather than its
+ *  bytes reported as broken text. Undefined when the body is readable. `accept`: the request's Accept-Encoding. The reports say it too. */
 export function codingProblem(r: RecordedResponse, accept: string | undefined): string | undefined {
   const coded = r.contentCoding;
-  if (coded) {
-    if (!coded.error) return undefined;
-    return coded.codings.length > MAX_STACKED_CODINGS ? `the body is not decoded: ${coded.error}` : `the body does not decode as ${coded.codings.join(', ')}: ${coded.error}`;
-  }
+  if (coded?.error) return coded.codings.length > MAX_STACKED_CODINGS ? `the body is not decoded: ${coded.error}` : `the body does not decode as ${coded.codings.join(', ')}: ${coded.error}`;
   const coding = r.headers['content-encoding']?.trim().toLowerCase();
   if (!coding || coding === 'identity') return undefined;
   const said = `the body is encoded (Content-Encoding ${show(coding)}), which the request`;
   const codings = appliedCodings(coding);
   const offered = offeredCodings(accept);
-  if (!codings.every((c) => isOffered(c, offered))) return `${said} did not ask for; not decoded`;
+  // Not asked for: a client that offered none reads the coded bytes, though a recorder decoded them.
+  if (!codings.every((c) => isOffered(c, offered))) return `${said} did not ask for; not decoded${coded?.byRecorder ? ' (the recording holds it decoded by its recorder)' : ''}`;
+  if (coded) return undefined;
   // Offered: left as received because the harness has no decoder for it (zstd), or by a recording.
   const cannot = codings.filter((c) => !canDecode(c));
   if (!cannot.length) return `${said} offered; not decoded`;

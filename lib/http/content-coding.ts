@@ -103,3 +103,12 @@ export function decodedAnswer(status: number, headers: Readonly<Record<string, s
   // Spread: the digest is taken now, of the bytes received, before `body` is the decoded one.
   return { ...received, body: d.body, contentCoding: { codings: d.codings } };
 }
+
+/** An answer as a recording holds it, its body decoded by the recorder (HAR 1.2's content.text): the
+ *  headers as received, Content-Encoding among them, and the codings it names undone byRecorder
+ *  (RecordedResponse.contentCoding says what that leaves unknown). */
+export function recorderDecodedAnswer(status: number, headers: Readonly<Record<string, string>>, body: Buffer, reason: string | undefined, rawHeaders: RawHeaders | undefined): RecordedResponse {
+  const response = recordedResponse(status, headers, body, reason, rawHeaders);
+  const codings = appliedCodings(headers['content-encoding']);
+  return codings.length ? Object.assign(response, { contentCoding: { codings, byRecorder: true as const } }) : response;
+}

@@ -69,8 +69,10 @@ export interface RecordedResponse {
   readonly sha256: string;
   /** The body came in these content codings, which the request offered: `body` holds it decoded
    *  (`size` and `sha256` still describe the bytes received), or as received with `error` when it
-   *  does not decode. */
-  readonly contentCoding?: { readonly codings: readonly string[]; readonly error?: string };
+   *  does not decode. `byRecorder`: a recording holds it decoded (a HAR's content.text), whatever the
+   *  request offered; the bytes received are not in it, so `size` and `sha256` are of the decoded
+   *  body, and that it decoded is the recorder's word. The one place a recording's answer differs. */
+  readonly contentCoding?: { readonly codings: readonly string[]; readonly error?: string; readonly byRecorder?: true };
 }
 
 /** An answer's status line and header fields, without its body. */
@@ -228,9 +230,6 @@ export interface Exchange {
    *  `response` is absent. The checks that read only the head (side 'head')
    *  judge it, the reports show it, and every other reader sees no answer. */
   readonly answerHead?: AnswerHead;
-  /** The answer came in a content coding that a recording holds decoded (a HAR's bodies are), so its
-   *  sha256 is of the decoded body: a replay decodes what it gets before comparing (curl --compressed). */
-  readonly recordedDecoded?: true;
   readonly error?: TransportError;
   readonly startedAt: string;
   /** Wall time of the exchange, retries and their waits included. */

@@ -249,7 +249,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // Each field as it was sent (names as spelled, repeats apart, in order), where the exchange has them.
   const fields = fieldsAsSent(r.headers, r.rawHeaders);
   const sent = new Set(fields.map(([k]) => k.toLowerCase()));
-  const decodes = ex.recordedDecoded && sent.has('accept-encoding');
+  const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
   const head = headMethod(r);
   const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asSent ? ['--request-target', shellArg(redact.text(r.asSent.target))] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header's text is its bytes read as Latin-1 (PAST_LATIN1), sent as those bytes, a recording's

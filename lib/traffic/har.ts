@@ -1,9 +1,10 @@
 // Recorded traffic: the entries of a HAR file (HTTP Archive 1.2, as browsers, proxies and HTTP
 // clients write it) as exchanges, read as a stream (stream-json: a recording of gigabytes is never
 // held whole; one entry at a time is). Nothing is sent: each entry is judged as it was recorded, by
-// the checks its kind binds, like any other exchange. A HAR's bodies are already decoded, so a
-// Content-Encoding header is left out of what is judged; an entry whose answer or body was not
-// recorded says so, and the checks that need it skip with that reason instead of failing on nothing.
+// the checks its kind binds, like any other exchange. A HAR's bodies are already decoded: an answer
+// keeps its Content-Encoding and says its recorder undid it (recorderDecodedAnswer), so the checks
+// read it as a probe's of the same answer; an entry whose answer or body was not recorded says so,
+// and the checks that need it skip with that reason instead of failing on nothing.
 // A defect of the file itself (not UTF-8, a read member named twice or of another type, or one HAR
 // 1.2 requires absent: har-scan.ts) refuses it: what the recording says is then unknown, and nothing
 // of it is blamed on the service. So every entry read is made into a whole exchange: none is left out.
@@ -13,8 +14,8 @@ import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
-import { appliedCodings } from '../http/content-coding.js';
-import { bodyPastCap, exchangeHeaders, recordedResponse, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { appliedCodings, recorderDecodedAnswer } from '../http/content-coding.js';
+import { bodyPastCap, exchangeHeaders, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
 import { LONE_SURROGATE, loneSurrogateAt } from '../json/utf8.js';
@@ -107,22 +108,22 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   if (typeof res?.status !== 'number' || res.status <= 0) return { ...base, error: { kind: 'not-recorded', message: 'no response recorded in the HAR' } };
   // The status line and header fields are recorded as they came whatever the body is: an answer
   // whose body is not recorded as sent keeps them for the checks that read only those (side 'head').
-  const { 'content-encoding': coding, ...judged } = headersOf(res.headers);
-  const received = detachedCopy({ headers: judged, reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
+  const received = detachedCopy({ headers: headersOf(res.headers), reason: typeof res.statusText === 'string' ? res.statusText : undefined, raw: Array.isArray(res.headers) ? res.headers as RawHeaders : undefined });
   const head: Pick<Exchange, 'answerHead'> = { answerHead: { status: res.status, headers: received.headers, ...(received.reason !== undefined ? { reason: received.reason } : {}), ...(received.raw ? { rawHeaders: received.raw } : {}) } };
   const text = res.content?.text;
   if (typeof text !== 'string') return { ...base, ...head, error: { kind: 'not-recorded', message: 'no response body recorded in the HAR' } };
   // A body past the cap is not kept; its head is (the checks of the head judge it).
-  if (text === TOO_LONG) return { ...base, ...head, error: bodyPastCap(maxBodyBytes) };
+  const codings = appliedCodings(received.headers['content-encoding']);
+  const pastCap = () => ({ ...base, ...head, error: bodyPastCap(maxBodyBytes, codings.length ? ` once decoded from ${codings.join(', ')}` : '') });
+  if (text === TOO_LONG) return pastCap();
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
   const loneAnswered = res.content?.encoding === 'base64' ? -1 : loneSurrogateAt(text);
   if (loneAnswered >= 0) return { ...base, ...head, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
   const body = res.content?.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
-  if (body.length > maxBodyBytes) return { ...base, ...head, error: bodyPastCap(maxBodyBytes) };
-  const decoded = appliedCodings(coding).length > 0;
-  return { ...base, response: recordedResponse(res.status, received.headers, body, received.reason, received.raw), ...(decoded ? { recordedDecoded: true as const } : {}) };
+  if (body.length > maxBodyBytes) return pastCap();
+  return { ...base, response: recorderDecodedAnswer(res.status, received.headers, body, received.reason, received.raw) };
 }
 
 /** stream-json and stream-chain, loaded for the first file the quick reader (har-entries.ts) hands
