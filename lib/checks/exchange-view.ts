@@ -41,7 +41,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Why the body cannot be read as the record, for its content coding: a coding the request offered
  *  was undone when it arrived (decodedAnswer) or by a recorder, or did not decode; one it offered that
  *  the harness cannot undo, or one it did not ask for (whoever decoded it), is named rather than its
- *  bytes reported as broken text. Undefined when the body is readable. `accept`: the request's Accept-Encoding. The reports say it too. */
+ *  bytes reported as broken text. Undefined when the body is readable. `accept`: the request's
+ *  Accept-Encoding. The reports say it too. */
 export function codingProblem(r: RecordedResponse, accept: string | undefined): string | undefined {
   const coded = r.contentCoding;
   if (coded?.error) return coded.codings.length > MAX_STACKED_CODINGS ? `the body is not decoded: ${coded.error}` : `the body does not decode as ${coded.codings.join(', ')}: ${coded.error}`;
