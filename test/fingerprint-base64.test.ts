@@ -259,6 +259,45 @@ describe('a letters-only secret\'s base64 among a hash\'s, a hash group beside i
   });
 });
 
+describe('a secret whose own base64url has a dash or an underscore (its bytes 62 and 63)', () => {
+  const SECRETS = ['Sess1on~Tok?Ab>>Cd0', 'Api7Key~x??>>Zq9', 'Tok3n~Val~?>~Xy~>>Ab', 'Ref9~Note?>>Gh2k', 'Pw0rd~Lab>?Mn~>>Xy'];
+  const [HEAD, TAIL] = [HASH.subarray(0, 24).toString('base64url'), HASH.subarray(8, 32).toString('base64url')];
+  /** What comes before and after a base64url spelling in each text. */
+  const AROUND_SPELLING: ReadonlyArray<readonly [string, string]> = [
+    ['echoed ', ' back'], ['http://example.test/echo/', '?v=1'], ['{"echo":"', '"}'], [`id ${HEAD}-`, `_${TAIL}`], [`id ${HEAD}_`, ' end'], ['id ', `-${TAIL}`],
+  ];
+
+  it('learned in another exchange, by this scope or configured: the whole spelling masked as one (alone, in a URL, in JSON, dash-joined to a hash\'s runs, shown as sent)', () => {
+    expect(SECRETS.filter((s) => !/[-_]/.test(b64url(s)))).toEqual([]);
+    const shown: string[] = [];
+    let cases = 0;
+    for (const [who, make] of Object.entries(knowing(SECRETS))) {
+      const redactor = make();
+      for (const secret of SECRETS) for (const [before, after] of AROUND_SPELLING) {
+        cases++;
+        const out = redactor.text(`${before}${b64url(secret)}${after}`);
+        const masked = out.slice(before.length, out.length - after.length);
+        if (!out.startsWith(`${before}«`) || !out.endsWith(`»${after}`) || !/^«[^«»]+»$/.test(masked)) shown.push(`${who}: ${before}${b64url(secret)}${after} -> ${out}`);
+      }
+    }
+    expect({ shown, cases }).toEqual({ shown: [], cases: 90 });
+  });
+
+  it('base64url of values of nothing learned with dashes and underscores, dash-joined to a hash\'s runs: shown exactly as sent (0 changed)', () => {
+    const changed: string[] = [];
+    let cases = 0;
+    for (const make of Object.values(knowing(SECRETS))) {
+      const redactor = make();
+      for (const value of ['Other~Val?Ab>>Cd0', 'Other7Val~Ab?>>Zz', 'Zeta5ix~Q?>Ab>>', 'Sess1on-Tok?Ab>>Cd0']) for (const [before, after] of [...AROUND_SPELLING, [`id ${HEAD}-`, ''] as const]) {
+        cases++;
+        const text = `${before}${b64url(value)}${after}`;
+        if (redactor.text(text) !== text) changed.push(text);
+      }
+    }
+    expect({ changed, cases }).toEqual({ changed: [], cases: 84 });
+  });
+});
+
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];

@@ -988,8 +988,10 @@ export class Redactor {
         const run = casedRun(text, c, m.index, m[0].length);
         if (run === undefined) continue;
         // Runs a dash or an underscore joins (both in base64url's alphabet, so read as one): the ones
-        // that hold a learned token, when what is left out holds none.
-        const apart = /[-_]/.test(run) ? joinedRuns(run, (piece) => learnedBase64(fingerprints, piece)) : [];
+        // that hold a learned token, when what is left out holds none. A secret's own base64url has
+        // them too (its 62s and 63s): each widened over the pieces that decode with it to such text.
+        const learnedPiece = (piece: string): boolean => learnedBase64(fingerprints, piece);
+        const apart = /[-_]/.test(run) ? joinedRuns(run, learnedPiece).map(([a, b]) => widenedRun(run, a, b, learnedPiece)) : [];
         const whole = base64Text(run, MAX_BASE64_DECODED);
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
@@ -1601,14 +1603,19 @@ const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A
 const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{1,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
 /** Pieces of a base64 run joined by dashes or underscores looked up together at most. */
 const MAX_JOINED_RUNS = 8;
-/** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
- *  out), MIN_BASE64 characters or more, for which `learned` holds, as [start, end) of `run`; none
- *  inside another one found. */
-function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[number, number]> {
+/** Where the pieces of base64 `run` between its dashes and underscores start and end. */
+function pieceBounds(run: string): { starts: number[]; ends: number[] } {
   const starts = [0];
   const ends: number[] = [];
   for (let k = 0; k < run.length; k++) if (run[k] === '-' || run[k] === '_') { ends.push(k); starts.push(k + 1); }
   ends.push(run.length);
+  return { starts, ends };
+}
+/** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
+ *  out), MIN_BASE64 characters or more, for which `learned` holds, as [start, end) of `run`; none
+ *  inside another one found. */
+function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[number, number]> {
+  const { starts, ends } = pieceBounds(run);
   const out: Array<[number, number]> = [];
   for (let width = 0; width < MAX_JOINED_RUNS && width < starts.length; width++) {
     for (let i = 0; i + width < starts.length; i++) {
@@ -1618,6 +1625,20 @@ function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[nu
     }
   }
   return out;
+}
+/** `run[a, b)`, whole pieces of base64 `run` (joinedRuns), widened over the pieces on either side to
+ *  the widest span, MAX_JOINED_RUNS pieces at most, for which `learned` holds. */
+function widenedRun(run: string, a: number, b: number, learned: (piece: string) => boolean): [number, number] {
+  const { starts, ends } = pieceBounds(run);
+  const [i, j] = [starts.indexOf(a), ends.indexOf(b)];
+  let best: [number, number] = [a, b];
+  for (let from = Math.max(0, j - MAX_JOINED_RUNS + 1); from <= i; from++) {
+    for (let to = Math.min(ends.length - 1, from + MAX_JOINED_RUNS - 1); to >= j; to--) {
+      const [x, y] = [starts[from]!, ends[to]!];
+      if (y - x > best[1] - best[0] && learned(run.slice(x, y))) best = [x, y];
+    }
+  }
+  return best;
 }
 /** Whether the pieces of base64 `run` outside `found` ([start, end) each, in order) hold a learned
  *  token, read as text or lossily. */
