@@ -185,6 +185,119 @@ describe('base64 of a secret of 3k + 1 bytes, one character past whole groups (a
   });
 });
 
+/** Redactors that know `secrets`, as a response's secret field gives them: by fingerprint (another
+ *  exchange's), by this scope's exchange, and as configured secrets. */
+const knowing = (secrets: readonly string[]): Record<string, () => Redactor> => {
+  const answers = secrets.map((secret) => exchange('{}', {}, JSON.stringify({ secret })));
+  return {
+    'learned in another exchange': () => {
+      const r = new Redactor({ showPersonalData: false, secrets: [] });
+      for (const ex of answers) r.learnFingerprints(ex, JSON.parse(ex.response!.body.toString('utf8')));
+      return r.scope();
+    },
+    'learned by this scope': () => {
+      const scope = new Redactor({ showPersonalData: false, secrets: [] }).scope();
+      for (const ex of answers) scope.learnExchange(ex);
+      return scope;
+    },
+    configured: () => new Redactor({ showPersonalData: false, secrets }),
+  };
+};
+/** Base64 in groups of four, a space between. */
+const grouped = (v: Buffer): string => v.toString('base64').match(/.{1,4}/g)!.join(' ');
+
+describe('a letters-only secret\'s base64 among a hash\'s, a hash group beside it decoding to a letter (read fused to the secret)', () => {
+  // Of 3k + 2, 3k and 3k + 1 bytes: only the second ends on a whole group, with groups after it.
+  const LETTERS = ['dZjHLTXVtFq', 'QmTrvXkLpWzH', 'hFqWnRtZvBkJm'];
+  // Nothing learned: no start of a secret's either (a secret's base64 less its last bits is its stable spelling).
+  const UNLEARNED = ['kWbNRtXLpQz', 'TmHqLxZvRkPw', 'yRvBnQmKtLzXw'];
+  // Before: 18 bytes whose last group decodes to "o", a byte that is no text, and "E"; or ending in a
+  // group all of text ("xQz"). After: a group of "k" and two bytes that are no text; or of text first.
+  const BEFORE = [Buffer.from('GjAITEnMjpFpQoymFsHbb8JF', 'base64'), Buffer.concat([HASH.subarray(0, 12), Buffer.from('xQz')])];
+  const AFTER = [Buffer.concat([Buffer.from([0x6b, 0xff, 0x10]), HASH.subarray(0, 9)]), Buffer.concat([Buffer.from('kWp'), HASH.subarray(3, 12)])];
+  /** [before, after] around a value: a hash before it, and for one of whole groups after it too, or after it alone. */
+  const around = (value: string): Array<readonly [Buffer, Buffer]> => {
+    const none = Buffer.alloc(0);
+    const out: Array<readonly [Buffer, Buffer]> = BEFORE.map((b) => [b, none] as const);
+    if (Buffer.byteLength(value) % 3 === 0) for (const a of AFTER) out.push([none, a], [BEFORE[0]!, a], [BEFORE[1]!, a]);
+    return out;
+  };
+
+  it('learned from a response\'s secret field, by this scope or configured: in groups of four, the secret\'s groups masked and the hash\'s shown as sent; in one run, not shown', () => {
+    const shown: string[] = [];
+    let cases = 0;
+    for (const [who, make] of Object.entries(knowing(LETTERS))) {
+      const redactor = make();
+      for (const secret of LETTERS) for (const [before, after] of around(secret)) {
+        cases += 2;
+        const [head, tail] = [before.length ? `${grouped(before)} ` : '', after.length ? ` ${grouped(after)}` : ''];
+        const groups = `echoed ${head}${grouped(Buffer.from(secret))}${tail} back`;
+        const out = redactor.line(groups);
+        const masked = out.slice(`echoed ${head}`.length, out.length - `${tail} back`.length);
+        if (!out.startsWith(`echoed ${head}«`) || !out.endsWith(`»${tail} back`) || !/^«[^«»]+»$/.test(masked)) shown.push(`${who}: ${groups} -> ${out}`);
+        const run = Buffer.concat([before, Buffer.from(secret), after]).toString('base64');
+        const runOut = redactor.line(`echoed ${run} back`);
+        if (runOut.includes(b64(secret).slice(0, 8)) || !runOut.includes('«')) shown.push(`${who}: ${run} -> ${runOut}`);
+      }
+    }
+    expect({ shown, cases }).toEqual({ shown: [], cases: 72 });
+  });
+
+  it('letters-only values of nothing learned among the same hashes, in groups and in one run: shown exactly as sent (0 changed)', () => {
+    const changed: string[] = [];
+    let cases = 0;
+    for (const make of Object.values(knowing(LETTERS))) {
+      const redactor = make();
+      for (const value of UNLEARNED) for (const [before, after] of around(value)) {
+        for (const text of [`echoed ${[before, Buffer.from(value), after].filter((b) => b.length).map(grouped).join(' ')} back`, `echoed ${Buffer.concat([before, Buffer.from(value), after]).toString('base64')} back`]) {
+          cases++;
+          if (redactor.line(text) !== text) changed.push(text);
+        }
+      }
+    }
+    expect({ changed, cases }).toEqual({ changed: [], cases: 72 });
+  });
+});
+
+describe('a secret whose own base64url has a dash or an underscore (its bytes 62 and 63)', () => {
+  const SECRETS = ['Sess1on~Tok?Ab>>Cd0', 'Api7Key~x??>>Zq9', 'Tok3n~Val~?>~Xy~>>Ab', 'Ref9~Note?>>Gh2k', 'Pw0rd~Lab>?Mn~>>Xy'];
+  const [HEAD, TAIL] = [HASH.subarray(0, 24).toString('base64url'), HASH.subarray(8, 32).toString('base64url')];
+  /** What comes before and after a base64url spelling in each text. */
+  const AROUND_SPELLING: ReadonlyArray<readonly [string, string]> = [
+    ['echoed ', ' back'], ['http://example.test/echo/', '?v=1'], ['{"echo":"', '"}'], [`id ${HEAD}-`, `_${TAIL}`], [`id ${HEAD}_`, ' end'], ['id ', `-${TAIL}`],
+  ];
+
+  it('learned in another exchange, by this scope or configured: the whole spelling masked as one (alone, in a URL, in JSON, dash-joined to a hash\'s runs, shown as sent)', () => {
+    expect(SECRETS.filter((s) => !/[-_]/.test(b64url(s)))).toEqual([]);
+    const shown: string[] = [];
+    let cases = 0;
+    for (const [who, make] of Object.entries(knowing(SECRETS))) {
+      const redactor = make();
+      for (const secret of SECRETS) for (const [before, after] of AROUND_SPELLING) {
+        cases++;
+        const out = redactor.text(`${before}${b64url(secret)}${after}`);
+        const masked = out.slice(before.length, out.length - after.length);
+        if (!out.startsWith(`${before}«`) || !out.endsWith(`»${after}`) || !/^«[^«»]+»$/.test(masked)) shown.push(`${who}: ${before}${b64url(secret)}${after} -> ${out}`);
+      }
+    }
+    expect({ shown, cases }).toEqual({ shown: [], cases: 90 });
+  });
+
+  it('base64url of values of nothing learned with dashes and underscores, dash-joined to a hash\'s runs: shown exactly as sent (0 changed)', () => {
+    const changed: string[] = [];
+    let cases = 0;
+    for (const make of Object.values(knowing(SECRETS))) {
+      const redactor = make();
+      for (const value of ['Other~Val?Ab>>Cd0', 'Other7Val~Ab?>>Zz', 'Zeta5ix~Q?>Ab>>', 'Sess1on-Tok?Ab>>Cd0']) for (const [before, after] of [...AROUND_SPELLING, [`id ${HEAD}-`, ''] as const]) {
+        cases++;
+        const text = `${before}${b64url(value)}${after}`;
+        if (redactor.text(text) !== text) changed.push(text);
+      }
+    }
+    expect({ changed, cases }).toEqual({ changed: [], cases: 84 });
+  });
+});
+
 describe('--har: exchange A carries a password and a bearer token, exchange B answers with their base64', () => {
   it('no report file nor console line shows the base64 texts; a base64 value of nothing secret is shown as sent', async () => {
     const echoed = [...Object.values(echoes(PASSWORD)), ...Object.values(echoes(BEARER))];

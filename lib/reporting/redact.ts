@@ -12,7 +12,7 @@
 //  3. by fingerprint: the tokens of every learned value (see below) and every two of its words in
 //     a row, from any exchange of the run, are kept as 64-bit fingerprints (fingerprints.ts), and every
 //     token of an output is looked up (decoded too: hex, also byte by byte, reversed, base64 of text
-//     holding a learned token, in MIME lines, in groups of four, between other runs, one character past whole groups, inside base64 or of UTF-16LE bytes,
+//     holding a learned token, in MIME lines, in groups of four, between other runs (a hash's group of a letter beside it too), one character past whole groups, inside base64 or of UTF-16LE bytes,
 //     base32 (in lower case only when it decodes to a learned token exactly; in capitals in groups too), quoted-printable, \xHH,
 //     \u{H} and CSS escapes, full-width forms; a part of it joined to another word, or fused to letters
 //     when it holds letters and digits), so a
@@ -988,12 +988,14 @@ export class Redactor {
         const run = casedRun(text, c, m.index, m[0].length);
         if (run === undefined) continue;
         // Runs a dash or an underscore joins (both in base64url's alphabet, so read as one): the ones
-        // that hold a learned token, when what is left out holds none.
-        const apart = /[-_]/.test(run) ? joinedRuns(run, (piece) => learnedBase64(fingerprints, piece)) : [];
+        // that hold a learned token, when what is left out holds none. A secret's own base64url has
+        // them too (its 62s and 63s): each widened over the pieces that decode with it to such text.
+        const learnedPiece = (piece: string): boolean => learnedBase64(fingerprints, piece);
+        const apart = /[-_]/.test(run) ? joinedRuns(run, learnedPiece).map(([a, b]) => widenedRun(run, a, b, learnedPiece)) : [];
         const whole = base64Text(run, MAX_BASE64_DECODED);
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
-        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && learnedLongToken(fingerprints, lossy))) {
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && (learnedLongToken(fingerprints, lossy) || learnedTextGroups(fingerprints, run)))) {
           if (apart.length && !outsideLearned(fingerprints, run, apart)) for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
           else ranges.push(at(m.index, m.index + run.length, run.length));
           continue;
@@ -1031,7 +1033,7 @@ export class Redactor {
           return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
         };
         let hit: [number, number] | undefined;
-        groupWindows(groups, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
+        groupWindows(groups.length, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
         const last = groups.length - 1;
         // Runs of groups side by side, of bytes that are no text (a hash's) and a secret's: groups of
         // four decode each to their own three bytes, so the whole, read lossily, holds the secret's
@@ -1045,14 +1047,26 @@ export class Redactor {
           while (!holds(first, last, true)) first--;
           let end = first;
           while (!holds(first, end, true)) end++;
-          const text = textBytes(Buffer.from(joinedOf(0, last)!, 'base64'));
-          const ofText = (g: number): boolean => text.subarray(3 * g, 3 * g + 3).every((b) => b === 1);
+          const ofText = textGroups(joinedOf(0, last)!);
           while (first > 0 && ofText(first - 1)) first--;
           while (end < last && ofText(end + 1)) end++;
           hit = (first > 0 && holds(0, first - 1, true)) || (end < last && holds(end + 1, last, true)) ? [0, last] : [first, end];
         }
-        if (hit === undefined) continue;
-        ranges.push(at(groups[hit[0]]![0], groups[hit[1]]![1], joinedOf(hit[0], hit[1])!.length));
+        const found: Array<[number, number]> = hit === undefined ? [] : [hit];
+        // A secret's groups a hash's group of a letter fuses to it (textGroupRuns): each run of groups
+        // of text, less a few at either end, read alone; the fewest groups masked, as above.
+        if (hit === undefined && last > 1) {
+          const joined = joinedOf(0, Math.min(last, MAX_BASE64_DECODED / 4));
+          for (const [s, e] of joined === undefined ? [] : textGroupRuns(joined)) {
+            if (s === 0 && e === last) continue; // read whole above
+            groupWindows(e - s + 1, (first, end) => {
+              const window: [number, number] = [s + first, s + end];
+              if (holds(...window)) found.push(window);
+              return found[found.length - 1] === window;
+            });
+          }
+        }
+        for (const [first, end] of found) ranges.push(at(groups[first]![0], groups[end]![1], joinedOf(first, end)!.length));
       }
       // Base32 in capitals, as encoders write it, decoding to text that holds a learned token; in lower
       // case (a long word may be base32 by chance) only where it is all one case, long enough to hold a
@@ -1074,7 +1088,7 @@ export class Redactor {
         const cased = groups.map(([a, b]) => casedRun(text, c, a, b - a));
         for (const [s, e] of groupRuns(c.text, groups, cased)) {
           const run = groups.slice(s, e);
-          groupWindows(run, (first, last) => {
+          groupWindows(run.length, (first, last) => {
             if (!evenGroups(run, first, last)) return false;
             // Past what is decoded, the window's end changes nothing: its groups are not joined.
             let joined = '';
@@ -1589,14 +1603,19 @@ const BASE64_CASED = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+(?:[ \t]*\r?\n[ \t]*[A
 const BASE64_GROUPS = /(?:(?<![a-z0-9+/_=-])|(?<=[a-z0-9+/=][_-]))(?:[a-z0-9+/_-]{4}[ \t])+[a-z0-9+/_-]{1,4}={0,2}(?![a-z0-9+/=]|[_-](?![a-z0-9+/]))/g;
 /** Pieces of a base64 run joined by dashes or underscores looked up together at most. */
 const MAX_JOINED_RUNS = 8;
-/** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
- *  out), MIN_BASE64 characters or more, for which `learned` holds, as [start, end) of `run`; none
- *  inside another one found. */
-function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[number, number]> {
+/** Where the pieces of base64 `run` between its dashes and underscores start and end. */
+function pieceBounds(run: string): { starts: number[]; ends: number[] } {
   const starts = [0];
   const ends: number[] = [];
   for (let k = 0; k < run.length; k++) if (run[k] === '-' || run[k] === '_') { ends.push(k); starts.push(k + 1); }
   ends.push(run.length);
+  return { starts, ends };
+}
+/** The narrowest runs of whole pieces of `run` (between its dashes and underscores; the run itself left
+ *  out), MIN_BASE64 characters or more, for which `learned` holds, as [start, end) of `run`; none
+ *  inside another one found. */
+function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[number, number]> {
+  const { starts, ends } = pieceBounds(run);
   const out: Array<[number, number]> = [];
   for (let width = 0; width < MAX_JOINED_RUNS && width < starts.length; width++) {
     for (let i = 0; i + width < starts.length; i++) {
@@ -1606,6 +1625,20 @@ function joinedRuns(run: string, learned: (piece: string) => boolean): Array<[nu
     }
   }
   return out;
+}
+/** `run[a, b)`, whole pieces of base64 `run` (joinedRuns), widened over the pieces on either side to
+ *  the widest span, MAX_JOINED_RUNS pieces at most, for which `learned` holds. */
+function widenedRun(run: string, a: number, b: number, learned: (piece: string) => boolean): [number, number] {
+  const { starts, ends } = pieceBounds(run);
+  const [i, j] = [starts.indexOf(a), ends.indexOf(b)];
+  let best: [number, number] = [a, b];
+  for (let from = Math.max(0, j - MAX_JOINED_RUNS + 1); from <= i; from++) {
+    for (let to = Math.min(ends.length - 1, from + MAX_JOINED_RUNS - 1); to >= j; to--) {
+      const [x, y] = [starts[from]!, ends[to]!];
+      if (y - x > best[1] - best[0] && learned(run.slice(x, y))) best = [x, y];
+    }
+  }
+  return best;
 }
 /** Whether the pieces of base64 `run` outside `found` ([start, end) each, in order) hold a learned
  *  token, read as text or lossily. */
@@ -1632,12 +1665,47 @@ const BASE32_RUN = new RegExp(`(?<![a-z0-9+/_-])[a-z2-7]{${MIN_BASE64},}={0,6}(?
 /** The groups (each `group`) of a match, as [from, to) of the text. */
 const groupsOf = (m: RegExpExecArray, group: RegExp): Array<readonly [number, number]> =>
   [...m[0].matchAll(group)].map((g) => [m.index + g.index, m.index + g.index + g[0].length] as const);
-/** The runs of groups less up to MAX_GROUPS_AROUND of them at either end, as the indexes of their
- *  first and last group, to `visit` until it takes one (returns true). */
-function groupWindows(groups: ReadonlyArray<readonly [number, number]>, visit: (first: number, last: number) => boolean): void {
+/** The runs of `count` groups less up to MAX_GROUPS_AROUND of them at either end, as the indexes of
+ *  their first and last group, to `visit` until it takes one (returns true). */
+function groupWindows(count: number, visit: (first: number, last: number) => boolean): void {
   for (let first = 0; first <= MAX_GROUPS_AROUND; first++) {
-    for (let last = groups.length - 1; last >= groups.length - 1 - MAX_GROUPS_AROUND && last > first; last--) if (visit(first, last)) return;
+    for (let last = count - 1; last >= count - 1 - MAX_GROUPS_AROUND && last > first; last--) if (visit(first, last)) return;
   }
+}
+/** Whether the `g`th group of four of base64 `joined` decodes to bytes each of text (textBytes; a
+ *  last group of no byte, a stem's, too). */
+function textGroups(joined: string): (g: number) => boolean {
+  const text = textBytes(Buffer.from(joined, 'base64'));
+  return (g) => text.subarray(3 * g, 3 * g + 3).every((b) => b === 1);
+}
+/** The runs [first, last] of two or more groups of four of base64 `joined` of text (textGroups), in
+ *  order. A secret's groups among a hash's decode to their own bytes, but read with a hash's group of
+ *  a letter beside them its first or last letter is fused to that letter (a word of letters alone is
+ *  not looked for inside a longer one, learnedParts). */
+function textGroupRuns(joined: string): Array<[number, number]> {
+  const ofText = textGroups(joined);
+  const count = Math.ceil(joined.replace(/=+$/, '').length / 4);
+  const out: Array<[number, number]> = [];
+  let start = -1;
+  for (let g = 0; g <= count; g++) {
+    if (g < count && ofText(g)) { if (start < 0) start = g; continue; }
+    if (start >= 0 && g - 1 > start) out.push([start, g - 1]);
+    start = -1;
+  }
+  return out;
+}
+/** Whether a run of whole groups of text inside base64 `run` (textGroupRuns; the run itself left out,
+ *  read whole already), less a few groups at either end, decodes to text holding a learned token. */
+function learnedTextGroups(fingerprints: FingerprintSet, run: string): boolean {
+  const joined = run.slice(0, MAX_BASE64_DECODED);
+  const count = Math.ceil(joined.replace(/=+$/, '').length / 4);
+  let found = false;
+  for (const [s, e] of textGroupRuns(joined)) {
+    if (s === 0 && e === count - 1) continue;
+    groupWindows(e - s + 1, (first, last) => (found = learnedBase64(fingerprints, joined.slice(4 * (s + first), 4 * (s + last + 1)))));
+    if (found) return true;
+  }
+  return false;
 }
 /** The runs [start, end) of `groups` (of canonical text `t`, each as written in `cased`) that one
  *  encoder may have written: one separator between them, one letter case, ended by padding or by a
