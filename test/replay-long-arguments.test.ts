@@ -3,7 +3,8 @@
 // dash ended with a segmentation fault on a header of many bytes past ASCII, each made by a command
 // in one word), replaying nothing. Such fields and URL now go to curl in a config it reads (-K), so
 // the target gets the very bytes recorded: a raw target here compares them. And the reports showed
-// such a URL and header line whole in every place: now they are cut as a body is, saying so.
+// such a URL and header line whole in every place: now they are cut as a body is, saying so, and
+// replay.sh still sends them whole (its curl is made from the exchange, not from the text shown).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,8 @@ import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { runConformance } from '../lib/engine/run.js';
 import { exchangeHeaders, recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
-import { buildReport, type Report } from '../lib/reporting/report.js';
+import { MAX_SHOWN_LINE } from '../lib/reporting/exchange-text.js';
+import { buildReport, summaryOf, type Report } from '../lib/reporting/report.js';
 import { replayScript } from '../lib/reporting/replay-script.js';
 import { startRawTarget, type RawTarget } from './helpers/raw-target.js';
 
@@ -28,6 +30,14 @@ afterAll(async () => { await target.close(); });
 const varied = (n: number, alphabet: string): string => {
   let text = '';
   for (let i = 0; text.length < n; i++) text += `w${i}${alphabet[i % alphabet.length]}${alphabet[(i * 7) % alphabet.length]}`;
+  return text.slice(0, n);
+};
+/** `n` characters of words of letters, each ended by a character of `alphabet`: no digit, -, t, f or n,
+ *  each of which a redactor counts as a JSON value. */
+const lettered = (n: number, alphabet: string): string => {
+  const letters = 'abcdeghijklmopqrsuvwxyz';
+  let text = '';
+  for (let i = 0; text.length < n; i++) text += `${letters.slice(i % 20, (i % 20) + 2 + (i % 3))}${alphabet[i % alphabet.length]}`;
   return text.slice(0, n);
 };
 /** A header value of 300 KiB: quotes, a backslash, a %, what the shell reads, a tab and bytes past ASCII (é is the byte e9). */
@@ -125,4 +135,46 @@ describe('replay.sh of a recorded request past the system\'s limit on one argume
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^[A-Z-]+ \((?:MUST|SHOULD)\) proxy\.1: not replayed: its URL or request target is too long for the command line of curl \(Linux takes 128 KiB in one argument\), and is no query curl reads from a file \(-G, for a request without a body\); or a header field too long for it holds a line break$/);
   }, 60_000);
+});
+
+describe('the reports of a recorded request with a URL and a header value of varied characters', () => {
+  it('of a mebibyte each: cut the URL, the title and the header line at MAX_SHOWN_LINE, saying how long each was; replay.sh says in one line that curl sends no head so long', async () => {
+    const value = lettered(1024 * KIB, ' \\\'$`%;=é');
+    // Words of letters: a text of more than 50 000 JSON values (numbers, words from t, f, n) is
+    // withheld whole (Redactor.text), in its curl too, which replay.sh then does not run.
+    const query = lettered(1024 * KIB, "._~!$&'()*+;=@/%");
+    const path = `/supportstateuser?q=${query}`;
+    const report = await reportOf(recorded('GET', path, [['X-Big', value]]));
+    const [ex] = report.exchanges;
+    const cutAt = (text: string, length: number) => {
+      expect(text.length).toBeLessThan(MAX_SHOWN_LINE + 100);
+      expect(text).toMatch(new RegExp(`… \\(${length} characters; the rest not shown\\)$`));
+    };
+    cutAt(ex!.url, `${target.url}${path}`.length);
+    cutAt(ex!.title, `GET ${path}`.length);
+    const summary = summaryOf(report).exchanges[0]!;
+    expect([summary.url, summary.title]).toEqual([ex!.url, ex!.title]);
+    const lines = ex!.request.split('\n');
+    cutAt(lines[0]!, `${target.url}${path}`.length);
+    expect(lines[0]!.startsWith(`GET ${target.url}/supportstateuser?q=`)).toBe(true);
+    cutAt(lines.find((l) => l.startsWith('X-Big: '))!, value.length);
+    for (const line of lines) expect(line.length).toBeLessThan(MAX_SHOWN_LINE + 100);
+    // A head of 2 MiB: more than curl sends.
+    const { code, stdout, stderr, requests } = await replayed(report);
+    expect([code, stderr, requests]).toEqual([0, '', []]);
+    for (const line of stdout.trimEnd().split('\n')) expect(line).toMatch(/^[A-Z-]+ \((?:MUST|SHOULD)\) proxy\.1: not replayed: its request head is more than 1 MiB, which curl does not send \(it says "Out of memory"\)$/);
+  }, 120_000);
+
+  it('of 400 KiB each: replay.sh sends both whole, the fields and the query each read from a file', async () => {
+    // Words of letters: not withheld (above).
+    const value = lettered(400 * KIB, ' \\\'$`%;=é');
+    const path = `/supportstateuser?q=${lettered(400 * KIB, "._~!$&'()*+;=@/%")}`;
+    const { code, stdout, stderr, requests } = await replayed(await reportOf(recorded('GET', path, [['X-Big', value]])));
+    expect([code, stderr]).toEqual([0, '']);
+    expectReplayed(stdout, requests.length);
+    for (const got of requests) {
+      expect(latin1(got.line)).toBe(latin1(`GET ${path} HTTP/1.1`));
+      expect(latin1(got.fields.find(([k]) => k === 'X-Big')?.[1])).toBe(latin1(value));
+    }
+  }, 120_000);
 });

@@ -38,9 +38,27 @@ function notUtf8Note(bytes: Buffer, head: boolean): string[] {
 const fieldsAsSent = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined): [string, string][] =>
   (raw ? fieldsOf(raw) : Object.entries(headers));
 
-/** The header fields as they came, each value redacted by its name, in any case. */
+/** A URL or a header field is shown this many characters at most (a recording may hold one of a
+ *  mebibyte, which every report wrote whole); its curl command sends it whole, from the exchange. */
+export const MAX_SHOWN_LINE = 8 * 1024;
+
+/** A URL or a header field as shown (`shown`: redacted): longer ones cut as a body is (Redactor.cut),
+ *  saying how long it was. */
+export function shownLine(shown: string, redact: Redactor): string {
+  if (shown.length <= MAX_SHOWN_LINE) return shown;
+  const cut = redact.cut(shown, MAX_SHOWN_LINE);
+  return cut.omitted ? `${cut.text}… (${shown.length} characters; the rest not shown)` : cut.text;
+}
+
+/** The header fields as they came, each value redacted by its name, in any case; a long one's value
+ *  cut (shownLine), its name kept. */
 const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined, redact: Redactor) =>
-  fieldsAsSent(headers, raw).map(([k, v]) => redact.headerField(k, v));
+  fieldsAsSent(headers, raw).map(([k, v]) => {
+    const field = redact.headerField(k, v);
+    if (field.length <= MAX_SHOWN_LINE) return field;
+    const value = redact.header(k, v);
+    return `${field.slice(0, field.length - value.length)}${shownLine(value, redact)}`;
+  });
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
@@ -73,7 +91,7 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
+  const head = [`${r.method} ${shownLine(redact.text(r.url), redact)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
@@ -249,6 +267,12 @@ const fieldsWriter = (fields: readonly string[]): string =>
  *  or header fields read from a file, one holding a line break. replay.sh does not run it. */
 export const TOO_LONG_FOR_CURL = ": 'a URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
 
+/** The most bytes of a request head curl 7.88 sends (DYN_HTTP_REQUEST: it says "Out of memory"),
+ *  less room for the fields it adds. */
+const MAX_CURL_HEAD = 1024 * 1024 - 1024;
+/** What starts a curl command of a request whose head is longer than curl sends: replay.sh does not run it. */
+export const HEAD_TOO_LONG_FOR_CURL = ": 'a request head of more than 1 MiB, which curl does not send: not sent';";
+
 /** Shell commands that write `body` to standard output, or undefined when it needs none: when it has
  *  no long run, no character an output shows escaped (a control character, a bidi mark), and fits
  *  an argument (LONG_ARGUMENTS). Those
@@ -347,7 +371,8 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
     ...(asArguments ? {} : { fields: fieldsWriter(lines) }),
     ...(byQuery ? { query: `{ ${formatWriters(unfragmented.slice(at + 1), false, '').join('; ')}; }` } : {}),
   }, sent);
-  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${tooLong ? `${TOO_LONG_FOR_CURL} ` : ''}${command}`;
+  const headBytes = Buffer.byteLength(target ?? url) + lines.reduce((n, f) => n + Buffer.byteLength(f) + 2, 0);
+  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 
 /** A request's body as its curl command sends it: `missing`, a marker standing for it (replay.sh

@@ -14,7 +14,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEADER_PAST_LATIN1, shellQuote, TOO_LONG_FOR_CURL, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEADER_PAST_LATIN1, shellQuote, TOO_LONG_FOR_CURL, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange, SecretSource } from './report.js';
 
@@ -249,6 +249,7 @@ export function replayScript(report: Report): string {
       steps.push(`echo ${quoted}${shellQuote(`: not replayed: ${why}`)}`);
     };
     const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
+      : curl.startsWith(HEAD_TOO_LONG_FOR_CURL) ? 'its request head is more than 1 MiB, which curl does not send (it says "Out of memory")'
       : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
