@@ -2,7 +2,8 @@
 // header value and a URL out whole: a recorded header of a mebibyte of one character made a command
 // of a mebibyte, in every place it stands. A run of one plain character is now made by a command in
 // them too, as in a body (exchange-text.ts, LONG_RUN): the command is short and says how many of
-// which character it writes, and the shell still gives curl the very same bytes.
+// which character it writes, and the shell still gives curl the very same bytes: a header value
+// and a URL too long for one argument (Linux: 128 KiB) in a file curl reads (-H @file, -G).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
@@ -18,13 +19,15 @@ const record = JSON.parse(readFileSync(new URL('../fixtures/reference/user-detai
 const HEADER = `x-trace: ${'a'.repeat(MIB)}`;
 const URL_SENT = `http://example.test/supportstateuser?q=${'b'.repeat(MIB)}`;
 
-/** The arguments the shell gives `command`'s curl, each as its text: the same command with a builtin
- *  printf in place of curl (no exec, so no system limit on an argument's length). */
+/** What the shell gives `command`'s curl, each argument a line, and in place of each file curl reads
+ *  (-H @-, -H @/dev/fd/3, --data-binary @-) its text: a shell function in place of curl (no exec, so
+ *  no system limit on an argument's length). */
 const argumentsOf = (command: string) => new Promise<string[]>((resolve, reject) => {
-  execFile('sh', ['-c', command.replace(/^curl /, 'printf "%s\\n" ')], { maxBuffer: 8 * MIB }, (e, stdout) => (e ? reject(e) : resolve(stdout.split('\n'))));
+  const stub = 'curl() { for a in "$@"; do case "$a" in @-) cat; echo;; @/dev/fd/3) cat <&3;; *) printf "%s\\n" "$a";; esac; done; }';
+  execFile('sh', ['-c', `${stub}\n${command}`], { maxBuffer: 8 * MIB }, (e, stdout) => (e ? reject(e) : resolve(stdout.split('\n'))));
 });
 
-it('every curl command of the report of an exchange with a header value and a URL of a mebibyte of one character is under 1 000 characters, and gives curl the same header and URL', async () => {
+it('every curl command of the report of an exchange with a header value and a URL of a mebibyte of one character is under 1 000 characters, and gives curl the same header (in a file it reads) and URL (its query in a file it reads, -G)', async () => {
   const ex: Exchange = {
     id: 'har.1', title: 'recorded login', origin: { source: 'har', vouched: false },
     request: { method: 'GET', url: URL_SENT, headers: { 'x-trace': 'a'.repeat(MIB) } },
@@ -41,6 +44,8 @@ it('every curl command of the report of an exchange with a header value and a UR
     expect(command).toContain(`head -c ${MIB} /dev/zero | tr '\\0' 'a'`);
     const args = await argumentsOf(command);
     expect(args).toContain(HEADER);
-    expect(args).toContain(URL_SENT);
+    // No argument of a mebibyte (Linux takes 128 KiB in one): the query read from a file, appended to the URL.
+    expect(args).toEqual(expect.arrayContaining(['-G', '--data-binary', URL_SENT.slice(URL_SENT.indexOf('?') + 1), URL_SENT.slice(0, URL_SENT.indexOf('?'))]));
+    expect(Math.max(...args.filter((a) => a !== HEADER && !URL_SENT.endsWith(a)).map((a) => a.length))).toBeLessThan(1000);
   }
 }, 60_000);

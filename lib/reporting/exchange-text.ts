@@ -5,7 +5,7 @@ import { acceptEncodingOf } from '../http/content-coding.js';
 import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
-import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor } from './redact.js';
+import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor, type ShownPart } from './redact.js';
 import { markersIn } from './sensitive-ranges.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
@@ -38,9 +38,27 @@ function notUtf8Note(bytes: Buffer, head: boolean): string[] {
 const fieldsAsSent = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined): [string, string][] =>
   (raw ? fieldsOf(raw) : Object.entries(headers));
 
-/** The header fields as they came, each value redacted by its name, in any case. */
+/** A URL or a header field is shown this many characters at most (a recording may hold one of a
+ *  mebibyte, which every report wrote whole); its curl command sends it whole, from the exchange. */
+export const MAX_SHOWN_LINE = 8 * 1024;
+
+/** A URL or a header field as shown (`shown`: redacted): longer ones cut as a body is (Redactor.cut),
+ *  saying how long it was. */
+export function shownLine(shown: string, redact: Redactor): string {
+  if (shown.length <= MAX_SHOWN_LINE) return shown;
+  const cut = redact.cut(shown, MAX_SHOWN_LINE);
+  return cut.omitted ? `${cut.text}… (${shown.length} characters; the rest not shown)` : cut.text;
+}
+
+/** The header fields as they came, each value redacted by its name, in any case; a long one's value
+ *  cut (shownLine), its name kept. */
 const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined, redact: Redactor) =>
-  fieldsAsSent(headers, raw).map(([k, v]) => redact.headerField(k, v));
+  fieldsAsSent(headers, raw).map(([k, v]) => {
+    const field = redact.headerField(k, v);
+    if (field.length <= MAX_SHOWN_LINE) return field;
+    const value = redact.header(k, v);
+    return `${field.slice(0, field.length - value.length)}${shownLine(value, redact)}`;
+  });
 
 /** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
  *  oversized generated request is over a megabyte). */
@@ -73,7 +91,7 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const head = [`${r.method} ${redact.text(r.url)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
+  const head = [`${r.method} ${shownLine(redact.text(r.url), redact)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
@@ -160,13 +178,16 @@ function* longRuns(body: string): Generator<{ index: number; length: number; cha
   }
 }
 
+/** The command that writes a long run. */
+const runWriter = (m: { length: number; char: string }): string => `head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`;
+
 /** `text` in pieces: each long run as `run` writes the command that makes it, the text between as `plain`. */
 function piecesOf(text: string, plain: (text: string) => string, run: (command: string) => string): string[] {
   const pieces: string[] = [];
   let last = 0;
   for (const m of longRuns(text)) {
     if (m.index > last) pieces.push(plain(text.slice(last, m.index)));
-    pieces.push(run(`head -c ${m.length} /dev/zero | tr '\\0' '${m.char}'`));
+    pieces.push(run(runWriter(m)));
     last = m.index + m.length;
   }
   if (last < text.length) pieces.push(plain(text.slice(last)));
@@ -183,16 +204,83 @@ function textWriters(text: string, parts: string[]): void {
 const bytesOf = (chars: string, latin1: boolean): number[] =>
   [...chars].flatMap((c) => (latin1 && c.charCodeAt(0) <= 0xff ? [c.charCodeAt(0)] : [...Buffer.from(c, 'utf8')]));
 
-/** A printf format writing `chars` by the octal escapes of their bytes (bytesOf). */
-const bytesWriter = (chars: string, latin1 = false): string => `printf '${bytesOf(chars, latin1).map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}'`;
+/** A printf format of the octal escapes of the bytes `chars` stand for (bytesOf). */
+const octalOf = (chars: string, latin1: boolean): string => bytesOf(chars, latin1).map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+
+/** A printf writing `chars` by the octal escapes of their bytes. */
+const bytesWriter = (chars: string, latin1 = false): string => `printf '${octalOf(chars, latin1)}'`;
+
+/** Commands that write `text`, then `end` (a printf format): printf whose format holds the text, each
+ *  run of characters an output shows escaped (with `latin1`, each character past ASCII too) as the
+ *  octal escapes of its bytes, each long run made by a command. No command substitution: dash ends
+ *  with a segmentation fault on a word of a few thousand. */
+function formatWriters(text: string, latin1: boolean, end: string): string[] {
+  const writers: string[] = [];
+  let format = '';
+  const flush = (): void => { if (format) writers.push(`printf ${shellQuote(format)}`); format = ''; };
+  const plain = (t: string): void => {
+    let last = 0;
+    for (const m of longRuns(t)) {
+      format += t.slice(last, m.index).replace(/[\\%]/g, (c) => c + c);
+      flush();
+      writers.push(runWriter(m));
+      last = m.index + m.length;
+    }
+    format += t.slice(last).replace(/[\\%]/g, (c) => c + c);
+  };
+  let last = 0;
+  for (const [from, to] of escapedRuns(text, latin1)) {
+    plain(text.slice(last, from));
+    format += octalOf(text.slice(from, to), latin1);
+    last = to;
+  }
+  plain(text.slice(last));
+  format += end;
+  flush();
+  return writers;
+}
+
+/** The bytes an argument of curl's may be: Linux takes at most 128 KiB in one (MAX_ARG_STRLEN),
+ *  about 2 MiB in all. A request's header fields, URL and request target together take this at most. */
+const LONG_ARGUMENTS = 64 * 1024;
+/** The runs one word may make by a command (escaped characters, a long run): dash ends with a
+ *  segmentation fault past a few thousand in one word. */
+const MAX_MADE_RUNS = 1000;
+
+/** Whether `text` (a URL, a header field: `latin1`) may be given to curl as an argument: when it has
+ *  `room` bytes at most and not too many runs to make. */
+function fitsArgument(text: string, latin1: boolean, room: number): boolean {
+  if (Buffer.byteLength(text) > room) return false;
+  let made = 0;
+  for (const _ of escapedRuns(text, latin1)) if (++made > MAX_MADE_RUNS) return false;
+  for (const _ of longRuns(text)) if (++made > MAX_MADE_RUNS) return false;
+  return true;
+}
+
+/** Commands that write these header fields, one a line, for curl's `-H @file` (no bound on a line's
+ *  length, unlike a config's 100 KiB in curl 7.88): the same bytes as the arguments. */
+const fieldsWriter = (fields: readonly string[]): string =>
+  `{ ${fields.flatMap((f) => formatWriters(f, true, '\\n')).join('; ')}; }`;
+
+/** What starts a curl command of a request curl cannot be given as sent: a URL or request target
+ *  too long for its command line and no query it reads from a file (-G, a request without a body),
+ *  or header fields read from a file, one holding a line break. replay.sh does not run it. */
+export const TOO_LONG_FOR_CURL = ": 'a URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
+
+/** The most bytes of a request head curl 7.88 sends (DYN_HTTP_REQUEST: it says "Out of memory"),
+ *  less room for the fields it adds. */
+const MAX_CURL_HEAD = 1024 * 1024 - 1024;
+/** What starts a curl command of a request whose head is longer than curl sends: replay.sh does not run it. */
+export const HEAD_TOO_LONG_FOR_CURL = ": 'a request head of more than 1 MiB, which curl does not send: not sent';";
 
 /** Shell commands that write `body` to standard output, or undefined when it needs none: when it has
- *  no long run and no character an output shows escaped (a control character, a bidi mark). Those
+ *  no long run, no character an output shows escaped (a control character, a bidi mark), and fits
+ *  an argument (LONG_ARGUMENTS). Those
  *  are written by their bytes, so that the command, shown escaped as every output shows text, still
  *  sends what was sent. */
 function bodyWriter(body: string): string | undefined {
   const runs = [...escapedRuns(body)];
-  if (!runs.length && longRuns(body).next().done) return undefined;
+  if (!runs.length && longRuns(body).next().done && Buffer.byteLength(body) <= LONG_ARGUMENTS) return undefined;
   const parts: string[] = [];
   let last = 0;
   // A run of adjacent escaped characters, one printf.
@@ -239,7 +327,9 @@ export const secretFieldsOf = (ex: Exchange, redact: Redactor): [string, string]
   curlFields(ex.request).filter(([k]) => redact.secretHeaderName(k));
 
 /** A curl command that sends the same request (secret values replaced by markers to fill in), within
- *  `bounds` (replayBounds: a peer that hangs does not hold it forever). */
+ *  `bounds` (replayBounds: a peer that hangs does not hold it forever). Header fields too long for
+ *  curl's command line are read from a file (-H @file), a URL's query so too where no body is sent
+ *  (-G): the same bytes. */
 export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds): string {
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
@@ -247,46 +337,88 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
   // own Accept-Encoding kept: curl then adds none).
   // Each field as it was sent (names as spelled, repeats apart, in order), where the exchange has them.
-  const fields = fieldsAsSent(r.headers, r.rawHeaders);
-  const sent = new Set(fields.map(([k]) => k.toLowerCase()));
+  const sent = new Set(fieldsAsSent(r.headers, r.rawHeaders).map(([k]) => k.toLowerCase()));
   const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
   const head = headMethod(r);
-  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(r.asSent ? ['--request-target', shellArg(redact.text(r.asSent.target))] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
   // A header's text is its bytes read as Latin-1 (PAST_LATIN1), sent as those bytes, a recording's
   // as any other: the harness sent a HAR's so (undici). A header of no value is written `Name;`
   // (curl drops `Name: `). A rebuilt body's length is its own, not the recorded Content-Length
   // (curl writes it).
-  let pastLatin1 = false;
-  for (const [k, v] of curlFields(r)) {
-    if (PAST_LATIN1.test(k) || PAST_LATIN1.test(v)) pastLatin1 = true;
-    const field = redact.headerField(k, v);
-    parts.push('-H', shellArg(field.endsWith(': ') ? `${field.slice(0, -2)};` : field, true));
-  }
-  const command = commandOf(ex, redact, parts, path, sent);
-  return pastLatin1 ? `${HEADER_PAST_LATIN1} ${command}` : command;
+  const fields = curlFields(r);
+  const pastLatin1 = fields.some(([k, v]) => PAST_LATIN1.test(k) || PAST_LATIN1.test(v));
+  const lines = fields.map(([k, v]) => { const field = redact.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
+  // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
+  const target = r.asSent ? redact.text(r.asSent.target) : undefined;
+  const url = redact.text(r.asSent?.origin ?? r.url);
+  const body = bodyOf(ex, redact);
+  // A URL too long for an argument: its query read from a file (-G), where no body is sent.
+  const unfragmented = url.replace(/#.*$/s, '');
+  const at = unfragmented.indexOf('?');
+  const byQuery = !fitsArgument(url, false, LONG_ARGUMENTS) && at >= 0 && body.data === undefined && target === undefined && fitsArgument(unfragmented.slice(0, at), false, LONG_ARGUMENTS);
+  const shownUrl = byQuery ? unfragmented.slice(0, at) : url;
+  // The fields as arguments where they fit beside the URL, else all read from a file, in order.
+  let room = LONG_ARGUMENTS - Buffer.byteLength(shownUrl) - Buffer.byteLength(target ?? '');
+  const asArguments = lines.every((f) => { const fits = fitsArgument(f, true, room); room -= Buffer.byteLength(f); return fits; });
+  // What curl cannot be given as sent: a URL or target too long, a field read from a file that holds a line break.
+  const tooLong = !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS)) || (!asArguments && lines.some((f) => /[\r\n]/.test(f)));
+  // Read on standard input, or on descriptor 3 where the body or the query comes on standard input.
+  const piped = byQuery || body.writer !== undefined;
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(target !== undefined ? ['--request-target', shellArg(target)] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
+  if (asArguments) for (const field of lines) parts.push('-H', shellArg(field, true));
+  else parts.push('-H', piped ? '@/dev/fd/3' : '@-');
+  const command = commandOf(ex, redact, body, parts, {
+    url: shellArg(shownUrl),
+    ...(asArguments ? {} : { fields: fieldsWriter(lines) }),
+    ...(byQuery ? { query: `{ ${formatWriters(unfragmented.slice(at + 1), false, '').join('; ')}; }` } : {}),
+  }, sent);
+  const headBytes = Buffer.byteLength(target ?? url) + lines.reduce((n, f) => n + Buffer.byteLength(f) + 2, 0);
+  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 
-/** curlCommand's end: the options after the header fields, the body and the URL. */
-function commandOf(ex: Exchange, redact: Redactor, parts: string[], path: string, sent: ReadonlySet<string>): string {
+/** A request's body as its curl command sends it: `missing`, a marker standing for it (replay.sh
+ *  does not run the command); else its text (`data`) and what writes it on curl's standard input
+ *  (bodyWriter), `own` where it is a generated request's (ownRequestBody: the harness's own text,
+ *  the rest of the command redacted as ever). */
+interface CurlBody { readonly missing?: string; readonly data?: string; readonly writer?: string; readonly own: boolean }
+
+function bodyOf(ex: Exchange, redact: Redactor): CurlBody {
+  const r = ex.request;
+  // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
+  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : r.loneSurrogateAt !== undefined ? BODY_LONE_SURROGATE : undefined;
+  if (missing) return { missing, own: false };
+  if (r.body === undefined) return { own: false };
+  const own = !r.bodyRebuilt && ownRequestBody(ex);
+  const data = own ? r.body : redact.text(r.body);
+  const writer = bodyWriter(data);
+  return { data, own, ...(writer ? { writer } : {}) };
+}
+
+/** curlCommand's end: the options after the header fields, the body and the URL, and what writes
+ *  curl the files it reads (the fields, the query, the body). */
+function commandOf(ex: Exchange, redact: Redactor, body: CurlBody, parts: string[], given: { readonly url: string; readonly fields?: string; readonly query?: string }, sent: ReadonlySet<string>): string {
   const r = ex.request;
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
   }
-  // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
-  const url = shellArg(redact.text(r.asSent?.origin ?? r.url));
-  // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
-  const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : r.loneSurrogateAt !== undefined ? BODY_LONE_SURROGATE : undefined;
-  if (missing) return [...parts, '--data-binary', shellQuote(missing), url].join(' ');
-  // A generated request's body is sent as it is (ownRequestBody): it, and what writes it, are the
-  // harness's own text, the rest of the command redacted as ever.
-  const own = ownRequestBody(ex);
-  const body = r.body === undefined ? undefined : own ? r.body : redact.text(r.body);
-  const writer = body === undefined ? undefined : bodyWriter(body);
-  if (body === undefined) return [...parts, url].join(' ');
-  if (r.bodyRebuilt) return `${BODY_REBUILT} ${writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ')}`;
-  if (!own) return writer ? `${writer} | ${[...parts, '--data-binary', '@-', url].join(' ')}` : [...parts, '--data-binary', shellQuote(body), url].join(' ');
-  if (writer) return redact.shown([[`${writer} | `, true], [[...parts, '--data-binary', '@-', url].join(' '), false]]);
-  return redact.shown([[`${parts.join(' ')} --data-binary `, false], [shellQuote(body), true], [` ${url}`, false]]);
+  const data: ShownPart[] = body.missing ? [[` --data-binary ${shellQuote(body.missing)}`, false]] : given.query ? [[' -G --data-binary @-', false]]
+    : body.data === undefined ? [] : body.writer ? [[' --data-binary @-', false]] : [[' --data-binary ', false], [shellQuote(body.data), body.own]];
+  const curl: ShownPart[] = [[parts.join(' '), false], ...data, [` ${given.url}`, false]];
+  const input: ShownPart | undefined = given.query ? [given.query, false] : body.writer ? [body.writer, body.own] : undefined;
+  const piped: ShownPart[] = input ? [[`${input[0]} | `, input[1]], ...curl] : curl;
+  const pieces: ShownPart[] = !given.fields ? piped : input ? [[`${given.fields} | { `, false], ...piped, ['; } 3<&0', false]] : [[`${given.fields} | `, false], ...piped];
+  const text = body.own ? redact.shown(joinedParts(pieces)) : pieces.map(([t]) => t).join('');
+  return r.bodyRebuilt && body.data !== undefined ? `${BODY_REBUILT} ${text}` : text;
+}
+
+/** Adjacent parts of one kind as one part. */
+function joinedParts(parts: readonly ShownPart[]): ShownPart[] {
+  const out: [string, boolean][] = [];
+  for (const [text, own] of parts) {
+    const last = out.at(-1);
+    if (last && last[1] === own) last[0] += text;
+    else out.push([text, own]);
+  }
+  return out;
 }

@@ -14,20 +14,24 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEADER_PAST_LATIN1, shellQuote, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEADER_PAST_LATIN1, shellQuote, TOO_LONG_FOR_CURL, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange, SecretSource } from './report.js';
 
 export const REPLAY_FILE = 'replay.sh';
 
 /** A secret header as a curl command writes it: its name any token (RFC 9110 5.6.2), a ' in it as
- *  shellQuote writes one. */
-const SECRET_HEADER = /-H '((?:[!#$%&*+.^_`|~0-9A-Za-z-]|'\\'')+): «secret header: [^»']*»'/g;
+ *  shellQuote writes one; as an argument, or as a line of the file curl reads them from (a % in it
+ *  as printf's format writes one: exchange-text.ts, fieldsWriter). */
+const SECRET_HEADER = /-H '((?:[!#$%&*+.^_`|~0-9A-Za-z-]|'\\'')+): «secret header: [^»']*»'|printf '((?:[!#$&*+.^_`|~0-9A-Za-z-]|%%|'\\'')+): «secret header: [^»']*»\\n'/g;
 
 /** A header field whose value is a shell variable's, its name as it was spelled: in double quotes
  *  where nothing of it is special there, else single-quoted. */
 const variableField = (name: string, variable: string): string =>
   (/^[A-Za-z0-9_.+%&#*^|~-]+$/.test(name) ? `"${name}: $${variable}"` : `${shellQuote(`${name}: `)}"$${variable}"`);
+
+/** A line of a secret header whose value is a shell variable's, for curl's -H @file. */
+const variableLine = (name: string, variable: string): string => `printf ${shellQuote(`${name.replaceAll('%', '%%')}: %s\\n`)} "$${variable}"`;
 
 /** The shell variable that stands for a secret header's value: X-Api-Key -> HEADER_X_API_KEY. The
  *  prefix keeps it off every variable a shell or the script sets (Path as PATH, IFS, REPLAY_MAX_TIME)
@@ -60,8 +64,9 @@ const MASKED_KINDS: Readonly<Record<string, string>> = {
   personal: 'personal data', credential: 'a credential', 'secret header': 'a secret header\'s value outside its field',
   secret: 'a value the run learned is secret', withheld: 'text the reports withhold',
 };
-/** The name a masked value stands under just before it: a JSON member's, a query or form parameter's, a header's. */
-const NAME_BEFORE = /(?:"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*"?|[?&']([A-Za-z_][A-Za-z0-9_.-]*)=|-H '([A-Za-z0-9-]+): [^']*)$/;
+/** The name a masked value stands under just before it: a JSON member's, a query or form parameter's,
+ *  a header's (an argument, or a line of the file curl reads them from). */
+const NAME_BEFORE = /(?:"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*"?|[?&']([A-Za-z_][A-Za-z0-9_.-]*)=|-H '([A-Za-z0-9-]+): [^']*|printf '([A-Za-z0-9-]+): [^']*)$/;
 
 /** The masked values left in a curl command, in words: each kind, with the name it stands under
  *  where the command shows one (userName), distinct, in order; no value, nor any of the marker's text. */
@@ -73,7 +78,7 @@ function maskedValues(curl: string): string[] {
   const words = found.map(({ at, marker }) => {
     const kind = MASKED_KINDS[/^«([a-z ]+):/.exec(marker)![1]!]!;
     const n = NAME_BEFORE.exec(curl.slice(Math.max(0, at - 200), at));
-    const name = n?.[1] ?? n?.[2] ?? n?.[3];
+    const name = n?.[1] ?? n?.[2] ?? n?.[3] ?? n?.[4];
     return name ? `${kind} (${name})` : kind;
   });
   return [...new Set(words)];
@@ -205,8 +210,8 @@ export function replayScript(report: Report): string {
     const [variablesBefore, variableForBefore] = [new Map(variables), new Map(variableFor)];
     let k = 0;
     const fieldVariables: string[] = []; // the variables of its secret fields
-    const curl = command.replace(SECRET_HEADER, (_m, quoted: string) => {
-      const name = quoted.replaceAll(`'\\''`, "'");
+    const curl = command.replace(SECRET_HEADER, (_m, quoted: string | undefined, inFile: string | undefined) => {
+      const name = quoted?.replaceAll(`'\\''`, "'") ?? inFile!.replaceAll(`'\\''`, "'").replaceAll('%%', '%');
       const field = count(name.toLowerCase());
       const source = sources?.[k++];
       // A probe run's secret headers are its --header values; traffic's are the clients' own.
@@ -223,7 +228,7 @@ export function replayScript(report: Report): string {
         variables.set(variable, what);
       }
       fieldVariables.push(variable);
-      return `-H ${variableField(name, variable)}`;
+      return quoted === undefined ? variableLine(name, variable) : `-H ${variableField(name, variable)}`;
     }).replace(MASKED_MEMBER, (m, member: string, colon: string) => {
       const field = ex && suppliedField(ex, member);
       if (!field) return m;
@@ -244,6 +249,8 @@ export function replayScript(report: Report): string {
       steps.push(`echo ${quoted}${shellQuote(`: not replayed: ${why}`)}`);
     };
     const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
+      : curl.startsWith(HEAD_TOO_LONG_FOR_CURL) ? 'its request head is more than 1 MiB, which curl does not send (it says "Out of memory")'
+      : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'

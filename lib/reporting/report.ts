@@ -13,7 +13,7 @@ import { failLine, type LineFit } from '../checks/fail-line.js';
 import { answerHeadOf, type Exchange } from '../http/exchange.js';
 import { published } from './boundary.js';
 import { printedLength, shownMessage, shownPath, printedValue } from './display.js';
-import { curlCommand, CUT_SHORT, requestText, responseText, secretFieldsOf } from './exchange-text.js';
+import { curlCommand, CUT_SHORT, requestText, responseText, secretFieldsOf, shownLine } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
 import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
@@ -278,11 +278,12 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     const head = answerHeadOf(ex);
     return {
       id: ex.id,
-      title: ex.title,
+      // A recorded exchange's title and URL are as long as its URL: cut (its curl sends it whole).
+      title: shownLine(ex.title, scope),
       source: ex.origin.source,
       ...(ex.origin.case !== undefined ? { case: ex.origin.case } : {}),
       method: ex.request.method,
-      url: scope.text(ex.request.url),
+      url: shownLine(scope.text(ex.request.url), scope),
       ...(head ? { status: head.status } : {}),
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
       ...(ex.error?.kind === 'not-recorded' ? { answerNotRecorded: true as const } : {}),
