@@ -155,7 +155,7 @@ describe('--generate 1000 --seed 1 against the reference', () => {
     expect(c.status).toBe('failed');
     // The run sends no secret (no --header, no accounts): nothing in a generated request is masked.
     for (const text of [c.replay!, c.shrunk!.request, c.shrunk!.curl]) expect(text).not.toMatch(MARKER);
-    for (const curl of [c.replay!, c.shrunk!.curl]) expect(curl).toContain(`head -c 6398 /dev/zero | tr '\\0' 'x'; printf '\\177'; printf %s '\\u0000"}'`);
+    for (const curl of [c.replay!, c.shrunk!.curl]) expect(curl).toContain(`head -c 6398 /dev/zero | tr '\\0' 'x'; printf '\\177\\\\u0000"}'`);
     expect(c.shrunk!.request).toContain(`\n\n{"searchValues":"&%Δ\\\\\\u001f${'x'.repeat(6398)}\\x7f\\u0000"}`);
     expect(readFileSync(join(dir, 'replay.sh'), 'utf8')).not.toContain('not replayed');
     // Its DEL and every other control character written by their bytes: the very request is sent again.

@@ -127,6 +127,14 @@ describe('replay.sh of a recorded request past the system\'s limit on one argume
     for (const got of requests) expect(got.body.toString()).toBe(body);
   }, 60_000);
 
+  it('sends a body of 120 000 control characters each between plain ones (each once a command of its own: dash ended on 240 000 of them) byte for byte', async () => {
+    const body = 'a\u0001'.repeat(120_000);
+    const { code, stdout, stderr, requests } = await replayed(await reportOf(recorded('POST', '/supportstateuser', [['Content-Type', 'application/octet-stream']], body)));
+    expect([code, stderr]).toEqual([0, '']);
+    expectReplayed(stdout, requests.length);
+    for (const got of requests) expect(got.body.equals(Buffer.from(body))).toBe(true);
+  }, 60_000);
+
   it('does not send a request with a body and a URL of 300 KiB (curl reads a query from a file only as a GET\'s), saying so in one line', async () => {
     const ex = recorded('POST', `/supportstateuser?q=${QUERY}`, [['Content-Type', 'application/json']], BODY);
     const { code, stdout, stderr, requests } = await replayed(await reportOf(ex));
