@@ -322,17 +322,18 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const r = ex.request;
   // curl reads [ ] { } in a URL as globs and resolves dot segments: off, where the URL has them.
   const path = r.url.replace(/[?#].*$/s, '');
-  // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
-  // own Accept-Encoding kept: curl then adds none).
   // Each field as it was sent (names as spelled, repeats apart, in order), where the exchange has them.
-  const sent = new Set(fieldsAsSent(r.headers, r.rawHeaders).map(([k]) => k.toLowerCase()));
-  const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
-  const head = headMethod(r);
   // A header's text is its bytes read as Latin-1 (PAST_LATIN1), sent as those bytes, a recording's
   // as any other: the harness sent a HAR's so (undici). A header of no value is written `Name;`
   // (curl drops `Name: `). A rebuilt body's length is its own, not the recorded Content-Length
   // (curl writes it).
   const fields = curlFields(r);
+  // The names sent (Content-Length, which curlFields may leave out, is none that is asked of them).
+  const sent = new Set(fields.map(([k]) => k.toLowerCase()));
+  // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
+  // own Accept-Encoding kept: curl then adds none).
+  const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
+  const head = headMethod(r);
   const pastLatin1 = fields.some(([k, v]) => PAST_LATIN1.test(k) || PAST_LATIN1.test(v));
   const lines = fields.map(([k, v]) => { const field = redact.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
