@@ -184,34 +184,53 @@ const FRAMING = new Set(['content-length', 'host']);
 /** What forwarding needs of a raw header list ([name, value, name, value, …], as received), read in
  *  one pass: the end-to-end headers in order and case (the hop-by-hop ones left out, Host replaced
  *  when asked), and the message's framing. No header object is built for it. */
-interface Head {
+export interface Head {
   readonly headers: string[];
   /** Transfer-Encoding, repeats joined with ", " (as Node joins them). */
   readonly te?: string;
   /** The first Content-Length (Node's parser has refused two that differ). */
   readonly length?: string;
+  /** Whether `headers` has a Trailer field. */
+  readonly trailer: boolean;
 }
 
-function headOf(raw: readonly string[], replaceHost?: string): Head {
+/** What headOf reads of a header name, by its lower case: one of HOP_BY_HOP, or one of the framing
+ *  fields it records. */
+const enum Named { Other, HopByHop, Host, TransferEncoding, ContentLength, Connection, Trailer }
+const NAMED = new Map<string, Named>([
+  ...[...HOP_BY_HOP].map((n) => [n, Named.HopByHop] as const),
+  ['host', Named.Host], ['transfer-encoding', Named.TransferEncoding], ['content-length', Named.ContentLength], ['connection', Named.Connection], ['trailer', Named.Trailer],
+]);
+/** The lengths of those names: any other name is none of them, and is not lower-cased (most of a
+ *  head's names; a lower case of a name with capitals is a new string each time). */
+const NAMED_LENGTHS = new Set([...NAMED.keys()].map((n) => n.length));
+const namedAs = (name: string): Named => (NAMED_LENGTHS.has(name.length) ? NAMED.get(name.toLowerCase()) ?? Named.Other : Named.Other);
+/** A Connection value that names no field but one removed anyway (the usual `keep-alive`): nothing more to remove. */
+const NAMES_NONE = /^[\t ]*(?:keep-alive)?[\t ]*$/i;
+
+export function headOf(raw: readonly string[], replaceHost?: string): Head {
   const headers: string[] = [];
   let te: string | undefined;
   let length: string | undefined;
   let connection: string[] | undefined;
   let host = false;
+  let trailer = false;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
-    if (name === 'host') host = true;
-    else if (name === 'transfer-encoding') te = te === undefined ? value : `${te}, ${value}`;
-    else if (name === 'content-length') length ??= value;
-    else if (name === 'connection') (connection ??= []).push(value);
-    if (HOP_BY_HOP.has(name)) continue;
-    headers.push(raw[i]!, name === 'host' && replaceHost ? replaceHost : value);
+    switch (namedAs(raw[i]!)) {
+      case Named.Other: headers.push(raw[i]!, value); continue;
+      case Named.Host: host = true; headers.push(raw[i]!, replaceHost || value); continue;
+      case Named.ContentLength: length ??= value; headers.push(raw[i]!, value); continue;
+      case Named.Trailer: trailer = true; headers.push(raw[i]!, value); continue;
+      case Named.TransferEncoding: te = te === undefined ? value : `${te}, ${value}`; continue;
+      case Named.Connection: if (!NAMES_NONE.test(value)) (connection ??= []).push(value); continue;
+      case Named.HopByHop: continue;
+    }
   }
   // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which requires one (RFC 9112 3.2).
   if (replaceHost && !host) headers.unshift('Host', replaceHost);
   // Names a Connection header lists are hop-by-hop too, wherever they came: a second pass, only for
-  // a name not left out already (`Connection: keep-alive`, on most requests and answers, needs none).
+  // a value that names one (`Connection: keep-alive`, on most requests and answers, names none).
   if (connection) {
     const named = new Set<string>();
     for (const v of connection) {
@@ -223,10 +242,10 @@ function headOf(raw: readonly string[], replaceHost?: string): Head {
     if (named.size) {
       const kept: string[] = [];
       for (let i = 0; i < headers.length; i += 2) if (!named.has(headers[i]!.toLowerCase())) kept.push(headers[i]!, headers[i + 1]!);
-      return { headers: kept, te, length };
+      return { headers: kept, te, length, trailer: trailer && !named.has('trailer') };
     }
   }
-  return { headers, te, length };
+  return { headers, te, length, trailer };
 }
 
 /** An http(s) absolute form's authority, and the path and query after it as sent. */
@@ -848,7 +867,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // client. There it announces nothing that can come, and is left out rather than a 502 given.
       const chunked = !bodiless && back.length === undefined && res.useChunkedEncodingByDefault;
       try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, (chunked ? back.headers : without(back.headers, 'trailer')) as unknown as OutgoingHttpHeaders);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, (chunked || !back.trailer ? back.headers : without(back.headers, 'trailer')) as unknown as OutgoingHttpHeaders);
       } catch (e) {
         answer.resume();
         relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
