@@ -141,7 +141,7 @@ describe('replay.sh of a recorded request past the system\'s limit on one argume
     expect([code, stderr, requests]).toEqual([0, '', []]);
     const lines = stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^[A-Z-]+ \((?:MUST|SHOULD)\) proxy\.1: not replayed: its URL or request target is too long for the command line of curl \(Linux takes 128 KiB in one argument\), and is no query curl reads from a file \(-G, for a request without a body\); or a header field too long for it holds a line break$/);
+    for (const line of lines) expect(line).toMatch(/^[A-Z-]+ \((?:MUST|SHOULD)\) proxy\.1: not replayed: its method, URL or request target is too long for the command line of curl \(Linux takes 128 KiB in one argument\), and is no query curl reads from a file \(-G, for a request without a body\); or a header field too long for it holds a line break$/);
   }, 60_000);
 });
 
@@ -185,4 +185,30 @@ describe('the reports of a recorded request with a URL and a header value of var
       expect(latin1(got.fields.find(([k]) => k === 'X-Big')?.[1])).toBe(latin1(value));
     }
   }, 120_000);
+});
+
+describe('the reports of a recorded exchange with a method of 270 000 characters and a reason phrase of a mebibyte', () => {
+  it('cut both at MAX_SHOWN_LINE in the texts and summary.json, saying how long each was; replay.sh says in one line that curl takes no such method', async () => {
+    const method = 'PROPFINDX'.repeat(30_000);
+    // Words of letters (no t, f or n first, no digit): a text of more than 50 000 JSON values is withheld whole.
+    const reason = 'Okay Good '.repeat(104_858).slice(0, 1024 * KIB);
+    const ex = { ...recorded(method, '/supportstateuser', []) };
+    const report = await reportOf({ ...ex, response: recordedResponse(200, { 'content-type': 'application/json; charset=utf-8' }, Buffer.from(JSON.stringify({ ...record, unknownMember: 1 })), reason) });
+    const [shown] = report.exchanges;
+    const cut = (length: number) => new RegExp(`… \\(${length} characters; the rest not shown\\)$`);
+    const requestLine = shown!.request.split('\n')[0]!;
+    const statusLine = shown!.response.split('\n')[0]!;
+    // (One word: a cut leaves its last word out, as ever, so no part of this one is shown.)
+    expect(requestLine.endsWith(` ${target.url}/supportstateuser`)).toBe(true);
+    expect(requestLine.length).toBeLessThan(MAX_SHOWN_LINE + 100);
+    expect(requestLine.slice(0, requestLine.indexOf(` ${target.url}`))).toMatch(cut(method.length));
+    expect(statusLine.length).toBeLessThan(MAX_SHOWN_LINE + 100);
+    expect(statusLine).toMatch(cut(reason.length));
+    const summary = summaryOf(report).exchanges[0]!;
+    expect(summary.method.length).toBeLessThan(MAX_SHOWN_LINE + 100);
+    expect(summary.method).toMatch(cut(method.length));
+    const { code, stdout, stderr, requests } = await replayed(report);
+    expect([code, stderr, requests]).toEqual([0, '', []]);
+    for (const line of stdout.trimEnd().split('\n')) expect(line).toMatch(/^[A-Z-]+ \((?:MUST|SHOULD)\) proxy\.1: not replayed: its method, URL or request target is too long for the command line of curl/);
+  }, 60_000);
 });

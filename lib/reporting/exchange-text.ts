@@ -91,7 +91,7 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const head = [`${r.method} ${shownLine(redact.text(r.url), redact)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
+  const head = [`${shownLine(redact.text(r.method), redact)} ${shownLine(redact.text(r.url), redact)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
@@ -110,7 +110,7 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   const r = answerHeadOf(ex);
   if (!r) return `(no response: ${ex.error?.message ?? 'unknown'})`;
   // The reason phrase as it came (peer text, searched as any is), where the source has one.
-  const head = [`HTTP ${r.status}${r.reason ? ` ${redact.line(r.reason)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
+  const head = [`HTTP ${r.status}${r.reason ? ` ${shownLine(redact.line(r.reason), redact)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
   // A head kept without its body (Exchange.answerHead): the body is said to be missing, and why.
   // A body decoded is shown decoded, as the checks read it; one left as received says why it is not read.
   const decoded = ex.response?.contentCoding !== undefined && !ex.response.contentCoding.error;
@@ -260,7 +260,7 @@ const fieldsWriter = (fields: readonly string[]): string =>
 /** What starts a curl command of a request curl cannot be given as sent: a URL or request target
  *  too long for its command line and no query it reads from a file (-G, a request without a body),
  *  or header fields read from a file, one holding a line break. replay.sh does not run it. */
-export const TOO_LONG_FOR_CURL = ": 'a URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
+export const TOO_LONG_FOR_CURL = ": 'a method, URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
 
 /** The most bytes of a request head curl 7.88 sends (DYN_HTTP_REQUEST: it says "Out of memory"),
  *  less room for the fields it adds. */
@@ -349,10 +349,11 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   let room = LONG_ARGUMENTS - Buffer.byteLength(shownUrl) - Buffer.byteLength(target ?? '');
   const asArguments = lines.every((f) => { const fits = fitsArgument(f, true, room); room -= Buffer.byteLength(f); return fits; });
   // What curl cannot be given as sent: a URL or target too long, a field read from a file that holds a line break.
-  const tooLong = !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS)) || (!asArguments && lines.some((f) => /[\r\n]/.test(f)));
+  const method = redact.text(r.method);
+  const tooLong = !fitsArgument(method, false, LONG_ARGUMENTS) || !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS)) || (!asArguments && lines.some((f) => /[\r\n]/.test(f)));
   // Read on standard input, or on descriptor 3 where the body or the query comes on standard input.
   const piped = byQuery || body.writer !== undefined;
-  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(target !== undefined ? ['--request-target', shellArg(target)] : []), ...(head ? [] : ['-X', shellWord(r.method)])];
+  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(target !== undefined ? ['--request-target', shellArg(target)] : []), ...(head ? [] : ['-X', shellWord(method)])];
   if (asArguments) for (const field of lines) parts.push('-H', shellArg(field, true));
   else parts.push('-H', piped ? '@/dev/fd/3' : '@-');
   const command = commandOf(ex, redact, body, parts, {
@@ -360,7 +361,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
     ...(asArguments ? {} : { fields: fieldsWriter(lines) }),
     ...(byQuery ? { query: `{ ${formatWriters(unfragmented.slice(at + 1), false, '').join('; ')}; }` } : {}),
   }, sent);
-  const headBytes = Buffer.byteLength(target ?? url) + lines.reduce((n, f) => n + Buffer.byteLength(f) + 2, 0);
+  const headBytes = Buffer.byteLength(method) + Buffer.byteLength(target ?? url) + lines.reduce((n, f) => n + Buffer.byteLength(f) + 2, 0);
   return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 

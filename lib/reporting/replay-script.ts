@@ -250,7 +250,7 @@ export function replayScript(report: Report): string {
     };
     const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
       : curl.startsWith(HEAD_TOO_LONG_FOR_CURL) ? 'its request head is more than 1 MiB, which curl does not send (it says "Out of memory")'
-      : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
+      : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its method, URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'

@@ -282,7 +282,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       title: shownLine(ex.title, scope),
       source: ex.origin.source,
       ...(ex.origin.case !== undefined ? { case: ex.origin.case } : {}),
-      method: ex.request.method,
+      method: shownLine(scope.text(ex.request.method), scope),
       url: shownLine(scope.text(ex.request.url), scope),
       ...(head ? { status: head.status } : {}),
       ...(ex.error ? { error: scope.text(ex.error.message) } : {}),
