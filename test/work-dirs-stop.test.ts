@@ -63,7 +63,10 @@ describe('temporary directories of the presentation and the HTML', () => {
     for (const name of [...removed, ...kept]) make(name, name.endsWith('Recent') ? undefined : old);
     const r = await runCli(['--reports', 'summary', '--report-dir', join(base, 'reports')], { TMPDIR: base });
     expect(r.code).toBe(0);
-    expect(readdirSync(base).sort()).toEqual([...kept, 'reports'].sort());
+    // What the run left there of the harness's and of the test's; not another tool's (tsx, a run from
+    // source, keeps its cache in the temporary directory: tsx-<uid>).
+    const ours = (n: string) => n === 'reports' || [...removed, ...kept].includes(n) || Object.values(SHARED_WORK).some((p) => n.startsWith(p));
+    expect(readdirSync(base).filter(ours).sort()).toEqual([...kept, 'reports'].sort());
     expect(r.stdout).not.toContain('cannot remove');
   }, 120_000);
 
