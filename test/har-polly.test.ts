@@ -2,7 +2,7 @@
 // node-http adapter records what a Node client sends and its fs persister writes a HAR 1.2 file.
 // The harness judges that file as it judges Chromium's: conformant for the reference, the fault's
 // check failing for a faulty one.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { Polly } from '@pollyjs/core';
 import FSPersister from '@pollyjs/persister-fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
-import { FAULTS } from '../lib/reference/variants.js';
+import { FAULTS, STYLES } from '../lib/reference/variants.js';
 import { LEAN, runCli } from './helpers/cli.js';
 import { SOAP_REQUEST } from './helpers/reference.js';
 
@@ -36,14 +36,15 @@ function send(base: string, path: string, headers: Record<string, string>, body:
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** What a Node client sends, recorded by Polly into a HAR; the path of that file. */
-async function recordWithPolly(ref: RunningReference, name: string): Promise<string> {
+async function recordWithPolly(ref: RunningReference, name: string, more: Record<string, string> = {}): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'polly-'));
   const polly = new Polly(name, { adapters: ['node-http'], persister: 'fs', persisterOptions: { fs: { recordingsDir: dir } }, mode: 'record', logLevel: 'silent' });
+  const json = { ...JSON_TYPE, ...more };
   try {
-    expect(await send(ref.url, '/supportstateuser', JSON_TYPE, '{"userName":"jdoe.support"}')).toBe(200);
-    expect(await send(ref.url, '/json/reply/SupportStateUserLoginRequest?callback=cb', JSON_TYPE, '{}')).toBe(200);
-    expect(await send(ref.url, '/user/confirmemail', JSON_TYPE, '{"recoveryToken":"r","ownerId":7}')).toBe(200);
-    expect(await send(ref.url, '/soap11', { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest' }, SOAP_REQUEST)).toBe(200);
+    expect(await send(ref.url, '/supportstateuser', json, '{"userName":"jdoe.support"}')).toBe(200);
+    expect(await send(ref.url, '/json/reply/SupportStateUserLoginRequest?callback=cb', json, '{}')).toBe(200);
+    expect(await send(ref.url, '/user/confirmemail', json, '{"recoveryToken":"r","ownerId":7}')).toBe(200);
+    expect(await send(ref.url, '/soap11', { 'content-type': 'text/xml; charset=utf-8', soapaction: 'ImpersonateLogoutRequest', ...more }, SOAP_REQUEST)).toBe(200);
   } finally {
     await polly.stop(); // writes the recording
   }
@@ -56,8 +57,13 @@ async function recordWithPolly(ref: RunningReference, name: string): Promise<str
 describe('--har on a recording Polly.JS wrote', () => {
   let plain: RunningReference;
   let broken: RunningReference;
-  beforeAll(async () => { [plain, broken] = await Promise.all([startReference(), startReference({ variants: FAULTS.filter((f) => f.name === 'callback-renamed') })]); });
-  afterAll(async () => { await Promise.all([plain.close(), broken.close()]); });
+  let gzip: RunningReference;
+  let notGzip: RunningReference;
+  beforeAll(async () => {
+    [plain, broken, gzip, notGzip] = await Promise.all([startReference(), startReference({ variants: FAULTS.filter((f) => f.name === 'callback-renamed') }),
+      startReference({ variants: STYLES.filter((s) => s.name === 'gzip') }), startReference({ variants: FAULTS.filter((f) => f.name === 'gzip-header-plain-body') })]);
+  });
+  afterAll(async () => { await Promise.all([plain.close(), broken.close(), gzip.close(), notGzip.close()]); });
 
   it('of the reference: conformant, every recorded exchange judged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'polly-run-'));
@@ -65,6 +71,25 @@ describe('--har on a recording Polly.JS wrote', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/judged 4 recorded exchanges/);
     expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
+  });
+
+  it('of the reference in its gzip style asked for gzip (each answer kept coded, as a JSON array of its chunks in base64): conformant, every exchange judged on its decoded body', async () => {
+    const har = await recordWithPolly(gzip, 'gzip', { 'accept-encoding': 'gzip' });
+    const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: { response: { content: { text: string; encoding?: string } } }[] } }).log.entries;
+    expect(entries.map((e) => [e.response.content.encoding, e.response.content.text.startsWith('[')])).toEqual(entries.map(() => ['base64', true]));
+    const dir = mkdtempSync(join(tmpdir(), 'polly-run-'));
+    const r = await runCli([...LEAN, '--har', har, '--report-dir', dir, '--quiet']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/judged 4 recorded exchanges/);
+    expect(r.stdout).toMatch(/Verdict: CONFORMANT/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { checks: { id: string; status: string }[] };
+    expect(summary.checks.filter((c) => ['CONTENT-CODING', 'JSON-VALUE-MEMBERS', 'SOAP-ENVELOPE-NS'].includes(c.id)).map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  it('of a reference saying gzip of bodies it did not code, asked for gzip: exit 1, CONTENT-CODING failing', async () => {
+    const r = await runCli([...LEAN, '--har', await recordWithPolly(notGzip, 'not-gzip', { 'accept-encoding': 'gzip' }), '--report-dir', mkdtempSync(join(tmpdir(), 'polly-run-')), '--quiet']);
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    expect(r.stdout).toMatch(/✗ CONTENT-CODING \[MUST/);
   });
 
   it("of a faulty reference: exit 1, the fault's check failing", async () => {

@@ -14,7 +14,7 @@ import type { chainUnchecked, many, none } from 'stream-chain';
 import type { parser } from 'stream-json';
 import type { pick } from 'stream-json/filters/pick.js';
 import type { streamArray } from 'stream-json/streamers/stream-array.js';
-import { appliedCodings, recorderDecodedAnswer } from '../http/content-coding.js';
+import { acceptEncodingOf, appliedCodings, decodedAnswer, recorderDecodedAnswer } from '../http/content-coding.js';
 import { bodyPastCap, exchangeHeaders, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { detachedCopy } from '../detached.js';
 import { withThousands } from '../digits.js';
@@ -33,6 +33,17 @@ class NotBase64 extends HarProblem {}
 function isBase64(text: string): boolean {
   const t = text.replace(/\s+/g, '');
   return t.length % 4 === 0 && !/[^A-Za-z0-9+/=]/.test(t) && !/=[^=]/.test(t) && !/={3}/.test(t);
+}
+
+/** Polly.JS's recording of a content-coded answer (its node-http adapter, getBodyFromChunks): the
+ *  chunks as received, still coded, each in base64, as a JSON array under encoding "base64". No base64
+ *  text starts with "[", so no other text reads so. Undefined for any other text. */
+function pollyChunks(text: string): Buffer | undefined {
+  if (!text.startsWith('[')) return undefined;
+  let chunks: unknown;
+  try { chunks = JSON.parse(text); } catch { return undefined; }
+  if (!Array.isArray(chunks) || !chunks.every((c): c is string => typeof c === 'string' && isBase64(c))) return undefined;
+  return Buffer.concat(chunks.map((c) => Buffer.from(c, 'base64')));
 }
 
 interface HarHeader { readonly name?: unknown; readonly value?: unknown }
@@ -116,6 +127,14 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   const codings = appliedCodings(received.headers['content-encoding']);
   const pastCap = () => ({ ...base, ...head, error: bodyPastCap(maxBodyBytes, codings.length ? ` once decoded from ${codings.join(', ')}` : '') });
   if (text === TOO_LONG) return pastCap();
+  // Polly.JS's coded answer: the bytes received, decoded as a probe decodes them (the codings the
+  // request offered; RFC 9110 8.4), not as a recorder's text already decoded.
+  const polly = res.content?.encoding === 'base64' ? pollyChunks(text) : undefined;
+  if (polly) {
+    if (polly.length > maxBodyBytes) return pastCap();
+    const answer = decodedAnswer(res.status, received.headers, polly, received.reason, received.raw, acceptEncodingOf(request.headers), maxBodyBytes);
+    return 'pastCapHow' in answer ? { ...base, ...head, error: bodyPastCap(maxBodyBytes, answer.pastCapHow) } : { ...base, response: answer };
+  }
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
   if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
   // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
