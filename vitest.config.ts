@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'harness',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/setup/ram-tmpdir.ts'],
+          globalSetup: ['test/setup/current-build.ts', 'test/setup/ram-tmpdir.ts'],
           setupFiles: ['test/setup/kill-owned.ts'],
           // Generous: many tests run the whole CLI as a child process, several at once, on a shared 2-core
           // machine. A limit only catches a hang; no test asserts on how long anything took. (240 s was
