@@ -4,6 +4,7 @@
 // check failing for a faulty one.
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import NodeHttpAdapter from '@pollyjs/adapter-node-http';
@@ -12,6 +13,7 @@ import FSPersister from '@pollyjs/persister-fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../lib/reference/server.js';
 import { FAULTS, STYLES } from '../lib/reference/variants.js';
+import { exchangeOfEntry } from '../lib/traffic/har.js';
 import { LEAN, runCli } from './helpers/cli.js';
 import { SOAP_REQUEST } from './helpers/reference.js';
 
@@ -96,5 +98,33 @@ describe('--har on a recording Polly.JS wrote', () => {
     const r = await runCli([...LEAN, '--har', await recordWithPolly(broken, 'broken'), '--report-dir', mkdtempSync(join(tmpdir(), 'polly-run-')), '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ JSONP-CALLBACK \[MUST/);
+  });
+});
+
+describe("an entry in Polly.JS's form of a coded answer, against the body cap", () => {
+  /** An entry whose answer is `body` gzipped, recorded as Polly does: its chunks in base64, a JSON array. */
+  const entry = (body: Buffer, chunk: number) => {
+    const coded = gzipSync(body);
+    const chunks = Array.from({ length: Math.ceil(coded.length / chunk) }, (_, i) => coded.subarray(i * chunk, (i + 1) * chunk).toString('base64'));
+    return {
+      request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: [{ name: 'accept-encoding', value: 'gzip' }] },
+      response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }, { name: 'content-encoding', value: 'gzip' }], content: { text: JSON.stringify(chunks), encoding: 'base64' } },
+    };
+  };
+  const body = Buffer.from(JSON.stringify({ pad: 'x'.repeat(40_000), n: [...Array(2000).keys()] }));
+
+  it('within the cap coded and decoded: the bytes decoded, the codings recorded as undone here', () => {
+    const ex = exchangeOfEntry(entry(body, 1000), 0, 1 << 20);
+    expect(ex.response?.body.equals(body)).toBe(true);
+    expect(ex.response?.contentCoding).toEqual({ codings: ['gzip'] });
+  });
+
+  it('past the cap once decoded: too large, "once decoded from gzip"', () => {
+    expect(exchangeOfEntry(entry(body, 1000), 0, 20_000).error).toEqual({ kind: 'too-large', message: 'response body exceeded the 20000 bytes cap once decoded from gzip' });
+  });
+
+  it('past the cap as received: too large, not "once decoded"', () => {
+    const coded = gzipSync(body).length;
+    expect(exchangeOfEntry(entry(body, 1000), 0, coded - 1).error).toEqual({ kind: 'too-large', message: `response body exceeded the ${coded - 1} bytes cap` });
   });
 });

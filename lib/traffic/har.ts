@@ -131,7 +131,8 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   // request offered; RFC 9110 8.4), not as a recorder's text already decoded.
   const polly = res.content?.encoding === 'base64' ? pollyChunks(text) : undefined;
   if (polly) {
-    if (polly.length > maxBodyBytes) return pastCap();
+    // (Past the cap as received: not "once decoded", as pastCap says of a recorder's decoded text.)
+    if (polly.length > maxBodyBytes) return { ...base, ...head, error: bodyPastCap(maxBodyBytes) };
     const answer = decodedAnswer(res.status, received.headers, polly, received.reason, received.raw, acceptEncodingOf(request.headers), maxBodyBytes);
     return 'pastCapHow' in answer ? { ...base, ...head, error: bodyPastCap(maxBodyBytes, answer.pastCapHow) } : { ...base, response: answer };
   }
