@@ -35,7 +35,7 @@ import { isJsonObject, type JsonValue } from '../lib/json/value.js';
 import { serviceStackError } from '../lib/reference/error-replies.js';
 import type { Variant } from '../lib/reference/profile.js';
 import { startReference } from '../lib/reference/server.js';
-import { curlCommand, requestText } from '../lib/reporting/exchange-text.js';
+import { BODY_TOO_LONG, curlCommand, MAX_REPLAYED_BODY, requestText } from '../lib/reporting/exchange-text.js';
 import { MAX_SHOWN_TEXT, Redactor } from '../lib/reporting/redact.js';
 import { replayBounds } from '../lib/reporting/replay-script.js';
 import { FAULTS } from '../lib/reference/variants.js';
@@ -436,13 +436,20 @@ describe('reporting an oversized request', () => {
     }
   });
 
-  it('a body of millions of one character (a client\'s, seen by the proxy) still gets its short curl', () => {
-    // A back-reference pattern overflowed the stack here at about 4 MB, and took the reports with it.
-    const body = `{"userName":"${'a'.repeat(8 * 1024 * 1024)}"}`;
-    const ex: Exchange = { id: 'big', title: 'big', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0, request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body } };
-    const curl = curlCommand(ex, new Redactor({ showPersonalData: true, secrets: [] }), BOUNDS);
-    expect(curl).toContain(`head -c ${8 * 1024 * 1024} /dev/zero | tr '\\0' 'a'`);
-    expect(curl.length).toBeLessThan(1000);
+  it('a body of one character repeated up to MAX_REPLAYED_BODY (a client\'s, seen by the proxy) gets its short curl; past it, the body is left out', () => {
+    // A back-reference pattern overflowed the stack on such a run at about 4 MB, and took the reports
+    // with it; past MAX_REPLAYED_BODY the body is no longer redacted for its command (its memory).
+    const curlOf = (n: number) => {
+      const body = `{"userName":"${'a'.repeat(n)}"}`;
+      const ex: Exchange = { id: 'big', title: 'big', origin: { source: 'proxy', vouched: false }, startedAt: '', durationMs: 0, request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body } };
+      return curlCommand(ex, new Redactor({ showPersonalData: true, secrets: [] }), BOUNDS);
+    };
+    const within = curlOf(MAX_REPLAYED_BODY - 20);
+    expect(within).toContain(`head -c ${MAX_REPLAYED_BODY - 20} /dev/zero | tr '\\0' 'a'`);
+    expect(within.length).toBeLessThan(1000);
+    const past = curlOf(8 * 1024 * 1024);
+    expect(past).toContain(`--data-binary '${BODY_TOO_LONG}'`);
+    expect(past.length).toBeLessThan(1000);
   });
 });
 

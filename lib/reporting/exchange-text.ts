@@ -60,12 +60,25 @@ const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders 
     return `${field.slice(0, field.length - value.length)}${shownLine(value, redact)}`;
   });
 
-/** A request body as shown: redacted whole, then cut at MAX_SHOWN_TEXT like a response's (an
- *  oversized generated request is over a megabyte). */
+/** A request body as shown: redacted, then cut at MAX_SHOWN_TEXT like a response's (an oversized
+ *  generated request is over a megabyte). One longer than REDACTED_WINDOW is redacted in its first
+ *  REDACTED_WINDOW characters only, then cut as the head of an answer kept cut is (Redactor.cut's
+ *  `head`): redacted whole, a client's body of 4 MiB took the proxy's report from 180 to 760 MB. */
 function requestBody(body: string, redact: Redactor): string {
+  if (body.length > REDACTED_WINDOW) return `${redact.cut(body.slice(0, REDACTED_WINDOW), MAX_SHOWN_TEXT, true).text}\n… (${body.length} characters; the rest not shown)`;
   const shown = redact.cut(body, MAX_SHOWN_TEXT);
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
+
+/** What of a long request body is redacted to show its first MAX_SHOWN_TEXT characters: those, and
+ *  room for the markers of the secrets among them (a short secret's marker is longer than it). */
+const REDACTED_WINDOW = MAX_SHOWN_TEXT + 64 * 1024;
+
+/** A request body a curl command carries at most (characters), other than the harness's own: the
+ *  command holds it redacted, and redacting costs about a hundred bytes per character at its peak
+ *  (the proxy's report of one 4 MiB body reached 760 MB). A longer one is left out, and its command
+ *  is not replayed. */
+export const MAX_REPLAYED_BODY = 512 * 1024;
 
 /** What stands for a request body that went past the cap: shown, and in its curl command, which
  *  replay.sh then does not run (a replay without the body would be another request). */
@@ -74,6 +87,8 @@ export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
 export const BODY_NOT_RECORDED = '«request body not recorded»';
 /** What stands for a request body still coming when its answer was whole (the proxy's): not recorded. */
 export const BODY_UNFINISHED = '«request body still coming when its answer was whole: not recorded»';
+/** What stands, in a curl command, for a request body longer than MAX_REPLAYED_BODY. */
+export const BODY_TOO_LONG = `«request body longer than the ${MAX_REPLAYED_BODY / 1024} KiB a replay carries: left out»`;
 /** What stands, in a curl command, for a request body of bytes that are not UTF-8: the exchange
  *  holds its text (U+FFFD for the bad bytes), which curl would send as other bytes. */
 export const BODY_NOT_UTF8 = '«request body of bytes that are not UTF-8: not kept as sent»';
@@ -378,6 +393,8 @@ function bodyOf(ex: Exchange, redact: Redactor): CurlBody {
   if (missing) return { missing, own: false };
   if (r.body === undefined) return { own: false };
   const own = !r.bodyRebuilt && ownRequestBody(ex);
+  // The harness's own text is sent as it is, whatever its length; another is redacted for the command.
+  if (!own && r.body.length > MAX_REPLAYED_BODY) return { missing: BODY_TOO_LONG, own: false };
   const data = own ? r.body : redact.text(r.body);
   const writer = bodyWriter(data);
   return { data, own, ...(writer ? { writer } : {}) };

@@ -14,7 +14,7 @@ import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operat
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEADER_PAST_LATIN1, shellQuote, TOO_LONG_FOR_CURL, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, BODY_TOO_LONG, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEADER_PAST_LATIN1, MAX_REPLAYED_BODY, shellQuote, TOO_LONG_FOR_CURL, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange, SecretSource } from './report.js';
 
@@ -252,6 +252,7 @@ export function replayScript(report: Report): string {
       : curl.startsWith(HEAD_TOO_LONG_FOR_CURL) ? 'its request head is more than 1 MiB, which curl does not send (it says "Out of memory")'
       : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its method, URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
+      : curl.includes(BODY_TOO_LONG) ? `its request body is longer than the ${MAX_REPLAYED_BODY / 1024} KiB a replay carries (redacting a longer one for its command costs the run hundreds of megabytes)`
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'
           : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent'
