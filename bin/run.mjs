@@ -56,7 +56,10 @@ function builtNow() {
       mkdirSync(lock);
       break;
     } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
+      if (e.code !== 'EEXIST') {
+        process.stderr.write(`${name}: dist/ was not built from the current sources, and cannot be built here (${e.code}): running the sources through tsx\n`);
+        return false;
+      }
     }
     try {
       if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
