@@ -5,7 +5,7 @@ import { acceptEncodingOf } from '../http/content-coding.js';
 import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
-import { MAX_SHOWN_TEXT, ownRequestBody, type Redactor, type ShownPart } from './redact.js';
+import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart } from './redact.js';
 import { markersIn } from './sensitive-ranges.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
@@ -62,17 +62,12 @@ const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders 
 
 /** A request body as shown: redacted, then cut at MAX_SHOWN_TEXT like a response's (an oversized
  *  generated request is over a megabyte). One longer than REDACTED_WINDOW is redacted in its first
- *  REDACTED_WINDOW characters only, then cut as the head of an answer kept cut is (Redactor.cut's
- *  `head`): redacted whole, a client's body of 4 MiB took the proxy's report from 180 to 760 MB. */
+ *  REDACTED_WINDOW characters only (Redactor.head). */
 function requestBody(body: string, redact: Redactor): string {
-  if (body.length > REDACTED_WINDOW) return `${redact.cut(body.slice(0, REDACTED_WINDOW), MAX_SHOWN_TEXT, true).text}\n… (${body.length} characters; the rest not shown)`;
+  if (body.length > REDACTED_WINDOW) return redact.head(body, '\n');
   const shown = redact.cut(body, MAX_SHOWN_TEXT);
   return shown.omitted ? `${shown.text}\n… (${shown.omitted} more characters not shown)` : shown.text;
 }
-
-/** What of a long request body is redacted to show its first MAX_SHOWN_TEXT characters: those, and
- *  room for the markers of the secrets among them (a short secret's marker is longer than it). */
-const REDACTED_WINDOW = MAX_SHOWN_TEXT + 64 * 1024;
 
 /** A request body a curl command carries at most (characters), other than the harness's own: the
  *  command holds it redacted, and redacting costs about a hundred bytes per character at its peak
@@ -377,7 +372,10 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
     ...(byQuery ? { query: `{ ${formatWriters(unfragmented.slice(at + 1), false, '').join('; ')}; }` } : {}),
   }, sent);
   const headBytes = Buffer.byteLength(method) + Buffer.byteLength(target ?? url) + lines.reduce((n, f) => n + Buffer.byteLength(f) + 2, 0);
-  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
+  // A part longer than the redactor reads whole is written by its head (Redactor.head): the head it
+  // is in is longer than curl sends.
+  const shownByHead = [r.method, r.url, r.asSent?.target ?? '', r.asSent?.origin ?? '', ...fields.flat()].some((t) => t.length > MAX_REDACTED_TEXT);
+  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 
 /** A request's body as its curl command sends it: `missing`, a marker standing for it (replay.sh

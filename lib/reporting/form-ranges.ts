@@ -33,7 +33,8 @@ export function formRanges(text: string, kindOf: KindOf): SensitiveRange[] {
       if (inString) [value, read] = [text.slice(start, inString.end), inString.read];
     }
     if (!kind || !value) continue;
-    const decoded = safeDecode(read.replace(/\+/g, ' '));
+    // Split and joined: a pattern's replace of a million plus signs took 300 MB.
+    const decoded = safeDecode(read.split('+').join(' '));
     out.push({ start, end: start + value.length, kind, shape: decoded, values: decoded === value ? [decoded] : [decoded, value], spelling: sep === '=' ? 'url' : 'text' });
   }
   return out;

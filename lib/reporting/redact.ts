@@ -85,6 +85,18 @@ export const MIN_SCANNED = 4;
 export const MIN_PART = 8;
 /** Characters of a body an output shows at most (exchange-text.ts cuts there): learned at least that far. */
 export const MAX_SHOWN_TEXT = 256 * 1024;
+/** What of a long text is redacted to show its first MAX_SHOWN_TEXT characters (Redactor.head):
+ *  those, and room for the markers of the secrets among them (a short secret's marker is longer). */
+export const REDACTED_WINDOW = MAX_SHOWN_TEXT + 64 * 1024;
+/** A text (a recorded URL, request target, method or header field: every body an output shows is
+ *  cut shorter before) longer than this is shown by its head (Redactor.head), never read whole: its
+ *  request's head is then longer than curl sends (1 MiB) anyway. Read whole, a recorded URL of 9 MB
+ *  overflowed a pattern's stack (an internal error) at 1.3 GB. */
+export const MAX_REDACTED_TEXT = 2 * 1024 * 1024;
+/** Any text a scan reads at most (a curl command holds several parts): a longer one is shown by its
+ *  head. Texts of 4.4 million characters of each shape that overflowed a pattern at 9 million were
+ *  read whole without one. */
+const MAX_SCANNED_TEXT = 4 * 1024 * 1024;
 /** Fingerprints of learned values a run keeps at most: 3 * 2^20, in a table of 16 MiB allocated once
  *  (fingerprints.ts), so a run's memory is the same at 10 000 accounts as at 100 000. Past it, what is
  *  learned is masked by name and shape only, and the report says so (boundWarning). */
@@ -136,19 +148,45 @@ export function* emailMatches(text: string): Generator<RegExpExecArray> {
   }
 }
 /** Tokens for layer 3: what identifiers, keys, tokens, e-mail addresses and datetimes are made of (a
- *  colon joins when a letter or digit follows it: 00:00:00 is one token, "name: value" two). */
-const TOKEN = /(?:[\p{L}\p{N}_@+~.-]|:(?=[\p{L}\p{N}]))+/gu;
-const TRIM = /^[.@:-]+|[.@:-]+$/g;
+ *  colon joins when a letter or digit follows it: 00:00:00 is one token, "name: value" two). Matched
+ *  in pieces that tokenMatches joins: a pattern of the whole token, its loop unbounded, kept a
+ *  backtrack entry per character, and a token of nine million overflowed the expression's stack (an
+ *  internal error: one client's request stopped the proxy's judge). */
+const TOKEN_PIECE = /(?:[\p{L}\p{N}_@+~.-]|:(?=[\p{L}\p{N}])){1,4096}/gu;
+/** The tokens of a text (runs of letters, digits, _ @ + ~ . -, and colons before a letter or digit),
+ *  whatever their length, with where each starts: TOKEN_PIECE's matches, those side by side joined (a
+ *  token runs as far as it can, so two never touch). */
+function* tokenMatches(text: string): Generator<{ readonly 0: string; readonly index: number }> {
+  let start = -1;
+  let end = -1;
+  for (const m of text.matchAll(TOKEN_PIECE)) {
+    if (m.index === end) { end += m[0].length; continue; }
+    if (start >= 0) yield { 0: text.slice(start, end), index: start };
+    start = m.index;
+    end = m.index + m[0].length;
+  }
+  if (start >= 0) yield { 0: text.slice(start, end), index: start };
+}
+/** A token less its leading and trailing . @ : - by codes (a pattern anchored at the end read a long
+ *  run of them again from each of its characters). */
+function trimmed(token: string): string {
+  let a = 0;
+  let b = token.length;
+  while (a < b && asciiTrimmed(token.charCodeAt(a))) a++;
+  while (b > a && asciiTrimmed(token.charCodeAt(b - 1))) b--;
+  return a === 0 && b === token.length ? token : token.slice(a, b);
+}
 const NOT_ASCII = /[^\0-\x7f]/;
-/** ASCII codes that TOKEN takes (letters, digits, _ @ + ~ . -); a colon only when a letter or digit follows. */
+/** ASCII codes that a token takes (letters, digits, _ @ + ~ . -); a colon only when a letter or digit follows. */
 const ASCII_TOKEN = new Uint8Array(128).map((_, c) => (/[\p{L}\p{N}_@+~.-]/u.test(String.fromCharCode(c)) ? 1 : 0));
 const asciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-/** Trimmed as TRIM trims: . @ : - */
+/** Trimmed from a token's ends (trimmed): . @ : - */
 const asciiTrimmed = (c: number): boolean => c === 0x2e || c === 0x40 || c === 0x3a || c === 0x2d;
 /** The words of the text of ASCII `codes[0, n)` as wordsOf gives them: the start and end of each in
- *  turn written to `into` (room for n + 1), their count times two returned. Letters of either case are
- *  read alike, so the bounds of a text are those of its lower case. */
-function asciiBounds(codes: Uint8Array, n: number, into: Int32Array): number {
+ *  turn written to `into` (room for n + 1, or for as many as a call without `into` counted), their
+ *  count times two returned. Letters of either case are read alike, so the bounds of a text are those
+ *  of its lower case. */
+function asciiBounds(codes: Uint8Array, n: number, into?: Int32Array): number {
   let found = 0;
   let start = -1;
   for (let i = 0; i <= n; i++) {
@@ -160,7 +198,10 @@ function asciiBounds(codes: Uint8Array, n: number, into: Int32Array): number {
     let b = i;
     while (a < b && asciiTrimmed(codes[a]!)) a++;
     while (b > a && asciiTrimmed(codes[b - 1]!)) b--;
-    if (b > a) { into[found++] = a; into[found++] = b; }
+    if (b > a) {
+      if (into) { into[found] = a; into[found + 1] = b; }
+      found += 2;
+    }
     start = -1;
   }
   return found;
@@ -168,7 +209,8 @@ function asciiBounds(codes: Uint8Array, n: number, into: Int32Array): number {
 /** wordsOf for ASCII text, by codes rather than a Unicode pattern and a replace per token: the same words. */
 function asciiWords(t: string): string[] {
   const codes = Buffer.from(t, 'latin1');
-  const bounds = new Int32Array(codes.length + 1);
+  // Counted first: room for n + 1 bounds was four bytes a character (40 MB for a value of 10 MB).
+  const bounds = new Int32Array(codes.length > 4096 ? asciiBounds(codes, codes.length) : codes.length + 1);
   const found = asciiBounds(codes, codes.length, bounds);
   const out: string[] = [];
   for (let k = 0; k < found; k += 2) out.push(t.slice(bounds[k], bounds[k + 1]));
@@ -214,9 +256,52 @@ function asciiScan(value: string): number {
 }
 /** Every token of a canonical text, its leading and trailing dots, @, colons and dashes trimmed
  *  (exported for test/redact-words.test.ts). */
-export const wordsOf = (canonicalText: string): string[] => (NOT_ASCII.test(canonicalText)
-  ? [...canonicalText.matchAll(TOKEN)].map((m) => m[0].replace(TRIM, '')).filter((t) => t.length > 0)
-  : asciiWords(canonicalText));
+export function wordsOf(canonicalText: string): string[] {
+  if (!NOT_ASCII.test(canonicalText)) return asciiWords(canonicalText);
+  const out: string[] = [];
+  eachWord(canonicalText, (w) => out.push(w));
+  return out;
+}
+/** Values whose words fingerprint() reads one by one (eachWord), never all at once. */
+const STREAMED_WORDS = 64 * 1024;
+/** Per BMP code unit beyond ASCII: 1 when it is a letter or digit (a token's), 2 when not, 0 not yet asked. */
+const LETTER_OR_DIGIT = new Uint8Array(0x10000);
+const LETTER_OR_DIGIT_PATTERN = /^[\p{L}\p{N}]$/u;
+/** Whether the code point at `i` of `t` (beyond ASCII) is a letter or digit; its length in code units. */
+function letterOrDigitAt(t: string, i: number): boolean {
+  const c = t.codePointAt(i)!;
+  if (c > 0xffff) return LETTER_OR_DIGIT_PATTERN.test(String.fromCodePoint(c));
+  if (LETTER_OR_DIGIT[c] === 0) LETTER_OR_DIGIT[c] = LETTER_OR_DIGIT_PATTERN.test(String.fromCharCode(c)) ? 1 : 2;
+  return LETTER_OR_DIGIT[c] === 1;
+}
+/** Whether a token goes on at `i` of `t`: a letter, a digit, _ @ + ~ . -, or a colon before one of the first two. */
+function inTokenAt(t: string, i: number): boolean {
+  const c = t.charCodeAt(i);
+  if (c < 0x80) {
+    if (ASCII_TOKEN[c] === 1) return true;
+    if (c !== 0x3a || i + 1 >= t.length) return false;
+    const d = t.charCodeAt(i + 1);
+    return d < 0x80 ? asciiAlnum(d) : letterOrDigitAt(t, i + 1);
+  }
+  return letterOrDigitAt(t, i);
+}
+/** wordsOf's words of a canonical text, in order, one at a time, read by code units (no match
+ *  objects: a value of 10 MB has a million words). */
+function eachWord(canonicalText: string, f: (word: string) => void): void {
+  const t = canonicalText;
+  const n = t.length;
+  let start = -1;
+  for (let i = 0; i <= n;) {
+    const width = i < n && t.charCodeAt(i) >= 0xd800 && t.charCodeAt(i) <= 0xdbff && i + 1 < n && t.charCodeAt(i + 1) >= 0xdc00 && t.charCodeAt(i + 1) <= 0xdfff ? 2 : 1;
+    if (i < n && inTokenAt(t, i)) { if (start < 0) start = i; i += width; continue; }
+    if (start >= 0) {
+      const w = trimmed(t.slice(start, i));
+      if (w.length > 0) f(w);
+      start = -1;
+    }
+    i += width;
+  }
+}
 /** Two words in a row, as one fingerprint (a space is never part of a token). */
 const pair = (a: string, b: string): string => `${a} ${b}`;
 /** A word or value the harness writes itself (harness-words.ts): never learned, never masked. */
@@ -255,23 +340,36 @@ function harnessRange(codes: Uint8Array, from: number, to: number): boolean {
   return false;
 }
 /** fingerprint()'s tokens and pairs of an ASCII value, its codes in CODES and the bounds of its
- *  words in BOUNDS (`found` of them): the same fingerprints, added in the same order, as from
- *  wordsOf(canonicalValue(value)), with no string made. */
-function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean): void {
-  const tokens = scannedTokens;
+ *  words in BOUNDS (`found` of them; `tokens` of MIN_SCANNED characters or more), or in `codes` and
+ *  `bounds`: the same fingerprints, added in the same order, as from wordsOf(canonicalValue(value)),
+ *  with no string made. */
+function learnAscii(fingerprints: FingerprintSet, found: number, withParts: boolean, pairs: boolean, tokens = scannedTokens, codes: Uint8Array = CODES, bounds: Int32Array = BOUNDS): void {
   for (let k = 0; k < found; k += 2) {
-    const from = BOUNDS[k]!;
-    const to = BOUNDS[k + 1]!;
-    if (to - from >= MIN_SCANNED && (tokens === 1 || withParts || to - from >= MIN_PART) && !harnessRange(CODES, from, to)) fingerprints.addFolded(CODES, from, to);
+    const from = bounds[k]!;
+    const to = bounds[k + 1]!;
+    if (to - from >= MIN_SCANNED && (tokens === 1 || withParts || to - from >= MIN_PART) && !harnessRange(codes, from, to)) fingerprints.addFolded(codes, from, to);
   }
   if (!pairs) return;
   for (let k = 2; k < found; k += 2) {
-    const from = BOUNDS[k - 2]!;
-    const to = BOUNDS[k - 1]!;
-    const from2 = BOUNDS[k]!;
-    const to2 = BOUNDS[k + 1]!;
-    if (to - from + to2 - from2 >= MIN_SCANNED && !(harnessRange(CODES, from, to) && harnessRange(CODES, from2, to2))) fingerprints.addFoldedPair(CODES, from, to, from2, to2);
+    const from = bounds[k - 2]!;
+    const to = bounds[k - 1]!;
+    const from2 = bounds[k]!;
+    const to2 = bounds[k + 1]!;
+    if (to - from + to2 - from2 >= MIN_SCANNED && !(harnessRange(codes, from, to) && harnessRange(codes, from2, to2))) fingerprints.addFoldedPair(codes, from, to, from2, to2);
   }
+}
+
+/** learnAscii of a long ASCII value (past ASCII_LEARNED_LENGTH), its codes and bounds made for it:
+ *  a byte a character and two numbers a word, where its words' strings and pairs were 30 bytes a
+ *  character. */
+function learnLongAscii(fingerprints: FingerprintSet, value: string, withParts: boolean, pairs: boolean): void {
+  const codes = Buffer.from(value, 'latin1');
+  for (let i = 0; i < codes.length; i++) codes[i] = lowerAscii(codes[i]!);
+  const bounds = new Int32Array(asciiBounds(codes, codes.length));
+  const found = asciiBounds(codes, codes.length, bounds);
+  let tokens = 0;
+  for (let k = 0; k < found; k += 2) if (bounds[k + 1]! - bounds[k]! >= MIN_SCANNED) tokens++;
+  learnAscii(fingerprints, found, withParts, pairs, tokens, codes, bounds);
 }
 
 interface Secret {
@@ -285,26 +383,53 @@ interface Secret {
 
 const FOLDED_ONLY = /[\\&%]/;
 
+/** Values at least this long have their spellings made only for a text that may hold one (a
+ *  spelling is never shorter than the value less two characters: SecretTable.within). Kept made, a
+ *  value of 9 MiB's hex, reversed and six base64 spellings held 143 MB per scope that learned it. */
+const LAZY_SPELLED = 64 * 1024;
+
 /** The values a scope searches for: every spelling (canonical form, hex, reversed) of each; and their
- *  base64 spellings. */
+ *  base64 spellings. A value of LAZY_SPELLED characters or more is kept as it is (`long`). */
 class SecretTable {
   readonly spelled = new Map<string, Secret>();
   readonly base64 = new Map<string, string>();
+  private readonly long: { readonly value: string; readonly kind: Kind }[] = [];
 
   add(value: string, kind: Kind): void {
+    if (value.length >= LAZY_SPELLED) {
+      if (!this.long.some((l) => l.value === value)) this.long.push({ value, kind });
+      return;
+    }
+    SecretTable.spell(value, kind, this.spelled, this.base64);
+  }
+
+  /** Every spelling of `value` (canonical, hex, reversed, base64) put in `spelled` and `base64`. */
+  private static spell(value: string, kind: Kind, spelled: Map<string, Secret>, base64: Map<string, string>): void {
     const c = canonicalValue(value);
-    if (c.length < MIN_SCANNED || this.spelled.has(c) || harnessWord(c)) return;
+    if (c.length < MIN_SCANNED || spelled.has(c) || harnessWord(c)) return;
     const mark = marker(kind, value);
     const short = c.length < MIN_PART;
-    this.spelled.set(c, { marker: mark, whole: short, folds: FOLDED_ONLY.test(c) });
+    spelled.set(c, { marker: mark, whole: short, folds: FOLDED_ONLY.test(c) });
     if (short) return;
-    for (const s of secretSpellings(value)) if (!this.spelled.has(s)) this.spelled.set(s, { marker: mark, whole: false, folds: FOLDED_ONLY.test(s) });
+    for (const s of secretSpellings(value)) if (!spelled.has(s)) spelled.set(s, { marker: mark, whole: false, folds: FOLDED_ONLY.test(s) });
     // Lower case: searched for in the canonical reading (escapes decoded, letters folded).
-    for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) this.base64.set(b.toLowerCase(), mark);
+    for (const b of base64Spellings(value)) if (b.length >= MIN_BASE64) base64.set(b.toLowerCase(), mark);
+  }
+
+  /** The spellings a reading of at most `length` characters may hold: the table's own, with those of
+   *  each long value that may fit, made now and dropped after (its canonical form and reversal are as
+   *  long as it, its hex twice as long at least, its base64 4/3 as long less two characters). */
+  within(length: number): { readonly spelled: ReadonlyMap<string, Secret>; readonly base64: ReadonlyMap<string, string> } {
+    const fit = this.long.filter((l) => l.value.length - 2 <= length);
+    if (!fit.length) return this;
+    const spelled = new Map(this.spelled);
+    const base64 = new Map(this.base64);
+    for (const l of fit) SecretTable.spell(l.value, l.kind, spelled, base64);
+    return { spelled, base64 };
   }
 
   get empty(): boolean {
-    return this.spelled.size === 0;
+    return this.spelled.size === 0 && this.long.length === 0;
   }
 }
 
@@ -385,6 +510,8 @@ export class Redactor {
   /** The exchange this scope learned (learnExchange), and its words (cutWords) once a value cut
    *  before a cut mark is looked up in them (cutPrefixRanges). */
   private exchange: Exchange | undefined;
+  /** Learns fingerprints alone (learnFingerprints' scope, never shown): no spellings are kept. */
+  private fingerprintsOnly = false;
   private exchangeWords: string[] | undefined;
   /** cutWordLearned's answers by the word and the one before it: a text repeats its words. */
   private cutLearned: Map<string, number | undefined> | undefined;
@@ -460,8 +587,10 @@ export class Redactor {
   }
 
   private remember(value: string, kind: Kind, table: SecretTable = this.local): void {
-    if (this.own.has(canonicalValue(value))) return;
-    table.add(value, kind);
+    if (this.own.size > 0 && this.own.has(canonicalValue(value))) return;
+    // A scope that only learns fingerprints (learnFingerprints) is dropped unread: its table would hold
+    // each value's every spelling (hex, reversed, base64) for nothing, a value of 9 MiB's 150 MB.
+    if (!this.fingerprintsOnly) table.add(value, kind);
     // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
     if (kind === 'secret header') this.fingerprint(credentialText(value), false, false);
     else this.fingerprintTarget(value);
@@ -604,7 +733,10 @@ export class Redactor {
     // run-wide list of spelled secrets never grows with the number of accounts. Made only when a
     // walk needs one: most exchanges (a known URL, JSON both ways) learn fingerprints alone.
     let scope: Redactor | undefined;
-    const scoped = (): Redactor => (scope ??= this.scope());
+    const scoped = (): Redactor => {
+      if (!scope) { scope = this.scope(); scope.fingerprintsOnly = true; }
+      return scope;
+    };
     if (ex.origin?.source === 'generated') scoped().ownValues(ex);
     else {
       if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
@@ -647,12 +779,35 @@ export class Redactor {
     // By how it is fingerprinted, then the value itself: no key string built per value.
     const memo = value.length <= FINGERPRINTED_LENGTH ? this.shared.fingerprinted[(withParts ? 2 : 0) + (pairs ? 1 : 0)]! : undefined;
     if (memo?.has(value)) return;
-    this.fingerprintWords(wordsOf(canonicalText ?? canonicalValue(value)), withParts, pairs);
+    if (value.length > STREAMED_WORDS && !NOT_ASCII.test(value)) {
+      learnLongAscii(fingerprints, value, withParts, pairs);
+      if (!this.shared.batching) fingerprints.flush();
+      return;
+    }
+    const text = canonicalText ?? canonicalValue(value);
+    if (text.length > STREAMED_WORDS) this.fingerprintEachWord(text, withParts, pairs);
+    else this.fingerprintWords(wordsOf(text), withParts, pairs);
     // Remembered only when every fingerprint was taken (a full set takes none anyway).
     if (memo !== undefined && !fingerprints.full) {
       if (memo.size >= FINGERPRINTED_MAX) memo.clear();
       memo.add(detached ? value : detachedCopy(value));
     }
+  }
+
+  /** fingerprintWords(wordsOf(canonicalText)) read word by word, no list of them made: the same
+   *  fingerprints in the same order (tokens, then pairs). A value of 10 MB has a million words, and
+   *  their strings and pairs held at once took 130 MB. */
+  private fingerprintEachWord(canonicalText: string, withParts: boolean, pairs: boolean): void {
+    const { fingerprints } = this.shared;
+    let tokens = 0;
+    eachWord(canonicalText, (t) => { if (t.length >= MIN_SCANNED) tokens++; });
+    eachWord(canonicalText, (t) => { if (t.length >= MIN_SCANNED && (tokens === 1 || withParts || t.length >= MIN_PART) && !harnessWord(t)) fingerprints.add(t); });
+    if (!pairs) return;
+    let a: string | undefined;
+    eachWord(canonicalText, (b) => {
+      if (a !== undefined && a.length + b.length >= MIN_SCANNED && !(harnessWord(a) && harnessWord(b))) fingerprints.add(pair(a, b));
+      a = b;
+    });
   }
 
   /** fingerprint() of a value's words (canonical): each token, and every two words in a row. `own`:
@@ -920,6 +1075,7 @@ export class Redactor {
    *  known secret, and every token whose fingerprint was learned, replaced by its marker; never inside
    *  a marker already there. */
   private scan(text: string, ranges: Range[] = []): string {
+    if (text.length > MAX_SCANNED_TEXT) return this.head(text, ' ');
     const { global, fingerprints } = this.shared;
     const tables = this.local === global ? [global] : [global, this.local];
     // An e-mail address is personal data wherever it turns up (an error message, a stack trace, a
@@ -943,7 +1099,7 @@ export class Redactor {
     // A form or a URL query (URLSearchParams, HTML forms) writes a space as "+": read so as well, where
     // there is one ("Jane+Doe" is "Jane Doe"), for what a space changes (a value of several words, a
     // short one that stands whole); the tokens joined by "+" are looked up below.
-    const plus = c.text.includes('+') ? { ...c, text: c.text.replace(/\+/g, ' ') } : undefined;
+    const plus = c.text.includes('+') ? { ...c, text: c.text.split('+').join(' ') } : undefined;
     // Quoted-printable (a mail, a MIME part: =2D, soft line breaks) read apart, only where the text shows it.
     const qp = quotedPrintable(c, text);
     // \xHH, \u{H}, CSS escapes (\73 ) and full-width forms read apart, only where the text shows them.
@@ -953,7 +1109,10 @@ export class Redactor {
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
     // character data without CDATA delimiters and comments. Long secrets only.
     let views: Array<{ c: ReturnType<typeof canonical>; at: Uint32Array }> | undefined;
-    for (const table of tables) {
+    // No reading is longer than twice the text (the readings decode escapes: none grows a text).
+    const longest = 2 * Math.max(text.length, c.text.length);
+    for (const whole of tables) {
+      const table = whole.within(longest);
       for (const [needle, s] of table.spelled) {
         const readings = plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c];
         if (qp) readings.push(qp);
@@ -1130,6 +1289,9 @@ export class Redactor {
    */
   private cutPrefixRanges(text: string, c: CanonicalText, tables: readonly SecretTable[], ranges: Range[]): void {
     const t = c.text;
+    // What the readings of the last end found, with that end as written: a run of marks (a body of
+    // dots) has the same end before each of its marks, read once (read at each, 100 000 dots took 13 s).
+    let lastEnd: { readonly written: string; readonly starts: readonly (readonly [number, string])[] } | undefined;
     for (const m of t.matchAll(CUT_MARKS)) {
       const i = m.index;
       const start = this.cutSecretStart(t, i, tables);
@@ -1141,18 +1303,24 @@ export class Redactor {
       const mark = c.from[i]!;
       const from = Math.max(0, mark - CUT_READ);
       const written = text.slice(from, mark);
-      for (const [off, w, first] of cutEndVariants(written)) {
-        endReadings(w, true).forEach((r, k) => {
-          if (k < first || !r?.text.length) return;
-          let s = this.cutSecretStart(r.text, r.text.length, tables);
-          // An encoded run holding a learned token (as the scan reads a whole one), or whose whole an
-          // alive scope's exchange holds, masked there; of escapes, the last word they spell.
-          const run = k >= ENCODED_READINGS ? 0 : lastWordStart(r.text);
-          if (s < 0 && k >= ENCODED_READINGS && this.shared.fingerprints.size && learnedText(this.shared.fingerprints, r.text)) s = 0;
-          if (s < 0 && k > 0 && run < r.text.length && w.length - r.from[run]! >= MIN_BASE64 && this.cutRunHidden(written.slice(off + r.from[run]!))) s = run;
-          if (s >= 0) ranges.push([from + off + r.from[s]!, mark, `«secret: ${codePointCount(written.slice(off + r.from[s]!))} chars»`]);
-        });
+      let starts = lastEnd?.written === written ? lastEnd.starts : undefined;
+      if (starts === undefined) {
+        const found: (readonly [number, string])[] = [];
+        for (const [off, w, first] of cutEndVariants(written)) {
+          endReadings(w, true).forEach((r, k) => {
+            if (k < first || !r?.text.length) return;
+            let s = this.cutSecretStart(r.text, r.text.length, tables);
+            // An encoded run holding a learned token (as the scan reads a whole one), or whose whole an
+            // alive scope's exchange holds, masked there; of escapes, the last word they spell.
+            const run = k >= ENCODED_READINGS ? 0 : lastWordStart(r.text);
+            if (s < 0 && k >= ENCODED_READINGS && this.shared.fingerprints.size && learnedText(this.shared.fingerprints, r.text)) s = 0;
+            if (s < 0 && k > 0 && run < r.text.length && w.length - r.from[run]! >= MIN_BASE64 && this.cutRunHidden(written.slice(off + r.from[run]!))) s = run;
+            if (s >= 0) found.push([off + r.from[s]!, `«secret: ${codePointCount(written.slice(off + r.from[s]!))} chars»`]);
+          });
+        }
+        lastEnd = { written, starts: (starts = found) };
       }
+      for (const [at, shown] of starts) ranges.push([from + at, mark, shown]);
     }
   }
 
@@ -1162,8 +1330,9 @@ export class Redactor {
   private cutSecretStart(t: string, i: number, tables: readonly SecretTable[]): number {
     let found = -1;
     const at = (k: number): void => { found = found < 0 ? k : Math.min(found, k); };
-    for (const table of tables) {
-      for (const [needle, s] of table.spelled) {
+    for (const whole of tables) {
+      // A spelling ends at i at most: a longer one is neither whole there nor a prefix checked.
+      for (const [needle, s] of whole.within(i).spelled) {
         // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
         // its parts are searched for on their own.
         if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
@@ -1180,7 +1349,7 @@ export class Redactor {
     while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
     if (end - start < MIN_SCANNED) return found;
     const space = spacesBefore(t, start);
-    const before = space < start ? t.slice(wordBefore(t, space), space).replace(TRIM, '') : '';
+    const before = space < start ? trimmed(t.slice(wordBefore(t, space), space)) : '';
     const word = t.slice(start, end);
     const cut = learnedToken(this.shared.fingerprints, word) ? 0 : this.cutWordLearned(word, before);
     if (cut !== undefined) at(start + cut);
@@ -1274,7 +1443,7 @@ export class Redactor {
     const { fingerprints } = this.shared;
     let previous: { word: string; from: number; end: number } | undefined;
     const look = (raw: string, at: number): void => {
-      // The token less its leading and trailing . @ : - (TRIM), by codes: this runs per word of every text shown.
+      // The token less its leading and trailing . @ : - (trimmed), by codes: this runs per word of every text shown.
       let lead = 0;
       let end = raw.length;
       while (lead < end && asciiTrimmed(raw.charCodeAt(lead))) lead++;
@@ -1290,14 +1459,14 @@ export class Redactor {
       if (previous && !boundaryBetween(r.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), r.from[previous.from]!, to)) ranges.push([r.from[previous.from]!, to, '«secret: words»']);
       previous = { word: token, from, end: from + token.length };
     };
-    for (const m of r.text.matchAll(TOKEN)) {
+    for (const m of tokenMatches(r.text)) {
       const before = previous;
       look(m[0], m.index);
       // Words a "+" joins (a form's spaces), each looked up too, and every two in a row.
       if (plus && m[0].includes('+')) {
         const joined = previous;
         previous = before;
-        for (const w of plus.text.slice(m.index, m.index + m[0].length).matchAll(TOKEN)) look(w[0], m.index + w.index);
+        for (const w of tokenMatches(plus.text.slice(m.index, m.index + m[0].length))) look(w[0], m.index + w.index);
         previous = joined;
       }
       // Parts a colon joins (user:password, key:value), each looked up alone: the whole token is none learned.
@@ -1316,9 +1485,17 @@ export class Redactor {
   /** A body or any other text: structure first, then every learned secret. A text past the body
    *  limits cannot be walked safely, so it is withheld whole: nothing in it can leak. */
   text(text: string): string {
+    if (text.length > MAX_REDACTED_TEXT) return this.head(text, ' ');
     const passed = jsonLimitPassed(text);
     if (passed) return `«withheld: ${text.length} characters; the text ${limitMessage(passed)}»`;
     return this.scan(text, this.structure(text));
+  }
+
+  /** A text's first MAX_SHOWN_TEXT characters, only its first REDACTED_WINDOW redacted and cut as the
+   *  head of an answer kept cut is (cut's `head`), then `separator` and how long it is: a text too long
+   *  to redact whole (a client's body of 4 MiB, redacted whole, took the proxy's report to 760 MB). */
+  head(text: string, separator: string): string {
+    return `${this.cut(text.slice(0, REDACTED_WINDOW), MAX_SHOWN_TEXT, true).text}${separator}… (${text.length} characters; the rest not shown)`;
   }
 
   /**
@@ -1392,7 +1569,8 @@ export class Redactor {
 
   /** A header value, hidden when the header carries a secret. */
   header(name: string, value: string): string {
-    return this.secretHeaderName(name) ? marker('secret header', value) : this.scan(value);
+    if (this.secretHeaderName(name)) return marker('secret header', value);
+    return value.length > MAX_REDACTED_TEXT ? this.head(value, ' ') : this.scan(value);
   }
 
   /** A single received value of a member with the given sensitivity. */
@@ -1499,8 +1677,8 @@ function cutWords(ex: Exchange): string[] {
   for (const text of exchangeTexts(ex)) {
     const t = canonical(text.slice(0, MAX_CUT_SOURCE)).text;
     let previous: { word: string; end: number } | undefined;
-    for (const m of t.matchAll(TOKEN)) {
-      const word = m[0].replace(TRIM, '');
+    for (const m of tokenMatches(t)) {
+      const word = trimmed(m[0]);
       if (!word) continue;
       out.add(word);
       if (word.includes(':')) for (const part of word.split(':')) if (part) out.add(part);
@@ -1548,9 +1726,9 @@ const MAX_CUT_PASSES = 4;
 const CUT_READ = 3 * 4096;
 /** An escape a cut left open, ending in a character a cut may end after: \u{ and its digits. */
 const OPEN_ESCAPE = /\\u\{[0-9a-fA-F]{0,6}$/;
-/** A character of a token (TOKEN's but the colon). */
+/** A character of a token (a token's but the colon). */
 const TOKEN_CHAR = /[\p{L}\p{N}_@+~.-]/u;
-/** Where the token that ends `t` starts (TOKEN's characters, a colon before a letter or digit), or
+/** Where the token that ends `t` starts (a token's characters, a colon before a letter or digit), or
  *  t.length when `t` ends in none. */
 function lastWordStart(t: string): number {
   let k = t.length;
@@ -1793,8 +1971,8 @@ function casedRun(text: string, c: ReturnType<typeof canonical>, start: number, 
 function learnedText(fingerprints: FingerprintSet, decoded: string, depth = 1): boolean {
   const t = canonical(decoded).text;
   let previous: { word: string; end: number } | undefined;
-  for (const m of t.matchAll(TOKEN)) {
-    const token = m[0].replace(TRIM, '');
+  for (const m of tokenMatches(t)) {
+    const token = trimmed(m[0]);
     if (!token) continue;
     if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) return true;
     if (token.includes(':') && token.split(':').some((p) => p.length >= MIN_SCANNED && learnedToken(fingerprints, p))) return true;
@@ -1852,15 +2030,15 @@ function learnedUtf16(fingerprints: FingerprintSet, run: string): boolean {
  *  inside a longer token too (learnedParts), for text that is no garbage (a hex dump of two values in
  *  a row). */
 function learnedLongToken(fingerprints: FingerprintSet, decoded: string, inside = false): boolean {
-  for (const m of canonicalValue(decoded).matchAll(TOKEN)) {
-    const token = m[0].replace(TRIM, '');
+  for (const m of tokenMatches(canonicalValue(decoded))) {
+    const token = trimmed(m[0]);
     if (token.length >= MIN_PART && fingerprints.has(token)) return true;
     if (inside && token.length > MIN_PART && learnedParts(fingerprints, token).length) return true;
   }
   return false;
 }
 
-/** Characters that join the parts of one token (TOKEN's besides letters and digits). */
+/** Characters that join the parts of one token (a token's besides letters and digits). */
 const JOINS = /[_@+~.:-]/;
 /** Parts of a joined token looked up together at most (a secret of more joined parts is rare). */
 const MAX_JOINED_PARTS = 8;
