@@ -267,7 +267,7 @@ const STREAMED_WORDS = 64 * 1024;
 /** Per BMP code unit beyond ASCII: 1 when it is a letter or digit (a token's), 2 when not, 0 not yet asked. */
 const LETTER_OR_DIGIT = new Uint8Array(0x10000);
 const LETTER_OR_DIGIT_PATTERN = /^[\p{L}\p{N}]$/u;
-/** Whether the code point at `i` of `t` (beyond ASCII) is a letter or digit; its length in code units. */
+/** Whether the code point at `i` of `t` (beyond ASCII) is a letter or digit. */
 function letterOrDigitAt(t: string, i: number): boolean {
   const c = t.codePointAt(i)!;
   if (c > 0xffff) return LETTER_OR_DIGIT_PATTERN.test(String.fromCodePoint(c));
@@ -363,8 +363,8 @@ function learnAscii(fingerprints: FingerprintSet, found: number, withParts: bool
  *  a byte a character and two numbers a word, where its words' strings and pairs were 30 bytes a
  *  character. */
 function learnLongAscii(fingerprints: FingerprintSet, value: string, withParts: boolean, pairs: boolean): void {
+  // As written: the bounds, the harness's words and the fingerprints read letters of either case alike.
   const codes = Buffer.from(value, 'latin1');
-  for (let i = 0; i < codes.length; i++) codes[i] = lowerAscii(codes[i]!);
   const bounds = new Int32Array(asciiBounds(codes, codes.length));
   const found = asciiBounds(codes, codes.length, bounds);
   let tokens = 0;
@@ -393,11 +393,17 @@ const LAZY_SPELLED = 64 * 1024;
 class SecretTable {
   readonly spelled = new Map<string, Secret>();
   readonly base64 = new Map<string, string>();
+  /** Shortest first. */
   private readonly long: { readonly value: string; readonly kind: Kind }[] = [];
+  /** The last `within` that spelled long values: how many (the shortest), and the spellings. */
+  private expanded: { readonly fit: number; readonly spelled: ReadonlyMap<string, Secret>; readonly base64: ReadonlyMap<string, string> } | undefined;
 
   add(value: string, kind: Kind): void {
+    this.expanded = undefined;
     if (value.length >= LAZY_SPELLED) {
-      if (!this.long.some((l) => l.value === value)) this.long.push({ value, kind });
+      if (this.long.some((l) => l.value === value)) return;
+      this.long.push({ value, kind });
+      this.long.sort((a, b) => a.value.length - b.value.length);
       return;
     }
     SecretTable.spell(value, kind, this.spelled, this.base64);
@@ -420,12 +426,17 @@ class SecretTable {
    *  each long value that may fit, made now and dropped after (its canonical form and reversal are as
    *  long as it, its hex twice as long at least, its base64 4/3 as long less two characters). */
   within(length: number): { readonly spelled: ReadonlyMap<string, Secret>; readonly base64: ReadonlyMap<string, string> } {
-    const fit = this.long.filter((l) => l.value.length - 2 <= length);
-    if (!fit.length) return this;
-    const spelled = new Map(this.spelled);
-    const base64 = new Map(this.base64);
-    for (const l of fit) SecretTable.spell(l.value, l.kind, spelled, base64);
-    return { spelled, base64 };
+    let fit = 0;
+    while (fit < this.long.length && this.long[fit]!.value.length - 2 <= length) fit++;
+    if (!fit) return this;
+    // Kept for the next call (a scan asks at each cut mark) until another fits or a value is added.
+    if (this.expanded?.fit !== fit) {
+      const spelled = new Map(this.spelled);
+      const base64 = new Map(this.base64);
+      for (const l of this.long.slice(0, fit)) SecretTable.spell(l.value, l.kind, spelled, base64);
+      this.expanded = { fit, spelled, base64 };
+    }
+    return this.expanded;
   }
 
   get empty(): boolean {
