@@ -147,25 +147,21 @@ export function* emailMatches(text: string): Generator<RegExpExecArray> {
     if (m) { from = start + m[0].length; yield m; }
   }
 }
-/** Tokens for layer 3: what identifiers, keys, tokens, e-mail addresses and datetimes are made of (a
- *  colon joins when a letter or digit follows it: 00:00:00 is one token, "name: value" two). Matched
- *  in pieces that tokenMatches joins: a pattern of the whole token, its loop unbounded, kept a
- *  backtrack entry per character, and a token of nine million overflowed the expression's stack (an
- *  internal error: one client's request stopped the proxy's judge). */
-const TOKEN_PIECE = /(?:[\p{L}\p{N}_@+~.-]|:(?=[\p{L}\p{N}])){1,4096}/gu;
-/** The tokens of a text (runs of letters, digits, _ @ + ~ . -, and colons before a letter or digit),
- *  whatever their length, with where each starts: TOKEN_PIECE's matches, those side by side joined (a
- *  token runs as far as it can, so two never touch). */
+/** Tokens for layer 3: what identifiers, keys, tokens, e-mail addresses and datetimes are made of
+ *  (a colon joins when a letter or digit follows it: 00:00:00 is one token, "name: value" two): runs
+ *  of letters, digits, _ @ + ~ . - read by code points (inTokenAt). A pattern of the whole token, its
+ *  loop unbounded, kept a backtrack entry per character, and a token of nine million overflowed the
+ *  expression's stack (an internal error: one client's request stopped the proxy's judge). Each
+ *  token with where it starts. */
 function* tokenMatches(text: string): Generator<{ readonly 0: string; readonly index: number }> {
+  const n = text.length;
   let start = -1;
-  let end = -1;
-  for (const m of text.matchAll(TOKEN_PIECE)) {
-    if (m.index === end) { end += m[0].length; continue; }
-    if (start >= 0) yield { 0: text.slice(start, end), index: start };
-    start = m.index;
-    end = m.index + m[0].length;
+  for (let i = 0; i <= n;) {
+    const width = i < n && text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff && i + 1 < n && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff ? 2 : 1;
+    if (i < n && inTokenAt(text, i)) { if (start < 0) start = i; i += width; continue; }
+    if (start >= 0) { yield { 0: text.slice(start, i), index: start }; start = -1; }
+    i += width;
   }
-  if (start >= 0) yield { 0: text.slice(start, end), index: start };
 }
 /** A token less its leading and trailing . @ : - by codes (a pattern anchored at the end read a long
  *  run of them again from each of its characters). */
@@ -285,21 +281,12 @@ function inTokenAt(t: string, i: number): boolean {
   }
   return letterOrDigitAt(t, i);
 }
-/** wordsOf's words of a canonical text, in order, one at a time, read by code units (no match
- *  objects: a value of 10 MB has a million words). */
+/** wordsOf's words of a canonical text, in order, one at a time (no list of them: a value of 10 MB
+ *  has a million). */
 function eachWord(canonicalText: string, f: (word: string) => void): void {
-  const t = canonicalText;
-  const n = t.length;
-  let start = -1;
-  for (let i = 0; i <= n;) {
-    const width = i < n && t.charCodeAt(i) >= 0xd800 && t.charCodeAt(i) <= 0xdbff && i + 1 < n && t.charCodeAt(i + 1) >= 0xdc00 && t.charCodeAt(i + 1) <= 0xdfff ? 2 : 1;
-    if (i < n && inTokenAt(t, i)) { if (start < 0) start = i; i += width; continue; }
-    if (start >= 0) {
-      const w = trimmed(t.slice(start, i));
-      if (w.length > 0) f(w);
-      start = -1;
-    }
-    i += width;
+  for (const m of tokenMatches(canonicalText)) {
+    const w = trimmed(m[0]);
+    if (w.length > 0) f(w);
   }
 }
 /** Two words in a row, as one fingerprint (a space is never part of a token). */
