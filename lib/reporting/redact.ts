@@ -59,7 +59,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -1157,7 +1157,8 @@ export class Redactor {
         const whole = base64Text(run, MAX_BASE64_DECODED);
         // Text between bytes that are no UTF-8 (a serialized session): its long tokens only, whole.
         const lossy = whole === undefined ? base64Text(run, MAX_BASE64_DECODED, true) : undefined;
-        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && (learnedLongToken(fingerprints, lossy) || learnedTextGroups(fingerprints, run)))) {
+        if ((whole !== undefined && learnedText(fingerprints, whole)) || learnedStem(fingerprints, run) || learnedUtf16(fingerprints, run) || (lossy !== undefined && (learnedLongToken(fingerprints, lossy) || learnedTextGroups(fingerprints, run)))
+          || laterWindowLearned(fingerprints, run, 'base64')) {
           if (apart.length && !outsideLearned(fingerprints, run, apart)) for (const [a, b] of apart) ranges.push(at(m.index + a, m.index + b, b - a));
           else ranges.push(at(m.index, m.index + run.length, run.length));
           continue;
@@ -1175,57 +1176,98 @@ export class Redactor {
         const joined = run?.replace(/\s+/g, '');
         if (joined === undefined || joined.length < MIN_BASE64) continue;
         const decoded = base64Text(joined, MAX_BASE64_DECODED);
-        if ((decoded !== undefined && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined)) ranges.push(at(m.index, m.index + m[0].length, joined.length));
+        if ((decoded !== undefined && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined) || laterWindowLearned(fingerprints, joined, 'base64 lines')) ranges.push(at(m.index, m.index + m[0].length, joined.length));
       }
       // Base64 in groups of four with spaces between, read as one: text only (four-letter words in a row
       // look alike). The run less a few groups at either end too: words of four letters around it
       // ("echoed <groups> back") are read as groups.
       for (const m of c.text.matchAll(BASE64_GROUPS)) {
         const groups = groupsOf(m, /[^ \t]+/g);
-        const joinedOf = (first: number, last: number): string | undefined => casedRun(text, c, groups[first]![0], groups[last]![1] - groups[first]![0])?.replace(/[ \t]/g, '');
+        const last = groups.length - 1;
+        // Every group is four characters but the last: written as read (no escape in it), a window of
+        // groups is a slice of the run joined once, not joined again at each of the many reads below.
+        const from0 = groups[0]![0];
+        const asRead = c.to[groups[last]![1] - 1]! - c.from[from0]! === groups[last]![1] - from0;
+        const all = asRead ? text.slice(c.from[from0]!, c.to[groups[last]![1] - 1]!).replace(/[ \t]/g, '') : undefined;
+        const joinedOf = (first: number, end: number): string | undefined => all !== undefined
+          ? all.slice(4 * first, 4 * end + groups[end]![1] - groups[end]![0])
+          : casedRun(text, c, groups[first]![0], groups[end]![1] - groups[first]![0])?.replace(/[ \t]/g, '');
         // Whether groups[first..last] decode to text holding a learned token; `lossy`: to bytes that do, text or not.
         const holds = (first: number, last: number, lossy = false): boolean => {
           // Groups past what is decoded change nothing (four characters each, but the last).
-          const joined = joinedOf(first, Math.min(last, first + MAX_BASE64_DECODED / 4));
+          const joined = joinedOf(first, Math.min(last, first + DECODED_GROUPS));
           if (joined === undefined) return false;
+          groupCharactersDecoded += joined.length;
           // A last group of one character: a value's stable spelling (learnedStem) only where the
           // groups before it hold nothing learned, else a word after them (echoed <groups> a).
           if (joined.length % 4 === 1) return last > first && !holds(first, last - 1, lossy) && learnedStem(fingerprints, joined);
           const decoded = base64Text(joined, MAX_BASE64_DECODED, lossy);
           return (decoded !== undefined && (lossy || readsAsText(decoded)) && learnedText(fingerprints, decoded)) || learnedUtf16(fingerprints, joined);
         };
-        let hit: [number, number] | undefined;
-        groupWindows(groups.length, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
-        const last = groups.length - 1;
+        // Whether any groups from `first` to `end` hold one, read lossily window by window (each
+        // DECODED_GROUPS, half a window after the one before): one read where they fit in a window.
+        const anyHolds = (first: number, end: number): boolean => {
+          for (let s = first; ; s += DECODED_GROUPS / 2) {
+            if (holds(s, end, true)) return true;
+            if (s + DECODED_GROUPS >= end) return false;
+          }
+        };
+        let ofText: ((g: number) => boolean) | undefined;
         // Runs of groups side by side, of bytes that are no text (a hash's) and a secret's: groups of
         // four decode each to their own three bytes, so the whole, read lossily, holds the secret's
-        // text. Then the fewest groups that do, trimmed at both ends (the last start from which the
-        // groups to the end hold it, then the first end), widened over the groups beside them of text
-        // (the rest of the secret's: its other words, its padding), what is left out on either side
-        // holding nothing learned (the hashes stay as sent); else all of them. (Two texts side by side
-        // read as one: masked as one, above.)
-        if (hit === undefined && last > 1 && holds(0, last, true)) {
-          let first = last;
-          while (!holds(first, last, true)) first--;
-          let end = first;
-          while (!holds(first, end, true)) end++;
-          const ofText = textGroups(joinedOf(0, last)!);
+        // text. Then the fewest groups of `from..to` (which hold one) that do, trimmed at both ends (the
+        // last start from which the groups to `to` hold it, then the first end), widened over the
+        // groups beside them of text (the rest of the secret's: its other words, its padding), what is
+        // left out on either side holding nothing learned (the hashes stay as sent); else all of them.
+        // (Two texts side by side read as one: masked as one, above.) Past BISECTED_GROUPS groups, each
+        // end is found by halving: one group at a time, a run of 80 000 groups took 17 s to read. (Any
+        // groups found hold the secret, and the rest is read for others: halving never shows one.)
+        const fewest = (from: number, to: number): [number, number] => {
+          let first = to;
+          let end: number;
+          if (to - from <= BISECTED_GROUPS) {
+            while (!holds(first, to, true)) first--;
+            end = first;
+            while (!holds(first, end, true)) end++;
+          } else {
+            // holds(low, to), and not holds(high, to) (past `to`, none); then holds(first, end), not holds(first, low).
+            let [low, high] = [from, to + 1];
+            while (high - low > 1) { const mid = (low + high) >>> 1; if (holds(mid, to, true)) low = mid; else high = mid; }
+            first = low;
+            [low, end] = [first - 1, to];
+            while (end - low > 1) { const mid = (low + end) >>> 1; if (holds(first, mid, true)) end = mid; else low = mid; }
+          }
+          ofText ??= textGroups(joinedOf(0, last)!);
           while (first > 0 && ofText(first - 1)) first--;
           while (end < last && ofText(end + 1)) end++;
-          hit = (first > 0 && holds(0, first - 1, true)) || (end < last && holds(end + 1, last, true)) ? [0, last] : [first, end];
-        }
-        const found: Array<[number, number]> = hit === undefined ? [] : [hit];
+          return (first > 0 && anyHolds(0, first - 1)) || (end < last && anyHolds(end + 1, last)) ? [0, last] : [first, end];
+        };
         // A secret's groups a hash's group of a letter fuses to it (textGroupRuns): each run of groups
-        // of text, less a few at either end, read alone; the fewest groups masked, as above.
-        if (hit === undefined && last > 1) {
-          const joined = joinedOf(0, Math.min(last, MAX_BASE64_DECODED / 4));
+        // of text in groups[from..to] starting at `after` or later (one an earlier window holds was read
+        // there), less a few at either end, read alone; the fewest groups masked, as above.
+        const textRunsIn = (from: number, to: number, found: Array<[number, number]>, after = from): void => {
+          const joined = joinedOf(from, to);
           for (const [s, e] of joined === undefined ? [] : textGroupRuns(joined)) {
-            if (s === 0 && e === last) continue; // read whole above
+            if ((from + s === 0 && from + e === last) || from + s < after) continue; // read whole above, or read before
             groupWindows(e - s + 1, (first, end) => {
-              const window: [number, number] = [s + first, s + end];
+              const window: [number, number] = [from + s + first, from + s + end];
               if (holds(...window)) found.push(window);
               return found[found.length - 1] === window;
             });
+          }
+        };
+        let hit: [number, number] | undefined;
+        groupWindows(groups.length, (first, last) => { if (holds(first, last)) hit = [first, last]; return hit !== undefined; });
+        if (hit === undefined && last > 1 && holds(0, last, true)) hit = fewest(0, Math.min(last, DECODED_GROUPS));
+        const found: Array<[number, number]> = hit === undefined ? [] : [hit];
+        if (hit === undefined && last > 1) {
+          textRunsIn(0, Math.min(last, DECODED_GROUPS), found);
+          // Past the groups read so far, the rest in windows of as many, each half a window after the
+          // one before: a secret deep in a long run of groups (it had been shown as sent).
+          for (let s = DECODED_GROUPS / 2; s + DECODED_GROUPS / 2 < last; s += DECODED_GROUPS / 2) {
+            const end = Math.min(last, s + DECODED_GROUPS);
+            if (holds(s, end, true)) { found.push(fewest(s, end)); break; }
+            textRunsIn(s, end, found, s + DECODED_GROUPS / 2);
           }
         }
         for (const [first, end] of found) ranges.push(at(groups[first]![0], groups[end]![1], joinedOf(first, end)!.length));
@@ -1239,8 +1281,10 @@ export class Redactor {
         const lower = /[a-z]/.test(run);
         if (lower && (/[A-Z]/.test(run) || run.replace(/=+$/, '').length < MIN_BASE32_LOWER)) continue;
         const decoded = base32Text(m[0], MAX_BASE64_DECODED);
-        if (decoded === undefined || !readsAsText(decoded)) continue;
-        if (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        if (decoded === undefined) continue;
+        // Capitals past the first window read in windows too (a run in lower case is one token exactly).
+        const learned = readsAsText(decoded) ? (lower ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded)) : false;
+        if (learned || (!lower && laterWindowLearned(fingerprints, m[0], 'base32'))) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
       // Base32 written in groups (a key shown for reading: MFRG GZDF MZTW, or dashed), read as one,
       // groups of one length but the last, less a few groups at either end (as base64's); in lower
@@ -1271,7 +1315,13 @@ export class Redactor {
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
         const decoded = Buffer.from(m[0].slice(0, 3 * MAX_BASE64_DECODED).replace(/[ :]/g, ''), 'hex').toString('utf8');
-        if (learnedLongToken(fingerprints, decoded, true)) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        if (learnedLongToken(fingerprints, decoded, true) || laterWindowLearned(fingerprints, m[0], 'hex dump')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+      }
+      // Hex of text in one run (a document hex-encoded): long learned tokens inside it, as in a dump.
+      // (A token that is the hex of a learned token exactly is one already: learnedToken.)
+      for (const m of c.text.matchAll(HEX_RUN)) {
+        const decoded = Buffer.from(m[0].slice(0, 2 * MAX_BASE64_DECODED), 'hex').toString('utf8');
+        if (learnedLongToken(fingerprints, decoded, true) || laterWindowLearned(fingerprints, m[0], 'hex')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
     }
   }
@@ -1933,6 +1983,8 @@ const exactlyLearned = (fingerprints: FingerprintSet, decoded: string): boolean 
   const t = canonicalValue(decoded);
   return t.length >= MIN_PART && fingerprints.has(t);
 };
+/** Hex of MIN_PART bytes or more in one run, a token of its own. */
+const HEX_RUN = new RegExp(`(?<![0-9a-z])(?:[0-9a-f]{2}){${MIN_PART},}(?![0-9a-z])`, 'g');
 /** Hex of MIN_PART bytes or more written byte by byte, a space or a colon between (a dump, a key's fingerprint). */
 const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[ :][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
 /** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */
@@ -1941,6 +1993,48 @@ const MAX_BASE64_DEPTH = 3;
 const KIND_MARKER = /^«(?:credential|personal|secret header):/;
 /** Characters of a base64 token decoded at most: a token of megabytes costs what one of a few KiB does. */
 const MAX_BASE64_DECODED = 4096;
+/** Groups of four of base64 decoded at most in one read (MAX_BASE64_DECODED characters). */
+const DECODED_GROUPS = MAX_BASE64_DECODED / 4;
+/** Groups of base64 (BASE64_GROUPS) past which the fewest that hold a secret are found by halving. */
+const BISECTED_GROUPS = 64;
+/** Characters of base64 groups decoded by every scan so far: what reading a text of groups costs, for
+ *  test/redact-long-encoded.test.ts (linear in the text; it had been the text times a window). */
+let groupCharactersDecoded = 0;
+export const base64GroupsDecoded = (): number => groupCharactersDecoded;
+
+/** How a run of each encoding is read past its first window (laterWindowLearned): characters a window
+ *  holds (MAX_BASE64_DECODED bytes' worth), on a multiple of how many a window starts, its bytes, and
+ *  how they are read: as text holding a learned token where they are UTF-8 (a character cut at either
+ *  end left out), else as bytes holding a long one (`lossy`); `utf16`: also as UTF-16LE text. Each as
+ *  its first window is read. */
+const WINDOWS = {
+  base64: { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: true, utf16: true },
+  'base64 lines': { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: false, utf16: true },
+  base32: { size: MAX_BASE64_DECODED, bytes: (w: string) => base32Bytes(w.replace(/=+$/, '')), lossy: false, utf16: false },
+  hex: { size: 2 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'hex'), lossy: true, utf16: false },
+  'hex dump': { size: 3 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w.replace(/[ :]/g, ''), 'hex'), lossy: true, utf16: false },
+} as const;
+
+/** Whether an encoded `run` holds a learned token past its first window (which the caller reads): read
+ *  in windows of as many characters, each half a window after the one before, so that a token of up to
+ *  half a window's bytes lies whole in one, and a run of megabytes is read in time linear in its
+ *  length. Past the first window, such a secret had been shown as sent. */
+function laterWindowLearned(fingerprints: FingerprintSet, run: string, encoding: keyof typeof WINDOWS): boolean {
+  const { size, bytes: bytesOf, lossy, utf16 } = WINDOWS[encoding];
+  for (let s = size / 2; s + size / 2 < run.length; s += size / 2) {
+    const window = run.slice(s, s + size);
+    const bytes = bytesOf(window);
+    if (bytes === undefined) continue;
+    let from = 0;
+    while (from < 3 && from < bytes.length && (bytes[from]! & 0xc0) === 0x80) from++;
+    let to = bytes.length;
+    while (to > from && to > bytes.length - 3 && !isUtf8(bytes.subarray(from, to))) to--;
+    const text = isUtf8(bytes.subarray(from, to)) ? bytes.toString('utf8', from, to) : undefined;
+    if (text !== undefined ? (encoding !== 'base32' || readsAsText(text)) && learnedText(fingerprints, text) : lossy && learnedLongToken(fingerprints, bytes.toString('utf8'), encoding !== 'base64')) return true;
+    if (utf16 && learnedUtf16(fingerprints, window)) return true;
+  }
+  return false;
+}
 
 /** The characters of `text` that the canonical run `c.text[start, start + length)` came from, in
  *  their own letter case (base64 is read by it), each decoded as a reader reads it (readCased); or

@@ -416,7 +416,7 @@ export function base32Text(token: string, max: number): string | undefined {
 
 /** The bytes of the first `n` characters of base32 `token` (lower case), the bits past the last whole
  *  byte dropped; undefined for a character that is none of base32's. */
-function base32Bytes(token: string, n = token.length): Buffer | undefined {
+export function base32Bytes(token: string, n = token.length): Buffer | undefined {
   const all = Buffer.alloc((5 * n) >> 3);
   let bits = 0;
   let value = 0;
