@@ -1,11 +1,11 @@
 // A secret learned in one exchange and echoed encoded deep inside a long run of another's text. Each
 // run was decoded in its first window only (4 096 characters of base64 or base32, 8 192 of hex, 12 288
 // of a hex dump), so a secret past it was shown as sent. Every encoding the shown text is searched in
-// (base64 whole, in groups of four, in lines; base32; hex in one run or as a dump) is now read in
-// windows over its whole length, and hex in one run is read as a document (it had been looked up only
-// as one token exactly). A run holding nothing learned stays as sent. Base64 in groups was read one
-// start group at a time, each reading a window: 80 000 groups holding a secret took 17 s; the
-// characters it decodes are now linear in the text (base64GroupsDecoded counts them).
+// (base64 whole, in groups of four, in lines; base32 whole or in groups; hex in one run or as a dump)
+// is now read in windows over its whole length, and hex in one run is read as a document (it had been
+// looked up only as one token exactly). A run holding nothing learned stays as sent. Base64 in groups
+// was read one start group at a time, each reading a window: 80 000 groups holding a secret took
+// 17 s; the characters it decodes are now linear in the text (base64GroupsDecoded counts them).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64GroupsDecoded } from '../lib/reporting/redact.js';
@@ -44,6 +44,7 @@ const ENCODINGS: Record<string, { write: (b: Buffer) => string; text: boolean }>
   'base64 in groups of four': { write: (b) => groupsOf(b.toString('base64'), 4, ' '), text: false },
   'base64 in lines of 76': { write: (b) => groupsOf(b.toString('base64'), 76, '\n'), text: true },
   'base32 in capitals': { write: base32, text: true },
+  'base32 in groups of four': { write: (b) => groupsOf(base32(b), 4, ' '), text: true },
   'hex in one run': { write: (b) => b.toString('hex'), text: false },
   'hex dump': { write: (b) => groupsOf(b.toString('hex'), 2, ' '), text: false },
 };

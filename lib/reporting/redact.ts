@@ -1107,6 +1107,7 @@ export class Redactor {
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
     // character data without CDATA delimiters and comments. Long secrets only.
     let views: Array<{ c: ReturnType<typeof canonical>; at: Uint32Array }> | undefined;
+    const joinedReadings = () => [...joinedStrings(text), xmlReading(text)].flatMap((v) => (v ? [{ c: canonical(v.text), at: v.at }] : []));
     // No reading is longer than twice the text (the readings decode escapes: none grows a text).
     const longest = 2 * Math.max(text.length, c.text.length);
     for (const whole of tables) {
@@ -1121,7 +1122,7 @@ export class Redactor {
           for (const i of occurrences(folded, needle)) if (!s.whole || standsWhole(folded, i, needle.length)) ranges.push([i, i + needle.length, s.marker]);
         }
         if (s.whole) continue;
-        views ??= [...joinedStrings(text), xmlReading(text)].flatMap((v) => (v ? [{ c: canonical(v.text), at: v.at }] : []));
+        views ??= joinedReadings();
         for (const v of views) for (const i of occurrences(v.c.text, needle)) ranges.push(...pieces(v, i, needle.length, s.marker));
       }
       if (table.base64.size) {
@@ -1138,6 +1139,15 @@ export class Redactor {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
       if (escaped) this.learnedTokenRanges(escaped, undefined, jsonOf, ranges);
+      // A learned token written in pieces a reader reads as one (two JSON strings, two CDATA sections,
+      // split by an XML comment), as a spelled secret is (above): each piece masked with its marker.
+      for (const v of (views ??= joinedReadings())) {
+        for (const m of tokenMatches(v.c.text)) {
+          const token = trimmed(m[0]);
+          if (token.length < MIN_SCANNED || !learnedToken(fingerprints, token)) continue;
+          ranges.push(...pieces(v, m.index + m[0].indexOf(token), token.length, `«secret: ${codePointCount(token)} chars»`));
+        }
+      }
       // A learned secret echoed in base64 or base64url (a Basic credential, a token, a JSON document
       // holding one): each run of the alphabet decoded whole, or else each of its path segments, and
       // masked when its text holds a learned token (learnedText).
@@ -1294,6 +1304,7 @@ export class Redactor {
         const cased = groups.map(([a, b]) => casedRun(text, c, a, b - a));
         for (const [s, e] of groupRuns(c.text, groups, cased)) {
           const run = groups.slice(s, e);
+          let found = false;
           groupWindows(run.length, (first, last) => {
             if (!evenGroups(run, first, last)) return false;
             // Past what is decoded, the window's end changes nothing: its groups are not joined.
@@ -1308,8 +1319,12 @@ export class Redactor {
             const decoded = base32Text(joined.toLowerCase(), MAX_BASE64_DECODED);
             if (decoded === undefined || !readsAsText(decoded) || !(small ? exactlyLearned(fingerprints, decoded) : learnedText(fingerprints, decoded))) return false;
             ranges.push(at(run[first]![0], run[last]![1], joined.length));
-            return true;
+            return (found = true);
           });
+          // Capitals past the first window, in windows (as a run of them): the run masked whole.
+          const whole = found || !evenGroups(run, 0, run.length - 1) ? undefined : cased.slice(s, e);
+          if (whole === undefined || whole.some((g) => g === undefined || /[a-z]/.test(g))) continue;
+          if (laterWindowLearned(fingerprints, whole.join('').toLowerCase(), 'base32')) ranges.push(at(run[0]![0], run[run.length - 1]![1], whole.join('').length));
         }
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
