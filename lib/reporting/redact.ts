@@ -1324,7 +1324,8 @@ export class Redactor {
           // Capitals past the first window, in windows (as a run of them): the run masked whole.
           const whole = found || !evenGroups(run, 0, run.length - 1) ? undefined : cased.slice(s, e);
           if (whole === undefined || whole.some((g) => g === undefined || /[a-z]/.test(g))) continue;
-          if (laterWindowLearned(fingerprints, whole.join('').toLowerCase(), 'base32')) ranges.push(at(run[0]![0], run[run.length - 1]![1], whole.join('').length));
+          const joined = whole.join('');
+          if (laterWindowLearned(fingerprints, joined.toLowerCase(), 'base32')) ranges.push(at(run[0]![0], run[run.length - 1]![1], joined.length));
         }
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
@@ -2021,7 +2022,8 @@ export const base64GroupsDecoded = (): number => groupCharactersDecoded;
  *  holds (MAX_BASE64_DECODED bytes' worth), on a multiple of how many a window starts, its bytes, and
  *  how they are read: as text holding a learned token where they are UTF-8 (a character cut at either
  *  end left out), else as bytes holding a long one (`lossy`); `utf16`: also as UTF-16LE text. Each as
- *  its first window is read. */
+ *  its first window is read, but for the readings of a first window alone (a stem past whole groups,
+ *  learnedStem; runs of text groups inside bytes, learnedTextGroups). */
 const WINDOWS = {
   base64: { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: true, utf16: true },
   'base64 lines': { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: false, utf16: true },
