@@ -59,7 +59,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -2042,11 +2042,8 @@ function laterWindowLearned(fingerprints: FingerprintSet, run: string, encoding:
     const window = run.slice(s, s + size);
     const bytes = bytesOf(window);
     if (bytes === undefined) continue;
-    let from = 0;
-    while (from < 3 && from < bytes.length && (bytes[from]! & 0xc0) === 0x80) from++;
-    let to = bytes.length;
-    while (to > from && to > bytes.length - 3 && !isUtf8(bytes.subarray(from, to))) to--;
-    const text = isUtf8(bytes.subarray(from, to)) ? bytes.toString('utf8', from, to) : undefined;
+    const part = utf8Part(bytes, true, true);
+    const text = part?.toString('utf8');
     if (text !== undefined ? (encoding !== 'base32' || readsAsText(text)) && learnedText(fingerprints, text) : lossy && learnedLongToken(fingerprints, bytes.toString('utf8'), encoding !== 'base64')) return true;
     if (utf16 && learnedUtf16(fingerprints, window)) return true;
   }

@@ -210,11 +210,22 @@ export function base64Text(token: string, max: number, lossy = false): string | 
   const decoded = base64Bytes(token, max);
   if (decoded === undefined) return undefined;
   const { bytes, cut } = decoded;
-  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < bytes.length; drop++) {
-    const part = bytes.subarray(0, bytes.length - drop);
-    if (isUtf8(part)) return part.toString('utf8');
-  }
+  const part = utf8Part(bytes, false, cut);
+  if (part !== undefined) return part.toString('utf8');
   return lossy ? bytes.toString('utf8') : undefined;
+}
+
+/** The part of `bytes` (decoded from a run, or from a window of a longer one) that is UTF-8 text, less
+ *  up to three bytes of a character cut at the start (`cutStart`: the window starts inside the run) or
+ *  at the end (`cutEnd`); undefined when it is none, or empty. */
+export function utf8Part(bytes: Buffer, cutStart: boolean, cutEnd: boolean): Buffer | undefined {
+  let from = 0;
+  if (cutStart) while (from < 3 && from < bytes.length && (bytes[from]! & 0xc0) === 0x80) from++;
+  for (let drop = 0; drop <= (cutEnd ? 3 : 0) && drop < bytes.length - from; drop++) {
+    const part = bytes.subarray(from, bytes.length - drop);
+    if (isUtf8(part)) return part;
+  }
+  return undefined;
 }
 
 /** `s` as a reader reads it, letter case kept (canonical() folds it): escapes, references and
@@ -407,11 +418,8 @@ export function base32Text(token: string, max: number): string | undefined {
   if (!cut && left > 0 && (BASE32_VALUE[token.charCodeAt(end - 1) & 0x7f]! & ((1 << left) - 1)) !== 0) return undefined;
   const all = base32Bytes(token, cut ? max - (max % 8) : end);
   if (all === undefined) return undefined;
-  for (let drop = 0; drop <= (cut ? 3 : 0) && drop < all.length; drop++) {
-    const part = all.subarray(0, all.length - drop);
-    if (isUtf8(part)) return UTF8.decode(part);
-  }
-  return undefined;
+  const part = utf8Part(all, false, cut);
+  return part === undefined ? undefined : UTF8.decode(part);
 }
 
 /** The bytes of the first `n` characters of base32 `token` (lower case), the bits past the last whole
