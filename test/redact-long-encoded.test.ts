@@ -96,3 +96,34 @@ describe('a learned secret deep inside a long encoded run', () => {
     });
   }
 });
+
+describe('base64 in one run past its first window, read as its first window is', () => {
+  // A letters-only secret (whole groups: 12 bytes) after a hash whose last group decodes to text
+  // ("xQz"), and before a group of text ("kWp"): fused to them, its words are no token of their own.
+  const LETTERS = 'QmTrvXkLpWzH';
+  const fused = (value: string): string => Buffer.concat([noise(15_000, 'hash'), Buffer.from(`xQz${value}kWp`), noise(300, 'tail')]).toString('base64');
+  const knowing = (secret: string) => learnedA('alice-long', secret, 'AbTok-9fQzLm2XyW7kR').scope();
+
+  it('a letters-only secret\'s base64 among a hash\'s 15 000 bytes in (groups of text around it): masked; a value of nothing learned there: shown exactly as sent', () => {
+    const holding = fused(LETTERS);
+    const shown = knowing(LETTERS).line(`echoed ${holding} back`);
+    expect(shown).toMatch(/^echoed «secret: \d+ chars» back$/);
+    const plain = fused('TmHqLxZvRkPw');
+    expect(knowing(LETTERS).line(`echoed ${plain} back`)).toBe(`echoed ${plain} back`);
+  });
+
+  it('a document of 3k + 1 bytes ending with the secret 20 000 bytes in, written one character past whole groups (its stable spelling): masked; the same document of another value: shown exactly as sent', () => {
+    const secret = 'Pw0rd-Hunter2-Qx7vZ';
+    /** The base64 of `words` and then `value`, its last character (of two bits) left out. */
+    const stem = (value: string): string => {
+      let doc = `${words(20_000).toString('latin1')} ${value}`;
+      while (Buffer.byteLength(doc) % 3 !== 1) doc = `w${doc}`;
+      return Buffer.from(doc).toString('base64').replace(/=+$/, '').slice(0, -1);
+    };
+    const holding = stem(secret);
+    expect(holding.length % 4).toBe(1);
+    expect(knowing(secret).line(`echoed ${holding} back`)).toMatch(/^echoed «secret: \d+ chars» back$/);
+    const plain = stem('Qw0rd-Hunter2-Qx7vZ');
+    expect(knowing(secret).line(`echoed ${plain} back`)).toBe(`echoed ${plain} back`);
+  });
+});

@@ -2021,15 +2021,16 @@ export const base64GroupsDecoded = (): number => groupCharactersDecoded;
 /** How a run of each encoding is read past its first window (laterWindowLearned): characters a window
  *  holds (MAX_BASE64_DECODED bytes' worth), on a multiple of how many a window starts, its bytes, and
  *  how they are read: as text holding a learned token where they are UTF-8 (a character cut at either
- *  end left out), else as bytes holding a long one (`lossy`); `utf16`: also as UTF-16LE text. Each as
- *  its first window is read, but for the readings of a first window alone (a stem past whole groups,
- *  learnedStem; runs of text groups inside bytes, learnedTextGroups). */
+ *  end left out), else as bytes holding a long one (`lossy`); `utf16`: also as UTF-16LE text; `base64`:
+ *  also as its first window is (a window of bytes by its runs of text groups, learnedTextGroups; the
+ *  last window, one character past whole groups, as a stem, learnedStem). Past the first window, a
+ *  secret only those read had been shown as sent. */
 const WINDOWS = {
-  base64: { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: true, utf16: true },
-  'base64 lines': { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: false, utf16: true },
-  base32: { size: MAX_BASE64_DECODED, bytes: (w: string) => base32Bytes(w.replace(/=+$/, '')), lossy: false, utf16: false },
-  hex: { size: 2 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'hex'), lossy: true, utf16: false },
-  'hex dump': { size: 3 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w.replace(/[ :]/g, ''), 'hex'), lossy: true, utf16: false },
+  base64: { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: true, utf16: true, base64: true },
+  'base64 lines': { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: false, utf16: true, base64: false },
+  base32: { size: MAX_BASE64_DECODED, bytes: (w: string) => base32Bytes(w.replace(/=+$/, '')), lossy: false, utf16: false, base64: false },
+  hex: { size: 2 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'hex'), lossy: true, utf16: false, base64: false },
+  'hex dump': { size: 3 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w.replace(/[ :]/g, ''), 'hex'), lossy: true, utf16: false, base64: false },
 } as const;
 
 /** Whether an encoded `run` holds a learned token past its first window (which the caller reads): read
@@ -2037,7 +2038,7 @@ const WINDOWS = {
  *  half a window's bytes lies whole in one, and a run of megabytes is read in time linear in its
  *  length. Past the first window, such a secret had been shown as sent. */
 function laterWindowLearned(fingerprints: FingerprintSet, run: string, encoding: keyof typeof WINDOWS): boolean {
-  const { size, bytes: bytesOf, lossy, utf16 } = WINDOWS[encoding];
+  const { size, bytes: bytesOf, lossy, utf16, base64 } = WINDOWS[encoding];
   for (let s = size / 2; s + size / 2 < run.length; s += size / 2) {
     const window = run.slice(s, s + size);
     const bytes = bytesOf(window);
@@ -2046,6 +2047,8 @@ function laterWindowLearned(fingerprints: FingerprintSet, run: string, encoding:
     const text = part?.toString('utf8');
     if (text !== undefined ? (encoding !== 'base32' || readsAsText(text)) && learnedText(fingerprints, text) : lossy && learnedLongToken(fingerprints, bytes.toString('utf8'), encoding !== 'base64')) return true;
     if (utf16 && learnedUtf16(fingerprints, window)) return true;
+    // Windows start on whole groups (a multiple of four characters), so the run's are theirs.
+    if (base64 && ((text === undefined && learnedTextGroups(fingerprints, window)) || (s + size >= run.length && learnedStem(fingerprints, window)))) return true;
   }
   return false;
 }
