@@ -1,5 +1,5 @@
 // A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
-// hex byte by byte (spaces, \x), CSS and JavaScript escapes, full-width letters, base32 (in capitals,
+// hex byte by byte (spaces, colons, dashes, \x), hex of its UTF-16 bytes, CSS and JavaScript escapes, full-width letters, base32 (in capitals,
 // in groups with spaces or dashes, or in lower case), base64 of its UTF-16LE bytes, base64 in groups of
 // four, or fused to letters. Each is masked, whole and nothing around it; the same spellings of values
 // nothing learned, a near miss, long lower-case words that are base32 as written, and a short learned
@@ -42,6 +42,15 @@ describe('a secret learned in one exchange, echoed by another in an encoding', (
       expect(other.line(`id xyz${secret}abc, ${secret}Qz and Qz${secret} end`)).toBe('id xyz«secret: 18 chars»abc, «secret: 18 chars»Qz and Qz«secret: 18 chars» end');
     });
   }
+
+  it('the hex of a secret\'s UTF-16 bytes (LE or BE, in one run, or a dump with dashes): masked whole; the same of values nothing learned: shown exactly as sent', () => {
+    const other = learnedA('alice', PASSWORD, TOKEN).scope();
+    const utf16 = (v: string, be: boolean): Buffer => { const b = Buffer.from(v, 'utf16le'); return be ? b.swap16() : b; };
+    const forms = (v: string): string[] => [false, true].flatMap((be) => [utf16(v, be).toString('hex'), utf16(v, be).toString('hex').toUpperCase().match(/../g)!.join('-'), utf16(`note: ${v} end`, be).toString('hex')]);
+    for (const echo of [...forms(PASSWORD), ...forms(TOKEN)]) expect(other.line(`echoed ${echo} back`)).toMatch(/^echoed «secret: \d+ chars» back$/);
+    const plain = UNLEARNED.flatMap(forms);
+    expect(plain.filter((p) => other.line(`echoed ${p} back`) !== `echoed ${p} back`)).toEqual([]);
+  });
 
   it('masks a learned date, phone number or name standing alone, never inside a timestamp, a longer number or another word', () => {
     const r = new Redactor({ showPersonalData: false, secrets: [] });

@@ -9,6 +9,7 @@ import { checkById } from '../lib/checks/catalogue.js';
 import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { OPERATIONS } from '../lib/contract/operations.js';
 import type { Field, Shape } from '../lib/contract/types.js';
+import { CALLBACK_NAME, UNSAFE_CALLBACK } from '../lib/engine/probes.js';
 import { runConformance } from '../lib/engine/run.js';
 import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { requestText, responseText } from '../lib/reporting/exchange-text.js';
@@ -86,6 +87,16 @@ describe('a learned value is masked only where it stands whole', () => {
     const o = r.scope();
     o.learnExchange(own);
     expect(responseText(own, o)).toContain('{"userName":"«personal: string, 14 chars»"}');
+  });
+
+  it('a target\'s personal values spelled as a header name the harness writes (hidden by name), or echoing the probes\' callback names (the harness\'s values, shown as its sample values are): the harness\'s query and headers shown as sent', () => {
+    const r = run();
+    const answer = { firstName: CALLBACK_NAME, nickname: 'Authorization', lastName: 'document.domain', displayName: 'Proxy-Authorization' };
+    r.learnFingerprints(exchange(JSON.stringify(answer)), answer);
+    const other = r.scope();
+    const own = `curl -X POST -H 'Authorization: Bearer x' -H 'Proxy-Authorization: x' '/supportstateuser?callback=${CALLBACK_NAME}' '/supportstateuser?callback=${encodeURIComponent(UNSAFE_CALLBACK)}' calls "callback", expected ${CALLBACK_NAME}; alert(document.domain)//`;
+    expect(other.line(own)).toBe(own);
+    expect(other.text(JSON.stringify(answer))).toBe(`{"firstName":"${CALLBACK_NAME}","nickname":"«personal: string, 13 chars»","lastName":"document.domain","displayName":"«personal: string, 19 chars»"}`);
   });
 });
 

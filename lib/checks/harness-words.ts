@@ -1,6 +1,7 @@
 // What the harness writes itself, and so never masks: the words of its checks, of its type names
-// ("expected a string"), of the interface and of its own markers, and the sample values it sends
-// when the configuration gives none (sample-userName, 0001-01-01T00:00:00.0000000). A value a target
+// ("expected a string"), of the interface, of its own markers and of the header names it writes, and
+// the values it sends when the configuration gives none (sample-userName, 0001-01-01T00:00:00.0000000;
+// the probes' JSONP callback names). A value a target
 // sends that is one of these words is hidden by name only (lib/reporting/redact.ts): found elsewhere,
 // it is the harness's word, not the target's secret, and masking it would garble the report. Finding
 // groups (lib/engine/tally.ts) likewise never mask these words as a received value.
@@ -16,11 +17,21 @@ const wordsIn = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N
 
 const MARKER_WORDS = 'credential personal secret header string number boolean null object array undefined chars words withheld characters';
 
+/** The callback name the probes ask for (a plain identifier: nothing to sanitise). */
+export const CALLBACK_NAME = 'conformanceCallback';
+/** A callback name no JavaScript-safe server may echo verbatim (a SHOULD check). */
+export const UNSAFE_CALLBACK = 'alert(document.domain)//';
+/** Names of the header fields the harness writes in its requests and replays (those of secret values
+ *  among them): a target's value spelled as one would otherwise mask the harness's own header. */
+const HEADER_NAMES = ['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'content-type', 'cookie', 'host', 'proxy-authorization', 'soapaction', 'user-agent', 'x-api-key'];
+
 export const HARNESS_WORDS: ReadonlySet<string> = (() => {
   const w = new Set<string>(PUBLIC_WORDS);
   // Numbers are data more often than words: a learned number stays masked even where the harness writes it.
   const add = (text: string) => { for (const word of wordsIn(text)) if (!/^\d+$/.test(word)) w.add(word); };
   add(MARKER_WORDS);
+  add(`${CALLBACK_NAME} ${UNSAFE_CALLBACK}`);
+  for (const name of HEADER_NAMES) { add(name); w.add(name); }
   for (const e of Object.values(EXPECTED)) add(e);
   for (const c of CATALOGUE) for (const v of Object.values(c)) if (typeof v === 'string') add(v);
   return w;
@@ -37,6 +48,10 @@ export const HARNESS_VALUES: ReadonlySet<string> = (() => {
     }
   };
   for (const op of OPERATIONS) walk(op.request);
+  // The probes' callback names: values the harness sends in a query.
+  values.add(CALLBACK_NAME.toLowerCase());
+  values.add(UNSAFE_CALLBACK.toLowerCase());
+  values.add('document.domain');
   values.delete('');
   return values;
 })();

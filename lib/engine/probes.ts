@@ -7,15 +7,14 @@ import {
   type JsonOperation, type Operation,
 } from '../contract/operations.js';
 import type { JsonObject } from '../json/value.js';
+import { CALLBACK_NAME, UNSAFE_CALLBACK } from '../checks/harness-words.js';
 import { ACCEPT_ENCODING } from '../http/content-coding.js';
 import type { ExchangeSpec, Origin } from '../http/exchange.js';
 import { el } from '../xml/model.js';
 import { writeXml } from '../xml/write.js';
 
-/** The callback name the harness asks for (a plain identifier: nothing to sanitise). */
-export const CALLBACK_NAME = 'conformanceCallback';
-/** A callback name no JavaScript-safe server may echo verbatim (a SHOULD check). */
-export const UNSAFE_CALLBACK = 'alert(document.domain)//';
+// Named with the harness's other words (harness-words.ts: never masked), used here.
+export { CALLBACK_NAME, UNSAFE_CALLBACK };
 
 /** Probe ids, per operation: stable names in reports ("login.post"). */
 export const PROBE = {

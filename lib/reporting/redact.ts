@@ -59,7 +59,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, HEX_SEPARATOR, HEX_SEPARATORS, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -1330,14 +1330,14 @@ export class Redactor {
       }
       // Hex written byte by byte (a dump): long learned tokens only, as in a hex token (learnedToken).
       for (const m of c.text.matchAll(HEX_BYTES)) {
-        const decoded = Buffer.from(m[0].slice(0, 3 * MAX_BASE64_DECODED).replace(/[ :]/g, ''), 'hex').toString('utf8');
-        if (learnedLongToken(fingerprints, decoded, true) || laterWindowLearned(fingerprints, m[0], 'hex dump')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        const bytes = Buffer.from(m[0].slice(0, 3 * MAX_BASE64_DECODED).replace(HEX_SEPARATOR, ''), 'hex');
+        if (learnedHexBytes(fingerprints, bytes) || laterWindowLearned(fingerprints, m[0], 'hex dump')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
       // Hex of text in one run (a document hex-encoded): long learned tokens inside it, as in a dump.
       // (A token that is the hex of a learned token exactly is one already: learnedToken.)
       for (const m of c.text.matchAll(HEX_RUN)) {
-        const decoded = Buffer.from(m[0].slice(0, 2 * MAX_BASE64_DECODED), 'hex').toString('utf8');
-        if (learnedLongToken(fingerprints, decoded, true) || laterWindowLearned(fingerprints, m[0], 'hex')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
+        const bytes = Buffer.from(m[0].slice(0, 2 * MAX_BASE64_DECODED), 'hex');
+        if (learnedHexBytes(fingerprints, bytes) || laterWindowLearned(fingerprints, m[0], 'hex')) ranges.push(at(m.index, m.index + m[0].length, m[0].length));
       }
     }
   }
@@ -1706,7 +1706,7 @@ const MAX_RUN_PLACES = 8;
  *  never a cut mark's: where cutRunLookup reads a run on. */
 const ENCODED_CHAR = /[A-Za-z0-9+/=_:\s\\-]/;
 /** An escape, a reference or a byte a cut mark may have cut: a character's start, read apart (cutEndVariants). */
-const PARTIAL_ESCAPE = /(?:&#?[xX]?[0-9a-fA-F]{0,6}|%[0-9a-fA-F]?|\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?|[0-9a-fA-F]{1,5})?|(?<=[ :])[0-9a-fA-F])$/;
+const PARTIAL_ESCAPE = /(?:&#?[xX]?[0-9a-fA-F]{0,6}|%[0-9a-fA-F]?|\\(?:u\{?[0-9a-fA-F]{0,5}|x[0-9a-fA-F]?|[0-9a-fA-F]{1,5})?|(?<=[ :-])[0-9a-fA-F])$/;
 /** endReadings from this one on read an encoding's bytes (a hex dump, base64, base32). */
 const ENCODED_READINGS = 2;
 /** A text's end as a reader decodes it: canonical, its escapes and full-width forms, a hex dump,
@@ -2001,8 +2001,8 @@ const exactlyLearned = (fingerprints: FingerprintSet, decoded: string): boolean 
 };
 /** Hex of MIN_PART bytes or more in one run, a token of its own. */
 const HEX_RUN = new RegExp(`(?<![0-9a-z])(?:[0-9a-f]{2}){${MIN_PART},}(?![0-9a-z])`, 'g');
-/** Hex of MIN_PART bytes or more written byte by byte, a space or a colon between (a dump, a key's fingerprint). */
-const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[ :][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
+/** Hex of MIN_PART bytes or more written byte by byte, a HEX_SEPARATORS between (a dump, a key's fingerprint, BitConverter's). */
+const HEX_BYTES = new RegExp(`(?<![0-9a-z])[0-9a-f]{2}(?:[${HEX_SEPARATORS}][0-9a-f]{2}){${MIN_PART - 1},}(?![0-9a-z])`, 'g');
 /** Base64 decoded inside base64 (base64 of base64, a document holding base64) this deep at most. */
 const MAX_BASE64_DEPTH = 3;
 /** A marker of a known secret's kind, as the scope's table writes it (not JSON- or URL-spelled). */
@@ -2030,7 +2030,7 @@ const WINDOWS = {
   'base64 lines': { size: MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'base64'), lossy: false, utf16: true, base64: false },
   base32: { size: MAX_BASE64_DECODED, bytes: (w: string) => base32Bytes(w.replace(/=+$/, '')), lossy: false, utf16: false, base64: false },
   hex: { size: 2 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w, 'hex'), lossy: true, utf16: false, base64: false },
-  'hex dump': { size: 3 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w.replace(/[ :]/g, ''), 'hex'), lossy: true, utf16: false, base64: false },
+  'hex dump': { size: 3 * MAX_BASE64_DECODED, bytes: (w: string) => Buffer.from(w.replace(HEX_SEPARATOR, ''), 'hex'), lossy: true, utf16: false, base64: false },
 } as const;
 
 /** Whether an encoded `run` holds a learned token past its first window (which the caller reads): read
@@ -2132,6 +2132,21 @@ function learnedStem(fingerprints: FingerprintSet, run: string): boolean {
 function learnedUtf16(fingerprints: FingerprintSet, run: string): boolean {
   const text = utf16Base64Text(run, MAX_BASE64_DECODED);
   return text !== undefined && readsAsText(text) && learnedText(fingerprints, text);
+}
+
+/** Whether bytes written in hex hold a long learned token (learnedLongToken, inside longer ones too)
+ *  as UTF-8, or as UTF-16 (LE or BE) where every other byte is 0 (text of Latin-1 characters: a
+ *  .NET string's bytes, Encoding.Unicode). */
+function learnedHexBytes(fingerprints: FingerprintSet, bytes: Buffer): boolean {
+  if (learnedLongToken(fingerprints, bytes.toString('utf8'), true)) return true;
+  const n = bytes.length - (bytes.length % 2);
+  if (n < 2 * MIN_PART) return false;
+  let [le, be] = [true, true];
+  for (let k = 0; k < n && (le || be); k += 2) { le &&= bytes[k + 1] === 0 && bytes[k] !== 0; be &&= bytes[k] === 0 && bytes[k + 1] !== 0; }
+  if (!le && !be) return false;
+  const units = Buffer.from(bytes.subarray(0, n));
+  if (be) units.swap16();
+  return learnedLongToken(fingerprints, units.toString('utf16le'), true);
 }
 
 /** Whether a text decoded from bytes that are no UTF-8 holds a learned token of MIN_PART characters

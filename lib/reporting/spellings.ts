@@ -536,8 +536,14 @@ function lossyText(bytes: Buffer): { readonly text: string; readonly starts: num
   return { text, starts };
 }
 
+/** What a hex dump writes between its bytes: a space, a colon (a key's fingerprint), a dash (.NET's
+ *  BitConverter.ToString). A character class's characters (the dash last). */
+export const HEX_SEPARATORS = ' :-';
+/** Every separator of a hex dump, to take them out. */
+export const HEX_SEPARATOR = new RegExp(`[${HEX_SEPARATORS}]`, 'g');
+
 /**
- * The end of canonical text `c` read as a hex dump (two digits a byte, a space or a colon between),
+ * The end of canonical text `c` read as a hex dump (two digits a byte, a HEX_SEPARATORS between),
  * where it ends in one of `min` bytes or more: its bytes as a lossy UTF-8 decoder reads them (text
  * between bytes that are none too), each character mapped to the range of the original its first
  * byte came from. What a cut there lets a reader decode; undefined otherwise.
@@ -545,7 +551,7 @@ function lossyText(bytes: Buffer): { readonly text: string; readonly starts: num
 export function hexDumpEnd(c: CanonicalText, min: number): CanonicalText | undefined {
   const t = c.text;
   let k = t.length;
-  const sep = (i: number): boolean => t[i] === ' ' || t[i] === ':';
+  const sep = (i: number): boolean => i >= 0 && HEX_SEPARATORS.includes(t[i]!);
   if (k > 0 && sep(k - 1)) k--;
   let start = -1;
   // Byte by byte from the end: a byte after a separator goes on, one after a letter or digit is none.
@@ -557,7 +563,7 @@ export function hexDumpEnd(c: CanonicalText, min: number): CanonicalText | undef
     k = before;
   }
   if (start < 0) return undefined;
-  const digits = t.slice(start).replace(/[ :]/g, '');
+  const digits = t.slice(start).replace(HEX_SEPARATOR, '');
   const bytes = Buffer.from(digits.slice(0, digits.length - (digits.length % 2)), 'hex');
   if (bytes.length < min) return undefined;
   const { text, starts } = lossyText(bytes);

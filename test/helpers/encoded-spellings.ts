@@ -26,6 +26,7 @@ const command = (secret: string): string => `Invoke-Login -Secret ${secret}`;
 export const spellings = (secret: string): Record<string, string> => ({
   'hex bytes with spaces': hexBytes(secret).join(' '),
   'hex bytes in capitals with colons': hexBytes(secret).join(':').toUpperCase(),
+  'hex bytes in capitals with dashes (.NET BitConverter.ToString)': hexBytes(secret).join('-').toUpperCase(),
   'hex bytes as \\x escapes': hexBytes(secret).map((h) => `\\x${h}`).join(''),
   'CSS escapes': codes(secret).map((h) => `\\${h} `).join(''),
   'JavaScript \\u escapes': codes(secret).map((h) => `\\u${h.padStart(4, '0')}`).join(''),
@@ -76,6 +77,7 @@ const points = (s: string, pattern: RegExp): string => [...s.matchAll(pattern)].
 export const decoders: Readonly<Record<string, (piece: string) => string>> = {
   'hex bytes with spaces': (p) => bytesText(hexPairs(p.replace(/ /g, ''))),
   'hex bytes in capitals with colons': (p) => bytesText(hexPairs(p.replace(/:/g, ''))),
+  'hex bytes in capitals with dashes (.NET BitConverter.ToString)': (p) => bytesText(hexPairs(p.replace(/-/g, ''))),
   'hex bytes as \\x escapes': (p) => bytesText(hexPairs(p.replace(/\\x/g, ''))),
   'CSS escapes': (p) => points(p, /\\([0-9a-f]{1,6}) ?/gi),
   'JavaScript \\u escapes': (p) => points(p, /\\u([0-9a-f]{4})/gi),
