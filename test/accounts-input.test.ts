@@ -78,3 +78,16 @@ describe('a key given twice is refused, naming it', () => {
     expect(counting.requests()).toBe(0);
   });
 });
+
+describe('a CSV file whose rows end with other line breaks than its header', () => {
+  it('an LF header with CRLF rows, a CRLF header with LF rows, and CR: every cell read without a line break', async () => {
+    const header = 'SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.searchValues';
+    for (const [name, text] of [['lf-crlf', `${header}\na,x\r\nb,y\r\n`], ['crlf-lf', `${header}\r\na,x\nb,y\n`], ['cr', `${header}\ra,x\rb,y\r`]] as const) {
+      const path = file(`${name}.csv`, text);
+      expect(await validateAccounts(path), name).toEqual({ cases: 2 });
+      const read: string[] = [];
+      for await (const c of readCases(path)) if ('requests' in c) read.push(JSON.stringify([...c.requests.values()][0]));
+      expect(read, name).toEqual(['{"userName":"a","searchValues":"x"}', '{"userName":"b","searchValues":"y"}']);
+    }
+  });
+});

@@ -108,6 +108,12 @@ describe.concurrent('conformance CLI', () => {
     [['--only', 'NOPE'], /unknown check id NOPE/],
     [['--only', 'JSON-ENUM-SEEN'], /^conformance: --only and --skip leave no MUST check, which alone decide the verdict under --fail-on must/],
     [['--header', 'Content-Type: text/plain'], /cannot be overridden/],
+    // An unset variable in `--base-url "$TARGET"`: the run would judge the embedded reference and pass.
+    [['--base-url', ''], /^conformance: --base-url is empty: name the deployment to check \(leave the option out to check the embedded reference\)\n$/],
+    [['--legacy-url', ' '], /^conformance: --legacy-url is empty: name the legacy deployment to compare with\n$/],
+    [['--accounts', ''], /^conformance: --accounts is empty: name the accounts file\n$/],
+    // Fields undici refuses to send: every request would fail, blamed on the target.
+    ...['Expect: 100-continue', 'Keep-Alive: timeout=5', 'Upgrade: websocket'].map((h) => [['--header', h], new RegExp(`^conformance: --header ${h.split(':')[0]} is a field of the connection that the harness's HTTP client does not send`)] as [string[], RegExp]),
     [['--header', 'X-Ok: 1', '--header', 'Authorization=Bearer sk_live_SECRET123456'], /^conformance: --header number 2 must look like "Name: value" \(a header name, a colon, the value\); it is not shown, as it may hold a secret\n$/],
     [['--frobnicate'], /^conformance: unknown option --frobnicate \(--help lists the options\)\n$/],
     [['--timeout', '-5'], /^conformance: --timeout: a value that begins with "-" is given as --timeout=VALUE\n$/],

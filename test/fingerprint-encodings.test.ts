@@ -52,6 +52,22 @@ describe('a secret learned in one exchange, echoed by another in an encoding', (
     expect(plain.filter((p) => other.line(`echoed ${p} back`) !== `echoed ${p} back`)).toEqual([]);
   });
 
+  it('a learned token wrapped (a line break, CRLF and an indent, a tab, one space; or dashes inside it), in two pieces or more: masked whole; the same pieces of a near miss and other words: shown exactly as sent', () => {
+    const other = learnedA('alice', PASSWORD, TOKEN).scope();
+    const key = 'Zq8vKw3mXp7Rt2Nd';
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    r.learnFingerprints(exchange('{}', {}, JSON.stringify({ apiKey: key })), { apiKey: key });
+    const keyed = r.scope();
+    const wraps = (v: string): string[] => [`${v.slice(0, 8)}\n${v.slice(8)}`, `${v.slice(0, 5)}\r\n  ${v.slice(5)}`, `${v.slice(0, 8)}\t${v.slice(8)}`, `${v.slice(0, 8)} ${v.slice(8)}`, v.match(/.{1,4}/g)!.join('-'), v.match(/.{1,4}/g)!.join('\n')];
+    for (const w of wraps(key)) {
+      expect(keyed.line(`echoed ${w} back`)).toBe('echoed «secret: 16 chars» back');
+      expect(keyed.text(JSON.stringify({ echo: w }))).toBe('{"echo":"«secret: 16 chars»"}');
+    }
+    for (const w of wraps(PASSWORD).slice(0, 4)) expect(other.line(`echoed ${w} back`)).toMatch(/^echoed «secret: \d+ chars» back$/);
+    const plain = [...wraps('Zq8vKw3mXp7Rt2Ne'), `${key.slice(0, 8)}  ${key.slice(8)}`, 'the quick brown fox jumps over the lazy dog', 'Zq8vKw3m and Xp7Rt2Nd'];
+    expect(plain.filter((p) => keyed.line(`echoed ${p} back`) !== `echoed ${p} back`)).toEqual([]);
+  });
+
   it('masks a learned date, phone number or name standing alone, never inside a timestamp, a longer number or another word', () => {
     const r = new Redactor({ showPersonalData: false, secrets: [] });
     const answer = { birthDateRaw: '1990-04-12', phoneNumber: '5551234567', city: 'Washington' };

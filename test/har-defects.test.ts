@@ -119,6 +119,9 @@ const DEFECTS: readonly { readonly name: string; readonly edit: (e: string) => s
   { name: 'leading-zero', edit: (e) => e.replace('"time":2', '"time":01'), where: (b) => at(b, '"time":01', 8), says: notJson('a malformed number') },
   { name: 'no-fraction', edit: (e) => e.replace('"time":2', '"time":1.'), where: (b) => at(b, '"time":1.,', 9), says: notJson('a malformed number') },
   { name: 'other-bracket', edit: (e) => e.replace('"value":"application/json"}],"postData"', '"value":"application/json"}},"postData"'), where: (b) => at(b, 'application/json"}},"postData"', 18), says: notJson('a closing bracket of another kind') },
+  { name: 'status-fraction', edit: (e) => e.replace('"status":200', '"status":200.5'), where: (b) => at(b, '"status":200.5', 9), says: `entry 2 has response.status 200.5, which no response has (a status is three digits, RFC 9112 4; ${TYPE})` },
+  { name: 'status-five-digits', edit: (e) => e.replace('"status":200', '"status":99999'), where: (b) => at(b, '"status":99999', 9), says: `entry 2 has response.status 99999, which no response has (a status is three digits, RFC 9112 4; ${TYPE})` },
+  { name: 'status-past-double', edit: (e) => e.replace('"status":200', '"status":1e400'), where: (b) => at(b, '"status":1e400', 9), says: `entry 2 has response.status Infinity, which no response has (a status is three digits, RFC 9112 4; ${TYPE})` },
   { name: 'text-after', edit: (e) => e, file: (t) => `${t}\nnull`, where: (b) => at(b, '\nnull', 1, true), says: notJson('text after the top-level value') },
 ];
 

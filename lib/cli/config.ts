@@ -133,6 +133,9 @@ ${wrap(`environment (and .env) also: ${NAMESPACE_ENV.request}, ${NAMESPACE_ENV.l
 exit codes: 0 every MUST check passed; 1 a MUST check failed; 2 the run could not proceed`;
 
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'soapaction', 'accept', 'transfer-encoding', 'connection']);
+/** Fields of a connection, not of a request, that the harness's HTTP client (undici) refuses to send:
+ *  every request would fail to be sent, and the run would blame the target for it. */
+const UNSENDABLE_HEADERS = new Set(['keep-alive', 'upgrade', 'expect']);
 
 function parseHeaders(list: readonly string[]): Record<string, string> | string {
   const out: Record<string, string> = {};
@@ -142,6 +145,7 @@ function parseHeaders(list: readonly string[]): Record<string, string> | string 
     if (!m) return `--header number ${i + 1} must look like "Name: value" (a header name, a colon, the value); it is not shown, as it may hold a secret`;
     const name = m[1]!.toLowerCase();
     if (RESERVED_HEADERS.has(name)) return `--header ${m[1]} is set by the harness per request and cannot be overridden`;
+    if (UNSENDABLE_HEADERS.has(name)) return `--header ${m[1]} is a field of the connection that the harness's HTTP client does not send: every request would fail, and the run would blame the target`;
     if (/[\r\n]/.test(m[2]!)) return `--header ${m[1]} has a line break in its value`;
     // What an HTTP client can send (RFC 9110 5.5: tab, visible ASCII, obs-text bytes): any other
     // would make every request fail to be sent, and the run blame the target for it. Where, not which:
@@ -196,6 +200,11 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   if (v['list-checks']) return { ok: 'list-checks', json: v.json === true };
   if (v.json) return { ok: false, error: '--json goes with --list-checks' };
 
+  // An empty flag (an unset variable in `--base-url "$TARGET"`) is no choice: the run would judge
+  // the embedded reference, or send no accounts, and pass. (An empty environment value is unset.)
+  for (const [flag, what] of [['base-url', 'the deployment to check (leave the option out to check the embedded reference)'], ['legacy-url', 'the legacy deployment to compare with'], ['accounts', 'the accounts file']] as const) {
+    if (v[flag] !== undefined && v[flag].trim() === '') return { ok: false, error: `--${flag} is empty: name ${what}` };
+  }
   const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
   const legacyUrl = baseUrlOf(v['legacy-url']);

@@ -2,6 +2,7 @@
 // selectors and content negotiation of section 4 are parsed. The reference routes with it; the
 // harness classifies every exchange with it, whatever brought the exchange into the run (a probe, an
 // account, a recording, live traffic, a generated input), and checks bind to what it returns.
+import { createHash } from 'node:crypto';
 import Negotiator from 'negotiator';
 import { FORMATS, JSON_MEDIA_TYPE, OPERATIONS, replyRoute, type JsonOperation, type Operation, type SoapOperation } from './operations.js';
 
@@ -193,6 +194,16 @@ function classifyAnew(request: ClassifiedRequest): RequestKind {
 export const isJsonOperation = (op: Operation | undefined): op is JsonOperation => op?.wire === 'json';
 export const isSoapOperation = (op: Operation | undefined): op is SoapOperation => op?.wire === 'soap';
 
+/** Characters of a method or path a label or count holds at most: a recording's method or URL of
+ *  megabytes, one per entry, had each kept whole as a key of the run's counts (hundreds of MB). */
+const MAX_NAMED = 64;
+/** `text`, or past MAX_NAMED characters its head, its length and a digest (two long texts of one head
+ *  stay two). */
+export function bounded(text: string): string {
+  if (text.length <= MAX_NAMED) return text;
+  return `${text.slice(0, MAX_NAMED / 2)}… (${text.length} characters, SHA-256 ${createHash('sha256').update(text).digest('hex').slice(0, 16)})`;
+}
+
 /** Labels made, per kind object (classify hands out one per distinct request: the label of every
  *  exchange of a run is one of a few). */
 const labels = new WeakMap<RequestKind, string>();
@@ -205,9 +216,9 @@ export function kindLabel(k: RequestKind): string {
 }
 
 function labelOf(k: RequestKind): string {
-  if (!k.operation) return `${k.methodAsSent} (not this interface)`;
+  if (!k.operation) return `${bounded(k.methodAsSent)} (not this interface)`;
   const selector = k.selector === 'extension' ? ` .${k.selected}` : k.selector === 'query' ? ` ?format=${k.selected}` : '';
   const form = k.route === 'custom' ? 'route' : k.route === 'reply' ? '/json/reply' : '/soap11';
   const answer = k.method === 'OPTIONS' ? '' : ` -> ${k.jsonp ? 'JSONP' : k.format === 'soap11' ? 'SOAP' : k.format.toUpperCase()}`;
-  return `${k.operation.name} ${k.methodAsSent} ${form}${selector}${k.callback !== undefined ? ' ?callback' : ''}${answer}`;
+  return `${k.operation.name} ${bounded(k.methodAsSent)} ${form}${selector}${k.callback !== undefined ? ' ?callback' : ''}${answer}`;
 }

@@ -258,7 +258,9 @@ function columnOf(header: string): Column {
 async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
   // Loaded for a CSV file only: every other run starts without it.
   const { parse: parseCsv } = await import('csv-parse');
-  const parser = parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE });
+  // Each row ends with its own line break (CRLF, LF or CR): detected from the first row alone, an LF
+  // header left a CRLF row's CR in its last cell, sent as part of the account's value.
+  const parser = parseCsv({ bom: true, info: true, relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_LINE, record_delimiter: ['\r\n', '\n', '\r'] });
   const source = Readable.from(utf8Chunks(file), { objectMode: false });
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);

@@ -9,7 +9,7 @@ import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/chec
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { readsKindOnly } from '../checks/kinds.js';
 import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
-import { kindLabel, type RequestKind } from '../contract/classify.js';
+import { bounded, kindLabel, type RequestKind } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
 import type { ParsedXml } from '../xml/model.js';
@@ -148,6 +148,9 @@ export const DEFAULT_CONCURRENCY = 32;
 /** A kept exchange keeps this much of its body for the report (its size and digest describe the whole). */
 export const KEPT_BODY_BYTES = 256 * 1024;
 const MAX_NOT_INTERFACE = 50;
+/** Distinct kinds of this interface counted apart at most (a run's are a few dozen), and what the rest are counted as. */
+const MAX_KINDS = 500;
+const OTHER_KINDS = `kinds past the first ${MAX_KINDS}`;
 /** Shrinking sends no candidate after this many exchanges' worst-case time (each 3 × --timeout). */
 export const SHRINK_EXCHANGE_TIMES = 4;
 
@@ -273,7 +276,7 @@ export class Judge {
       looks.push([i, why ? { skip: why } : safely(check, view)]);
     }
     return kind.operation ? { label: kindLabel(kind), looks }
-      : { where: `${ex.request.method} ${ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`, looks };
+      : { where: `${bounded(ex.request.method)} ${bounded(ex.request.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]!)}`, looks };
   }
 
   /** Whether each check's appliesTo reads the exchange's kind alone (kinds.ts onKind). */
@@ -300,7 +303,9 @@ export class Judge {
       if (ex.error && UNREACHABLE.has(ex.error.kind)) { this.unreachable++; this.firstUnreachable ??= ex.error.message; }
     }
     if (j.label !== undefined) {
-      this.kinds.set(j.label, (this.kinds.get(j.label) ?? 0) + 1);
+      // Kinds past MAX_KINDS (a recording of a method per entry) are counted together.
+      const label = this.kinds.has(j.label) || this.kinds.size < MAX_KINDS ? j.label : OTHER_KINDS;
+      this.kinds.set(label, (this.kinds.get(label) ?? 0) + 1);
     } else {
       this.notInterfaceTotal++;
       const where = j.where!;

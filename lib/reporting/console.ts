@@ -56,7 +56,7 @@ export function verdictSummary(report: Report): string {
     const parts = [`${t.passed} passed`, t.failed ? `${t.failed} failed` : '', t.skipped ? `${t.skipped} skipped` : ''].filter(Boolean);
     lines.push(`  ${area.padEnd(18)} ${parts.join(', ')}`);
   }
-  if (report.mode === 'traffic') lines.push(...coverageLines(coverageOf(report)));
+  if (report.mode === 'traffic') for (const l of coverageLines(coverageOf(report))) lines.push(l);
   const must = report.checks.filter((c) => c.status === 'fail' && c.level === 'MUST');
   const should = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD');
   if (must.length) lines.push('', `Failed MUST checks (${must.length}):`, ...must.flatMap(failure));

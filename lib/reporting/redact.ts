@@ -1523,8 +1523,38 @@ export class Redactor {
       if (previous && !boundaryBetween(r.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), r.from[previous.from]!, to)) ranges.push([r.from[previous.from]!, to, '«secret: words»']);
       previous = { word: token, from, end: from + token.length };
     };
+    // A long token written in pieces a wrap splits (a line break, a tab, one space; a dash inside one
+    // token): the pieces in a row, joined, looked up as one.
+    const pieces: { raw: string; at: number; gap: 0 | 1 | 2 }[] = [];
+    let piecesEnd = -1;
+    /** The range of `raw` (a token as matched, at `at`) less what trimmed() leaves out at its ends, if it is a learned token. */
+    const learnedJoin = (raw: string, at: number, joined = raw): void => {
+      const word = trimmed(joined);
+      if (word.length < MIN_PART || !fingerprints.has(word)) return;
+      const lead = joined.indexOf(word);
+      ranges.push([r.from[at + lead]!, r.to[at + raw.length - (joined.length - lead - word.length) - 1]!, `«secret: ${codePointCount(word)} chars»`]);
+    };
+    const wrapped = (raw: string, at: number): void => {
+      if (raw.includes('-')) { const joined = raw.replace(/-/g, ''); if (joined.length < raw.length && joined.length >= MIN_PART && fingerprints.has(trimmed(joined))) ranges.push([r.from[at]!, r.to[at + raw.length - 1]!, `«secret: ${codePointCount(trimmed(joined))} chars»`]); }
+      const gap = pieces.length ? wrapGap(r.text, piecesEnd, at) : 0;
+      // Line breaks and tabs wrap a token in many pieces; one space splits it once: prose is words a
+      // space apart, each joined to the one before alone.
+      if (gap === 0) pieces.length = 0;
+      else if (gap === 1 || pieces[pieces.length - 1]!.gap === 1) pieces.splice(0, pieces.length - 1);
+      else if (pieces.length === MAX_WRAPPED_PIECES) pieces.shift();
+      pieces.push({ raw, at, gap });
+      piecesEnd = at + raw.length;
+      let joined = raw;
+      for (let k = pieces.length - 2; k >= 0; k--) {
+        joined = pieces[k]!.raw + joined;
+        if (joined.length > MAX_WRAPPED_LENGTH) break;
+        const from = pieces[k]!.at;
+        learnedJoin(r.text.slice(from, piecesEnd), from, joined);
+      }
+    };
     for (const m of tokenMatches(r.text)) {
       const before = previous;
+      wrapped(m[0], m.index);
       look(m[0], m.index);
       // Words a "+" joins (a form's spaces), each looked up too, and every two in a row.
       if (plus && m[0].includes('+')) {
@@ -1663,6 +1693,21 @@ function boundaryBetween(text: string, from: number, to: number): boolean {
     if (c === 0x22 || c === 0x3c || c === 0x3e || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d) return true;
   }
   return false;
+}
+/** Pieces of a wrapped token joined at most, and characters of the token they make. */
+const MAX_WRAPPED_PIECES = 8;
+const MAX_WRAPPED_LENGTH = 128;
+/** Whether text[from, to) is a wrap between two pieces of one token: 2 for a line break (CRLF too)
+ *  with spaces or tabs around it, or a tab; 1 for one space; 0 for none (four characters at most). */
+function wrapGap(text: string, from: number, to: number): 0 | 1 | 2 {
+  if (to - from < 1 || to - from > 4) return 0;
+  let breaks = 0;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d || c === 0x09) breaks++;
+    else if (c !== 0x20) return 0;
+  }
+  return breaks > 0 ? 2 : to - from === 1 ? 1 : 0;
 }
 /** A marker as a reader reads it, whatever its spelling (a JSON string, URL-encoded, plain). */
 const markerRead = (mark: string): string => (mark.startsWith('"') ? JSON.parse(mark) as string : mark.startsWith('%') ? decodeURIComponent(mark) : mark);

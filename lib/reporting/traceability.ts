@@ -74,7 +74,8 @@ export function traceabilityMarkdown(report: Report): string {
   }
   const uncited = report.checks.filter((c) => !citedClauses(c.clause).length).map((c) => c.id);
   lines.push('', uncited.length ? `Checks citing no clause: ${uncited.join(', ')}.` : 'Every check cites at least one clause.', '');
-  if (report.mode === 'traffic') lines.push(...coverageMarkdown(coverageOf(report), markdownCell));
+  // One at a time: a spread of a recording's many kinds overflowed the stack.
+  if (report.mode === 'traffic') for (const l of coverageMarkdown(coverageOf(report), markdownCell)) lines.push(l);
   lines.push('## The clauses in the spec\'s words', '');
   for (const clause of CLAUSES) lines.push(`### ${clause.id} ${clause.title}`, '', `[interface.md ${clause.id}](${clauseLink(clause)})`, '', quotedClause(clause), '');
   return lines.join('\n');

@@ -41,7 +41,7 @@ export const DEEPEST = MAX_HAR_ENTRY_DEPTH + 3;
 type Kind = 'string' | 'number' | 'object' | 'array' | 'boolean' | 'null';
 type Role = 'root' | 'log' | 'entries' | 'entry' | 'request' | 'response' | 'headers' | 'header' | 'postData' | 'params' | 'param' | 'content';
 /** required: HAR 1.2 requires it and the exchange needs it (neither absent nor null); located: where
- *  its string starts is kept until its entry is judged (a defect only har.ts sees is named there). */
+ *  its value starts is kept until its entry is judged (a defect only har.ts sees is named there). */
 interface Read { readonly kind?: Kind; readonly role?: Role; readonly required?: true; readonly located?: true }
 
 const STRING: Read = { kind: 'string' };
@@ -57,7 +57,7 @@ const READ: Partial<Record<Role, Readonly<Record<string, Read>>>> = {
   postData: { text: STRING, params: { kind: 'array', role: 'params' } },
   param: { name: NEEDED_STRING, value: STRING },
   header: { name: NEEDED_STRING, value: NEEDED_STRING },
-  response: { status: { kind: 'number', required: true }, headers: { kind: 'array', role: 'headers', required: true }, content: { kind: 'object', role: 'content', required: true } },
+  response: { status: { kind: 'number', required: true, located: true }, headers: { kind: 'array', role: 'headers', required: true }, content: { kind: 'object', role: 'content', required: true } },
   content: { text: { kind: 'string', located: true }, encoding: STRING },
 };
 /** The items of the arrays the harness reads (a null header or param is none). */
@@ -132,8 +132,8 @@ export const RECORDING = 'a defect of the recording, not of the service';
 const invalid = (kind: string) => `not valid JSON (${kind}; ${RECORDING})`;
 const DEEPER = `nests deeper than ${MAX_HAR_ENTRY_DEPTH} levels, which no recording needs (refused so that reading it stays bounded)`;
 
-/** Where a located value starts: its chunk (held until its entry is judged), and the chunk's place. */
-interface Located { readonly entry: number; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
+/** Where a located value (`member`) starts: its chunk (held until its entry is judged), and the chunk's place. */
+interface Located { readonly entry: number; readonly member: string; readonly chunk: Buffer; readonly at: number; readonly line: number; readonly offset: number }
 const SEEN = 64;
 const NOT_UTF8 = 'not UTF-8 (RFC 8259 8.1: JSON exchanged between systems must be)';
 /** UTF-8's byte-order mark, which .NET writers (Fiddler's) put before a HAR: skipped at the file's
@@ -278,9 +278,9 @@ export class HarScan {
     return undefined;
   }
 
-  /** Where entry `entry` (1-based) has its located value (response.content.text), if it has one. */
-  where(entry: number): string | undefined {
-    const v = this.located.find((x) => x.entry === entry);
+  /** Where entry `entry` (1-based) has its located value `member` (response.content.text, response.status), if it has one. */
+  where(entry: number, member = 'text'): string | undefined {
+    const v = this.located.find((x) => x.entry === entry && x.member === member);
     return v && place(v.chunk, v.at, v.line, v.offset);
   }
 
@@ -397,12 +397,12 @@ export class HarScan {
           } else if (kind && kind !== read.kind) {
             this.fail(b, i - 1, `${valueIs(top, at!)} ${article(kind)} ${kind}, where HAR 1.2 has ${article(read.kind)} ${read.kind} (${RECORDING})`);
           }
-          if (read.located && kind === 'string') this.located.push({ entry: top.entry!, chunk: b, at: i - 1, line: this.line, offset: this.offset });
+          if (read.located && kind === read.kind) this.located.push({ entry: top.entry!, member: at as string, chunk: b, at: i - 1, line: this.line, offset: this.offset });
         }
         if (c !== 0x7b && c !== 0x5b) continue;
         const role = read.role;
         if (!role || ARRAYS.has(role) !== (c === 0x5b)) { untracked++; continue; }
-        if (role === 'entry') this.starts.push({ entry: top.items, chunk: b, at: i - 1, line: this.line, offset: this.offset });
+        if (role === 'entry') this.starts.push({ entry: top.items, member: '', chunk: b, at: i - 1, line: this.line, offset: this.offset });
         top = frame(role, top, at, role === 'entry' ? top.items : top.entry);
       }
     } finally {

@@ -24,9 +24,12 @@ import { MAX_HAR_ENTRY_VALUES, MAX_HAR_HEADER_BYTES, MAX_HAR_HEADERS, NeedsStrea
 
 export { HarProblem } from './har-scan.js';
 
-/** Text marked base64 that is not: a defect the scan cannot see (it skips a body's bytes), named
- *  where the streaming reader's scan found the text. */
-class NotBase64 extends HarProblem {}
+/** A defect of one entry's value that the scan cannot see (it skips a body's bytes, and reads no
+ *  number's value): text marked base64 that is not, a status no response has. Named where the
+ *  streaming reader's scan found the value (`member`: text or status). */
+class EntryDefect extends HarProblem {
+  constructor(message: string, readonly member: 'text' | 'status') { super(message); }
+}
 
 /** Base64 (RFC 4648 4; line breaks allowed), checked without a pattern that loops per character
  *  group: a body's text is megabytes long. */
@@ -115,6 +118,11 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
     durationMs: typeof entry.time === 'number' && entry.time >= 0 ? Math.round(entry.time) : 0,
   };
   const res = entry.response;
+  // A status no response can carry (a status line holds three digits, RFC 9112 4): the recording's own
+  // fault, no finding about the service.
+  if (typeof res?.status === 'number' && res.status > 0 && !(Number.isInteger(res.status) && res.status >= 100 && res.status <= 999)) {
+    throw new EntryDefect(`entry ${index + 1} has response.status ${res.status}, which no response has (a status is three digits, RFC 9112 4; ${RECORDING})`, 'status');
+  }
   // Status 0: the request was recorded, its answer not (blocked, cancelled, still pending).
   if (typeof res?.status !== 'number' || res.status <= 0) return { ...base, error: { kind: 'not-recorded', message: 'no response recorded in the HAR' } };
   // The status line and header fields are recorded as they came whatever the body is: an answer
@@ -137,7 +145,7 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
     return 'pastCapHow' in answer ? { ...base, ...head, error: bodyPastCap(maxBodyBytes, answer.pastCapHow) } : { ...base, response: answer };
   }
   // A recording's own fault is no finding about the service: text that is not base64 is refused.
-  if (res.content?.encoding === 'base64' && !isBase64(text)) throw new NotBase64(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`);
+  if (res.content?.encoding === 'base64' && !isBase64(text)) throw new EntryDefect(`entry ${index + 1} has response.content.text not in base64, where response.content.encoding says base64 (${RECORDING})`, 'text');
   // Text with a lone surrogate names no bytes (as a request's): the answer is not recorded as sent.
   const loneAnswered = res.content?.encoding === 'base64' ? -1 : loneSurrogateAt(text);
   if (loneAnswered >= 0) return { ...base, ...head, error: { kind: 'not-recorded', message: `the response body recorded holds a lone surrogate at character ${loneAnswered}, which names no bytes: what was answered is not known` } };
@@ -338,7 +346,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   // A file is read the quick way (har-entries.ts) while it can be; where it cannot, the streaming
   // reader reads it from its start and skips the entries already judged.
   let skip = 0;
-  // `quick`: read by the quick reader, which hands the streaming reader an entry with text not base64.
+  // `quick`: read by the quick reader, which hands the streaming reader an entry with a defect only here seen (EntryDefect).
   const entry = (key: number, value: HarEntry, quick: boolean): Exchange => {
     index = key;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HarProblem(`entry ${key + 1} is not an object`);
@@ -347,9 +355,9 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
     try {
       return exchangeOfEntry(value, key, maxBodyBytes, idPrefix);
     } catch (e) {
-      if (!(e instanceof NotBase64)) throw e;
-      if (quick) throw new NeedsStreaming('text marked base64 that is not');
-      const at = scan.where(key + 1);
+      if (!(e instanceof EntryDefect)) throw e;
+      if (quick) throw new NeedsStreaming(e.member === 'text' ? 'text marked base64 that is not' : 'a status no response has');
+      const at = scan.where(key + 1, e.member);
       throw new HarProblem(at ? `${at}: ${e.message}` : e.message);
     } finally {
       scan.judged(key + 1);
