@@ -68,6 +68,16 @@ describe('a secret learned in one exchange, echoed by another in an encoding', (
     expect(plain.filter((p) => keyed.line(`echoed ${p} back`) !== `echoed ${p} back`)).toEqual([]);
   });
 
+  it('a learned name of several words written as one token (dots, underscores, dashes between them): each two of its words masked; other joined words shown exactly as sent', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [] });
+    const answer = { fullName: 'Anna Maria Nowak' };
+    r.learnFingerprints(exchange('{}', {}, JSON.stringify(answer)), answer);
+    const other = r.scope();
+    for (const joined of ['anna.maria.nowak', 'Anna_Maria_Nowak', 'maria-nowak', 'Anna.Maria']) expect(other.line(`by ${joined} today`), joined).toBe('by «secret: words» today');
+    const plain = ['anna.smith', 'maria_lopez', 'www.example.org', 'nowak-anna', 'read-me.first'];
+    expect(plain.filter((p) => other.line(`by ${p} today`) !== `by ${p} today`)).toEqual([]);
+  });
+
   it('masks a learned date, phone number or name standing alone, never inside a timestamp, a longer number or another word', () => {
     const r = new Redactor({ showPersonalData: false, secrets: [] });
     const answer = { birthDateRaw: '1990-04-12', phoneNumber: '5551234567', city: 'Washington' };

@@ -1519,6 +1519,9 @@ export class Redactor {
       if (token.length >= MIN_SCANNED && learnedToken(fingerprints, token)) ranges.push([r.from[from]!, to, `«secret: ${codePointCount(token)} chars»`]);
       // A learned token joined to other words (bob@token, token.txt, id-token) or fused to letters (xxtokenyy).
       else if (token.length > MIN_PART) for (const [a, b] of learnedParts(fingerprints, token)) ranges.push([r.from[from + a]!, r.to[from + b - 1]!, `«secret: ${codePointCount(token.slice(a, b))} chars»`]);
+      // Two words of one value joined by a dot, an underscore or a dash (anna.maria.nowak): every two
+      // parts in a row, as two words a space apart are.
+      if (token.length > MIN_SCANNED && WORD_JOINS.test(token)) for (const [a, b] of joinedWordPairs(fingerprints, token)) ranges.push([r.from[from + a]!, r.to[from + b - 1]!, '«secret: words»']);
       // Two words of one value: not two values (a member's name and its value, two strings, two elements).
       if (previous && !boundaryBetween(r.text, previous.end, from) && fingerprints.has(pair(previous.word, token)) && !apart(jsonOf(), r.from[previous.from]!, to)) ranges.push([r.from[previous.from]!, to, '«secret: words»']);
       previous = { word: token, from, end: from + token.length };
@@ -1693,6 +1696,23 @@ function boundaryBetween(text: string, from: number, to: number): boolean {
     if (c === 0x22 || c === 0x3c || c === 0x3e || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d) return true;
   }
   return false;
+}
+/** What joins the words of a value written as one token (anna.maria.nowak, Anna_Maria). */
+const WORD_JOINS = /[._-]/;
+/** The runs [start, end) of two parts in a row of `token` (split at WORD_JOINS) whose pair (two words
+ *  of one value) was learned. */
+function joinedWordPairs(fingerprints: FingerprintSet, token: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let [start, previous] = [0, ''];
+  let previousStart = -1;
+  for (let k = 0; k <= token.length; k++) {
+    if (k < token.length && !WORD_JOINS.test(token[k]!)) continue;
+    const part = token.slice(start, k);
+    if (part && previous && previous.length + part.length >= MIN_SCANNED && fingerprints.has(pair(previous, part))) out.push([previousStart, k]);
+    if (part) { [previous, previousStart] = [part, start]; } else previous = '';
+    start = k + 1;
+  }
+  return out;
 }
 /** Pieces of a wrapped token joined at most, and characters of the token they make. */
 const MAX_WRAPPED_PIECES = 8;
