@@ -14,18 +14,18 @@ import { until } from './helpers/wait.js';
 
 const LOGIN = '{"userName":"jdoe.support","searchValues":"x"}';
 const CONFIRM = '{"recoveryToken":"rt-123","verifyEmail":"jane@example.org","ownerId":42,"isForMM":false}';
-const request = (path: string, body: string, close = false) => `POST ${path} HTTP/1.1\r\nHost: judging.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${close ? 'Connection: close\r\n' : ''}\r\n${body}`;
+const request = (path: string, body: string, close = false, expects = false) => `POST ${path} HTTP/1.1\r\nHost: judging.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${close ? 'Connection: close\r\n' : ''}${expects ? 'Expect: 100-continue\r\n' : ''}\r\n${body}`;
 
 /** Sends `count` requests pipelined on one connection; resolves once the first answer has come (the
  *  reference is answering them), or the connection is closed. */
-function pipeline(url: string, count: number): Promise<{ readonly socket: ReturnType<typeof connect>; readonly answers: () => number }> {
+function pipeline(url: string, count: number, expects = false): Promise<{ readonly socket: ReturnType<typeof connect>; readonly answers: () => number }> {
   const { hostname, port } = new URL(url);
   let text = '';
   const socket = connect(Number(port), hostname);
   const piped = { socket, answers: () => text.split('HTTP/1.1 200').length - 1 };
   socket.setEncoding('latin1');
   socket.on('error', () => undefined);
-  socket.write(request('/supportstateuser', LOGIN).repeat(count));
+  socket.write(request('/supportstateuser', LOGIN, false, expects).repeat(count));
   return new Promise((resolve) => {
     socket.on('data', (d: string) => { text += d; if (piped.answers()) resolve(piped); });
     socket.on('close', () => resolve(piped));
@@ -54,10 +54,11 @@ describe('the judging reference with a client pipelining on one connection', () 
     }
   });
 
-  it(`cuts a connection past ${MAX_WAITING} requests waiting their turn, and the reports state those never answered`, async () => {
+  // Requests expecting 100 (Continue) too: they had bypassed the turns, all answered and judged at once.
+  it.each([false, true])(`cuts a connection past ${MAX_WAITING} requests waiting their turn, and the reports state those never answered (Expect: 100-continue: %s)`, async (expects) => {
     const r = await startJudgingReference({ reportDir: mkdtempSync(join(tmpdir(), 'judging-reference-pipelining-')), reports: new Set(['summary']), print: () => undefined });
     try {
-      const piped = await pipeline(r.url, 3 * MAX_WAITING);
+      const piped = await pipeline(r.url, 3 * MAX_WAITING, expects);
       await until(() => piped.socket.destroyed, 'the connection to be cut');
       const { report } = await r.stop();
       const line = report.warnings.find((w) => w.includes('pipelined request(s) were never answered'));

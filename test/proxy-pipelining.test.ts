@@ -2,7 +2,9 @@
 // before it has ended, as a target reading the connection itself takes them. Node hands the proxy
 // every request it has parsed at once: a client pipelining thousands of requests without reading
 // its answers made as many exchanges in flight (and connections to the target) at once, hundreds of
-// MB from one connection. Past MAX_PIPELINED waiting the connection is cut; nothing waiting was forwarded.
+// MB from one connection. Past MAX_PIPELINED waiting, or 1 MiB of their heads, the connection is cut;
+// nothing waiting was forwarded. Malformed bytes behind a request not yet answered close the
+// connection: a 400 written then went out as that request's answer, or inside its body.
 import { createServer, Socket, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../lib/traffic/proxy.js';
@@ -70,5 +72,30 @@ describe('--proxy and pipelined requests', () => {
     expect(unjudged - before).toBe(1);
     // Still serving.
     expect(await rawExchange(proxy.url, 'GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  });
+
+  it('heads of 200 KiB pipelined, more than 1 MiB of them waiting: the connection is cut, none of those waiting forwarded', async () => {
+    log.length = 0;
+    const before = unjudged;
+    const head = (n: number) => `GET /big${n} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(200 * 1024)}\r\n\r\n`;
+    const client = new Socket();
+    client.on('error', () => undefined);
+    client.connect(proxy.port, '127.0.0.1', () => client.write(Array.from({ length: 12 }, (_, n) => head(n)).join('')));
+    client.pause();
+    try {
+      await until(() => unjudged > before, 'the proxy to cut the connection');
+    } finally {
+      client.destroy();
+    }
+    expect(log.filter((l) => l.startsWith('req')).length).toBeLessThanOrEqual(1);
+    expect(await rawExchange(proxy.url, 'GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  });
+
+  it('malformed bytes after a request whose answer is not yet written: the connection is closed, no 400 in place of (or inside) that answer', async () => {
+    const got = await rawExchange(proxy.url, 'GET /first HTTP/1.1\r\nHost: x\r\n\r\nPOST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab');
+    expect(got).not.toMatch(/400 Bad Request/);
+    // Alone on its connection, the same malformed request gets its 400; a head past the bound, 431.
+    expect(await rawExchange(proxy.url, 'POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(await rawExchange(proxy.url, `GET /x HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(300 * 1024)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   });
 });

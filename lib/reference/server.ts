@@ -591,10 +591,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Expect: 100-continue: "go on" only to a body the reference will read. One declared past its cap
   // is answered 413 (and the connection closed) at once, its body never asked for (RFC 9110 10.1.1);
   // Node's own answer sent 100 first, and the client uploaded it all to be refused.
-  server.on('checkContinue', guard.listener(readable((req, res) => {
+  // In turns as any other request where they are (the judging reference's pipelining bounds): past
+  // them, 20 000 pipelined requests expecting 100 were answered and judged all at once.
+  const continued = readable((req, res) => {
     if (!declaredPast(req, maxBody)) res.writeContinue();
     listener(req, res);
-  }, refused)));
+  }, refused);
+  server.on('checkContinue', guard.listener(observer ? inTurns(continued, unanswered) : continued));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays
   // bounded by Node's maxHeaderSize (16 KiB).
