@@ -1530,15 +1530,23 @@ export class Redactor {
     // token): the pieces in a row, joined, looked up as one.
     const pieces: { raw: string; at: number; gap: 0 | 1 | 2 }[] = [];
     let piecesEnd = -1;
-    /** The range of `raw` (a token as matched, at `at`) less what trimmed() leaves out at its ends, if it is a learned token. */
-    const learnedJoin = (raw: string, at: number, joined = raw): void => {
+    /** Pieces from `first` on, joined (`joined`): their range less what trimmed() leaves out at its
+     *  ends, if that is a learned token; none when it leaves out a whole end piece (a shorter join's). */
+    const learnedJoin = (first: { raw: string; at: number }, last: { raw: string }, joined: string): void => {
       const word = trimmed(joined);
       if (word.length < MIN_PART || !fingerprints.has(word)) return;
       const lead = joined.indexOf(word);
-      ranges.push([r.from[at + lead]!, r.to[at + raw.length - (joined.length - lead - word.length) - 1]!, `«secret: ${codePointCount(word)} chars»`]);
+      const tail = joined.length - lead - word.length;
+      if (lead >= first.raw.length || tail >= last.raw.length) return;
+      ranges.push([r.from[first.at + lead]!, r.to[piecesEnd - tail - 1]!, `«secret: ${codePointCount(word)} chars»`]);
     };
     const wrapped = (raw: string, at: number): void => {
-      if (raw.includes('-')) { const joined = raw.replace(/-/g, ''); if (joined.length < raw.length && joined.length >= MIN_PART && fingerprints.has(trimmed(joined))) ranges.push([r.from[at]!, r.to[at + raw.length - 1]!, `«secret: ${codePointCount(trimmed(joined))} chars»`]); }
+      const word = raw.includes('-') ? trimmed(raw) : '';
+      if (word.includes('-')) {
+        const joined = word.replace(/-/g, '');
+        const from = at + raw.indexOf(word);
+        if (joined.length >= MIN_PART && fingerprints.has(joined)) ranges.push([r.from[from]!, r.to[from + word.length - 1]!, `«secret: ${codePointCount(joined)} chars»`]);
+      }
       const gap = pieces.length ? wrapGap(r.text, piecesEnd, at) : 0;
       // Line breaks and tabs wrap a token in many pieces; one space splits it once: prose is words a
       // space apart, each joined to the one before alone.
@@ -1551,8 +1559,7 @@ export class Redactor {
       for (let k = pieces.length - 2; k >= 0; k--) {
         joined = pieces[k]!.raw + joined;
         if (joined.length > MAX_WRAPPED_LENGTH) break;
-        const from = pieces[k]!.at;
-        learnedJoin(r.text.slice(from, piecesEnd), from, joined);
+        learnedJoin(pieces[k]!, pieces[pieces.length - 1]!, joined);
       }
     };
     for (const m of tokenMatches(r.text)) {
