@@ -19,10 +19,12 @@ const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.js
 const work = mkdtempSync(join(tmpdir(), 'proxy-hostile-'));
 
 const JSON_OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
-/** Answers, by the request's X-Answer header, that Node's parser reads but will not write again. */
+/** Answers, by the request's X-Answer header, that Node's parser reads but will not write again, or
+ *  that the proxy cannot forward as they came (a transfer coding besides chunked). */
 const HOSTILE: Record<string, { answer: string; cause: RegExp }> = {
   'status-099': { answer: 'HTTP/1.1 099 Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}', cause: /its status 99 is not a three-digit code of 100-999/ },
   'reason-del': { answer: 'HTTP/1.1 200 O\x7fK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}', cause: /its reason phrase holds the control character 0x7f/ },
+  'te-gzip': { answer: 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', cause: /its Transfer-Encoding "gzip, chunked" is not chunked alone, and the proxy undoes no other transfer coding/ },
   'unasked-101': { answer: 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n', cause: /its status 101 switches protocols the request never asked for/ },
 };
 

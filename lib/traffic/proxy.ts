@@ -891,6 +891,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // The answer to a HEAD, a 204 and a 304 has no body, whatever its Content-Length says (RFC 9110
       // 9.3.2, 8.6): nothing to copy, never past the cap (a HEAD of a large resource was judged as too large).
       const bodiless = method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304;
+      // A transfer coding besides chunked (gzip, chunked): Node's client takes the chunks off and leaves
+      // the rest coded, and the answer went on re-chunked with no word of it, gzip read as the body
+      // (RFC 9112 6.1), while the exchange judged kept the target's header. Refused, as a request's is.
+      if (!bodiless && back.te !== undefined && back.te.trim().toLowerCase() !== 'chunked') {
+        answer.resume();
+        relayFailed(`cannot relay the answer of ${target.host}: its Transfer-Encoding ${JSON.stringify(back.te.slice(0, 80))} is not chunked alone, and the proxy undoes no other transfer coding`);
+        return;
+      }
       if (copying && !requestCopy!.dropped) {
         answerCopy = new BodyCopy(options.maxBodyBytes, room, bodiless ? 0 : back.te === undefined && back.length !== undefined ? Number(back.length) : undefined);
         // No room for the answer's copy: not judged for want of room (counted so when it ends), and
