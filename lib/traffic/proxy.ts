@@ -1104,8 +1104,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     waitingBytes.set(socket, held);
     allWaitingBytes += bytes;
     queue.push(() => {
-      waitingBytes.set(socket, (waitingBytes.get(socket) ?? bytes) - bytes);
-      allWaitingBytes -= bytes;
+      // Once the connection has closed its bytes were given back whole (a request waiting then still
+      // comes here, to be dropped): given back again, the bound over all connections drifted up.
+      const left = waitingBytes.get(socket);
+      if (left !== undefined) { waitingBytes.set(socket, left - bytes); allWaitingBytes -= bytes; }
       start();
     });
   };
