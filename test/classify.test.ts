@@ -24,9 +24,33 @@ describe('routes of section 4', () => {
   it('names the base path a route sits under (the reference serves only at its root)', () => {
     expect(post('/api/v2/supportstateuser').basePath).toBe('/api/v2');
     expect(post('/supportstateuser').basePath).toBe('');
+    expect(post('/api/v2//supportstateuser/').basePath).toBe('/api/v2');
+    expect(post('//supportstateuser').basePath).toBe('');
+    expect(post('/api%2Fv2/%73upportstateuser').basePath).toBe('/api%2Fv2');
   });
 
-  it.each(['/', '/supportstateusers', '/xsupportstateuser', '/json/reply/Unknown', '/soap12', '/json/reply/SupportStateUserLoginRequest.json', '/soap11.json', '/supportstateuser.csv'])(
+  // A target on ASP.NET Core serves these as the route (Kestrel decodes %XX but %2F, seen on .NET 10;
+  // ServiceStack's RestPath drops empty segments): judged as the operation, not as another service.
+  it.each([
+    ['/%73upportstateuser', login, 'custom'],
+    ['/supportstateuser/', login, 'custom'],
+    ['//supportstateuser', login, 'custom'],
+    ['/User//ConfirmEmail/', confirmEmail, 'custom'],
+    ['/%75ser/%43onfirm%65mail', confirmEmail, 'custom'],
+    ['/soap11/', impersonateLogout, 'soap11'],
+    ['/json/reply/%53upportStateUserLoginRequest', login, 'reply'],
+    ['/supportstateuser%2Ejson', login, 'custom'],
+  ] as const)('%s, spelled otherwise, is %s by its %s route', (url, op, route) => {
+    const k = post(url);
+    expect([k.operation, k.route]).toEqual([op, route]);
+  });
+
+  it('reads an extension spelled with %2E, and none after a trailing slash (ServiceStack reads it off the path\'s end)', () => {
+    expect([post('/supportstateuser%2Ejson', { accept: 'application/xml' }).selected, post('/supportstateuser%2ejson').format]).toEqual(['json', 'json']);
+    expect(post('/supportstateuser.json/').operation).toBeUndefined();
+  });
+
+  it.each(['/', '/supportstateusers', '/xsupportstateuser', '/json/reply/Unknown', '/soap12', '/json/reply/SupportStateUserLoginRequest.json', '/soap11.json', '/supportstateuser.csv', '/user%2Fconfirmemail', '/%E2%82%ACsupportstateuser', '/supportstateuser%00'])(
     '%s is not this interface', (url) => {
       expect(post(url).operation).toBeUndefined();
     });

@@ -52,12 +52,13 @@ export interface ClassifiedRequest {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
 }
 
-/** Route path (lower case) -> operation and form; extensions are looked for on custom routes only. */
-interface RouteEntry { readonly path: string; readonly operation: Operation; readonly form: RouteForm }
+/** A route's path segments (lower case) -> operation and form; extensions are looked for on custom routes only. */
+interface RouteEntry { readonly segments: readonly string[]; readonly operation: Operation; readonly form: RouteForm }
+const segmentsOf = (route: string): string[] => route.toLowerCase().split('/').filter((s) => s !== '');
 const ROUTES: readonly RouteEntry[] = OPERATIONS.flatMap((op): RouteEntry[] =>
   op.wire === 'json'
-    ? [{ path: op.route.toLowerCase(), operation: op, form: 'custom' }, { path: replyRoute(op).toLowerCase(), operation: op, form: 'reply' }]
-    : [{ path: op.route.toLowerCase(), operation: op, form: 'soap11' }]);
+    ? [{ segments: segmentsOf(op.route), operation: op, form: 'custom' }, { segments: segmentsOf(replyRoute(op)), operation: op, form: 'reply' }]
+    : [{ segments: segmentsOf(op.route), operation: op, form: 'soap11' }]);
 
 /** The characters of a safe callback name (what ServiceStack's SafeVarRef keeps). */
 export const SAFE_CALLBACK_CHAR = '[A-Za-z0-9._]';
@@ -84,21 +85,49 @@ export function negotiate(accept: string | undefined): Format {
   return hit;
 }
 
-/** The route a path ends with: ServiceStack matches paths without regard to case, and a custom route
- *  may carry a format extension (/supportstateuser.json); whatever precedes the route is the base path. */
+/** A path segment as ServiceStack on ASP.NET Core matches it: Kestrel decodes %XX in the path but
+ *  %2F (observed on .NET 10: `/%73upportstateuser` is served as `/supportstateuser`), and RestPath
+ *  lower-cases it. Only ASCII escapes are decoded: routes are ASCII, so a segment holding another
+ *  character matches none either way. */
+const decodedSegment = (segment: string): string =>
+  (segment.includes('%') ? segment.replace(/%([0-7][0-9A-Fa-f])/g, (escape, hex: string) => (hex === '2F' || hex === '2f' ? escape : String.fromCharCode(parseInt(hex, 16)))) : segment).toLowerCase();
+
+/** Whether `parts` ends with `route`, the last part read as `last` (a part without its extension). */
+function endsWithRoute(parts: readonly string[], route: readonly string[], last: string): boolean {
+  const from = parts.length - route.length;
+  if (from < 0) return false;
+  for (let i = 0; i < route.length - 1; i++) if (parts[from + i] !== route[i]) return false;
+  return last === route[route.length - 1];
+}
+
+/** The route a path ends with, matched as ServiceStack matches it (RestPath.GetPathPartsForMatching:
+ *  lower case, split on '/', empty segments dropped, so `/supportstateuser/` and `//supportstateuser`
+ *  are the route too) on a path Kestrel decoded (decodedSegment). A custom route may carry a format
+ *  extension (/supportstateuser.json). Whatever precedes the route, its trailing slashes dropped, is
+ *  the base path, as sent. */
 function routeOf(pathname: string): { operation: Operation; form: RouteForm; basePath: string; extension?: Format } | undefined {
-  const path = pathname.toLowerCase();
-  for (const r of ROUTES) {
-    if (path.endsWith(r.path)) return { operation: r.operation, form: r.form, basePath: pathname.slice(0, path.length - r.path.length) };
+  const parts: string[] = [];
+  const starts: number[] = [];
+  for (let at = 0; at <= pathname.length;) {
+    let end = pathname.indexOf('/', at);
+    if (end < 0) end = pathname.length;
+    if (end > at) { parts.push(decodedSegment(pathname.slice(at, end))); starts.push(at); }
+    at = end + 1;
   }
-  const dot = path.lastIndexOf('.');
-  const slash = path.lastIndexOf('/');
-  const extension = dot > slash ? formatNamed(path.slice(dot + 1)) : undefined;
+  if (!parts.length) return undefined;
+  const basePath = (count: number): string => pathname.slice(0, starts[parts.length - count]).replace(/\/+$/, '');
+  const last = parts[parts.length - 1]!;
+  for (const r of ROUTES) {
+    if (endsWithRoute(parts, r.segments, last)) return { operation: r.operation, form: r.form, basePath: basePath(r.segments.length) };
+  }
+  // ServiceStack reads an extension off the path's end (RestHandler): after a trailing slash there is none.
+  const dot = pathname.endsWith('/') ? -1 : last.lastIndexOf('.');
+  const extension = dot >= 0 ? formatNamed(last.slice(dot + 1)) : undefined;
   if (!extension) return undefined;
-  const bare = path.slice(0, dot);
+  const bare = last.slice(0, dot);
   for (const r of ROUTES) {
     // Only custom JSON routes take an extension; /json/reply/X.json and /soap11.json are not routes.
-    if (r.form === 'custom' && bare.endsWith(r.path)) return { operation: r.operation, form: r.form, basePath: pathname.slice(0, bare.length - r.path.length), extension };
+    if (r.form === 'custom' && endsWithRoute(parts, r.segments, bare)) return { operation: r.operation, form: r.form, basePath: basePath(r.segments.length), extension };
   }
   return undefined;
 }
@@ -123,13 +152,13 @@ export function classify(request: ClassifiedRequest): RequestKind {
   return kind;
 }
 
-/** The URL a server at `base` reads a request-target as, the way classify reads one (a WHATWG URL
- *  resolved against a base): an origin-form target ("/path?query") is `base` and the target as sent;
- *  an absolute-form one ("http://host/path", RFC 9112 3.2.2), "//path" (an authority to a URL parser)
- *  or anything else is the URL it resolves to. A server that answers what classify reads, and a judge
- *  that judges `requestTargetUrl` of the same target, then name the same operation. */
+/** The URL a server at `base` reads a request-target as, the way classify reads one: an
+ *  origin-form target ("/path?query", "//path" too: RFC 9112 3.2.1 absolute-path) is `base` and the
+ *  target as sent; an absolute-form one ("http://host/path", RFC 9112 3.2.2) or anything else is the
+ *  URL it resolves to. A server that answers what classify reads, and a judge that judges
+ *  `requestTargetUrl` of the same target, then name the same operation. */
 export function requestTargetUrl(base: string, target: string): string {
-  if (target.startsWith('/') && !target.startsWith('//')) return `${base}${target}`;
+  if (target.startsWith('/')) return `${base}${target}`;
   try {
     return new URL(target, base).href;
   } catch {
@@ -163,7 +192,8 @@ function queryValue(url: URL, name: string): string | null {
 function classifyAnew(request: ClassifiedRequest): RequestKind {
   let url: URL;
   try {
-    url = new URL(request.url, 'http://classify.invalid');
+    // A path is a path, "//supportstateuser" too (a URL parser would read an authority there).
+    url = request.url.startsWith('/') ? new URL(`http://classify.invalid${request.url}`) : new URL(request.url, 'http://classify.invalid');
   } catch {
     url = new URL('http://classify.invalid/');
   }
