@@ -144,7 +144,7 @@ function nearest(typed: string, names: readonly string[]): string | undefined {
 }
 
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let [before, row] = [[] as number[], Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -13,7 +13,8 @@ import type { JsonObject } from '../json/value.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { DEFAULT_CONCURRENCY } from '../engine/run.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
-import { commandOf, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
+import { parse as parseDotenv } from 'dotenv';
+import { commandOf, distance, envNames, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
 import { shardWarning } from '../reporting/merge.js';
 import type { Gate, JudgedSides } from '../reporting/verdict.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
@@ -168,11 +169,11 @@ function baseUrlOf(text: string | undefined): string | undefined | { error: stri
   try {
     url = new URL(text);
   } catch {
-    return { error: `the base URL ${JSON.stringify(text)} is not a URL` };
+    return { error: `--base-url: the base URL ${JSON.stringify(text)} is not a URL` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `the base URL must be http or https, not ${url.protocol}` };
-  if (url.username || url.password) return { error: 'the base URL carries credentials; pass them with --header "Authorization: …" so reports can redact them' };
-  if (url.search || url.hash) return { error: 'the base URL must not have a query or fragment' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `--base-url: the base URL must be http or https, not ${url.protocol}` };
+  if (url.username || url.password) return { error: '--base-url: the base URL carries credentials; pass them with --header "Authorization: …" so reports can redact them' };
+  if (url.search || url.hash) return { error: '--base-url: the base URL must not have a query or fragment' };
   return url.href.replace(/\/+$/, '');
 }
 
@@ -208,7 +209,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   const baseUrl = baseUrlOf(v['base-url']);
   if (typeof baseUrl === 'object') return { ok: false, error: baseUrl.error };
   const legacyUrl = baseUrlOf(v['legacy-url']);
-  if (typeof legacyUrl === 'object') return { ok: false, error: `--legacy-url: ${legacyUrl.error.replace('the base URL', 'the legacy URL')}` };
+  if (typeof legacyUrl === 'object') return { ok: false, error: legacyUrl.error.replace('--base-url: the base URL', '--legacy-url: the legacy URL') };
   if (legacyUrl && v.generate !== undefined) return { ok: false, error: '--legacy-url compares the probes, --accounts and --har requests; it does not combine with --generate' };
   const headers = parseHeaders(v.header ?? []);
   if (typeof headers === 'string') return { ok: false, error: headers };
@@ -310,14 +311,68 @@ export function shardOptions(config: Config): { probes: boolean; part?: string }
   return config.shard ? { probes: config.shard.index === 1, part: `shard ${config.shard.index}/${config.shard.count}` } : { probes: true };
 }
 
-/** Why a .env file cannot be read, in one line naming it and the line: bytes that are not UTF-8
- *  (dotenv would read U+FFFD in their place, and the run would send or compare a value nobody wrote);
- *  undefined when it can. */
-export function dotenvProblem(path: string): string | undefined {
+/** Every variable the conformance command reads from the environment (and .env). */
+export const SETTINGS_ENV: readonly string[] = [
+  ...envNames(CONFORMANCE_OPTIONS), NAMESPACE_ENV.request, NAMESPACE_ENV.login, ...REQUEST_VALUE_ENV,
+  'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy',
+];
+
+/** A key spelled as a setting is, case, '_', '-' and '.' aside. */
+const keyLetters = (key: string): string => key.toUpperCase().replace(/[-_.]/g, '');
+
+/** The setting an unknown key was surely meant as: the same letters (`BASEURL`, `base_url`), one
+ *  edit from a name of 6 letters or more (`BASE_UR`), or its start (`TIMEOUT` for TIMEOUT_MS).
+ *  Other keys are left alone: a .env is often shared with the service's own settings. */
+export function meantSetting(key: string): string | undefined {
+  if (SETTINGS_ENV.includes(key)) return undefined;
+  const typed = keyLetters(key);
+  if (typed.length < 3) return undefined;
+  return SETTINGS_ENV.find((name) => keyLetters(name) === typed)
+    ?? SETTINGS_ENV.find((name) => keyLetters(name).length >= 6 && distance(typed, keyLetters(name)) <= 1)
+    ?? SETTINGS_ENV.find((name) => typed.length >= 6 && keyLetters(name).startsWith(typed));
+}
+
+/** A .env file read: its values, the line each key was last set on (the one dotenv keeps), and why
+ *  the run cannot go on, in one line naming the file and line: bytes that are not UTF-8 (dotenv would
+ *  read U+FFFD in their place, and the run would send or compare a value nobody wrote), or a key
+ *  misspelling a setting (the run would go on with its default: the embedded reference, say, for
+ *  `BASEURL`, and pass). */
+export interface DotenvFile { readonly values: Readonly<Record<string, string>>; readonly lineOf: ReadonlyMap<string, number>; readonly problem?: string }
+
+export function readDotenv(path: string): DotenvFile {
   const bytes = readFileSync(path);
-  if (isUtf8(bytes)) return undefined;
-  const at = firstIllFormed(bytes)?.at ?? 0;
-  let line = 1;
-  for (let nl = bytes.indexOf(10); nl >= 0 && nl < at; nl = bytes.indexOf(10, nl + 1)) line++;
-  return `${path} line ${line} is not UTF-8 (byte offset ${at} of the file): its values would be read with U+FFFD in place of those bytes`;
+  if (!isUtf8(bytes)) {
+    const at = firstIllFormed(bytes)?.at ?? 0;
+    let line = 1;
+    for (let nl = bytes.indexOf(10); nl >= 0 && nl < at; nl = bytes.indexOf(10, nl + 1)) line++;
+    return { values: {}, lineOf: new Map(), problem: `${path} line ${line} is not UTF-8 (byte offset ${at} of the file): its values would be read with U+FFFD in place of those bytes` };
+  }
+  const values = parseDotenv(bytes);
+  // A key's line as dotenv's own pattern starts one (a later line setting it again wins, as in dotenv).
+  const lineOf = new Map<string, number>();
+  bytes.toString('utf8').split(/\r\n|\n|\r/).forEach((text, i) => {
+    const key = /^\s*(?:export\s+)?([\w.-]+)(?:\s*=|:\s)/.exec(text)?.[1];
+    if (key !== undefined && Object.hasOwn(values, key)) lineOf.set(key, i + 1);
+  });
+  for (const key of Object.keys(values)) {
+    const meant = meantSetting(key);
+    if (meant) return { values, lineOf, problem: `${path} line ${lineOf.get(key) ?? '?'}: ${JSON.stringify(key)} is not a setting the harness reads; did you mean ${meant}? (misspelt, it would be left unread and the run would go on with the default)` };
+  }
+  return { values, lineOf };
+}
+
+/** Where a problem's setting came from, when not from a flag given: " (set by SHARD in .env line 3)",
+ *  " (set by SHARD in the environment)"; '' for a flag given, or a problem naming no setting. `fromDotenv`:
+ *  the keys .env supplied (the environment did not set them), with their lines. */
+export function settingSource(problem: string, argv: readonly string[], env: Env, fromDotenv: ReadonlyMap<string, number>): string {
+  const where = (name: string) => (fromDotenv.has(name) ? `.env line ${fromDotenv.get(name)}` : 'the environment');
+  const flag = /^--([a-z-]+)/.exec(problem)?.[1];
+  if (flag !== undefined) {
+    const spec = (CONFORMANCE_OPTIONS as OptionTable)[flag];
+    const given = argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`) || (spec?.short !== undefined && a.startsWith(`-${spec.short}`)));
+    return !given && spec?.env && env[spec.env] !== undefined && env[spec.env] !== '' ? ` (set by ${spec.env} in ${where(spec.env)})` : '';
+  }
+  const name = /^([A-Z][A-Z0-9_]+) /.exec(problem)?.[1];
+  // A problem naming the variable says where it was set only when that was .env.
+  return name !== undefined && fromDotenv.has(name) ? ` (set in ${where(name)})` : '';
 }

@@ -5,7 +5,6 @@ import { randomInt } from 'node:crypto';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { makeDirectory } from './make-directory.js';
 import { resolve } from 'node:path';
-import { config as loadDotenv } from 'dotenv';
 import { CATALOGUE } from '../checks/catalogue.js';
 import { runConformance } from '../engine/run.js';
 import { JudgeWorkerFailure } from '../engine/judge-pool.js';
@@ -14,7 +13,7 @@ import { harnessIdentity } from './identity.js';
 import { boundHeapGrowth, streamsExchanges } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
 import { consoleText, displayLine } from '../reporting/display.js';
-import { dotenvProblem, parseConfig, shardOptions, usage, type Config } from './config.js';
+import { parseConfig, readDotenv, settingSource, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { beginRun, impliedReports, removedLine, removeEarlierRun, stoppedAtOnce } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
@@ -88,16 +87,20 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
 let accepted: { readonly dir: string; readonly since: number } | undefined;
 
 async function run(argv: readonly string[]): Promise<number> {
+  /** The keys .env supplied (the environment had not set them), with their lines. */
+  const fromDotenv = new Map<string, number>();
   if (existsSync('.env')) {
-    const bad = dotenvProblem('.env');
-    if (bad) { process.stderr.write(`conformance: ${bad}\n`); return 2; }
-    loadDotenv({ path: '.env', quiet: true }); // never overrides the environment
+    const dotenv = readDotenv('.env');
+    if (dotenv.problem) { process.stderr.write(`conformance: ${consoleText(dotenv.problem)}\n`); return 2; }
+    // Never overrides the environment, but an empty variable is unset to the run (parseOptions): .env's value
+    // stands (dotenv's config() would keep the empty one, and an exported BASE_URL= would hide .env's target).
+    for (const [key, value] of Object.entries(dotenv.values)) if (process.env[key] === undefined || process.env[key] === '') { process.env[key] = value; fromDotenv.set(key, dotenv.lineOf.get(key) ?? 0); }
   }
   const parsed = parseConfig(argv, process.env);
   if (parsed.ok === 'help') { process.stdout.write(`${usage()}\n`); return 0; }
   if (parsed.ok === 'version') { process.stdout.write(`${harnessIdentity().version}\n`); return 0; }
   if (parsed.ok === 'list-checks') { process.stdout.write(catalogueListing(parsed.json)); return 0; }
-  if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}\n`); return 2; }
+  if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}${settingSource(parsed.error, argv, process.env, fromDotenv)}\n`); return 2; }
   const config = parsed.config;
   const checks = selectedChecks(config);
   const why = unfed(config);
