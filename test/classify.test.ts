@@ -82,6 +82,27 @@ describe('format selection', () => {
   });
 });
 
+// ServiceStack reads the query through ASP.NET Core's Request.Query (observed on .NET 10): names in any
+// case, percent-decoded; a name given twice is its values joined by commas, empty ones left out.
+describe('query parameters as ASP.NET Core reads them', () => {
+  const xml = { accept: 'application/xml' };
+  it.each([
+    ['/supportstateuser?FORMAT=xml', {}, 'query', 'xml', 'xml'],
+    ['/supportstateuser?Format=json', xml, 'query', 'json', 'json'],
+    ['/supportstateuser?%66ormat=xml', {}, 'query', 'xml', 'xml'],
+    ['/supportstateuser?format=&format=xml', {}, 'query', 'xml', 'xml'],
+    ['/supportstateuser?format=xml&format=json', xml, 'none', undefined, 'xml'], // "xml,json" names no format: Accept decides
+  ] as const)('%s with %j: selector %s (%s), answered as %s', (url, headers, selector, selected, format) => {
+    const k = post(url, headers);
+    expect([k.selector, k.selected, k.format]).toEqual([selector, selected, format]);
+  });
+  it('?CallBack=cb is JSONP; a name with the Kelvin sign for its k is no callback (ASP.NET folds ASCII letters only)', () => {
+    expect(post('/supportstateuser?CallBack=cb')).toMatchObject({ callback: 'cb', jsonp: true });
+    expect(post(`/supportstateuser?callbac${encodeURIComponent('\u212A')}=cb`).callback).toBeUndefined();
+    expect(post(`/supportstateuser?CALLBACK=${encodeURIComponent('alert(1)//')}`)).toMatchObject({ callback: 'alert(1)//', jsonp: true, unsafeCallback: true });
+  });
+});
+
 describe('JSONP', () => {
   it('a callback on a JSON answer is JSONP; on an XML or SOAP answer it is not', () => {
     expect(post('/supportstateuser?callback=cb')).toMatchObject({ callback: 'cb', jsonp: true, unsafeCallback: false });

@@ -166,27 +166,36 @@ export function requestTargetUrl(base: string, target: string): string {
   }
 }
 
-/** A query longer than this is not parsed whole to read one parameter (queryValue). */
-const QUERY_PARSED_WHOLE = 4096;
+/** A name as ASP.NET Core compares query names (ordinal, ignoring case): A-Z as a-z, nothing else
+ *  folded (the Kelvin sign is no k there, though JavaScript lower-cases it to one). */
+const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 
-/** url.searchParams.get(name) (ASCII `name`), where a long query is parsed only in the parameters
- *  named so (a name is read as a form does, a plus a space and %XX a byte: spelled in as many
- *  characters as `name` up to three times as many). Parsed whole, a recorded query of 9 MB held
- *  150 MB of decoded parameters. */
+/** A query parameter as ServiceStack reads it on ASP.NET Core, whose Request.Query it wraps (observed
+ *  on .NET 10): its name percent-decoded and matched without regard to case (`?FORMAT=xml`,
+ *  `?%66ormat=xml`, `?CallBack=cb`), and the values of a name given more than once joined by commas,
+ *  empty ones left out (`?format=xml&format=json` reads `xml,json`, which names no format; with
+ *  `?format=&format=xml` it is `xml`). '' for a name given only empty, null for one not given. Only a
+ *  parameter whose name is as long as `name` up to three times as long (a %XX spells one character
+ *  in three) is decoded: parsed whole, a recorded query of 9 MB held 150 MB of decoded parameters. */
 function queryValue(url: URL, name: string): string | null {
   const q = url.search;
-  if (q.length <= QUERY_PARSED_WHOLE) return url.searchParams.get(name);
-  const kept: string[] = [];
+  let found = false;
+  const values: string[] = [];
   for (let from = 1; from < q.length;) {
     const amp = q.indexOf('&', from);
     const to = amp < 0 ? q.length : amp;
     const eq = q.indexOf('=', from);
     const nameEnd = eq >= 0 && eq < to ? eq : to;
     const length = nameEnd - from;
-    if (length >= name.length && length <= 3 * name.length && new URLSearchParams(q.slice(from, nameEnd)).has(name)) kept.push(q.slice(from, to));
+    // The name decoded alone first: the value only of a parameter so named (a 9 MB one is not).
+    if (length >= name.length && length <= 3 * name.length && asciiLower(new URLSearchParams(`${q.slice(from, nameEnd)}=`).keys().next().value ?? '') === name) {
+      found = true;
+      const value = new URLSearchParams(q.slice(from, to)).values().next().value ?? '';
+      if (value !== '') values.push(value);
+    }
     from = to + 1;
   }
-  return new URLSearchParams(kept.join('&')).get(name);
+  return found ? values.join(',') : null;
 }
 
 function classifyAnew(request: ClassifiedRequest): RequestKind {
