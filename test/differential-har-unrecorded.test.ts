@@ -34,6 +34,6 @@ it('a HAR entry whose request body was not recorded, or with a header past U+00F
   expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^conformance: run incomplete: \d+ MUST check\(s\) not evaluated/)]);
   const s = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { counts: { exchanges: { bySource: Record<string, number> } }; warnings: string[] };
   expect(s.counts.exchanges.bySource).toEqual({ probe: 20, har: 2 });
-  expect(s.warnings).toContain('2 recorded requests not replayed to either deployment (the harness cannot send them as recorded): har.2: its request body was not recorded (its Content-Length says one was sent); har.4: its header "X-Price" holds a character past U+00FF, which names no byte (a HAR\'s header value is the bytes sent read as Latin-1, as browsers record it): what was sent is not known');
+  expect(s.warnings).toContain('2 recorded requests not replayed to either deployment (the harness cannot send them as recorded): har.2: its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent); har.4: its header "X-Price" holds a character past U+00FF, which names no byte (a HAR\'s header value is the bytes sent read as Latin-1, as browsers record it): what was sent is not known');
   expect(s.warnings).toContain('1 recorded request sent to both deployments without its Expect: 100-continue (the harness\'s HTTP client sends none), so not as recorded: har.3');
 }, 120_000);

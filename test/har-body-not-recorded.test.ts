@@ -52,5 +52,19 @@ it('a request body the HAR did not record is neither judged as absent nor replay
     expect(summary.checks.find((c) => c.id === id)!.message, id).toMatch(/the request body was not recorded/);
   }
   const out = await sh(join(dir, 'out', 'replay.sh'));
-  expect([out.code, out.stderr, out.stdout]).toEqual([0, '', 'JSONP-CALLBACK (MUST) har.1: not replayed: its request body was not recorded (its Content-Length says one was sent)\n']);
+  expect([out.code, out.stderr, out.stdout]).toEqual([0, '', 'JSONP-CALLBACK (MUST) har.1: not replayed: its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent)\n']);
+}, 60_000);
+
+it('so too a chunked one (Transfer-Encoding: chunked, no postData): replay.sh says why, where its curl had sent the head alone and waited', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'har-body-not-recorded-'));
+  const e = await entry('/supportstateuser?callback=cb', { 'content-type': 'application/json' }, '{}');
+  const chunked = { ...e, request: { ...e.request, headers: e.request.headers.map((h) => (h.name === 'content-length' ? { name: 'Transfer-Encoding', value: 'chunked' } : h)) } };
+  const har = join(dir, 'chunked.har');
+  writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [chunked] } }));
+  const r = await runCli(['--har', har, '--report-dir', join(dir, 'out'), '--reports', 'summary', '--quiet']);
+  expect(r.code, r.stderr).toBe(1);
+  const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { checks: { id: string; status: string; message: string }[] };
+  expect(summary.checks.find((c) => c.id === 'REQ-JSON-BODY')!.message).toMatch(/the request body was not recorded/);
+  const out = await sh(join(dir, 'out', 'replay.sh'));
+  expect([out.code, out.stderr, out.stdout]).toEqual([0, '', 'JSONP-CALLBACK (MUST) har.1: not replayed: its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent)\n']);
 }, 60_000);

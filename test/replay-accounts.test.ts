@@ -93,10 +93,10 @@ describe('replay.sh of an --accounts run', () => {
     }
     const asked = text.split('\n').filter((l) => l.startsWith(': "${'));
     expect(asked).toEqual([
-      ': "${ACCOUNT_2_CONFIRM_RECOVERY_TOKEN:?set ACCOUNT_2_CONFIRM_RECOVERY_TOKEN to ConfirmEmailRequest.recoveryToken of the account on line 2 of the --accounts file}"',
-      ': "${ACCOUNT_2_CONFIRM_VERIFY_EMAIL:?set ACCOUNT_2_CONFIRM_VERIFY_EMAIL to ConfirmEmailRequest.verifyEmail of the account on line 2 of the --accounts file}"',
-      ': "${ACCOUNT_2_LOGIN_USER_NAME:?set ACCOUNT_2_LOGIN_USER_NAME to SupportStateUserLoginRequest.userName of the account on line 2 of the --accounts file}"',
-      ': "${ACCOUNT_2_LOGIN_SEARCH_VALUES:?set ACCOUNT_2_LOGIN_SEARCH_VALUES to SupportStateUserLoginRequest.searchValues of the account on line 2 of the --accounts file}"',
+      ': "${ACCOUNT_2_CONFIRM_RECOVERY_TOKEN?set ACCOUNT_2_CONFIRM_RECOVERY_TOKEN to ConfirmEmailRequest.recoveryToken of the account on line 2 of the --accounts file}"',
+      ': "${ACCOUNT_2_CONFIRM_VERIFY_EMAIL?set ACCOUNT_2_CONFIRM_VERIFY_EMAIL to ConfirmEmailRequest.verifyEmail of the account on line 2 of the --accounts file}"',
+      ': "${ACCOUNT_2_LOGIN_USER_NAME?set ACCOUNT_2_LOGIN_USER_NAME to SupportStateUserLoginRequest.userName of the account on line 2 of the --accounts file}"',
+      ': "${ACCOUNT_2_LOGIN_SEARCH_VALUES?set ACCOUNT_2_LOGIN_SEARCH_VALUES to SupportStateUserLoginRequest.searchValues of the account on line 2 of the --accounts file}"',
     ]);
     expect(text).not.toMatch(/not replayed/);
   });
@@ -142,8 +142,8 @@ describe('replay.sh of a probe run given its login values (LOGIN_USER_NAME, LOGI
       const text = readFileSync(join(probeDir, REPLAY_FILE), 'utf8');
       for (const value of Object.values(values)) expect(text).not.toContain(value);
       expect(text.split('\n').filter((l) => l.startsWith(': "${'))).toEqual([
-        ': "${LOGIN_USER_NAME:?set LOGIN_USER_NAME to the SupportStateUserLoginRequest.userName the run was given in LOGIN_USER_NAME}"',
-        ': "${LOGIN_SEARCH_VALUES:?set LOGIN_SEARCH_VALUES to the SupportStateUserLoginRequest.searchValues the run was given in LOGIN_SEARCH_VALUES}"',
+        ': "${LOGIN_USER_NAME?set LOGIN_USER_NAME to the SupportStateUserLoginRequest.userName the run was given in LOGIN_USER_NAME}"',
+        ': "${LOGIN_SEARCH_VALUES?set LOGIN_SEARCH_VALUES to the SupportStateUserLoginRequest.searchValues the run was given in LOGIN_SEARCH_VALUES}"',
       ]);
       const probeSummary = JSON.parse(readFileSync(join(probeDir, 'summary.json'), 'utf8')) as Summary;
       const guid = probeSummary.checks.find((c) => c.id === 'JSON-GUID')!;

@@ -62,7 +62,7 @@ function written(report: Report): string {
 }
 
 /** What replay.sh asks for that it states simply: [variable, what to set it to]. */
-const askedIn = (script: string) => [...readFileSync(script, 'utf8').matchAll(/^: "\$\{(\w+):\?set \1 to (.*)\}"$/gm)].map((m) => [m[1], m[2]]);
+const askedIn = (script: string) => [...readFileSync(script, 'utf8').matchAll(/^: "\$\{(\w+)\?set \1 to (.*)\}"$/gm)].map((m) => [m[1], m[2]]);
 
 /** A traffic run's report holding one failed check whose evidence is `ex`: what replay.sh is written from. */
 function reportOf(ex: Exchange, redact: Redactor): Report {
@@ -82,6 +82,26 @@ describe('a replay of what the proxy recorded', () => {
     expect(asReceived(await replayedBy(['-c', curl]))).toEqual(asReceived(got));
   });
 
+  it('sends a chunked request of no body with its last chunk (curl had sent the head alone, and the target waited)', async () => {
+    const { ex, got } = await recorded(Buffer.from('POST /supportstateuser HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n'));
+    expect(asReceived(await replayedBy(['-c', curlCommand(ex, redactor(), BOUNDS)]))).toEqual(asReceived(got));
+  });
+
+  it('sends a request target holding # as sent (curl drops a URL\'s fragment)', async () => {
+    const { ex, got } = await recorded(Buffer.from('POST /supportstateuser#frag HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+    expect(got.line).toBe('POST /supportstateuser#frag HTTP/1.1');
+    expect(asReceived(await replayedBy(['-c', curlCommand(ex, redactor(), BOUNDS)]))).toEqual(asReceived(got));
+  });
+
+  it('sends a secret header the client sent empty as empty: replay.sh takes the variable set empty', async () => {
+    const { ex, got } = await recorded(Buffer.from('GET /supportstateuser HTTP/1.1\r\nHost: x\r\nX-Api-Key: \r\nConnection: close\r\n\r\n'));
+    expect(got.fields).toContainEqual(['X-Api-Key', '']);
+    const redact = redactor();
+    redact.secretHeader('x-api-key');
+    const script = written(reportOf(ex, redact));
+    expect(asReceived(await replayedBy([script], { HEADER_X_API_KEY: '' }))).toEqual(asReceived(got));
+  });
+
   it('sends OPTIONS * with its asterisk-form request target', async () => {
     const { ex, got } = await recorded(Buffer.from('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
     expect(got.line).toBe('OPTIONS * HTTP/1.1');
@@ -98,8 +118,9 @@ describe('a replay of what the proxy recorded', () => {
     const text = readFileSync(script, 'utf8');
     for (const s of secrets) expect(text).not.toContain(s);
     const env = { HEADER_X_K_EY: secrets[0]!, HEADER_X__KEY: secrets[1]!, HEADER_X__KEY_: secrets[2]!, HEADER__: secrets[3]! };
-    // Unset, each stops the script saying what to set it to; nothing is sent.
-    const unset = await sh([script], { ...env, HEADER_X__KEY_: '' });
+    // Unset, each stops the script saying what to set it to; nothing is sent (set empty, it is sent empty).
+    const { HEADER_X__KEY_: _left, ...withoutOne } = env;
+    const unset = await sh([script], withoutOne);
     expect([unset.code, unset.stdout, unset.stderr]).toEqual([2, '', 'HEADER_X__KEY_: set HEADER_X__KEY_ to the value of the X-`Key` header the request was recorded with\n']);
     expect(asReceived(await replayedBy([script], env))).toEqual(asReceived(got));
   });

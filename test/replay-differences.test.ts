@@ -98,8 +98,8 @@ describe('replay.sh of a differential run', () => {
   it('holds no secret and no account value: it asks for HEADER_X_API_KEY and the account\'s sensitive fields', () => {
     const text = readFileSync(join(dir, 'out', 'replay.sh'), 'utf8');
     for (const v of [SECRET, ...Object.values(VARIABLES)]) expect(text).not.toContain(v);
-    expect(text).toContain(': "${HEADER_X_API_KEY:?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
-    for (const v of Object.keys(VARIABLES)) expect(text).toContain(`: "\${${v}:?set ${v} to `);
+    expect(text).toContain(': "${HEADER_X_API_KEY?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
+    for (const v of Object.keys(VARIABLES)) expect(text).toContain(`: "\${${v}?set ${v} to `);
     expect(text).not.toContain('no failed check to replay');
   });
 

@@ -173,11 +173,11 @@ describe('the --header secret in replay.sh', () => {
       const r = replayed.get(fault.name)!;
       expect(r.mode, fault.name).toBe(0o600);
       for (const spelling of [SECRET, encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64')]) expect(r.script, fault.name).not.toContain(spelling);
-      expect(r.script.split('\n').slice(0, 8).join('\n'), fault.name).toContain(': "${HEADER_X_API_KEY:?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
+      expect(r.script.split('\n').slice(0, 8).join('\n'), fault.name).toContain(': "${HEADER_X_API_KEY?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
       // Every replayed request sends it, as the run did.
       const curls = r.script.split('\n').filter((l) => l.includes('curl '));
       expect(curls.length, fault.name).toBeGreaterThan(0);
-      for (const l of curls) expect(l, fault.name).toContain('-H "x-api-key: $HEADER_X_API_KEY"');
+      for (const l of curls) expect(l, fault.name).toContain(`-H "$(field 'x-api-key' "$HEADER_X_API_KEY")"`);
     }
   });
 });

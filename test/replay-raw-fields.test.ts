@@ -74,9 +74,9 @@ describe('replay.sh after --proxy', () => {
     const text = readFileSync(join(dir, 'replay.sh'), 'utf8');
     for (const secret of [SECRET.slice(7), SECOND.slice(6)]) expect(text).not.toContain(secret);
     // Traffic's secret headers are the clients' own, not a --header of the run.
-    expect(text).toMatch(/^: "\$\{HEADER_AUTHORIZATION:\?set HEADER_AUTHORIZATION to the value of the AUTHORIZATION header proxy\.\d+ was recorded with\}"$/m);
-    expect(text).toMatch(/^: "\$\{HEADER_AUTHORIZATION_2:\?set HEADER_AUTHORIZATION_2 to the value of field 2 named authorization that proxy\.\d+ was recorded with\}"$/m);
-    expect(text).toContain('-H "AUTHORIZATION: $HEADER_AUTHORIZATION" -H "authorization: $HEADER_AUTHORIZATION_2"');
+    expect(text).toMatch(/^: "\$\{HEADER_AUTHORIZATION\?set HEADER_AUTHORIZATION to the value of the AUTHORIZATION header proxy\.\d+ was recorded with\}"$/m);
+    expect(text).toMatch(/^: "\$\{HEADER_AUTHORIZATION_2\?set HEADER_AUTHORIZATION_2 to the value of field 2 named authorization that proxy\.\d+ was recorded with\}"$/m);
+    expect(text).toContain(`-H "$(field 'AUTHORIZATION' "$HEADER_AUTHORIZATION")" -H "$(field 'authorization' "$HEADER_AUTHORIZATION_2")"`);
   });
 
   it('replays a request whose plain body member holds a literal «, sending it as it came', async () => {

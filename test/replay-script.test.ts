@@ -44,8 +44,8 @@ describe('replay.sh', () => {
     expect(statSync(script).mode & 0o777).toBe(0o600);
     const text = readFileSync(script, 'utf8');
     expect(text).not.toContain(SECRET);
-    expect(text.split('\n').slice(0, 8).join('\n')).toContain(': "${HEADER_X_API_KEY:?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
-    expect(text).toContain('-H "x-api-key: $HEADER_X_API_KEY"');
+    expect(text.split('\n').slice(0, 8).join('\n')).toContain(': "${HEADER_X_API_KEY?set HEADER_X_API_KEY to the value of the --header x-api-key}"');
+    expect(text).toContain(`-H "$(field 'x-api-key' "$HEADER_X_API_KEY")"`);
     expect(text).not.toMatch(/«/);
   });
 

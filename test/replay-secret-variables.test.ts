@@ -55,7 +55,7 @@ async function scriptOf(recorded: Exchange[], secret: readonly string[] = [], sh
 }
 
 /** What replay.sh asks for: [variable, what to set it to]. */
-const askedIn = (script: string) => [...readFileSync(script, 'utf8').matchAll(/^: "\$\{(\w+):\?set \1 to (.*)\}"$/gm)].map((m) => [m[1]!, m[2]!] as const);
+const askedIn = (script: string) => [...readFileSync(script, 'utf8').matchAll(/^: "\$\{(\w+)\?set \1 to (.*)\}"$/gm)].map((m) => [m[1]!, m[2]!] as const);
 
 /** The requests the target got from running `script`, which ends well. */
 async function replayedBy(script: string, env: Record<string, string>): Promise<ParsedRequest[]> {

@@ -11,7 +11,7 @@ import { ExchangeView } from '../checks/exchange-view.js';
 import { requestTargetUrl } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
 import type { ConnectionCounts } from '../http/connection-guard.js';
-import { recordedResponse, type Exchange } from '../http/exchange.js';
+import { recordedResponse, unspellableTarget, type Exchange } from '../http/exchange.js';
 import { startReference, type ReceivedRequest, type ReferenceOptions } from '../reference/server.js';
 import { summaryOf } from '../reporting/report.js';
 import { PERSONAL_DATA_SHOWN } from './config.js';
@@ -155,7 +155,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
 
   const exchangeOf = (r: ReceivedRequest, id: string, response?: Exchange['response'], at = '', durationMs = 0): Exchange => ({
     id, title: `${r.method} ${pathOf(r.url)} sent by a client`, origin: { source: 'client', vouched: false }, startedAt: at, durationMs,
-    request: { method: r.method, url: requestTargetUrl(base, r.url), ...(r.url.startsWith('/') ? {} : { asSent: { target: r.url, origin: base } }), headers: r.headers, ...(r.rawHeaders ? { rawHeaders: r.rawHeaders } : {}), ...(r.body !== undefined ? { body: r.body } : {}), ...(r.notUtf8At !== undefined ? { notUtf8At: r.notUtf8At } : {}), ...(r.bodyLeftOut ? { bodyLeftOut: true as const } : {}) },
+    request: { method: r.method, url: requestTargetUrl(base, r.url), ...(r.url.startsWith('/') && !unspellableTarget(r.url) ? {} : { asSent: { target: r.url, origin: base } }), headers: r.headers, ...(r.rawHeaders ? { rawHeaders: r.rawHeaders } : {}), ...(r.body !== undefined ? { body: r.body } : {}), ...(r.notUtf8At !== undefined ? { notUtf8At: r.notUtf8At } : {}), ...(r.bodyLeftOut ? { bodyLeftOut: true as const } : {}) },
     ...(response ? { response } : { error: { kind: 'not-recorded', message: 'not answered yet' } }),
   });
 

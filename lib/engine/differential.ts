@@ -289,7 +289,7 @@ export async function* replayed(recorded: AsyncIterable<Exchange>, extraHeaders:
   for await (const ex of recorded) {
     const kind = classify(ex.request);
     if (!kind.operation) continue;
-    const missing = ex.request.bodyNotRecorded ? 'its request body was not recorded (its Content-Length says one was sent)'
+    const missing = ex.request.bodyNotRecorded ? 'its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent)'
       : ex.request.bodyLeftOut ? 'its request body went past the body cap and was left out'
       : ex.request.bodyUnfinished ? 'its request body was still coming when its answer was whole, and was not recorded'
       : ex.request.loneSurrogateAt !== undefined ? `its request body was recorded holding a lone surrogate at character ${ex.request.loneSurrogateAt}, which names no bytes: what was sent is not known`

@@ -219,8 +219,8 @@ export interface Exchange {
      *  recorded; the checks that read it skip, and it is never replayed. */
     readonly loneSurrogateAt?: number;
     /** The request target as sent where `url` does not spell it (`*`, RFC 9112 3.2.4; an absolute-form
-     *  or `//…` target a client sent the judging reference, whose `url` is what it resolves to), and the
-     *  origin it was sent to: a replay sends that target there. */
+     *  target a client sent the judging reference, whose `url` is what it resolves to; one a URL cannot
+     *  carry as sent, unspellableTarget), and the origin it was sent to: a replay sends that target there. */
     readonly asSent?: { readonly target: string; readonly origin: string };
   };
   readonly response?: RecordedResponse;
@@ -240,3 +240,8 @@ export interface Exchange {
    *  "429 Too Many Requests (Retry-After: 0), gave up after 3 tries". */
   readonly gaveUp?: string;
 }
+
+/** A request target a URL does not carry as sent: a # (a URL's fragment is never sent) or a space or
+ *  control character (a URL may hold none: curl refuses it). A client sent one through the proxy or to
+ *  the judging reference: its exchange keeps it as `asSent`, so that a replay sends it so. */
+export const unspellableTarget = (target: string): boolean => /[#\x00-\x20\x7f]/.test(target);

@@ -5,7 +5,7 @@ import { acceptEncodingOf } from '../http/content-coding.js';
 import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
-import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart } from './redact.js';
+import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart, userinfoOf } from './redact.js';
 import { markersIn } from './sensitive-ranges.js';
 
 /** Attachments stay readable: longer bodies are cut at MAX_SHOWN_TEXT characters, saying so; redacted
@@ -78,7 +78,7 @@ export const MAX_REPLAYED_BODY = 512 * 1024;
 /** What stands for a request body that went past the cap: shown, and in its curl command, which
  *  replay.sh then does not run (a replay without the body would be another request). */
 export const BODY_LEFT_OUT = '«request body past the body cap: left out»';
-/** What stands for a request body a recording does not hold (its Content-Length says one was sent). */
+/** What stands for a request body a recording does not hold (its Content-Length or Transfer-Encoding says one was sent). */
 export const BODY_NOT_RECORDED = '«request body not recorded»';
 /** What stands for a request body still coming when its answer was whole (the proxy's): not recorded. */
 export const BODY_UNFINISHED = '«request body still coming when its answer was whole: not recorded»';
@@ -348,7 +348,8 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const lines = fields.map(([k, v]) => { const field = redact.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
   const target = r.asSent ? redact.text(r.asSent.target) : undefined;
-  const url = redact.text(r.asSent?.origin ?? r.url);
+  // Without its userinfo: curl would send one as an Authorization header the request did not carry.
+  const url = redact.text(withoutUserinfo(r.asSent?.origin ?? r.url));
   const body = bodyOf(ex, redact);
   // A URL too long for an argument: its query read from a file (-G), where no body is sent.
   const unfragmented = url.replace(/#.*$/s, '');
@@ -378,6 +379,12 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 
+/** A URL less its userinfo (`user:password@`). */
+function withoutUserinfo(url: string): string {
+  const userinfo = userinfoOf(url);
+  return userinfo === undefined ? url : url.replace(`${userinfo}@`, '');
+}
+
 /** A request's body as its curl command sends it: `missing`, a marker standing for it (replay.sh
  *  does not run the command); else its text (`data`) and what writes it on curl's standard input
  *  (bodyWriter), `own` where it is a generated request's (ownRequestBody: the harness's own text,
@@ -389,7 +396,9 @@ function bodyOf(ex: Exchange, redact: Redactor): CurlBody {
   // A body left out, or not kept as sent: a marker, and replay.sh does not run the command.
   const missing = r.bodyLeftOut ? BODY_LEFT_OUT : r.bodyNotRecorded ? BODY_NOT_RECORDED : r.bodyUnfinished ? BODY_UNFINISHED : r.notUtf8At !== undefined ? BODY_NOT_UTF8 : r.otherLength !== undefined ? BODY_OTHER_LENGTH : r.loneSurrogateAt !== undefined ? BODY_LONE_SURROGATE : undefined;
   if (missing) return { missing, own: false };
-  if (r.body === undefined) return { own: false };
+  // A chunked request of no body sent its last chunk: --data-binary '' sends it (with none, curl sends
+  // the head alone and the target waits for the chunks).
+  if (r.body === undefined) return fieldsAsSent(r.headers, r.rawHeaders).some(([k]) => k.toLowerCase() === 'transfer-encoding') ? { data: '', own: false } : { own: false };
   const own = !r.bodyRebuilt && ownRequestBody(ex);
   // The harness's own text is sent as it is, whatever its length; another is redacted for the command.
   if (!own && r.body.length > MAX_REPLAYED_BODY) return { missing: BODY_TOO_LONG, own: false };
@@ -404,7 +413,7 @@ function commandOf(ex: Exchange, redact: Redactor, body: CurlBody, parts: string
   const r = ex.request;
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
-  for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', r.body !== undefined], ['expect', large]] as const) {
+  for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', body.data !== undefined || r.body !== undefined], ['expect', large]] as const) {
     if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
   }
   const data: ShownPart[] = body.missing ? [[` --data-binary ${shellQuote(body.missing)}`, false]] : given.query ? [[' -G --data-binary @-', false]]

@@ -127,6 +127,14 @@ export function credentialText(value: string): string {
   });
   return out.join('; ');
 }
+/** The userinfo of a URL (`user:password` of `http://user:password@host/`), as written; undefined
+ *  when it has none. The authority ends at the first / ? # or \\ (WHATWG), its userinfo at its last @. */
+export function userinfoOf(url: string): string | undefined {
+  if (!url.includes('@')) return undefined;
+  const userinfo = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#\\]*)@/.exec(url)?.[1];
+  return userinfo ? userinfo : undefined;
+}
+
 /** An e-mail address: a local part, @, and a domain with a dot in it. */
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/y;
 /** A character of an address's local part (EMAIL's first class). */
@@ -604,11 +612,24 @@ export class Redactor {
     this.remember(value, 'secret header', table);
     for (const part of credential.split(/[\s;,=]+/)) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
     const basic = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
-    if (basic) {
-      const decoded = Buffer.from(basic, 'base64').toString('utf8');
-      this.remember(decoded, 'secret header', table);
-      for (const part of decoded.split(':')) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
-    }
+    if (basic) this.learnUserPassword(Buffer.from(basic, 'base64').toString('utf8'), table);
+  }
+
+  /** A user:password pair (Basic's, a URL's): whole, and each part long enough to be no common word. */
+  private learnUserPassword(pair: string, table: SecretTable = this.local): void {
+    this.remember(pair, 'secret header', table);
+    for (const part of pair.split(':')) if (part.length >= MIN_PART) this.remember(part, 'secret header', table);
+  }
+
+  /** A URL's userinfo (RFC 3986 3.2.1, deprecated, yet a recording may hold `http://user:password@host`):
+   *  a credential, as written and percent-decoded, masked whether or not personal data is shown. */
+  private learnUserinfo(url: string): void {
+    const userinfo = userinfoOf(url);
+    if (userinfo === undefined) return;
+    this.learnUserPassword(userinfo);
+    let decoded = userinfo;
+    try { decoded = decodeURIComponent(userinfo); } catch { /* a stray %: as written only */ }
+    if (decoded !== userinfo) this.learnUserPassword(decoded);
   }
 
   /** Learns everything an exchange holds: its secret-carrying headers and its bodies (as far as an
@@ -618,6 +639,7 @@ export class Redactor {
     if (this.exchange === undefined) this.listCutScope();
     this.exchange = ex;
     this.learnHeaders(ex.request.headers);
+    this.learnUserinfo(ex.request.url);
     if (ex.origin?.source === 'generated') this.ownValues(ex);
     else {
       this.learn(ex.request.url);
@@ -738,6 +760,7 @@ export class Redactor {
     if (ex.origin?.source === 'generated') scoped().ownValues(ex);
     else {
       if (!this.shared.plainUrls.has(ex.request.url)) scoped().learnUrl(ex.request.url); // a query string's sensitive parameters
+      if (userinfoOf(ex.request.url) !== undefined) scoped().learnUserinfo(ex.request.url);
       if (ex.request.body) {
         // The harness's own requests (an accounts line's record) are flat objects of plain values: read
         // as text. Anything else is parsed, as a target's answer is.

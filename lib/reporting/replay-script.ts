@@ -10,7 +10,8 @@
 // (LOGIN_USER_NAME, …). Any other masked value would make the request differ from the one sent, so
 // such a check is listed as not replayable rather than replayed wrong, in one line naming what was
 // masked and where (never the value) and the way out (maskedWhy).
-import { envName, JSON_OPERATIONS, type JsonOperation } from '../contract/operations.js';
+import { classify, isJsonOperation } from '../contract/classify.js';
+import { envName, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
@@ -25,13 +26,12 @@ export const REPLAY_FILE = 'replay.sh';
  *  as printf's format writes one: exchange-text.ts, fieldsWriter). */
 const SECRET_HEADER = /-H '((?:[!#$%&*+.^_`|~0-9A-Za-z-]|'\\'')+): «secret header: [^»']*»'|printf '((?:[!#$&*+.^_`|~0-9A-Za-z-]|%%|'\\'')+): «secret header: [^»']*»\\n'/g;
 
-/** A header field whose value is a shell variable's, its name as it was spelled: in double quotes
- *  where nothing of it is special there, else single-quoted. */
-const variableField = (name: string, variable: string): string =>
-  (/^[A-Za-z0-9_.+%&#*^|~-]+$/.test(name) ? `"${name}: $${variable}"` : `${shellQuote(`${name}: `)}"$${variable}"`);
+/** A header field whose value is a shell variable's, its name as it was spelled, written by the
+ *  script's `field` (an empty value as `Name;`: curl drops `Name: `, and the run sent the field). */
+const variableField = (name: string, variable: string): string => `"$(field ${shellQuote(name)} "$${variable}")"`;
 
 /** A line of a secret header whose value is a shell variable's, for curl's -H @file. */
-const variableLine = (name: string, variable: string): string => `printf ${shellQuote(`${name.replaceAll('%', '%%')}: %s\\n`)} "$${variable}"`;
+const variableLine = (name: string, variable: string): string => `field_line ${shellQuote(name)} "$${variable}"`;
 
 /** The shell variable that stands for a secret header's value: X-Api-Key -> HEADER_X_API_KEY. The
  *  prefix keeps it off every variable a shell or the script sets (Path as PATH, IFS, REPLAY_MAX_TIME)
@@ -42,11 +42,12 @@ export const variableOf = (header: string): string => `HEADER_${header.toUpperCa
 const sourceWhat = (s: SecretSource | null, name: string): string => (s === null ? `the value of the --header ${name}`
   : s.field > 1 ? `the value of field ${s.field} named ${s.name} that ${s.exchange} was recorded with` : `the value of the ${s.name} header ${s.exchange} was recorded with`);
 
-/** The line that stops replay.sh when `variable` is not set, saying what to set it to: `:?` where
- *  nothing of `what` is special in double quotes (bash reads a ' there too), else a printf of it. */
+/** The line that stops replay.sh when `variable` is not set (set empty, it is sent empty, as a run
+ *  given an empty value sent it), saying what to set it to: `?` where nothing of `what` is special
+ *  in double quotes (bash reads a ' there too), else a printf of it. */
 const asked = (variable: string, what: string): string => (/^[^'"`$\\}]*$/.test(what)
-  ? `: "\${${variable}:?set ${variable} to ${what}}"`
-  : `[ -n "\${${variable}:-}" ] || { printf '%s\\n' ${shellQuote(`${variable}: set ${variable} to ${what}`)} >&2; exit 2; }`);
+  ? `: "\${${variable}?set ${variable} to ${what}}"`
+  : `[ -n "\${${variable}+set}" ] || { printf '%s\\n' ${shellQuote(`${variable}: set ${variable} to ${what}`)} >&2; exit 2; }`);
 
 /** A masked string member of a JSON body, as curl's single-quoted argument holds it: its name, and the
  *  text between the name and the value's opening quote. */
@@ -98,19 +99,15 @@ function maskedWhy(curl: string, ex: ReportedExchange | undefined, variables: re
     : 'send its curl command from summary.json by hand, each value in place of its marker'}`;
 }
 
-/** The JSON operation whose route a request URL names, or undefined. */
+/** The JSON operation a request URL names (by any of its routes: a probe's /json/reply/… too), or undefined. */
 function operationOf(url: string): JsonOperation | undefined {
-  let path: string;
-  try {
-    path = new URL(url).pathname.toLowerCase().replace(/\.json$/, '');
-  } catch {
-    return undefined;
-  }
-  return JSON_OPERATIONS.find((o) => o.route.toLowerCase() === path);
+  const op = classify({ method: 'POST', url, headers: {} }).operation;
+  return isJsonOperation(op) ? op : undefined;
 }
 
-/** A string as json_text (below) writes it in a JSON string: " and \ escaped, nothing else. */
-const jsonText = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+/** A string as json_text (below) writes it in a JSON string: as JSON.stringify does (the run sent a
+ *  supplied value so). */
+const jsonText = (value: string): string => JSON.stringify(value);
 
 /** The sensitive members of an account's JSON request whose text is not the one json_text writes
  *  from their value (an escape such as \u00e9 or \/, which the run sent as the file wrote it):
@@ -253,7 +250,7 @@ export function replayScript(report: Report): string {
       : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its method, URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_TOO_LONG) ? `its request body is longer than the ${MAX_REPLAYED_BODY / 1024} KiB a replay carries (redacting a longer one for its command costs the run hundreds of megabytes)`
-      : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length says one was sent)'
+      : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent)'
         : curl.includes(BODY_NOT_UTF8) ? 'its request body was bytes that are not UTF-8, which the run did not keep as sent'
           : curl.includes(BODY_OTHER_LENGTH) ? 'its request body was recorded with another length than its Content-Length says was sent: not the bytes sent'
             : curl.includes(BODY_LONE_SURROGATE) ? 'its request body was recorded holding a lone surrogate, which names no bytes: what was sent is not known' : undefined;
@@ -321,9 +318,17 @@ export function replayScript(report: Report): string {
     'work=$(mktemp -d) || exit 2',
     'trap \'rm -rf "$work"\' EXIT',
     'body="$work/body"; : >"$work/head"',
-    // A supplied value as the body's JSON string holds it: " and \\ escaped, as JSON.stringify does (a
-    // control character, which it escapes too, is sent as it is: the replay then says it differs).
-    'json_text() { printf \'%s\' "$1" | sed -e \'s/\\\\/\\\\\\\\/g\' -e \'s/"/\\\\"/g\'; }',
+    // A supplied value as the body's JSON string holds it, escaped as JSON.stringify escapes it (the
+    // run sent it so): " \ and each control character (a tab as \t, U+0001 as \u0001). awk reads it
+    // by lines, so a newline ends a record; the dot after it keeps a last one, and is dropped.
+    ...String.raw`json_text() {
+  printf '%s.' "$1" | awk 'BEGIN { for (i = 1; i < 32; i++) e[sprintf("%c", i)] = sprintf("\\u%04x", i); e["\b"] = "\\b"; e["\f"] = "\\f"; e["\n"] = "\\n"; e["\r"] = "\\r"; e["\t"] = "\\t"; e["\""] = "\\\""; e["\\"] = "\\\\" }
+    { if (NR > 1) out = out "\\n"; n = length($0); for (i = 1; i <= n; i++) { c = substr($0, i, 1); out = out ((c in e) ? e[c] : c) } }
+    END { printf "%s", substr(out, 1, length(out) - 1) }'
+}`.split('\n'),
+    // A header field of a secret value: 'Name: value', or 'Name;' for an empty one (curl drops 'Name: ').
+    'field() { if [ -n "$2" ]; then printf \'%s: %s\' "$1" "$2"; else printf \'%s;\' "$1"; fi; }',
+    'field_line() { field "$1" "$2"; printf \'\\n\'; }',
     'sha() { if command -v sha256sum >/dev/null; then sha256sum | cut -d" " -f1; else shasum -a 256 | cut -d" " -f1; fi; }',
     // curl ends 63 where the Content-Length is past the cap, and fails to write (23) once head -c has
     // all it reads: one byte past the cap says the body went past it.

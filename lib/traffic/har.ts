@@ -91,8 +91,9 @@ export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: nu
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
   const headers = headersOf(req.headers);
-  // No postData where a Content-Length says a body was sent: not recorded, not sent without one.
-  const unrecorded = posted === undefined && /^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '');
+  // No postData where a Content-Length says a body was sent, or a Transfer-Encoding (its chunks, the
+  // last one at least, were sent): not recorded, not sent without one (a chunked head alone waits).
+  const unrecorded = posted === undefined && (/^\s*0*[1-9]\d*\s*$/.test(headers['content-length'] ?? '') || headers['transfer-encoding'] !== undefined);
   // A form recorded as its parameters alone: the body is rebuilt from them, and a replay says so.
   const rebuilt = posted !== undefined && posted !== TOO_LONG && typeof req.postData?.text !== 'string';
   // A text whose UTF-8 is of another length than the Content-Length recorded is not the bytes sent

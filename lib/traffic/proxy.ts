@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { ConnectionGuard, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { decodedAnswer } from '../http/content-coding.js';
-import { bodyPastCap, exchangeHeaders, rawPairs, requestBodyOf, type Exchange, type TransportError } from '../http/exchange.js';
+import { bodyPastCap, exchangeHeaders, rawPairs, requestBodyOf, type Exchange, type TransportError, unspellableTarget } from '../http/exchange.js';
 import { threadBusy } from './thread-busy.js';
 
 /** Room for the copies kept for judging, shared by every exchange in flight (and by those waiting
@@ -460,11 +460,17 @@ class BodyCopy {
 
 /** The exchange a forwarded one is judged as: headers mapped, the body decoded from the content
  *  codings its client offered within the cap, and hashed. Runs on the judge's thread, never the forwarding one. */
+/** An exchange's target as forwarded (the target's origin, then the path), kept as sent (unspellableTarget). */
+function asSentOf(url: string): { asSent: { target: string; origin: string } } {
+  const { origin } = new URL(url);
+  return { asSent: { target: url.slice(origin.length), origin } };
+}
+
 export function judgeable(fx: ForwardedExchange, maxBodyBytes: number): Exchange {
   const reqBody = fx.requestBody?.length ? Buffer.from(fx.requestBody.buffer, fx.requestBody.byteOffset, fx.requestBody.byteLength) : undefined;
   const base = {
     id: fx.id, title: `${fx.method} ${fx.path.split('?')[0]} through the proxy`, origin: { source: 'proxy', vouched: false } as const,
-    request: { method: fx.method, url: fx.url, ...(fx.path === '*' ? { asSent: { target: '*', origin: fx.url } } : {}), headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}), ...(fx.requestBodyUnfinished ? { bodyUnfinished: true as const } : {}) },
+    request: { method: fx.method, url: fx.url, ...(fx.path === '*' ? { asSent: { target: '*', origin: fx.url } } : unspellableTarget(fx.path) ? asSentOf(fx.url) : {}), headers: exchangeHeaders(rawPairs(fx.requestHeaders)), rawHeaders: fx.requestHeaders, ...(reqBody ? requestBodyOf(reqBody) : {}), ...(fx.requestBodyLeftOut ? { bodyLeftOut: true as const } : {}), ...(fx.requestBodyUnfinished ? { bodyUnfinished: true as const } : {}) },
     startedAt: new Date(fx.startedAt).toISOString(), durationMs: fx.durationMs,
   };
   if (fx.error || !fx.answer) return { ...base, error: fx.error ?? { kind: 'other', message: 'no answer' } };
