@@ -324,6 +324,23 @@ describe('npm run conformance -- --proxy', () => {
     }
   });
 
+  it('judging the clients (--judge client) with the target unreachable, a client\'s failed MUST check stays failed, its side NOT CONFORMANT (it was turned to "not judged")', async () => {
+    const dir = dirOf('unreachable-client');
+    const s = servingProgram('cli/main', ['--proxy', '0', '--base-url', 'http://127.0.0.1:9', '--judge', 'client', '--report-dir', dir, '--reports', 'summary']);
+    try {
+      const url = await s.url;
+      const r = await fetch(`${url}/supportstateuser`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+      expect(r.status).toBe(502);
+      await r.text();
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(2);
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; sides: unknown; checks: { id: string; status: string }[] };
+      expect([summary.verdict, summary.sides, summary.checks.find((c) => c.id === 'REQ-JSON-CONTENT-TYPE')?.status]).toEqual(['unreachable', { client: 'non-conformant' }, 'failed']);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+
   // Linux keeps a nice value per thread (/proc/PID/task/TID/stat, field 19). The child starts at the
   // runner's nice value; at 19 already, a judge lowered to 19 cannot be told from one left alone.
   const seeNice = platform() === 'linux' && getPriority() < 19;

@@ -11,7 +11,7 @@ import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
 import { REPLAY_FILE } from '../reporting/replay-script.js';
-import { decidingChecks, exitCodeOf, verdictWords } from '../reporting/verdict.js';
+import { decidingChecks, exitCodeOf, VERDICT_WORDS, verdictWords } from '../reporting/verdict.js';
 import { jsonSyntaxError } from '../json/parse.js';
 import { measureJson } from '../json/limits.js';
 import { withThousands } from '../digits.js';
@@ -176,6 +176,10 @@ export interface AtOnce {
  *  live one before its first set) exit 2, and every output the manifest in `dir` lists, the manifest,
  *  and every output this process wrote there are removed: an earlier run's, or this run's written so
  *  far, would state another verdict. Files no manifest lists are left alone. */
+/** Whether this process printed a verdict on the console (writeReports' onVerdict): a stop at once
+ *  after it says the verdict again. */
+let verdictShown = false;
+
 export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   // A set being put in place (the proxy's judge puts it from its own thread) is let finish; none after.
   for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
@@ -188,6 +192,8 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
   if (removed.length) process.stdout.write(`Removed from the report directory (they would state another verdict than exit 2): ${removed.join(', ')}\n`);
   for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
+  // The console stated a verdict before the reports were written: it is said again, as the exit is.
+  if (verdictShown) process.stdout.write(`Verdict: ${VERDICT_WORDS.incomplete} (stopped at once while the reports were written: none kept)\n`);
   return { said: 'no reports written', code: 2 };
 };
 
@@ -478,6 +484,7 @@ export async function writeReports(report: Report, dir: string, chosen: Readonly
   for (const w of writers) w.prepare?.();
   for (const w of writers.filter((x) => !x.slow)) await write(w);
   onVerdict?.(current);
+  if (onVerdict) verdictShown = true;
   const printedAs = verdictWords(current);
   const before = current;
   for (const w of writers.filter((x) => x.slow)) await write(w);

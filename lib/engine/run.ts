@@ -621,8 +621,9 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
     const r = resultOf(t, c.mode, c.part);
     const s = c.shrunk?.get(t.check.id)?.shrunk;
     // A target never reached answered nothing to judge: a check's "no answer" is no finding about it,
-    // and is not counted as one (the run's one error is the verdict, UNREACHABLE).
-    if (unreachable !== undefined && r.status === 'fail') return notJudged(r, `not judged: the target could not be reached (${unreachable})`);
+    // and is not counted as one (the run's one error is the verdict, UNREACHABLE). A check of the
+    // clients' requests judged them whatever the target did: its failure stands.
+    if (unreachable !== undefined && r.status === 'fail' && t.check.side !== 'request') return notJudged(r, `not judged: the target could not be reached (${unreachable})`);
     return s ? { ...r, shrunk: s } : r;
   });
   const counts = judge.counts();

@@ -72,7 +72,7 @@ export function verdictSummary(report: Report): string {
   const gate = report.gate ?? 'must';
   const level = decidingChecks(report.checks, gate)[0]?.level ?? 'MUST';
   // Gated, the SHOULD checks not evaluated are part of the verdict (INCOMPLETE when they decide it).
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, gate)}; ` : ''}${report.verdict === 'incomplete' ? report.inProgress ? `no ${level} check failed so far, the run going on; ` : report.stopped ? `no ${level} check failed before the run was stopped (${report.stopped}); ` : `no ${level} check failed, but some could not be evaluated; ` : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${gate === 'should' ? `, ${SHOULD.skipped} skipped` : ''})`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, gate, report.stopped !== undefined || report.inProgress === true)}; ` : ''}${report.verdict === 'incomplete' ? report.inProgress ? `no ${level} check failed so far, the run going on; ` : report.stopped ? `no ${level} check failed before the run was stopped (${report.stopped}); ` : `no ${level} check failed, but some could not be evaluated; ` : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${gate === 'should' ? `, ${SHOULD.skipped} skipped` : ''})`);
   return consoleText(`${lines.join('\n')}\n`);
 }
 

@@ -435,7 +435,7 @@ export const summaryOf = (report: Report) => ({
   checks: report.checks.map((c) => ({ ...c, status: STATUS_WORDS[c.status], groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
   // Over traffic, each side's verdict (the server's answers, the clients' requests).
-  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must') } : {}),
+  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must', report.stopped !== undefined || report.inProgress === true) } : {}),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

@@ -56,6 +56,7 @@ type Written = {
   readonly gate?: Gate;
   readonly unreachable?: string;
   readonly stopped?: string;
+  readonly inProgress?: boolean;
   readonly configuration: Readonly<Record<string, unknown>>;
   readonly counts: { readonly exchanges: Pick<RunCounts, 'kinds' | 'notSent'> };
   readonly checks: readonly Leveled[];
@@ -68,7 +69,8 @@ export function reportVerdict(r: Written): Verdict {
   const { options, mergedFrom } = r.configuration as { options?: { shard?: unknown }; mergedFrom?: unknown };
   return runVerdict({
     unreachable: r.unreachable !== undefined, mode: r.mode, interfaceSeen: Object.keys(r.counts.exchanges.kinds).length > 0,
-    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: r.stopped !== undefined,
+    // A report written while a live run went on is one stopped there (resultVerdict): rebuilt, it stays so.
+    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: r.stopped !== undefined || r.inProgress === true,
     part: options?.shard !== undefined && mergedFrom === undefined,
   }, r.checks, r.gate ?? 'must');
 }
@@ -129,18 +131,19 @@ type SidedResult = Sided & Leveled;
  *  with no check run is left out): a failed one makes it not conformant, a passed one conformant,
  *  none judged nothing observed; the gate applied, as to the run's (a side's failed SHOULD check
  *  fails it under --fail-on should). */
-export function sideVerdicts(checks: readonly SidedResult[], gate: Gate): Partial<Record<'server' | 'client', Verdict>> {
+export function sideVerdicts(checks: readonly SidedResult[], gate: Gate, stopped: boolean): Partial<Record<'server' | 'client', Verdict>> {
   const out: Partial<Record<'server' | 'client', Verdict>> = {};
   for (const side of ['server', 'client'] as const) {
     const mine = checks.filter((c) => (side === 'client') === (c.side === 'request'));
     if (!mine.length) continue;
     const must = decidingChecks(mine, gate);
-    const verdict = must.some((c) => c.status === 'fail') ? 'non-conformant' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
+    // Stopped, or still going on, a side no deciding check failed is incomplete, as the run is (verdictOf).
+    const verdict = must.some((c) => c.status === 'fail') ? 'non-conformant' : stopped ? 'incomplete' : must.some((c) => c.status === 'pass') ? 'conformant' : 'nothing-observed';
     out[side] = gatedVerdict(verdict, mine.some((c) => c.level === 'SHOULD' && c.status === 'fail'), gate);
   }
   return out;
 }
 
 /** "server CONFORMANT, client NOT CONFORMANT", for the verdict line of a traffic run. */
-export const sidesWords = (checks: readonly SidedResult[], gate: Gate): string =>
-  Object.entries(sideVerdicts(checks, gate)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
+export const sidesWords = (checks: readonly SidedResult[], gate: Gate, stopped: boolean): string =>
+  Object.entries(sideVerdicts(checks, gate, stopped)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
