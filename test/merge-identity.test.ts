@@ -51,6 +51,8 @@ beforeAll(async () => {
   await passing.close();
   failing = await startReference({ port: Number(new URL(passing.url).port), variants: FAULTS.filter((f) => f.name === 'json-guid-dashed-at-depth'), faultRate: 1 });
   expect((await shard(failing, 2, 'b2', ['--run-id', 'run-B'])).code).toBe(1);
+  // Run A's shard 2 again against the redeployed target: a shard of run A that fails.
+  expect((await shard(failing, 2, 'a2-failing', ['--run-id', 'run-A'])).code).toBe(1);
 }, 400_000);
 afterAll(async () => { await failing?.close(); rmSync(work, { recursive: true, force: true }); });
 
@@ -86,6 +88,15 @@ describe('merge refuses shards of other runs, naming the odd shard (exit 2)', ()
   it('the shards of one run merge (exit 0)', async () => {
     const m = await merge('a1', 'a2');
     expect([m.code, m.stderr]).toEqual([0, '']);
+  }, 120_000);
+
+  it('merged again into one directory with --reports summary, after a merge that failed: no output is left stating the first merge\'s verdict', async () => {
+    const into = mkdtempSync(join(work, 'merged-again-'));
+    const again = (second: string, reports: string) => runProgram('cli/report', ['--merge', dir('a1'), dir(second), '--report-dir', into, '--reports', reports], NO_CI);
+    expect((await again('a2-failing', 'summary,traceability,junit')).code).toBe(1);
+    const m = await again('a2', 'summary');
+    const stated = ['summary.json', 'junit.xml', 'traceability.md'].map((f) => /NOT CONFORMANT/.test(readFileSync(join(into, f), 'utf8')));
+    expect([m.code, stated, m.stderr]).toEqual([0, [false, false, false], 'note: every output is written again: the report directory\'s summary.json says NOT CONFORMANT (exit 1), the merge CONFORMANT (exit 0)\n']);
   }, 120_000);
 
   it('an earlier passing run\'s shard 1 with a failing run\'s shard 2', async () => {

@@ -114,8 +114,14 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
+  // An earlier merge of the run here (other shards, say) shares its start: its outputs not chosen now
+  // would stay, stating its verdict. As a rebuild does, every output is written again when it differs.
+  const stated = statedVerdict(dir);
+  const now = { words: verdictWords(merged.report), code: exitCodeOf(merged.report) };
+  const differs = stated !== undefined && (stated.words !== now.words || stated.code !== now.code);
+  if (differs) process.stderr.write(consoleText(`note: every output is written again: the report directory's summary.json says ${stated.words} (exit ${stated.code}), the merge ${now.words} (exit ${now.code})\n`));
   // The merged verdict is printed as soon as summary.json and the fast reports are written.
-  return finish(await writeReports(merged.report, dir, chosen, (r) => process.stdout.write(verdictSummary(r))), 'report');
+  return finish(await writeReports(merged.report, dir, differs ? reportsChosen(undefined) as ReadonlySet<string> : chosen, (r) => process.stdout.write(verdictSummary(r))), 'report');
 }
 
 main()
