@@ -3,12 +3,12 @@
 // each side of a stopped traffic run was stated CONFORMANT beside the run's INCOMPLETE; and a second
 // stop after the console printed the verdict removed the reports and exited 2 under that verdict.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf, reportVerdict, sideVerdicts } from '../lib/reporting/verdict.js';
-import { childEnv, ROOT } from './helpers/cli.js';
+import { childEnv, ROOT, runCli } from './helpers/cli.js';
 
 type Side = 'request' | undefined;
 const check = (status: 'pass' | 'fail' | 'skip', side?: Side) => ({ level: 'MUST', status, ...(side ? { side } : {}) });
@@ -51,3 +51,10 @@ it('stopped twice after the console printed its verdict, while the reports were 
   expect([code, verdicts.length, verdicts.at(-1), readdirSync(dir).filter((n) => !n.startsWith('.'))])
     .toEqual([2, 2, 'Verdict: INCOMPLETE (stopped at once while the reports were written: none kept)', []]);
 }, 120_000);
+
+it('refused before its report directory is made (an accounts file missing), a run removes an earlier run\'s outputs there, which stated CONFORMANT, exit 0', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-refused-'));
+  expect((await runCli(['--report-dir', dir, '--reports', 'summary,junit'])).code).toBe(0);
+  const r = await runCli(['--report-dir', dir, '--reports', 'summary,junit', '--accounts', join(dir, 'no-such-accounts.jsonl')]);
+  expect([r.code, r.stdout.includes('Removed from the report directory'), ['summary.json', 'junit.xml'].filter((f) => existsSync(join(dir, f)))]).toEqual([2, true, []]);
+}, 60_000);

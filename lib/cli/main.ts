@@ -2,7 +2,7 @@
 // Exit 0: every MUST check passed; 1: a MUST check failed; 2: the run could not proceed. Every
 // error is one line on stderr, never a stack trace.
 import { randomInt } from 'node:crypto';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { makeDirectory } from './make-directory.js';
 import { resolve } from 'node:path';
 import { CATALOGUE } from '../checks/catalogue.js';
@@ -82,9 +82,20 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
   return session.finish(result);
 }
 
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // none, or a file on its path (ENOTDIR)
+  }
+};
+
 /** The report directory once accepted, and when: a run that then ends without its reports must not
  *  leave an earlier run's there, stating another verdict than its exit code. */
 let accepted: { readonly dir: string; readonly since: number } | undefined;
+/** The report directory the configuration names, before it is accepted: a run refused then (a bad
+ *  accounts line, --only left empty) exits 2, and an earlier run's outputs there would state another verdict. */
+let named: { readonly dir: string; readonly since: number } | undefined;
 
 async function run(argv: readonly string[]): Promise<number> {
   /** The keys .env supplied (the environment had not set them), with their lines. */
@@ -102,6 +113,7 @@ async function run(argv: readonly string[]): Promise<number> {
   if (parsed.ok === 'list-checks') { process.stdout.write(catalogueListing(parsed.json)); return 0; }
   if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}${settingSource(parsed.error, argv, process.env, fromDotenv)}\n`); return 2; }
   const config = parsed.config;
+  named = { dir: resolve(config.reportDir), since: Date.now() };
   const checks = selectedChecks(config);
   const why = unfed(config);
   if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
@@ -187,8 +199,10 @@ run(process.argv.slice(2))
     return 2;
   })
   .then((code) => {
-    if (code === 2 && accepted) {
-      const { removed, problems } = removeEarlierRun(accepted.dir, accepted.since);
+    // A directory named but never made, or no directory (a file), holds no earlier run's outputs.
+    const at = accepted ?? (named && isDirectory(named.dir) ? named : undefined);
+    if (code === 2 && at) {
+      const { removed, problems } = removeEarlierRun(at.dir, at.since);
       if (removed.length) process.stdout.write(removedLine(removed));
       for (const p of problems) process.stderr.write(`conformance: ${p}\n`);
     }
