@@ -364,8 +364,8 @@ export function readDotenv(path: string): DotenvFile {
 /** Where a problem's setting came from, when not from a flag given: " (set by SHARD in .env line 3)",
  *  " (set by SHARD in the environment)"; '' for a flag given, or a problem naming no setting. `fromDotenv`:
  *  the keys .env supplied (the environment did not set them), with their lines. */
-export function settingSource(problem: string, argv: readonly string[], env: Env, fromDotenv: ReadonlyMap<string, number>): string {
-  const where = (name: string) => (fromDotenv.has(name) ? `.env line ${fromDotenv.get(name)}` : 'the environment');
+export function settingSource(problem: string, argv: readonly string[], env: Env, fromDotenv: ReadonlyMap<string, number | undefined>): string {
+  const where = (name: string) => (!fromDotenv.has(name) ? 'the environment' : fromDotenv.get(name) === undefined ? '.env' : `.env line ${fromDotenv.get(name)}`);
   const flag = /^--([a-z-]+)/.exec(problem)?.[1];
   if (flag !== undefined) {
     const spec = (CONFORMANCE_OPTIONS as OptionTable)[flag];

@@ -99,13 +99,13 @@ let named: { readonly dir: string; readonly since: number } | undefined;
 
 async function run(argv: readonly string[]): Promise<number> {
   /** The keys .env supplied (the environment had not set them), with their lines. */
-  const fromDotenv = new Map<string, number>();
+  const fromDotenv = new Map<string, number | undefined>();
   if (existsSync('.env')) {
     const dotenv = readDotenv('.env');
     if (dotenv.problem) { process.stderr.write(`conformance: ${consoleText(dotenv.problem)}\n`); return 2; }
     // Never overrides the environment, but an empty variable is unset to the run (parseOptions): .env's value
     // stands (dotenv's config() would keep the empty one, and an exported BASE_URL= would hide .env's target).
-    for (const [key, value] of Object.entries(dotenv.values)) if (process.env[key] === undefined || process.env[key] === '') { process.env[key] = value; fromDotenv.set(key, dotenv.lineOf.get(key) ?? 0); }
+    for (const [key, value] of Object.entries(dotenv.values)) if (process.env[key] === undefined || process.env[key] === '') { process.env[key] = value; fromDotenv.set(key, dotenv.lineOf.get(key)); }
   }
   const parsed = parseConfig(argv, process.env);
   if (parsed.ok === 'help') { process.stdout.write(`${usage()}\n`); return 0; }

@@ -10,10 +10,10 @@ import { verdictSummary } from '../reporting/console.js';
 import { mergeReports } from '../reporting/merge.js';
 import type { Report } from '../reporting/report.js';
 import { consoleText } from '../reporting/display.js';
-import { exitCodeOf, reportVerdict, VERDICT_WORDS, verdictWords } from '../reporting/verdict.js';
+import { reportVerdict, VERDICT_WORDS } from '../reporting/verdict.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
-import { EXCHANGES_FILE, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, statedVerdict, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { againstStated, EXCHANGES_FILE, statedVerdict, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -74,9 +74,8 @@ async function main(): Promise<number> {
     }
     // Outputs not chosen would keep stating the verdict written (or the problems its outputs met,
     // which a rebuild writing them anew has not): all are written again.
-    const stated = statedVerdict(dir);
-    const now = { words: verdictWords(report), code: exitCodeOf(report) };
-    const differs = report.verdict !== read.verdict || (stated !== undefined && (stated.words !== now.words || stated.code !== now.code));
+    const { stated, now, differs: statedOtherwise } = againstStated(dir, report);
+    const differs = report.verdict !== read.verdict || statedOtherwise;
     const again = differs ? reportsChosen(undefined) as ReadonlySet<string> : chosen;
     if (differs) process.stderr.write(consoleText(`note: every output is written again: summary.json says ${stated ? `${stated.words} (exit ${stated.code})` : VERDICT_WORDS[read.verdict]}, the results it holds ${now.words} (exit ${now.code})\n`));
     return finish(await writeReports(report, dir, again, (r) => process.stdout.write(verdictSummary(r)), ['summary.json', EXCHANGES_FILE]), 'report');
@@ -116,10 +115,8 @@ async function main(): Promise<number> {
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
   // An earlier merge of the run here (other shards, say) shares its start: its outputs not chosen now
   // would stay, stating its verdict. As a rebuild does, every output is written again when it differs.
-  const stated = statedVerdict(dir);
-  const now = { words: verdictWords(merged.report), code: exitCodeOf(merged.report) };
-  const differs = stated !== undefined && (stated.words !== now.words || stated.code !== now.code);
-  if (differs) process.stderr.write(consoleText(`note: every output is written again: the report directory's summary.json says ${stated.words} (exit ${stated.code}), the merge ${now.words} (exit ${now.code})\n`));
+  const { stated, now, differs } = againstStated(dir, merged.report);
+  if (differs && stated) process.stderr.write(consoleText(`note: every output is written again: the report directory's summary.json says ${stated.words} (exit ${stated.code}), the merge ${now.words} (exit ${now.code})\n`));
   // The merged verdict is printed as soon as summary.json and the fast reports are written.
   return finish(await writeReports(merged.report, dir, differs ? reportsChosen(undefined) as ReadonlySet<string> : chosen, (r) => process.stdout.write(verdictSummary(r))), 'report');
 }

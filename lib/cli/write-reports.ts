@@ -223,6 +223,15 @@ export function statedVerdict(dir: string): { readonly words: string; readonly c
   }
 }
 
+/** The verdict `dir`'s summary.json states beside the one `report` states now: where they differ
+ *  (words or exit code), a rebuild or a merge writes every output again, or one not chosen would
+ *  keep stating the other. */
+export function againstStated(dir: string, report: Report): { readonly stated?: { readonly words: string; readonly code: number }; readonly now: { readonly words: string; readonly code: number }; readonly differs: boolean } {
+  const stated = statedVerdict(dir);
+  const now = { words: verdictWords(report), code: exitCodeOf(report) };
+  return { ...(stated ? { stated } : {}), now, differs: stated !== undefined && (stated.words !== now.words || stated.code !== now.code) };
+}
+
 /** Writes the reports of a live run (the proxy, the judging reference) whole or not at all: into a
  *  hidden directory first, then put in place in one synchronous step, which a signal's handler never
  *  interrupts (on this thread; the proxy's judge holds the gate meanwhile). A stop at once then finds
