@@ -3,7 +3,7 @@
 // own text, a body that says "bearer"), never masked; the credential stays masked in every output.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
-import { credentialText, Redactor } from '../lib/reporting/redact.js';
+import { credentialText, credentialWords, MIN_PART, Redactor } from '../lib/reporting/redact.js';
 
 const TEXT = 'send a Bearer token or Basic auth (Negotiate too); the session cookie, its Path, HttpOnly and Secure';
 const withHeaders = (headers: Record<string, string>): Exchange => ({
@@ -39,6 +39,28 @@ describe('a secret header\'s syntax', () => {
       expect(out).not.toContain('eyJhbGciOiJIUzI1NiJ9');
       expect(out).not.toContain('c00kie');
     }
+  });
+
+  // README: "parts of a header value shorter than 8 characters" are not searched for. A cookie of a
+  // culture or of ServiceStack's ss-opt (perm or temp) had its word masked in every answer and record.
+  it.each([
+    ['a culture cookie', { cookie: 'culture=en-US' }, '"culture":"en-US", Content-Language: en-US'],
+    ['ServiceStack\'s ss-opt cookie', { 'set-cookie': 'ss-opt=temp; path=/; httponly' }, 'X-Info: temp; now temp or perm'],
+    ['Bearer and a short token', { authorization: 'Bearer t0k3n' }, 'the t0k3n was sent'],
+  ])('%s: a part shorter than MIN_PART is shown as written elsewhere, run-wide and in the exchange\'s scope', (_what, headers, text) => {
+    for (const red of learned(headers)) expect(red.line(text)).toBe(text);
+  });
+
+  it('a short value standing whole as the header\'s credential (an API key) stays masked', () => {
+    for (const red of learned({ 'x-api-key': 'k3y-77' })) expect(red.line('key k3y-77 echoed')).not.toContain('k3y-77');
+  });
+
+  it('credentialWords keeps a whole-value credential and the parts of MIN_PART characters or more', () => {
+    expect(MIN_PART).toBe(8);
+    expect(credentialWords('culture=en-US')).toBe('');
+    expect(credentialWords('ss-id=Zq9xw7Kp2m; culture=en-US')).toBe('Zq9xw7Kp2m');
+    expect(credentialWords('Bearer eyJhbGciOiJIUzI1NiJ9')).toBe('eyJhbGciOiJIUzI1NiJ9');
+    expect(credentialWords('k3y-77')).toBe('k3y-77');
   });
 
   it('credentialText keeps the credential and drops the syntax', () => {

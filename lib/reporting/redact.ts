@@ -127,6 +127,15 @@ export function credentialText(value: string): string {
   });
   return out.join('; ');
 }
+/** What of a secret header's value is fingerprinted: its credential when that is the whole value (an
+ *  API key), else its parts of MIN_PART characters or more, space-joined. A short part is searched for
+ *  only inside the whole value: `en-US` of `culture=en-US`, `temp` of ServiceStack's `ss-opt=temp`
+ *  are a cookie's words, not a session's secret, and masked elsewhere they garbled the evidence. */
+export function credentialWords(value: string): string {
+  const credential = credentialText(value);
+  if (credential === value.trim()) return credential;
+  return credential.split(/[\s;,=]+/).filter((part) => part.length >= MIN_PART).join(' ');
+}
 /** The userinfo of a URL (`user:password` of `http://user:password@host/`), as written; undefined
  *  when it has none. The authority ends at the first / ? # or \\ (WHATWG), its userinfo at its last @. */
 export function userinfoOf(url: string): string | undefined {
@@ -598,7 +607,7 @@ export class Redactor {
     // each value's every spelling (hex, reversed, base64) for nothing, a value of 9 MiB's 150 MB.
     if (!this.fingerprintsOnly) table.add(value, kind);
     // A header value's parts are fingerprinted on their own: "session" of "session=…" is no secret.
-    if (kind === 'secret header') this.fingerprint(credentialText(value), false, false);
+    if (kind === 'secret header') this.fingerprint(credentialWords(value), false, false);
     else this.fingerprintTarget(value);
   }
 
@@ -779,7 +788,7 @@ export class Redactor {
 
   /** The values of the secret-carrying headers, fingerprinted with their parts. */
   private fingerprintHeaders(headers: Readonly<Record<string, string>>): void {
-    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(credentialText(headers[name]!), true);
+    for (const name of Object.keys(headers)) if (this.secretHeaderName(name)) this.fingerprint(credentialWords(headers[name]!), false, false);
   }
 
   /** `canonicalText`: canonicalValue(value), when the caller has it already. `detached`: the value
@@ -1766,6 +1775,15 @@ const markerRead = (mark: string): string => (mark.startsWith('"') ? JSON.parse(
  *  number and a literal): no two words of one value. */
 const apart = (json: JsonTokens | undefined, from: number, to: number): boolean => json !== undefined && tokenAt(json, from) !== tokenAt(json, to - 1);
 
+/** A value's marker from what it was learned as (text: "«personal: string, 4 chars»"). */
+const TEXT_MARKER = /^«([^:«»]+): string, \d+ chars»$/;
+/** The marker of a learned text standing whole in a number's or a literal's place names what it
+ *  replaced (2026 where a postal code "2026" was learned: «personal: number»), as layer 1's does. */
+function retyped(mark: string, scalar: string): string {
+  const kind = TEXT_MARKER.exec(mark)?.[1];
+  return kind === undefined ? mark : marker(kind as Kind, scalar === 'true' || scalar === 'false' ? true : scalar === 'null' ? null : 0);
+}
+
 /** Ranges of a JSON text fitted to its values, so that the text keeps its shape: a range that stands
  *  for a whole value with a JSON marker (a member named as sensitive) as it is; any other in the
  *  pieces valuePieces gives, each marker spelled for its place (inside a string's quotes, or as a
@@ -1778,7 +1796,7 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
     if (mark.startsWith('"') && (json.containers.get(start) === end || (k >= 0 && json.starts[k] === start && json.ends[k] === end))) { out.push(r); continue; }
     const plain = markerRead(mark);
     for (const [from, to, scalar] of valuePieces(text, json, start, end)) {
-      const m = from === start && to === end ? plain : joinedMarker(text, from, to, plain);
+      const m = from === start && to === end ? (scalar ? retyped(plain, text.slice(from, to)) : plain) : joinedMarker(text, from, to, plain);
       out.push([from, to, scalar ? JSON.stringify(m) : m]);
     }
   }
