@@ -187,8 +187,12 @@ export const JSON_RECORD_CHECKS: readonly Check[] = [
     title: 'Integers fit in 32 bits',
     requirement: 'Every integer value lies in the range of a .NET int (−2147483648 to 2147483647).',
     interpretation: 'The spec says "integer"; the SOAP form is xs:int. JSON itself has no width, so this is advisory for JSON.',
-    judge: overJson(({ byKind }) => (byKind.get('integer') ?? [])
+    // Quoted as received: past 2^53 the parsed double is another number (12345678901234567 reads as …568).
+    judge: overJson(({ byKind, json: parsed }) => (byKind.get('integer') ?? [])
       .filter((s) => typeof s.value === 'number' && (s.value < INT32_MIN || s.value > INT32_MAX))
-      .map((s) => finding(`${show(s.value)} is outside the 32-bit range`, { path: s.path, actual: String(s.value) }))),
+      .map((s) => {
+        const written = parsed.numbers.get(s.path) ?? String(s.value);
+        return finding(`${written} is outside the 32-bit range`, { path: s.path, actual: written });
+      })),
   },
 ];

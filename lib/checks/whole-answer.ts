@@ -2,6 +2,7 @@
 // share. A transport failure is a finding here: these checks own the exchanges they judge.
 import { SOAP } from '../contract/namespaces.js';
 import { JSON_MEDIA_TYPE, SOAP_RESPONSE_MEDIA_TYPE } from '../contract/operations.js';
+import { fieldsOf } from '../http/exchange.js';
 import { charsetOf, mediaType } from '../http/media-type.js';
 import { finding, show, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
@@ -37,8 +38,11 @@ export function statusAndType(ex: ExchangeView, expected: number | 'success', ty
   if (types) {
     const type = mediaType(headers['content-type']);
     if (!type || !types.includes(type)) {
-      out.push(finding(`Content-Type ${headers['content-type'] === undefined ? 'missing' : show(headers['content-type'])}, expected ${types.join(' or ')}`,
-        { path: PATHS.contentType, actual: headers['content-type'] ?? '' }));
+      // Fields received apart are quoted apart: their joined value is no field anyone sent.
+      const fields = r.value.rawHeaders ? fieldsOf(r.value.rawHeaders).filter(([name]) => name.toLowerCase() === 'content-type').map(([, v]) => v) : [];
+      const got = fields.length > 1 ? `${fields.length} Content-Type fields (${fields.map(show).join(', ')}); one is allowed (RFC 9110 8.3)`
+        : `Content-Type ${headers['content-type'] === undefined ? 'missing' : show(headers['content-type'])}`;
+      out.push(finding(`${got}, expected ${types.join(' or ')}`, { path: PATHS.contentType, actual: headers['content-type'] ?? '' }));
     }
   }
   return out;
