@@ -6,6 +6,11 @@
  *  nothing-observed: a traffic run held no exchange of this interface. */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'unreachable' | 'nothing-observed';
 
+/** A run cut short: stopped, or still going when written (a live run's in-progress reports). What it
+ *  has not yet seen may be anything; every verdict of it (the run's, a rebuild's, a merge's, each
+ *  side's of traffic) reads this, never one of the two alone. */
+export const cutShort = (r: { readonly stopped?: string | undefined; readonly inProgress?: boolean | undefined }): boolean => r.stopped !== undefined || r.inProgress === true;
+
 /** The one verdict rule, for a run and for merged parts alike. A MUST check without evidence makes a
  *  probe run incomplete (the harness should have made the evidence); traffic only says what it saw.
  *  So does an account whose requests were not sent: the run was asked about every account. A part

@@ -20,7 +20,7 @@ import { planProbes, type RequestSettings } from './probes.js';
 import { CheckTally, type Example, type FindingGroup } from './tally.js';
 import { failLine, type FailParts, type LineFit } from '../checks/fail-line.js';
 import { JudgePool, type JudgeWorkerSpec } from './judge-pool.js';
-import { verdictOf, type Verdict } from '../checks/verdict-rule.js';
+import { cutShort, verdictOf, type Verdict } from '../checks/verdict-rule.js';
 
 export type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -631,7 +631,7 @@ export function runResultOf(judge: Judge, c: ResultContext): RunResult {
   const verdict = verdictOf({
     unreachable: unreachable !== undefined, mode: c.mode, interfaceSeen: Object.keys(counts.kinds).length > 0,
     mustFailed: must.some((r) => r.status === 'fail'), mustSkipped: must.some((r) => r.status === 'skip'),
-    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: c.stopped !== undefined || c.inProgress === true, part: c.part !== undefined,
+    mustJudged: must.some((r) => r.status !== 'skip'), casesNotSent: (counts.notSent?.case ?? 0) > 0, stopped: cutShort(c), part: c.part !== undefined,
   });
   return {
     baseUrl: c.baseUrl, mode: c.mode, startedAt: c.startedAt, finishedAt: new Date().toISOString(),

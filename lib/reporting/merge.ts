@@ -2,6 +2,7 @@
 // one run: counts add up, distinct findings are counted together, examples are kept in shard order,
 // and the verdict is reached again from the merged checks, as the engine reaches it. The shards'
 // reports are already redacted and display-safe; nothing here reads a body.
+import { cutShort } from '../checks/verdict-rule.js';
 import { AREAS } from '../checks/check.js';
 import { checkById } from '../checks/catalogue.js';
 import { statusAndMessage, type RunCounts } from '../engine/run.js';
@@ -211,7 +212,7 @@ export function mergeReports(reports: readonly Report[], dirs: readonly string[]
   const { runProblems: _r, outputProblems: _o, inProgress: _p, ...shared } = head;
   const verdict = runVerdict({
     unreachable: unreachable !== undefined, mode: head.mode, interfaceSeen: Object.keys(runCounts.kinds).length > 0,
-    casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: stopped !== undefined || inProgress,
+    casesNotSent: (runCounts.notSent?.case ?? 0) > 0, stopped: cutShort({ stopped, inProgress }),
   }, checks, head.gate ?? 'must');
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;

@@ -3,6 +3,7 @@
 // (exchanges judged, failed, distinct findings with counts, a few examples with their account), so
 // the report stays the same size for one account or a hundred thousand. Nothing downstream sees an
 // unredacted value: every string crosses the boundary (boundary.ts) on the way in.
+import { cutShort } from '../checks/verdict-rule.js';
 import { AREAS, type Check, type Level } from '../checks/check.js';
 import { CATALOGUE_HASH } from '../checks/catalogue.js';
 import { coverageOf } from './coverage.js';
@@ -435,7 +436,7 @@ export const summaryOf = (report: Report) => ({
   checks: report.checks.map((c) => ({ ...c, status: STATUS_WORDS[c.status], groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
   // Over traffic, each side's verdict (the server's answers, the clients' requests).
-  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must', report.stopped !== undefined || report.inProgress === true) } : {}),
+  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must', cutShort(report)) } : {}),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

@@ -2,7 +2,7 @@
 // traceability.md and the exit code all take it from here. It is reached from the MUST checks, the
 // SHOULD checks when the run gates on them (--fail-on should), and the differences from the legacy
 // in a differential run.
-import { verdictOf } from '../checks/verdict-rule.js';
+import { cutShort, verdictOf } from '../checks/verdict-rule.js';
 import type { RunCounts, RunResult, Verdict } from '../engine/run.js';
 import type { ReportedDifferential } from './differential.js';
 
@@ -48,7 +48,7 @@ export function runVerdict(facts: Omit<Parameters<typeof verdictOf>[0], 'mustFai
 /** runVerdict of an engine run's result: the candidate's, and a differential run's legacy's. */
 export const resultVerdict = (run: RunResult, gate: Gate): Verdict => runVerdict({
   unreachable: run.verdict === 'unreachable', mode: run.mode, interfaceSeen: Object.keys(run.counts.kinds).length > 0,
-  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: run.stopped !== undefined || run.inProgress === true, part: run.part !== undefined,
+  casesNotSent: (run.counts.notSent?.case ?? 0) > 0, stopped: cutShort(run), part: run.part !== undefined,
 }, run.results.map((x) => ({ level: x.check.level, status: x.status })), gate);
 
 type Written = {
@@ -70,7 +70,7 @@ export function reportVerdict(r: Written): Verdict {
   return runVerdict({
     unreachable: r.unreachable !== undefined, mode: r.mode, interfaceSeen: Object.keys(r.counts.exchanges.kinds).length > 0,
     // A report written while a live run went on is one stopped there (resultVerdict): rebuilt, it stays so.
-    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: r.stopped !== undefined || r.inProgress === true,
+    casesNotSent: (r.counts.exchanges.notSent?.case ?? 0) > 0, stopped: cutShort(r),
     part: options?.shard !== undefined && mergedFrom === undefined,
   }, r.checks, r.gate ?? 'must');
 }
