@@ -35,7 +35,8 @@ describe('a second Content-Type field line', () => {
   it('fails the route checks of JSON and SOAP answers, naming both values', () => {
     const message = (id: string) => run.results.find((r) => r.check.id === id)?.message;
     expect(run.verdict).toBe('non-conformant');
-    expect(message('ROUTE-LOGIN-POST')).toMatch(/Content-Type "application\/json; charset=utf-8, text\/html", expected application\/json/);
-    expect(message('ROUTE-SOAP-POST')).toMatch(/Content-Type "application\/xml; charset=utf-8, text\/html", expected application\/xml/);
+    // Each field quoted as it came, not the joined value no one sent.
+    expect(message('ROUTE-LOGIN-POST')).toContain('2 Content-Type fields ("application/json; charset=utf-8", "text/html"); one is allowed (RFC 9110 8.3), expected application/json');
+    expect(message('ROUTE-SOAP-POST')).toContain('2 Content-Type fields ("application/xml; charset=utf-8", "text/html"); one is allowed (RFC 9110 8.3), expected application/xml');
   });
 });
