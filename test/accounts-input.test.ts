@@ -91,3 +91,22 @@ describe('a CSV file whose rows end with other line breaks than its header', () 
     }
   });
 });
+
+// A row is named by the line it starts on, whatever line breaks its quoted cells hold: csv-parse
+// counts a CRLF inside a quoted cell as two lines and says where a row ends, so every later account
+// was named one line too far (replay.sh asked for the values of the account on the next line).
+describe('a CSV row after a quoted cell holding a line break', () => {
+  const header = 'SupportStateUserLoginRequest.userName,SupportStateUserLoginRequest.searchValues';
+  it.each([
+    ['CRLF', '\r\n'],
+    ['LF', '\n'],
+    ['CR', '\r'],
+  ])('%s: each row named by the line it starts on, a refused row too', async (_name, nl) => {
+    const text = [header, 'ann,s1', '"two', `lines",s2`, 'bob,s3', '', 'carol,s4', '"a', 'b', 'c",s5', 'dave,s6', ''].join(nl);
+    const lines: Array<[string, number]> = [];
+    for await (const c of readCases(file(`multi-${_name}.csv`, text))) if ('requests' in c) lines.push([String([...c.requests.values()][0]!.userName), c.line]);
+    expect(lines).toEqual([['ann', 2], [`two${nl}lines`, 3], ['bob', 5], ['carol', 7], [`a${nl}b${nl}c`, 8], ['dave', 11]]);
+    const bad = file(`multi-bad-${_name}.csv`, [`${header},ConfirmEmailRequest.ownerId`, '"x', 'y",s1,1', 'bob,s3,nope', ''].join(nl));
+    expect(await validateAccounts(bad)).toEqual({ error: `${bad} line 4: ConfirmEmailRequest.ownerId must be a 32-bit integer` });
+  });
+});

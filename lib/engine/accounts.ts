@@ -265,9 +265,20 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);
   let columns: Column[] | undefined;
+  // csv-parse (7.0.3) says the line a row ends on, and counts a CRLF inside a quoted cell as two
+  // lines: every later row's number was one too high per such cell, and replay.sh asked for the
+  // values of another account's line. A row is named by the line it starts on.
+  let crlfInCells = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines;
+      let breaks = 0;
+      for (const cell of record) {
+        if (!cell.includes('\n') && !cell.includes('\r')) continue;
+        const crlf = cell.match(/\r\n/g)?.length ?? 0;
+        crlfInCells += crlf;
+        breaks += (cell.match(/\r\n|\r|\n/g)?.length ?? 0);
+      }
+      const line = info.lines - crlfInCells - breaks;
       if (!columns) {
         columns = record.map(columnOf);
         const bad = columns.find((c): c is { error: string } => 'error' in c);
@@ -305,11 +316,11 @@ async function* csvRows(file: string): AsyncGenerator<CaseOrError> {
     // A row of another length: its count beside the header's (csv-parse's index is then the row's
     // length, a field past its last); any other defect: the field it lies in.
     if (CSV_LENGTH.has(err.code ?? '') && Array.isArray(err.record) && columns) {
-      yield { line: err.lines ?? 0, error: `not valid CSV: the row has ${fields(err.record.length)} where the header has ${columns.length}` };
+      yield { line: (err.lines ?? 0) - crlfInCells, error: `not valid CSV: the row has ${fields(err.record.length)} where the header has ${columns.length}` };
       return;
     }
     const field = err.index !== undefined ? ` (field ${err.index + 1})` : '';
-    yield { line: err.lines ?? 0, error: `not valid CSV: ${CSV_PROBLEMS[err.code ?? ''] ?? `unreadable (${err.code ?? 'unknown error'})`}${field}` };
+    yield { line: (err.lines ?? 0) - crlfInCells, error: `not valid CSV: ${CSV_PROBLEMS[err.code ?? ''] ?? `unreadable (${err.code ?? 'unknown error'})`}${field}` };
   }
 }
 
