@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPECT_LEFT_OUT, replayed } from '../lib/engine/differential.js';
 import type { Exchange, ExchangeSpec } from '../lib/http/exchange.js';
 import { BodySlots, createDispatcher, RequestBudget, send } from '../lib/http/send.js';
-import { curlCommand, HEADER_PAST_LATIN1 } from '../lib/reporting/exchange-text.js';
+import { curlCommand, HEADER_PAST_LATIN1, URL_UNSENDABLE } from '../lib/reporting/exchange-text.js';
 import { Redactor } from '../lib/reporting/redact.js';
 import type { Report } from '../lib/reporting/report.js';
 import { replayBounds, replayScript } from '../lib/reporting/replay-script.js';
@@ -122,5 +122,19 @@ describe('a HAR entry that recorded Expect: 100-continue, sent again', () => {
   it('asking for other than 100-continue, is sent by neither, saying why', async () => {
     const { specs, said } = await replay(entryOf([['Expect', 'x-other']]));
     expect([specs, said]).toEqual([[], ['not sent: its Expect header asks for other than 100-continue, which the harness\'s HTTP client (undici) cannot send: without it the request is another']]);
+  });
+});
+
+describe('a HAR entry whose URL holds a space', () => {
+  it('is not replayed, replay.sh saying why, never "no answer" to a request curl refused to send', async () => {
+    const ex = exchangeOfEntry({
+      request: { method: 'POST', url: `${target.url}/supportstateuser?format=json&q=a b`, headers: [{ name: 'Content-Type', value: 'application/json' }], postData: { text: BODY } },
+      response: { status: 200, headers: [], content: { text: '{}' } },
+    }, 0, 1 << 20);
+    expect(curlCommand(ex, new Redactor({ showPersonalData: false, secrets: [] }), BOUNDS).startsWith(`${URL_UNSENDABLE} `)).toBe(true);
+    const before = target.requests.length;
+    const r = await sh([scriptOf(ex)]);
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'REQ-X (MUST) har.1: not replayed: its URL holds a space or a control character, which no request line carries (RFC 9112 3.2) and curl refuses: the recording does not say how it was sent\n']);
+    expect(target.requests).toHaveLength(before);
   });
 });

@@ -2,7 +2,7 @@
 // redacted; and as a curl command that replays it.
 import { codingProblem } from '../checks/exchange-view.js';
 import { acceptEncodingOf } from '../http/content-coding.js';
-import { answerHeadOf, fieldsOf, PAST_LATIN1, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { answerHeadOf, fieldsOf, PAST_LATIN1, unspellableTarget, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart, userinfoOf } from './redact.js';
@@ -272,6 +272,11 @@ const fieldsWriter = (fields: readonly string[]): string =>
  *  or header fields read from a file, one holding a line break. replay.sh does not run it. */
 export const TOO_LONG_FOR_CURL = ": 'a method, URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
 
+/** What starts a curl command of a request whose URL holds a character no request line carries (a
+ *  space, a control: RFC 9112 3.2), which curl refuses ("URL using bad/illegal format"): a recording
+ *  may hold one written decoded, and does not say how it was sent. replay.sh does not run it. */
+export const URL_UNSENDABLE = ": 'a URL holding a space or a control character, which no request line carries: not sent';";
+
 /** The most bytes of a request head curl 7.88 sends (DYN_HTTP_REQUEST: it says "Out of memory"),
  *  less room for the fields it adds. */
 const MAX_CURL_HEAD = 1024 * 1024 - 1024;
@@ -376,7 +381,9 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // A part longer than the redactor reads whole is written by its head (Redactor.head): the head it
   // is in is longer than curl sends.
   const shownByHead = [r.method, r.url, r.asSent?.target ?? '', r.asSent?.origin ?? '', ...fields.flat()].some((t) => t.length > MAX_REDACTED_TEXT);
-  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
+  // A target kept as sent (asSent) goes with --request-target; a URL itself never holds such a character.
+  const unsendable = target === undefined && unspellableTarget(r.url.replace(/#.*$/s, ''));
+  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${unsendable ? `${URL_UNSENDABLE} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
 }
 
 /** A URL less its userinfo (`user:password@`). */
