@@ -605,18 +605,30 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // Malformed HTTP: answer 400 when the socket still can, never an unhandled error; a head past
   // Node's maxHeaderSize 431 (RFC 6585, section 5), as Node answers it itself; a request not whole
   // in time 408. Nothing is written within or after an answer to the request at fault (one answered
-  // before its body came: judged as answered), only closed.
+  // before its body came: judged as answered), only closed. A request after whole ones still being
+  // answered (pipelined in one write: Node reads on past them at once) is answered after them, in
+  // order (RFC 9112 9.3.2): its 400 written at once went out as the answer to the first of them.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const last = guard.lastResponse(socket as Socket);
+    if (socket.writable && last?.req.complete && !last.writableFinished) {
+      last.once('finish', () => answerFault(err, socket as Socket));
+      last.once('close', () => { if (!last.writableFinished) socket.destroy(); });
+      return;
+    }
     if (!socket.writable || (last?.headersSent && (!last.req.complete || !last.writableFinished))) { socket.destroy(); return; }
+    answerFault(err, socket as Socket);
+  });
+  /** The one-line answer to a request Node could not read, its connection closed. */
+  const answerFault = (err: NodeJS.ErrnoException, socket: Socket): void => {
+    if (!socket.writable) { socket.destroy(); return; }
     const late = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     if (late) timedOut++;
     const [status, body] = late ? ['408 Request Timeout', `Request Timeout: the request was not whole ${seconds(requestMs)} after its first byte`]
       : err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `Request Header Fields Too Large: the request's head passed ${maxHeaderSize} bytes`]
         : ['400 Bad Request', `Bad Request: ${err.code === 'HPE_INVALID_METHOD' ? 'unknown HTTP method' : 'malformed HTTP request'}`];
     if (!late) refused(`${err.code === 'HPE_HEADER_OVERFLOW' ? `head past ${maxHeaderSize} bytes` : err.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'malformed HTTP'} (${status.slice(0, 3)})`);
-    closeWith(socket as Socket, status, body);
-  });
+    closeWith(socket, status, body);
+  };
   // CONNECT asks for a tunnel: Node closes it without a word when nothing listens for it.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     refused('CONNECT (405)');
