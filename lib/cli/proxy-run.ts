@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
 import { consoleText, displayLine } from '../reporting/display.js';
-import { bodyDeadline, MAX_INFORMATIONAL, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
+import { bodyDeadline, MAX_HEADS_IN_FLIGHT, MAX_INFORMATIONAL, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { setupOf } from './session.js';
@@ -225,6 +225,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         const informational = informationalNote(proxy.informationalDropped(), proxy.informationalReplaced());
         if (informational) notes.push(informational);
         if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
+        if (proxy.busyRefused()) notes.push(`${proxy.busyRefused()} request(s) refused with 503, nothing of them forwarded: the heads of the requests being forwarded passed ${MAX_HEADS_IN_FLIGHT / (1024 * 1024)} MiB`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes, unjudged: queue.unjudged });
         else for (const note of notes) say(`  ! ${note}`);

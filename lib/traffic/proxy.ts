@@ -131,6 +131,8 @@ export interface RunningProxy {
   readonly inFlight: () => number;
   /** Requests refused with 400 because they could not be forwarded framed as they came. */
   readonly refused: () => number;
+  /** Requests refused with 503, the heads being forwarded past MAX_HEADS_IN_FLIGHT. */
+  readonly busyRefused: () => number;
   /** Exchanges holding room whose client the proxy waits on now, behind its pace by more than the
    *  grace: the next exchange that finds no room takes theirs. */
   readonly lagging: () => number;
@@ -178,6 +180,11 @@ const MAX_PIPELINED = 100;
  *  either, the connection is cut, as past MAX_PIPELINED (nothing of those waiting was forwarded). */
 const MAX_WAITING_HEAD_BYTES = 1024 * 1024;
 const MAX_ALL_WAITING_HEAD_BYTES = 32 * 1024 * 1024;
+/** Bytes of the heads of requests being forwarded, on all connections, at most: past it a request is
+ *  answered 503 and nothing of it forwarded. A thousand connections each forwarding a head of 250 KiB
+ *  (its body trickled) took the proxy to 1 GB: a head in flight is held about four times over (as
+ *  read, as fields, as written to the target, for judging). */
+export const MAX_HEADS_IN_FLIGHT = 32 * 1024 * 1024;
 /** A request head's bytes as Node holds them: its target, method and every field's name and value. */
 const headBytes = (req: IncomingMessage): number => req.rawHeaders.reduce((n, h) => n + h.length, (req.url?.length ?? 0) + (req.method?.length ?? 0));
 
@@ -581,6 +588,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let n = 0;
   let active = 0;
   let refused = 0;
+  let busyRefused = 0;
   let informationalDropped = 0;
   let informationalReplaced = 0;
 
@@ -1080,6 +1088,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** Bytes of the heads waiting, per connection and in all (MAX_WAITING_HEAD_BYTES, MAX_ALL_WAITING_HEAD_BYTES). */
   const waitingBytes = new WeakMap<Socket, number>();
   let allWaitingBytes = 0;
+  let headsInFlight = 0;
   const next = (socket: Socket) => {
     const queue = waiting.get(socket);
     const start = queue?.shift();
@@ -1092,6 +1101,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // Its client went away while it waited: nothing of it was forwarded.
       if (res.destroyed || socket.destroyed) { next(socket); return; }
       res.once('close', () => next(socket));
+      const bytes = headBytes(req);
+      if (headsInFlight + bytes > MAX_HEADS_IN_FLIGHT) {
+        busyRefused++;
+        closing.add(socket);
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', 'retry-after': '1' });
+        res.end(`conformance proxy: the heads of the requests being forwarded passed ${MAX_HEADS_IN_FLIGHT / (1024 * 1024)} MiB; nothing of this one was forwarded\n`);
+        return;
+      }
+      headsInFlight += bytes;
+      res.once('close', () => { headsInFlight -= bytes; });
       handle(req, res, expects);
     };
     if (socket.destroyed) return;
@@ -1167,6 +1186,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     port,
     inFlight: () => active,
     refused: () => refused,
+    busyRefused: () => busyRefused,
     lagging: () => laggingNow(performance.now()).length,
     connections: () => guard.counts,
     bodyMs: bodyDue,
