@@ -95,7 +95,11 @@ export type Unjudged =
   /** Its client kept it waiting (its body not coming, its answer not read) when a new connection
    *  came at the bound of open connections, and had moved fewest bytes per second lately of those
    *  that did: its connection was closed for the new one (lib/http/connection-guard.ts). */
-  | 'stalled-at-bound';
+  | 'stalled-at-bound'
+  /** The target closed its connection while the request's body was still being sent to it (EPIPE,
+   *  ECONNRESET): a target refusing an upload it will not read answers early (a 413) and closes, and
+   *  the reset loses that answer (RFC 9112 9.6). Whatever it answered is not known. */
+  | 'upload-cut';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -848,6 +852,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(noAnswer);
       if (failed || finished) return;
+      if (!answered && !upstream.writableFinished && (e.code === 'EPIPE' || e.code === 'ECONNRESET')) {
+        giveUp('upload-cut');
+        if (!res.headersSent) {
+          res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+          res.end(`conformance proxy: ${target.host} closed the connection while the request's body was being sent to it (${e.code}); an answer it gave before was lost with the connection\n`);
+        } else res.destroy();
+        done({});
+        return;
+      }
       const error = transportError(e, options.target);
       if (!res.headersSent) {
         const status = error.kind === 'headers-timeout' ? 504 : 502;
