@@ -3,12 +3,14 @@
 // error, no answer. That is no answer the target gave: the exchange is counted as not judged, its
 // client answered 502 saying why. It had been judged "no response" against the target, so any client
 // uploading past a conforming deployment's limit made the run NOT CONFORMANT. A target that closes
-// with no answer once it has the whole request is still judged for it.
+// with no answer once it has the whole request is still judged for it. A body whose chunked framing
+// breaks gets a one-line 400 and is counted as such (it had no answer, and was blamed on its client).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JudgeQueue } from '../lib/cli/proxy-run.js';
 import { startProxy, type ForwardedExchange, type Unjudged } from '../lib/traffic/proxy.js';
+import { rawExchange } from './helpers/raw-target.js';
 import { until } from './helpers/wait.js';
 
 const MIB = 1024 * 1024;
@@ -41,6 +43,23 @@ it('an upload the target cut is not judged, its client told 502 why; a whole req
     expect(after.status).toBe(502);
     await until(() => seen.length === 1, 'the unanswered request to be judged');
     expect(seen[0]!.error?.message).toMatch(/closed with no answer|reset|socket hang up/);
+  } finally {
+    await proxy.close(0);
+  }
+});
+
+it('a request whose chunked body breaks is answered 400 in one line, counted as not judged for that reason; a malformed head gets its one-line 400 too', async () => {
+  const queue = new JudgeQueue(1000, 64 * MIB, () => queueMicrotask(() => queue.judged()));
+  const seen: ForwardedExchange[] = [];
+  const unjudged: Unjudged[] = [];
+  const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: 32 * MIB, timeoutMs: 30_000, room: queue, onExchange: (ex) => { seen.push(ex); queue.offer(ex); }, onUnjudged: (why) => { unjudged.push(why); } });
+  try {
+    // Chunk lines ended by LF alone: Node's parser refuses the body after the head was forwarded.
+    const got = await rawExchange(proxy.url, 'POST /after HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1b\n{"userName":"jdoe.support"}\n0\n\n');
+    expect(got).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*conformance proxy: the request's body could not be read \(its chunked framing is broken\); what came of it was forwarded, then cut\n/);
+    await until(() => unjudged.length === 1, 'the exchange to be counted');
+    expect({ unjudged, judged: seen.length }).toEqual({ unjudged: ['bad-body'], judged: 0 });
+    expect(await rawExchange(proxy.url, 'POST /x HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\nconformance proxy: the request is not HTTP\/1\.1 the proxy can read\n$/);
   } finally {
     await proxy.close(0);
   }

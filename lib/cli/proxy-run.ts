@@ -51,7 +51,7 @@ export class JudgeQueue implements CopyRoom {
    *  fell behind the pace that has its body whole within it (their room given back to another
    *  exchange), or hung up before its answer was whole, or had not sent its body in time (408), or
    *  kept it waiting when a new connection came at the bound of open connections. */
-  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'lagging-request': 0, 'lagging-answer': 0, 'client-gone': 0, 'request-timeout': 0, 'stalled-at-bound': 0, 'upload-cut': 0 };
+  readonly byReason = { 'slow-request': 0, 'slow-answer': 0, 'lagging-request': 0, 'lagging-answer': 0, 'client-gone': 0, 'request-timeout': 0, 'stalled-at-bound': 0, 'upload-cut': 0, 'bad-body': 0 };
   /** Set when the judge is gone: nothing more is copied. */
   closed = false;
   constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly send: (ex: ForwardedExchange) => void) {}
@@ -100,7 +100,7 @@ const share = (n: number, of: number) => `${of ? Math.floor((100 * n) / of) : 10
  *  many, and why (with more than one reason, how many had each, after it: the first words stay). */
 export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'byReason'>, run: { roomBytes: number; timeoutMs: number; judgeStopped: boolean }, soFar = ''): string {
   const forwarded = queue.handed + queue.unjudged;
-  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone, 'request-timeout': cut, 'stalled-at-bound': crowded, 'upload-cut': uploadCut } = queue.byReason;
+  const { 'slow-request': slowRequests, 'slow-answer': slowAnswers, 'lagging-request': laggingRequests, 'lagging-answer': laggingAnswers, 'client-gone': gone, 'request-timeout': cut, 'stalled-at-bound': crowded, 'upload-cut': uploadCut, 'bad-body': badBody } = queue.byReason;
   const timeout = `${run.timeoutMs / 1000} s`;
   const reasons = ([
     // The room's share: what no other reason counts.
@@ -112,6 +112,7 @@ export function notJudgedNote(queue: Pick<JudgeQueue, 'handed' | 'unjudged' | 'b
     [gone, 'the client closed its connection before its answer was whole'],
     [cut, `the client had not sent its request's body whole ${bodyDeadline(run.timeoutMs) / 1000} s after its head: answered 408 and its connection closed`],
     [uploadCut, 'the target closed the connection while the request\'s body was still being sent to it (as a target refusing an upload does after an early answer, a 413, which the reset loses: RFC 9112 9.6), so what it answered is not known; its client was answered 502'],
+    [badBody, 'the client\'s request body could not be read (its chunked framing broken): the client was answered 400, and the request to the target, whose head and body so far had been forwarded, was cut short'],
     [crowded, 'the client kept it waiting (its body not coming, its answer not read) when a new connection came at the bound of open connections, moving fewest bytes per second: its connection was closed for the new one'],
   ] as const).filter(([count]) => count > 0);
   const why = reasons.length === 1 ? reasons[0]![1] : reasons.map(([count, reason]) => `${reason} (${count})`).join('; ');

@@ -99,7 +99,10 @@ export type Unjudged =
   /** The target closed its connection while the request's body was still being sent to it (EPIPE,
    *  ECONNRESET): a target refusing an upload it will not read answers early (a 413) and closes, and
    *  the reset loses that answer (RFC 9112 9.6). Whatever it answered is not known. */
-  | 'upload-cut';
+  | 'upload-cut'
+  /** Its client's request body could not be read (its chunked framing broken): the client answered
+   *  400, the request to the target cut short. */
+  | 'bad-body';
 
 export interface ProxyOptions {
   /** The deployment every request is forwarded to (its path is the prefix of every forwarded path). */
@@ -608,7 +611,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   // Each connection's exchange in progress, for the guard at its bound: whether its client keeps it
   // waiting, and its count as not judged when the guard closes it.
-  const current = new WeakMap<Socket, { stalled(): boolean; closing(): void; from(): number | undefined }>();
+  const current = new WeakMap<Socket, { stalled(): boolean; closing(): void; from(): number | undefined; malformed(): boolean }>();
   const stalls: Stalls = {
     stalled: (socket) => current.get(socket)?.stalled() ?? false,
     closing: (socket) => current.get(socket)?.closing(),
@@ -742,6 +745,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const mine = {
       stalled: () => (finished ? !req.complete && req.readableFlowing === true : req.complete ? res.headersSent && res.writableNeedDrain : !upstream.writableNeedDrain && !awaiting),
       closing: () => { if (!finished) giveUp('stalled-at-bound'); },
+      // Its body could not be read (Node's parser: a broken chunk): a 400 to its client, when its
+      // answer has not begun, and the target's request cut short. Whether it was the one at fault.
+      malformed: (): boolean => {
+        if (finished || req.complete || res.headersSent) return false;
+        giveUp('bad-body');
+        clearTimeout(noAnswer);
+        upstream.destroy();
+        closing.add(req.socket);
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+        res.end('conformance proxy: the request\'s body could not be read (its chunked framing is broken); what came of it was forwarded, then cut\n');
+        done({});
+        return true;
+      },
       // Its answer's first wait on the client that was not a quick one (the one now, once it is not),
       // and never before all its kernels' buffers can take of the answer (`unread`): a wait is no end
       // of that take when the client's kernel pauses in it (an ACK delayed 57 ms, the thread asleep)
@@ -1184,9 +1200,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // connection; with an exchange in flight or waiting there, only closed: a 400 ahead of its answer
   // went out as that answer, or inside its body (RFC 9112 9.3.2: answers in the order of the requests).
   server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && current.get(socket as Socket)?.malformed()) return;
     if (!socket.writable || waiting.has(socket as Socket)) { socket.destroy(); return; }
-    const status = e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    const [status, why] = e.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `the request's head passed ${MAX_HEADER_BYTES / 1024} KiB`] : ['400 Bad Request', 'the request is not HTTP/1.1 the proxy can read'];
+    const line = `conformance proxy: ${why}\n`;
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(line)}\r\n\r\n${line}`);
   });
   await new Promise<void>((resolve, reject) => {
     const failed = (e: Error) => { busy?.close(); reject(e); };
