@@ -171,7 +171,7 @@ export async function startJudgingReference(options: JudgingOptions): Promise<Ju
       },
       answered: (r, answer, at, durationMs) => {
         if (pathOf(r.url) === REPORT_ROUTE) return;
-        const ex = exchangeOf(r, `client.${++n}`, recordedResponse(answer.status, answer.headers, answer.body), at, durationMs);
+        const ex = exchangeOf(r, `client.${++n}`, recordedResponse(answer.status, answer.headers, answer.body, answer.reason, answer.rawHeaders), at, durationMs);
         const view = new ExchangeView(ex, settings);
         const judged = CLIENT_CHECKS.some((c) => c.appliesTo(view));
         const failures = live.judgeExchange(ex, view);

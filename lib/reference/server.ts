@@ -80,7 +80,7 @@ export interface ReferenceObserver {
   readonly judgeRequest?: (request: ReceivedRequest) => readonly string[];
   /** After answering: the request and the answer as written (its headers and body the same objects,
    *  never changed, for every answer of one prepared reply). */
-  readonly answered?: (request: ReceivedRequest, answer: { status: number; headers: Readonly<Record<string, string>>; body: Buffer }, startedAt: string, durationMs: number) => void;
+  readonly answered?: (request: ReceivedRequest, answer: { status: number; headers: Readonly<Record<string, string>>; body: Buffer; reason?: string; rawHeaders?: RawHeaders }, startedAt: string, durationMs: number) => void;
   /** A route of the host's own (GET /__conformance/report): its reply, or undefined for the interface's. */
   readonly ownRoute?: (request: ReceivedRequest) => Promise<Reply> | undefined;
 }
@@ -391,6 +391,22 @@ function closeWith(socket: Socket, status: string, body: string): void {
   socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
 
+/** The head Node wrote for an answer, as written: its reason phrase and every field in order, those
+ *  Node adds (Date, Connection, Keep-Alive) among them, which the reply's own fields leave out (the
+ *  judging reference showed an answer without them). Read from the text Node keeps of it
+ *  (`_header`, set once the head is written); nothing where it keeps none. */
+function writtenHead(res: ServerResponse): { reason: string; rawHeaders: string[] } | Record<string, never> {
+  const head = (res as unknown as { _header?: unknown })._header;
+  if (typeof head !== 'string') return {};
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const rawHeaders: string[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) rawHeaders.push(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  return { reason: /^HTTP\/\d\.\d \d{3} ?(.*)$/.exec(statusLine)?.[1] ?? '', rawHeaders };
+}
+
 /** A request the reference does not read, answered in one line of plain text, its connection closed. */
 function refuse(res: ServerResponse, status: number, body: string): void {
   res.on('error', destroyOnError);
@@ -553,7 +569,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const t0 = performance.now();
       const received: MutableReceived = { method: req.method ?? 'GET', url: req.url ?? '/', headers: exchangeHeaders(rawPairs(req.rawHeaders)), rawHeaders: req.rawHeaders };
       // The body as the client got it: Node writes none to a HEAD.
-      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w), body: received.method === 'HEAD' ? EMPTY : w.body }, startedAt.toISOString(), performance.now() - t0));
+      const after = answered && ((w: Prepared) => answered(received, { status: w.status, headers: headersOf(w), body: received.method === 'HEAD' ? EMPTY : w.body, ...writtenHead(res) }, startedAt.toISOString(), performance.now() - t0));
       try {
         reference.handle(req, received, (r) => respond(res, r, after));
       } catch {
