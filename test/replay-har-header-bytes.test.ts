@@ -137,4 +137,10 @@ describe('a HAR entry whose URL holds a space', () => {
     expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'REQ-X (MUST) har.1: not replayed: its URL holds a space or a control character, which no request line carries (RFC 9112 3.2) and curl refuses: the recording does not say how it was sent\n']);
     expect(target.requests).toHaveLength(before);
   });
+
+  it('so is one holding a control character (curl: "URL using bad/illegal format"), but not one holding a format character or %1b, which curl sends', () => {
+    const curlOf = (url: string) => curlCommand(exchangeOfEntry({ request: { method: 'GET', url, headers: [] }, response: { status: 200, headers: [], content: { text: '{}' } } }, 0, 1 << 20), new Redactor({ showPersonalData: false, secrets: [] }), BOUNDS);
+    expect(curlOf(`${target.url}/supportstateuser?q=\u001b[2J`).startsWith(`${URL_UNSENDABLE} `)).toBe(true);
+    expect(curlOf(`${target.url}/supportstateuser?q=\u202e%1b#frag ment`).startsWith(': ')).toBe(false);
+  });
 });
