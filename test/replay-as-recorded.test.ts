@@ -102,6 +102,17 @@ describe('a replay of what the proxy recorded', () => {
     expect(asReceived(await replayedBy([script], { HEADER_X_API_KEY: '' }))).toEqual(asReceived(got));
   });
 
+  // The run sends a header string's characters as bytes (a --header café as 63 61 66 e9); the value a
+  // user gives replay.sh is text in their terminal's UTF-8: it goes as the run's bytes.
+  it('sends a secret header of bytes past ASCII as those bytes, the variable given as UTF-8 text', async () => {
+    const { ex, got } = await recorded(Buffer.from('GET /supportstateuser HTTP/1.1\r\nHost: x\r\nX-Api-Key: caf\xe9 \xa9\r\nConnection: close\r\n\r\n', 'latin1'));
+    expect(got.fields).toContainEqual(['X-Api-Key', 'caf\xe9 \xa9']);
+    const redact = redactor();
+    redact.secretHeader('x-api-key');
+    const script = written(reportOf(ex, redact));
+    expect(asReceived(await replayedBy([script], { HEADER_X_API_KEY: 'café ©' }))).toEqual(asReceived(got));
+  });
+
   it('sends OPTIONS * with its asterisk-form request target', async () => {
     const { ex, got } = await recorded(Buffer.from('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
     expect(got.line).toBe('OPTIONS * HTTP/1.1');

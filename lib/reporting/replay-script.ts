@@ -328,7 +328,11 @@ export function replayScript(report: Report): string {
     END { printf "%s", substr(out, 1, length(out) - 1) }'
 }`.split('\n'),
     // A header field of a secret value: 'Name: value', or 'Name;' for an empty one (curl drops 'Name: ').
-    'field() { if [ -n "$2" ]; then printf \'%s: %s\' "$1" "$2"; else printf \'%s;\' "$1"; fi; }',
+    // Its text goes as Latin-1 bytes, as the run sent it (a header string's characters are its bytes):
+    // a value given as UTF-8 (café) had gone as other bytes than the run's (63 61 66 c3 a9, not
+    // 63 61 66 e9). Text that is not UTF-8, or past U+00FF, or no iconv: as given.
+    'latin1() { v=$(printf \'%s\' "$1" | iconv -f UTF-8 -t ISO-8859-1 2>/dev/null) && printf \'%s\' "$v" || printf \'%s\' "$1"; }',
+    'field() { if [ -n "$2" ]; then printf \'%s: \' "$1"; latin1 "$2"; else printf \'%s;\' "$1"; fi; }',
     'field_line() { field "$1" "$2"; printf \'\\n\'; }',
     'sha() { if command -v sha256sum >/dev/null; then sha256sum | cut -d" " -f1; else shasum -a 256 | cut -d" " -f1; fi; }',
     // curl ends 63 where the Content-Length is past the cap, and fails to write (23) once head -c has
