@@ -28,11 +28,17 @@ beforeAll(async () => {
 });
 afterAll(async () => { target.closeAllConnections(); await new Promise((r) => target.close(r)); });
 
-it('an upload the target cut is not judged, its client told 502 why; a whole request left unanswered is judged as no answer', async () => {
+/** A proxy to the target judging what it is given: the exchanges judged and those counted as not. */
+async function proxied() {
   const queue = new JudgeQueue(1000, 64 * MIB, () => queueMicrotask(() => queue.judged()));
   const seen: ForwardedExchange[] = [];
   const unjudged: Unjudged[] = [];
   const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: 32 * MIB, timeoutMs: 30_000, room: queue, onExchange: (ex) => { seen.push(ex); queue.offer(ex); }, onUnjudged: (why) => { unjudged.push(why); } });
+  return { proxy, seen, unjudged };
+}
+
+it('an upload the target cut is not judged, its client told 502 why; a whole request left unanswered is judged as no answer', async () => {
+  const { proxy, seen, unjudged } = await proxied();
   try {
     const cut = await fetch(`${proxy.url}/cut`, { method: 'POST', body: Buffer.alloc(20 * MIB, 0x61) }).then(async (r) => [r.status, await r.text()], (e: Error) => [0, e.message]);
     await until(() => seen.length + unjudged.length === 1, 'the cut upload to be counted');
@@ -49,10 +55,7 @@ it('an upload the target cut is not judged, its client told 502 why; a whole req
 });
 
 it('a request whose chunked body breaks is answered 400 in one line, counted as not judged for that reason; a malformed head gets its one-line 400 too', async () => {
-  const queue = new JudgeQueue(1000, 64 * MIB, () => queueMicrotask(() => queue.judged()));
-  const seen: ForwardedExchange[] = [];
-  const unjudged: Unjudged[] = [];
-  const proxy = await startProxy({ target: targetUrl, port: 0, maxBodyBytes: 32 * MIB, timeoutMs: 30_000, room: queue, onExchange: (ex) => { seen.push(ex); queue.offer(ex); }, onUnjudged: (why) => { unjudged.push(why); } });
+  const { proxy, seen, unjudged } = await proxied();
   try {
     // Chunk lines ended by LF alone: Node's parser refuses the body after the head was forwarded.
     const got = await rawExchange(proxy.url, 'POST /after HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1b\n{"userName":"jdoe.support"}\n0\n\n');
