@@ -1200,7 +1200,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // connection; with an exchange in flight or waiting there, only closed: a 400 ahead of its answer
   // went out as that answer, or inside its body (RFC 9112 9.3.2: answers in the order of the requests).
   server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && current.get(socket as Socket)?.malformed()) return;
+    // A body the parser refused (not a client that ended its side before the body was whole: an
+    // invalid EOF, a hang-up the exchange counts as its own).
+    if (socket.writable && e.code?.startsWith('HPE_') && e.code !== 'HPE_INVALID_EOF_STATE' && current.get(socket as Socket)?.malformed()) return;
     if (!socket.writable || waiting.has(socket as Socket)) { socket.destroy(); return; }
     const [status, why] = e.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', `the request's head passed ${MAX_HEADER_BYTES / 1024} KiB`] : ['400 Bad Request', 'the request is not HTTP/1.1 the proxy can read'];
     const line = `conformance proxy: ${why}\n`;
