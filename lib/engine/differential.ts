@@ -15,7 +15,7 @@ import { objectOf, type Shape } from '../contract/types.js';
 import type { Operation } from '../contract/operations.js';
 import { exchangeHeaders, fieldsOf, PAST_LATIN1, type Exchange, type ExchangeSpec } from '../http/exchange.js';
 import { mediaType } from '../http/media-type.js';
-import { BodySlots, createDispatcher, RequestBudget, send } from '../http/send.js';
+import { BodySlots, createDispatcher, RequestBudget, send, type SendBudget } from '../http/send.js';
 import { ROOT } from '../json/path.js';
 import { elementChildren } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
@@ -354,8 +354,8 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
    *  compared form (one view of it, so its body is parsed once, and dropped on return) and the
    *  exchange's head (keepHead: a large body's head only), should it show a difference. */
-  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, judge?: Judge, toLegacy = false): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
-    const sent = await send(spec, url, { dispatcher, options, budget, slots: held });
+  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, portion: SendBudget, judge?: Judge, toLegacy = false): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
+    const sent = await send(spec, url, { dispatcher, options, budget: portion, slots: held });
     // The legacy's exchange has an id of its own: its findings name it, not the candidate's.
     const ex = toLegacy ? { ...sent, id: legacyExchangeId(spec.id), title: `${sent.title}, sent to the legacy` } : sent;
     const view = new ExchangeView(ex, settings);
@@ -366,9 +366,9 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
    *  answer's text and tree at a time, never three. What a large one left behind is collected at
    *  once (collect.ts). In this order: the legacy, the candidate, the legacy again (what moves
    *  between the legacy's two is noise). */
-  const compare = async (spec: ExchangeSpec, held: TripleSlots): Promise<void> => {
+  const compare = async (spec: ExchangeSpec, held: TripleSlots, portion: SendBudget): Promise<void> => {
     const reduced = async (url: string, judge?: Judge) => {
-      const [a, op, large, ex] = await answer(spec, url, held, judge, url === options.legacyUrl);
+      const [a, op, large, ex] = await answer(spec, url, held, portion, judge, url === options.legacyUrl);
       if (large) collectGarbage();
       return [a, op, ex] as const;
     };
@@ -383,13 +383,21 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const triple = async (spec: ExchangeSpec) => {
     // Taken before the stop, begun after it: not begun (pump takes the next one before a slot is free).
     if (options.stop?.aborted) { cut = true; return; }
+    // The cap is taken a comparison's three sends at a time: one the cap has no room for whole is not
+    // sent at all, the candidate's request counted as not sent (the run incomplete), never half sent.
+    const portion = budget.portion(3);
+    if (!portion) {
+      judges.candidate.judge(await send(spec, options.baseUrl, { dispatcher, options, budget: { take: () => false, takeRetry: () => false, retryLimit: budget.retryLimit, refusal: `${budget.refusal}: no room left for a comparison's three requests (the legacy, the candidate, the legacy again)` }, slots }));
+      return;
+    }
     // A triple that reads a large body keeps its slot until its three answers are compared, so one
     // triple at a time holds large bodies (reduced to their compared forms as they come).
     const held = new TripleSlots(slots);
     try {
-      await compare(spec, held);
+      await compare(spec, held, portion);
     } finally {
       held.end();
+      portion.release();
     }
     options.onProgress?.({ exchanges: judges.candidate.exchanges, failedExchanges: judges.candidate.failedExchanges, sent: judges.candidate.sent, cases: judges.candidate.caseCount });
   };

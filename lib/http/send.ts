@@ -99,8 +99,13 @@ export class BodySlots {
 }
 
 /** Shared by every exchange of a run: the request cap, the request rate and the retry budget. */
+/** What sending one exchange draws on: a run's RequestBudget, or a portion of it (RequestBudget.portion). */
+export type SendBudget = Pick<RequestBudget, 'take' | 'takeRetry' | 'retryLimit' | 'refusal'>;
+
 export class RequestBudget {
   private sent = 0;
+  /** Requests of the cap set aside by portion() and not yet taken. */
+  private reserved = 0;
   private firsts = 0;
   private retried = 0;
   private nextSlot = 0;
@@ -125,7 +130,7 @@ export class RequestBudget {
   *  wait for its slot (without --rate nothing is awaited: one promise less per exchange). A retry's
   *  request says so. */
   take(retry = false): boolean | Promise<boolean> {
-    if (this.sent >= this.maxRequests || this.stoppedBy !== undefined) return false;
+    if (this.sent + this.reserved >= this.maxRequests || this.stoppedBy !== undefined) return false;
     this.sent++;
     if (!retry) this.firsts++;
     if (Number.isFinite(this.perSecond)) {
@@ -139,6 +144,27 @@ export class RequestBudget {
 
   get count(): number {
     return this.sent;
+  }
+
+  /** Sets aside `n` requests of the cap for one caller's first tries, taken through the budget it
+   *  gives (a differential comparison's three sends); undefined when the cap has no room for all `n`.
+   *  Spent one send at a time, the cap left the last comparison without the legacy's second answer:
+   *  the candidate's answer sent, and its difference never counted. `release()` gives back what
+   *  was not taken. */
+  portion(n: number): (SendBudget & { release(): void }) | undefined {
+    if (this.sent + this.reserved + n > this.maxRequests) return undefined;
+    this.reserved += n;
+    let left = n;
+    const take = (retry = false) => {
+      if (!retry && left > 0) { left--; this.reserved--; }
+      return this.take(retry);
+    };
+    const release = () => { this.reserved -= left; left = 0; };
+    const refusal = () => this.refusal;
+    return {
+      take, release, takeRetry: () => this.takeRetry(), retryLimit: this.retryLimit,
+      get refusal() { return refusal(); },
+    };
   }
 
   /** Nothing more is sent: the run was stopped (`cause`: the signal). */
@@ -394,7 +420,7 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 export interface SendContext {
   readonly dispatcher: Dispatcher;
   readonly options: TransportOptions;
-  readonly budget: RequestBudget;
+  readonly budget: SendBudget;
   readonly slots: BodySlots;
   /** How a retry waits (a timer; a test records the waits instead of sitting through them). */
   readonly sleep?: (ms: number) => Promise<void>;

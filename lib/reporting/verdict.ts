@@ -111,10 +111,13 @@ export function verdictWords(r: Judged): string {
  *  problem kept the run's evidence or its outputs from being whole). */
 export function exitCodeOf(r: Judged): 0 | 1 | 2 {
   if (problemsOf(r)) return 2;
-  if (r.verdict === 'unreachable' || r.verdict === 'incomplete' || r.verdict === 'nothing-observed') return 2;
-  if (r.verdict === 'non-conformant') return 1;
+  if (r.verdict === 'unreachable') return 2;
+  // A difference from the legacy fails the gate as a failed MUST check does, whatever the rest would
+  // say: a run cut short (--max-requests, a stop) that found one had exited 2, "could not proceed".
+  if (r.verdict === 'non-conformant' || r.differential?.differences) return 1;
+  if (r.verdict === 'incomplete' || r.verdict === 'nothing-observed') return 2;
   if (nothingCompared(r)) return 2;
-  return r.differential?.differences ? 1 : 0;
+  return 0;
 }
 
 /** The sides of recorded or proxied traffic a run judges (--judge): the server's answers, the
