@@ -228,6 +228,14 @@ describe('noise, flaky legacies and values JSON.parse does not keep (review)', (
     expect([...tally(born('2019-03-01T08:15:30'), born('2019-02-29T08:15:30'), born('2019-03-01T08:15:30')).paths.keys()]).toEqual(['birthDate']);
   });
 
+  // A legacy writing a JSON datetime without its fraction (an older serializer) against a candidate
+  // writing .9999999: a sub-second difference, never hidden as "the legacy carries no fraction".
+  it('a JSON datetime without a fraction is compared as .0000000 against another JSON datetime', () => {
+    const modified = (d: string) => json({ modifiedDate: d });
+    expect([...tally(modified('2026-11-20T23:59:59'), modified('2026-11-20T23:59:59.9999999'), modified('2026-11-20T23:59:59')).paths.keys()]).toEqual(['modifiedDate']);
+    expect([...tally(modified('2026-11-20T23:59:59'), modified('2026-11-20T23:59:59.0000000'), modified('2026-11-20T23:59:59')).paths.keys()]).toEqual([]);
+  });
+
   it("an example's marker says what the withheld value was: null, a number, not the length of its text", () => {
     const t = tally(json(), json({ birthDate: null, userName: 7 }), json());
     const [birth, name] = [t.paths.get('birthDate')!.examples[0]!, t.paths.get('userName')!.examples[0]!];

@@ -1,7 +1,8 @@
 // A record as what its values mean, whichever wire carried it, and the comparison of two such records
 // field by field along the contract (the differential run, differential.ts). What is equal here:
 //   - datetimes as instants: JSON's seven fractional digits against SOAP's none compare on the whole
-//     seconds (section 2 "Types" gives SOAP no fraction); two fractions compare exactly;
+//     seconds (section 2 "Types" gives SOAP no fraction); two JSON datetimes compare exactly (one
+//     written without a fraction as .0000000);
 //   - guids without regard to dashes and letter case; integers as numbers; booleans 1/0 as true/false;
 //   - null, an omitted member and xsi:nil alike; map entries by key; arrays in order;
 //   - key order, whitespace between elements, prefixes, CDATA and character references never reach
@@ -34,7 +35,9 @@ export type Canon =
 const TICKS_PER_SECOND = 10_000_000n;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/;
 
-function time(text: string): Canon {
+/** `json`: JSON's datetimes always carry a fraction (section 2), so one written without is .0000000:
+ *  left without, it hid a candidate's sub-second difference from a legacy writing 23:59:59. */
+function time(text: string, json = false): Canon {
   const m = DATETIME.exec(text);
   if (!m) return { k: 'raw', v: text };
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -46,7 +49,7 @@ function time(text: string): Canon {
     && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
   if (!exists) return { k: 'raw', v: text };
   const seconds = BigInt(Math.round(date.getTime() / 1000));
-  return { k: 'time', ticks: seconds * TICKS_PER_SECOND, ...(m[7] !== undefined ? { fraction: BigInt(m[7].padEnd(7, '0')) } : {}), shown: text };
+  return { k: 'time', ticks: seconds * TICKS_PER_SECOND, ...(m[7] !== undefined ? { fraction: BigInt(m[7].padEnd(7, '0')) } : json ? { fraction: 0n } : {}), shown: text };
 }
 
 const GUID_HEX = /^[0-9a-f]{32}$/;
@@ -85,7 +88,7 @@ export function fromJson(type: FieldType, value: JsonValue | undefined, where?: 
     case 'string': case 'enum': return typeof value === 'string' ? { k: 'text', v: value } : raw(value);
     case 'integer': return integer(value, where);
     case 'boolean': return typeof value === 'boolean' ? { k: 'bool', v: value } : raw(value);
-    case 'datetime': return typeof value === 'string' ? time(value) : raw(value);
+    case 'datetime': return typeof value === 'string' ? time(value, true) : raw(value);
     case 'guid': return typeof value === 'string' ? guid(value) : raw(value);
     case 'array': return Array.isArray(value) ? { k: 'list', items: value.map((item, i) => fromJson(type.item, item, at(where, (p) => index(p, i)))) } : raw(value);
     case 'object': return isJsonObject(value) ? jsonObject(type.shape, value, where) : raw(value);
