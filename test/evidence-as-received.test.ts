@@ -50,3 +50,17 @@ describe('evidence as received', () => {
       .toBe('{"postalCode":"«personal: string, 4 chars»","currentClaimYear":"«personal: number»","years":[2025,"«personal: number»"],"isX":true}');
   });
 });
+
+describe('a recorded SOAP request a Fault blames', () => {
+  const fault = (code: string) => `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>${code}</faultcode><faultstring>refused</faultstring></s:Fault></s:Body></s:Envelope>`;
+  const recorded = (code: string) => {
+    const ex = goodExchanges().get(PROBE.soap)!;
+    return { ...ex, id: 'har.1', origin: { source: 'har' as const, vouched: false }, response: recordedResponse(500, { 'content-type': 'application/xml' }, Buffer.from(fault(code))) };
+  };
+  // SOAP 1.1 4.4.1 and 6.2: a request at fault is answered 500 with faultcode Client, as HTTP answers 4xx.
+  it('is not held to the success contract when the faultcode blames the request (s:Client), and is when it blames the server (s:Server)', () => {
+    const result = (code: string) => judged([recorded(code)], [checkById.get('ROUTE-SOAP-POST')!]).get('ROUTE-SOAP-POST')!;
+    expect(result('s:Client').status).toBe('skip');
+    expect(result('s:Server')).toMatchObject({ status: 'fail' });
+  });
+});

@@ -6,16 +6,15 @@
 // judges it as it judges any other (a record is a record, MUST). Each check judges only exchanges
 // whose origin carries an intent (the generated ones); probes, accounts and traffic are untouched.
 import { isJsonOperation } from '../contract/classify.js';
-import { isSoap11Fault, SOAP, SOAP11_ENVELOPE } from '../contract/namespaces.js';
 import { impersonateLogout, JAVASCRIPT_MEDIA_TYPES, JSON_MEDIA_TYPE, OPERATIONS } from '../contract/operations.js';
 import { mediaType } from '../http/media-type.js';
 import { member, ROOT } from '../json/path.js';
 import type { ParsedJson } from '../json/parse.js';
 import { isJsonObject, type JsonValue } from '../json/value.js';
-import { contentQName, elementChildren, textContent } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { Decoded, ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
+import { faultcodeProblem, soapFaultCode } from './soap-fault.js';
 import { PATHS } from './whole-answer.js';
 
 /** What generated requests are, in the catalogue's words ("needs"). */
@@ -37,42 +36,6 @@ const invalid: KindRule = {
   applies: (ex) => ex.origin.intent === 'invalid',
   judges: 'every generated request built invalid: malformed JSON or XML, a member of the wrong type, SOAP 1.2, a wrong namespace or SOAPAction, a wrong media type, an oversized body',
 };
-
-/** SOAP 1.1 fault codes that blame the request, not the server (SOAP 1.1 section 4.4.1); dotted
- *  refinements (Client.Authentication) count as their class. */
-const REQUEST_FAULTS = new Set(['Client', 'VersionMismatch', 'MustUnderstand']);
-
-/** A SOAP 1.1 Fault's faultcode: its text as received; the QName it names, resolved through the
- *  declarations in scope (SOAP 1.1 4.4: a QName, so a prefix means only what it is bound to), absent
- *  when it names none; and the faultcode element's namespace when it has one. */
-interface Faultcode {
-  readonly text: string;
-  readonly code?: { readonly ns: string | null; readonly name: string };
-  readonly qualified?: string;
-}
-
-/** The faultcode of a SOAP 1.1 Fault answer, or undefined when the body is no Fault. */
-function soapFaultCode(ex: ExchangeView): Faultcode | undefined {
-  const doc = ex.xml();
-  if (!doc.ok || doc.value.name !== SOAP.envelope || doc.value.ns !== SOAP11_ENVELOPE) return undefined;
-  const body = elementChildren(doc.value).find((e) => e.name === SOAP.body && e.ns === SOAP11_ENVELOPE);
-  const fault = body && elementChildren(body).find(isSoap11Fault);
-  const element = fault && elementChildren(fault).find((e) => e.name === SOAP.faultcode);
-  if (!body || !fault || !element) return undefined;
-  const text = textContent(element);
-  const code = contentQName(text, [doc.value, body, fault, element]);
-  return { text, ...(code ? { code } : {}), ...(element.ns !== null ? { qualified: element.ns } : {}) };
-}
-
-/** Why a Fault's faultcode does not blame the request, or undefined when it does. */
-function faultcodeProblem(f: Faultcode): string | undefined {
-  // WS-I Basic Profile 1.1 R1001: a Fault's children are unqualified (SOAP 1.1's schema declares them locally).
-  if (f.qualified !== undefined) return `${SOAP.faultcode} element is in ${show(f.qualified)}; SOAP 1.1's is unqualified`;
-  const shown = `${SOAP.faultcode} is ${show(f.text)}`;
-  if (!f.code) return `${shown}, not a QName whose prefix is declared where it is written`;
-  if (f.code.ns !== SOAP11_ENVELOPE) return `${shown}, which names ${show(f.code.name)} in ${f.code.ns ? show(f.code.ns) : 'no namespace'}, not in ${SOAP11_ENVELOPE}`;
-  return REQUEST_FAULTS.has(f.code.name.split('.')[0]!) ? undefined : `${shown}: the server's own failure`;
-}
 
 /** The answer's JSON (JSONP unwrapped when the request asked for a callback), whatever its status. */
 const answerJson = (ex: ExchangeView): Decoded<ParsedJson> => {

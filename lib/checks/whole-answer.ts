@@ -6,6 +6,7 @@ import { fieldsOf } from '../http/exchange.js';
 import { charsetOf, mediaType } from '../http/media-type.js';
 import { finding, show, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
+import { faultcodeProblem, soapFaultCode } from './soap-fault.js';
 
 /** Where a finding about the answer as a whole sits (every finding names where it sits). */
 export const PATHS = { response: 'response', status: 'status', contentType: 'headers.content-type', body: 'body', callback: 'callback' } as const;
@@ -88,6 +89,15 @@ export function jsonAnswer(ex: ExchangeView): Look {
 
 /** 200, application/xml, and a well-formed XML body holding Envelope > Body > `record` (by local name). */
 export function soapAnswer(ex: ExchangeView, record: string): Look {
+  // SOAP 1.1 refuses a request with a 500 Fault whose faultcode blames it (Client, VersionMismatch,
+  // MustUnderstand: sections 4.4.1, 6.2), as HTTP does with a 4xx: to a request the harness did not
+  // build (recorded, proxied, replayed to a candidate) the success contract does not apply, as it
+  // does not after a 4xx (statusAndType). A client's bad request had failed the server's route check.
+  if (!ex.origin.vouched && ex.origin.intent === undefined) {
+    const r = ex.response();
+    const fault = r.ok && r.value.status === 500 ? soapFaultCode(ex) : undefined;
+    if (fault && !faultcodeProblem(fault)) return { skip: `status 500 with a SOAP Fault whose faultcode ${show(fault.text)} blames the request: a client error; the success contract does not apply to this request` };
+  }
   const out = statusTypeAndBody(ex, 200, [SOAP_RESPONSE_MEDIA_TYPE]);
   if (!Array.isArray(out) || !isOk(ex)) return out;
   const soap = ex.soap(record);
