@@ -115,6 +115,7 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     id: 'SOAP-BODY',
     title: 'The Envelope holds an optional Header, then one Body',
     requirement: "The Envelope's children are an optional Header then exactly one Body, in the Envelope's namespace (SOAP 1.1 section 4).",
+    interpretation: 'SOAP 1.1 section 4 allows namespace-qualified elements after the Body; WS-I Basic Profile 1.1 (R1011) forbids them, and section 4.2 of the spec describes an envelope whose body holds the record, nothing beside it. An element after the Body fails here by that profile, not by SOAP 1.1 itself.',
     judge: overSoap(({ envelope: env }) => {
       const held = misshapenEnvelope(env, env.ns);
       const out: Finding[] = held === undefined ? [] : [finding(`the Envelope holds ${held}, expected [Header,] Body`, { path: `/${env.name}` })];

@@ -70,7 +70,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     id: 'SOAP-ORDER',
     title: 'Record members are in ordinal alphabetical order',
     requirement: 'The members of UserDetailsResponse appear in alphabetical order by ordinal (code-unit) comparison, as DataContractSerializer writes them.',
-    interpretation: 'Ordinal: HXUserTypeCode before HadPinCode, IsARASHybrid before IsAccountingActive. Omitted null members leave no gap to judge; only present known members are compared.',
+    interpretation: 'Section 2.1 says "alphabetical order of element name" without naming the comparison; ordinal (code-unit) order is the one DataContractSerializer writes and reads in (docs/spec/servicestack-notes.md, DataContractSerializer, observed), and a member out of its order is skipped by such a reader. So HXUserTypeCode before HadPinCode, IsARASHybrid before IsAccountingActive, where a dictionary order would put them after. Omitted null members leave no gap to judge; only present known members are compared.',
     judge: overObjects((o, isRoot) => (isRoot ? orderFindings(o) : [])),
   },
   {
@@ -78,6 +78,7 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     id: 'SOAP-ORDER-NESTED',
     title: 'Nested members are in ordinal alphabetical order',
     requirement: 'The members of each SystemAssociation, EnrollmentInfo, NonCongregateSettings and payment-settings value appear in ordinal alphabetical order.',
+    interpretation: 'The spec orders the record\'s elements (section 2.1) and says nothing of nested objects\' members, whose tables list them in another order: the rule is DataContractSerializer\'s for every data contract, nested ones included (docs/spec/servicestack-notes.md, DataContractSerializer, observed), which skips a member out of its order.',
     judge: overObjects((o, isRoot) => (isRoot ? [] : orderFindings(o))),
   },
   {
