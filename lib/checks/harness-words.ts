@@ -23,7 +23,7 @@ export const CALLBACK_NAME = 'conformanceCallback';
 export const UNSAFE_CALLBACK = 'alert(document.domain)//';
 /** Names of the header fields the harness writes in its requests and replays (those of secret values
  *  among them): a target's value spelled as one would otherwise mask the harness's own header. */
-const HEADER_NAMES = ['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'content-type', 'cookie', 'host', 'proxy-authorization', 'soapaction', 'user-agent', 'x-api-key'];
+const HEADER_NAMES = ['accept', 'accept-encoding', 'access-control-request-headers', 'access-control-request-method', 'authorization', 'connection', 'content-length', 'content-type', 'cookie', 'host', 'origin', 'proxy-authorization', 'soapaction', 'user-agent', 'x-api-key'];
 
 /** Words of the texts the harness writes around a received value (a finding's message, a failed
  *  check's line, a finding group, a live line) that no catalogue text holds: "failed on 1 of 1

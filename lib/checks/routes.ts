@@ -40,7 +40,7 @@ function jsonRouteChecks(op: JsonOperation): Check[] {
       id: `ROUTE-${NAME[op.key]}-OPTIONS`,
       title: `OPTIONS ${op.route} answers 2xx`,
       requirement: `OPTIONS ${op.route} answers with a success status.`,
-      interpretation: 'The spec lists the OPTIONS route but not what it returns (4.4): any 2xx passes; headers are advisory (OPTIONS-ALLOWS-POST).',
+      interpretation: 'The spec lists the OPTIONS route but not what it returns (4.4): any 2xx passes; headers are advisory (OPTIONS-ALLOWS-POST). The probe asks as a browser does, a CORS preflight (Origin, Access-Control-Request-Method: POST): the route is for such clients, and a CORS layer answers only those (ASP.NET Core\'s UseCors answers a bare OPTIONS 405).',
       judges: options.judges,
       side: 'head',
       appliesTo: options.applies,

@@ -50,6 +50,12 @@ export const soapRequestBody = (ns: ServiceNamespaces): string =>
 
 const PROBE_ORIGIN: Origin = { source: 'probe', vouched: true };
 
+/** The OPTIONS probes ask as a browser does before a cross-origin POST of JSON: a CORS preflight
+ *  (Fetch standard, CORS protocol). The route exists for such clients, and a CORS layer answers only
+ *  preflights (ASP.NET Core's UseCors answers a bare OPTIONS 405): a bare OPTIONS had failed a
+ *  deployment serving every browser right. */
+export const PREFLIGHT: Readonly<Record<string, string>> = { origin: 'https://client.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' };
+
 /** The headers of a JSON operation's POST: the run's extra ones, its media type, the request's own. */
 export const jsonPostHeaders = (extra: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}): Record<string, string> =>
   ({ ...extra, 'content-type': JSON_MEDIA_TYPE, ...headers });
@@ -80,7 +86,7 @@ export function planProbes(settings: RequestSettings): readonly ExchangeSpec[] {
     specs.push(
       post(PROBE.post(op), `POST ${op.route} (${op.clause})`, op.route),
       post(PROBE.reply(op), `POST ${replyRoute(op)} (${op.clause}, also reachable at)`, replyRoute(op)),
-      { id: PROBE.options(op), title: `OPTIONS ${op.route} (${op.clause})`, origin: PROBE_ORIGIN, method: 'OPTIONS', path: op.route, headers: { ...extra } },
+      { id: PROBE.options(op), title: `OPTIONS ${op.route} as a CORS preflight (${op.clause})`, origin: PROBE_ORIGIN, method: 'OPTIONS', path: op.route, headers: { ...extra, ...PREFLIGHT } },
       post(PROBE.jsonExtension(op), `POST ${op.route}${FORMATS.jsonSuffix} with Accept: ${XML_ACCEPT} (4)`, op.route + FORMATS.jsonSuffix, { accept: XML_ACCEPT }),
       post(PROBE.formatJson(op), `POST ${op.route}?${FORMATS.jsonQuery} with Accept: ${XML_ACCEPT} (4)`, `${op.route}?${FORMATS.jsonQuery}`, { accept: XML_ACCEPT }),
       post(PROBE.callback(op), `POST ${op.route}?${FORMATS.callbackParam}=${CALLBACK_NAME} (4)`, `${op.route}?${FORMATS.callbackParam}=${CALLBACK_NAME}`),
