@@ -10,7 +10,7 @@ import { DEFAULT_NAMESPACES } from '../lib/contract/namespaces.js';
 import { objectOf } from '../lib/contract/types.js';
 import { UserDetails } from '../lib/contract/records.js';
 import { accountRequests } from '../lib/engine/accounts.js';
-import { answerOf, DifferenceTally, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
+import { answerOf, compareAnswers, DifferenceTally, runDifferential, type DifferentialResult } from '../lib/engine/differential.js';
 import { compareCanon, type ValueDifference } from '../lib/engine/canonical.js';
 import { recordedResponse, type Exchange, type ExchangeSpec } from '../lib/http/exchange.js';
 import { referenceUserDetails } from '../lib/reference/data.js';
@@ -243,5 +243,17 @@ describe('noise, flaky legacies and values JSON.parse does not keep (review)', (
     expect(r.value(birth.candidate, 'personal', birth.candidateTyped)).toBe('«personal: null»');
     expect(r.value(name.candidate, 'personal', name.candidateTyped)).toBe('«personal: number»');
     expect(r.value(name.legacy, 'personal', name.legacyTyped)).toBe(`«personal: string, ${[...RECORD.userName as string].length} chars»`);
+  });
+});
+
+describe('a status difference on a JSONP request', () => {
+  // The callback is read of a 200 answer only: a 201 wrapping the same script had also counted a
+  // "JSONP callback → none" difference, on both operations.
+  it('is one difference, the status, never a callback difference besides', () => {
+    const shape = UserDetails;
+    const paths = (a: Parameters<typeof compareAnswers>[1], b: Parameters<typeof compareAnswers>[2]) => compareAnswers(shape, a, b).map((d) => d.path);
+    expect(paths({ status: '200', media: 'JavaScript', callback: 'conformanceCallback' }, { status: '201', media: 'JavaScript' })).toEqual(['HTTP status']);
+    expect(paths({ status: '500', media: 'JSON' }, { status: '200', media: 'JavaScript', callback: 'conformanceCallback' })).toEqual(['HTTP status', 'Content-Type']);
+    expect(paths({ status: '200', media: 'JavaScript', callback: 'a' }, { status: '200', media: 'JavaScript', callback: 'b' })).toEqual(['JSONP callback']);
   });
 });
