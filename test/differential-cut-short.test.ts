@@ -37,3 +37,18 @@ describe('a differential run under --max-requests', () => {
     }
   });
 });
+
+describe('a differential run whose candidate is at the legacy\'s URL', () => {
+  it('names the candidate\'s exchanges as the candidate\'s, never "sent to the legacy"', async () => {
+    const ref = await startReference({});
+    try {
+      const r = await runDifferential({ baseUrl: ref.url, legacyUrl: ref.url, namespaces: DEFAULT_NAMESPACES, values: {}, extraHeaders: {}, timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024 });
+      expect(r.candidate.exchanges.length).toBeGreaterThan(0);
+      expect(r.candidate.exchanges.filter((x) => x.id.endsWith('.legacy') || x.title.endsWith('sent to the legacy'))).toEqual([]);
+      expect(r.legacy.exchanges.every((x) => x.id.endsWith('.legacy'))).toBe(true);
+      expect(r.differences).toBe(0);
+    } finally {
+      await ref.close();
+    }
+  });
+});

@@ -368,14 +368,16 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
    *  once (collect.ts). In this order: the legacy, the candidate, the legacy again (what moves
    *  between the legacy's two is noise). */
   const compare = async (spec: ExchangeSpec, held: TripleSlots, portion: SendBudget): Promise<void> => {
-    const reduced = async (url: string, judge?: Judge) => {
-      const [a, op, large, ex] = await answer(spec, url, held, portion, judge, url === options.legacyUrl);
+    // Which side a send is for is said, not read from its URL: a candidate at the legacy's URL (a
+    // run comparing a deployment with itself) had its exchanges named and judged as the legacy's.
+    const reduced = async (url: string, toLegacy: boolean, judge?: Judge) => {
+      const [a, op, large, ex] = await answer(spec, url, held, portion, judge, toLegacy);
       if (large) collectGarbage();
       return [a, op, ex] as const;
     };
-    const [a, op, legacyEx] = await reduced(options.legacyUrl, judges.legacy);
-    const [b, , candidateEx] = await reduced(options.baseUrl, judges.candidate);
-    const [a2] = await reduced(options.legacyUrl);
+    const [a, op, legacyEx] = await reduced(options.legacyUrl, true, judges.legacy);
+    const [b, , candidateEx] = await reduced(options.baseUrl, false, judges.candidate);
+    const [a2] = await reduced(options.legacyUrl, true);
     const first = differences.addAnswers(spec, op, a, b, a2);
     if (!first.length) return;
     shown.push(legacyEx, candidateEx);
