@@ -2,7 +2,7 @@
 // rest dropped from what it forwarded, while Node's parser still framed its body by a
 // Transfer-Encoding or Content-Length among them: the request went on unframed, and its body reached
 // the target as a request of its own that the proxy never counted or judged (request smuggling). Now
-// every header goes on (the head is bounded by its 256 KiB), the body framed as it came.
+// every header goes on (the head is bounded by its 64 KiB), the body framed as it came.
 import { describe, expect, it } from 'vitest';
 import { proxiedRawTarget, rawExchange } from './helpers/raw-target.js';
 

@@ -45,8 +45,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Server, Socket } from 'node:net';
 
 export interface ConnectionLimits {
-  /** Open connections at most (default: `connectionBound`, from the descriptor limit). */
+  /** Open connections at most (default: `connectionBound`, from the descriptor limit, and from
+   *  `headBytes`). */
   readonly maxConnections?: number;
+  /** The most one connection's unfinished heads hold while Node's parsers read them (its request's,
+   *  and at a proxy its target's answer's): the default bound keeps them all within HEADS_BEING_READ. */
+  readonly headBytes?: number;
   /** A whole request head within this long of a connection's accept (the server's headersTimeout). */
   readonly headMs: number;
   /** How long a connection may sit idle between requests (the server's keepAliveTimeout). */
@@ -129,10 +133,17 @@ export const MAX_CONNECTIONS_CAP = 10_000;
 /** The bound on open connections: half the descriptors go to connections (`perConnection` each: the
  *  proxy holds one to the target for each), the other half stay for the process's own (its files,
  *  the judge's worker, stdio, sockets being closed), so a peer at the bound never starves them. */
-export function connectionBound(perConnection: number, limit: number | undefined): number {
+export function connectionBound(perConnection: number, limit: number | undefined, headBytes = 0): number {
   const fds = limit ?? FALLBACK_DESCRIPTORS;
-  return Math.max(1, Math.min(MAX_CONNECTIONS_CAP, Math.floor(fds / 2 / perConnection)));
+  const byMemory = headBytes > 0 ? Math.floor(HEADS_BEING_READ / headBytes) : Infinity;
+  return Math.max(1, Math.min(MAX_CONNECTIONS_CAP, byMemory, Math.floor(fds / 2 / perConnection)));
 }
+
+/** Bytes of heads Node's parsers may hold at once over every connection, unfinished (the parser keeps
+ *  a head until it is whole, and nothing sees it before): 2 000 connections each sending 250 KiB of a
+ *  head it never finished took the proxy from 92 to 600 MB, and the bound of open connections (5 000
+ *  at this machine's descriptor limit, 10 000 at most) let a peer take it to GBs. */
+export const HEADS_BEING_READ = 128 * 1024 * 1024;
 
 /** One connection: since when it waits for a request head (from its accept, or from the sweep that
  *  first saw its last answer finished), and its last request's response; with `stalls`, when its
@@ -191,7 +202,7 @@ export class ConnectionGuard {
 
   /** `perConnection`: descriptors each client connection may hold (for the default bound). */
   constructor(server: Server, private readonly limits: ConnectionLimits, perConnection = 1, private readonly stalls?: Stalls) {
-    this.max = limits.maxConnections ?? connectionBound(perConnection, descriptorLimit());
+    this.max = limits.maxConnections ?? connectionBound(perConnection, descriptorLimit(), limits.headBytes);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's `this` is its socket
     const guard = this;
     this.closed = function (this: Socket) { guard.forget(this); };

@@ -596,7 +596,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // No peer stops the reference by holding connections (idle, trickling a head or a body, reading
   // no answer): they are bounded in time and in number, one descriptor each.
   const server = options.tls ? createTlsServer({ ...limits, ...options.tls }) : createServer(limits);
-  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
+  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: limits.keepAliveTimeout, headBytes: maxHeaderSize, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 1, stalls);
   // Requests refused before they were read, answered in one line and never judged: how many, by why.
   const unread = new Map<string, number>();
   const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };

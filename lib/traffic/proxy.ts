@@ -159,9 +159,12 @@ export interface RunningProxy {
   close(graceMs: number): Promise<void>;
 }
 
-/** Headers larger than Node's 16 KiB default pass (a long cookie, a big token): a proxy must not
- *  refuse what the target would take, nor drop an answer the client would read. */
-const MAX_HEADER_BYTES = 256 * 1024;
+/** Heads larger than Node's 16 KiB default pass (a long cookie, a big token): a proxy must not refuse
+ *  what the target would take, nor drop an answer the client would read. 64 KiB: above Kestrel's
+ *  32 KB (MaxRequestHeadersTotalSize), nginx's 4 × 8 KB buffers and Envoy's 60 KiB
+ *  (max_request_headers_kb); each connection may hold two unfinished (its request's, its answer's),
+ *  which bounds the connections (HEADS_BEING_READ). */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** How long a client has for a whole request head (Node's headersTimeout; the guard's bound). */
 const HEAD_MS = 60_000;
@@ -1179,8 +1182,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES });
   // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
   // and number. Two descriptors each: an exchange in flight holds one to the target (one at a time
-  // per connection, see `serve`), and the agent keeps no more idle ones than were once in use.
-  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2, stalls);
+  // per connection, see `serve`), and the agent keeps no more idle ones than were once in use. Two
+  // unfinished heads each in memory (its request's, its answer's): within HEADS_BEING_READ in all.
+  const guard = new ConnectionGuard(server, { headMs, keepAliveMs: KEEP_ALIVE_MS, headBytes: 2 * MAX_HEADER_BYTES, ...(options.connections?.max !== undefined ? { maxConnections: options.connections.max } : {}) }, 2, stalls);
   server.on('request', guard.listener(serve));
   // A request expecting 100 (Continue) is forwarded like any other; its 100 comes from the target (see `continued`).
   server.on('checkContinue', guard.listener((req, res) => serve(req, res, true)));
