@@ -188,6 +188,21 @@ export function compareAnswers(shape: Shape | undefined, a: Answer, b: Answer): 
   return out;
 }
 
+/** One request's three answers compared (DifferenceTally.compare), before it is folded. */
+export interface Comparison {
+  readonly operation: string;
+  readonly request: string;
+  readonly case?: number;
+  /** The legacy's two answers differed at the HTTP level, or it gave none: counted, not compared. */
+  readonly inconclusive: boolean;
+  /** Paths where the legacy's own two answers differed (or the contract marks volatile). */
+  readonly varied: readonly string[];
+  /** The varied path of each difference of the candidate's counted as noise. */
+  readonly noise: readonly string[];
+  /** The candidate's differences beyond noise, in the order compareAnswers gives them. */
+  readonly differences: readonly ValueDifference[];
+}
+
 /** The folded differences of a run: per operation and path, counts and a few examples. */
 export class DifferenceTally {
   private readonly byOperation = new Map<string, OperationDifferences>();
@@ -205,24 +220,30 @@ export class DifferenceTally {
    *  answers' texts and trees at once. `op`: the request's operation. Returns the paths whose first
    *  difference this request is: the caller keeps its exchanges for them (shownBy). */
   addAnswers(spec: ExchangeSpec, op: Operation | undefined, a: Answer, b: Answer, a2: Answer): PathDifferences[] {
-    const first: PathDifferences[] = [];
-    const name = op?.name ?? 'not this interface';
-    let tally = this.byOperation.get(name);
-    if (!tally) this.byOperation.set(name, (tally = { operation: name, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
+    return this.fold(this.compare(spec, op, a, b, a2));
+  }
+
+  /** What one request's three answers say, not yet folded: it reads those answers alone, so it may
+   *  be made as they come and folded (fold) in the order the requests were sent. */
+  compare(spec: ExchangeSpec, op: Operation | undefined, a: Answer, b: Answer, a2: Answer): Comparison {
+    const operation = op?.name ?? 'not this interface';
+    const request = { request: spec.id, ...(spec.origin.case !== undefined ? { case: spec.origin.case } : {}) };
     const shape = op?.response;
     // A legacy that answered this request two ways at the HTTP level (a 503, a reset, an error page
     // once) cannot say what is volatile in it: the request is counted, not compared. Nor can one that
     // did not answer (refused, reset, silent past --timeout): it is not under test, and its silence is
     // no answer to differ from. A candidate silent where the legacy answered does differ (and fails its
     // route checks, as a target that never answers does in a run without the legacy).
-    if (a.status === NO_ANSWER || a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) { tally.inconclusive++; return first; }
-    tally.compared++;
+    if (a.status === NO_ANSWER || a.status !== a2.status || a.media !== a2.media || (a.record === undefined) !== (a2.record === undefined)) {
+      return { operation, ...request, inconclusive: true, varied: [], noise: [], differences: [] };
+    }
     // Where the legacy's own answers differ, and in which forms (absent, empty, text, …) its values came.
     const forms = new Map<string, Set<string>>();
     for (const d of compareAnswers(shape, a, a2)) forms.set(d.path, (forms.get(d.path) ?? new Set()).add(d.legacyForm).add(d.candidateForm));
     const volatile = shape ? this.volatileOf(shape) : [];
     const varied = [...forms.keys(), ...volatile.filter((v) => !forms.has(v))];
-    for (const path of varied) this.noiseAt(tally, path).legacyVaried++;
+    const noise: string[] = [];
+    const differences: ValueDifference[] = [];
     for (const d of compareAnswers(shape, a, b)) {
       // Noise only in a form the legacy itself showed there: a token that changes is noise, a token
       // the candidate drops, empties or writes as another type is a difference. (A field the contract
@@ -230,7 +251,25 @@ export class DifferenceTally {
       // a difference is the path's noise.
       const noisy = varied.find((v) => isAtOrBelow(d.path, v));
       const sameForm = noisy !== undefined && (d.path !== noisy || (forms.get(noisy) ?? new Set([d.legacyForm])).has(d.candidateForm));
-      if (noisy !== undefined && sameForm) { this.noiseAt(tally, noisy).candidateDiffered++; continue; }
+      if (noisy !== undefined && sameForm) noise.push(noisy);
+      else differences.push(d);
+    }
+    return { operation, ...request, inconclusive: false, varied, noise, differences };
+  }
+
+  /** Folds one request's comparison into the counts and examples: called in the order the requests
+   *  were sent, so that which are the examples (the first differences at each path) and the order of
+   *  the paths are those of the input, whatever order the answers came in. Returns the paths whose
+   *  first difference this request is. */
+  fold(c: Comparison): PathDifferences[] {
+    const first: PathDifferences[] = [];
+    let tally = this.byOperation.get(c.operation);
+    if (!tally) this.byOperation.set(c.operation, (tally = { operation: c.operation, compared: 0, inconclusive: 0, paths: new Map(), noise: new Map() }));
+    if (c.inconclusive) { tally.inconclusive++; return first; }
+    tally.compared++;
+    for (const path of c.varied) this.noiseAt(tally, path).legacyVaried++;
+    for (const path of c.noise) this.noiseAt(tally, path).candidateDiffered++;
+    for (const d of c.differences) {
       let at = tally.paths.get(d.path);
       if (!at) {
         tally.paths.set(d.path, (at = { path: d.path, differing: 0, examples: [] }));
@@ -243,7 +282,7 @@ export class DifferenceTally {
           ? { legacy: show(d.legacy, d.sensitivity, d.legacyTyped), candidate: show(d.candidate, d.sensitivity, d.candidateTyped), shown: true as const }
           : { legacy: d.legacy, candidate: d.candidate, legacyTyped: d.legacyTyped, candidateTyped: d.candidateTyped };
         at.examples.push({
-          request: spec.id, ...(spec.origin.case !== undefined ? { case: spec.origin.case } : {}),
+          request: c.request, ...(c.case !== undefined ? { case: c.case } : {}),
           ...values, how: d.how, ...(d.sensitivity ? { sensitivity: d.sensitivity } : {}),
         });
       }
