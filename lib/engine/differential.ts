@@ -4,7 +4,9 @@
 // between the legacy's own two answers to a request is volatile there (a token, an expiry): at that
 // path and below, a candidate's difference is noise, not a difference. Memory stays bounded: per
 // operation and path, counts and at most MAX_DIFF_EXAMPLES examples, and the exchanges (their heads)
-// of its first example, which replay.sh sends again; the answers are dropped once compared.
+// of its first example, which replay.sh sends again; the answers are dropped once compared. Each
+// request's comparison and judgements are folded in the order the requests were sent, whatever order
+// the answers came in, so a report's examples are the same on every run of the same input.
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { checksFor } from '../checks/catalogue.js';
 import type { EvidenceSource } from '../checks/check.js';
@@ -21,7 +23,7 @@ import { elementChildren } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
-import { DEFAULT_CONCURRENCY, Judge, keepHead, pump, runResultOf, untilStopped, type RunOptions, type RunResult, type Source } from './run.js';
+import { DEFAULT_CONCURRENCY, foldedPart, Judge, keepHead, MAX_UNFOLDED, pump, runResultOf, untilStopped, type Judgement, type RunOptions, type RunResult, type Source } from './run.js';
 
 /** Examples kept per operation and path. */
 export const MAX_DIFF_EXAMPLES = 5;
@@ -371,6 +373,14 @@ class TripleSlots extends BodySlots {
   }
 }
 
+/** One answer as kept until its triple is folded: the exchange (its head) and, for a judged one, the
+ *  judgement its judge folds. */
+interface Judged { readonly ex: Exchange; readonly judgement?: Judgement }
+/** One triple, its answers compared and judged, waiting to be folded in its turn: the legacy's first
+ *  exchange and the candidate's, and the comparison (neither legacy nor comparison for a request the
+ *  cap left unsent). */
+interface Compared { readonly legacy?: Judged; readonly candidate: Judged; readonly comparison?: Comparison }
+
 /** Runs the probes (and the cases) against both deployments, judges each, and compares. */
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
   const startedAt = new Date().toISOString();
@@ -391,57 +401,108 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const shown: Exchange[] = [];
   /** Set when the stop left requests unsent. */
   let cut = false;
-  /** Sends one request to `url`, judges the answer (by `judge`, when given) and keeps only its
-   *  compared form (one view of it, so its body is parsed once, and dropped on return) and the
-   *  exchange's head (keepHead: a large body's head only), should it show a difference. */
-  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, portion: SendBudget, judge?: Judge, toLegacy = false): Promise<[Answer, Operation | undefined, boolean, Exchange]> => {
+  /** Sends one request to `url`, judges the answer (by `judge`, when given: its judgement, not yet
+   *  folded) and keeps only its compared form (one view of it, so its body is parsed once, and
+   *  dropped on return) and the exchange's head (keepHead: a large body's head only), should it show
+   *  a difference or a finding. */
+  const answer = async (spec: ExchangeSpec, url: string, held: TripleSlots, portion: SendBudget, judge?: Judge, toLegacy = false): Promise<[Answer, Operation | undefined, boolean, Judged]> => {
     const sent = await send(spec, url, { dispatcher, options, budget: portion, slots: held });
     // The legacy's exchange has an id of its own: its findings name it, not the candidate's.
     const ex = toLegacy ? { ...sent, id: legacyExchangeId(spec.id), title: `${sent.title}, sent to the legacy` } : sent;
     const view = new ExchangeView(ex, settings);
-    judge?.judge(ex, view);
-    return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES, keepHead(ex)];
+    const judgement = judge?.judgedHere(ex, view);
+    return [answerOf(view), view.kind.operation, (ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES, { ex: keepHead(ex), ...(judgement ? { judgement } : {}) }];
   };
   /** Sends the triple, judging and reducing each answer before the next is sent: a triple holds one
    *  answer's text and tree at a time, never three. What a large one left behind is collected at
    *  once (collect.ts). In this order: the legacy, the candidate, the legacy again (what moves
-   *  between the legacy's two is noise). */
-  const compare = async (spec: ExchangeSpec, held: TripleSlots, portion: SendBudget): Promise<void> => {
+   *  between the legacy's two is noise). Returns what is folded of it, in its turn. */
+  const compare = async (spec: ExchangeSpec, held: TripleSlots, portion: SendBudget): Promise<Compared> => {
     // Which side a send is for is said, not read from its URL: a candidate at the legacy's URL (a
     // run comparing a deployment with itself) had its exchanges named and judged as the legacy's.
     const reduced = async (url: string, toLegacy: boolean, judge?: Judge) => {
-      const [a, op, large, ex] = await answer(spec, url, held, portion, judge, toLegacy);
+      const [a, op, large, judged] = await answer(spec, url, held, portion, judge, toLegacy);
       if (large) collectGarbage();
-      return [a, op, ex] as const;
+      return [a, op, judged] as const;
     };
-    const [a, op, legacyEx] = await reduced(options.legacyUrl, true, judges.legacy);
-    const [b, , candidateEx] = await reduced(options.baseUrl, false, judges.candidate);
+    const [a, op, legacy] = await reduced(options.legacyUrl, true, judges.legacy);
+    const [b, , candidate] = await reduced(options.baseUrl, false, judges.candidate);
     const [a2] = await reduced(options.legacyUrl, true);
-    const first = differences.addAnswers(spec, op, a, b, a2);
-    if (!first.length) return;
-    shown.push(legacyEx, candidateEx);
-    for (const p of first) p.shownBy = { legacy: legacyEx.id, candidate: spec.id };
+    return { legacy, candidate, comparison: differences.compare(spec, op, a, b, a2) };
   };
-  const triple = async (spec: ExchangeSpec) => {
+  /** Sends one request's triple (or, past the cap, the candidate's request as not sent); undefined
+   *  when the stop came before it was begun. */
+  const sendTriple = async (spec: ExchangeSpec): Promise<Compared | undefined> => {
     // Taken before the stop, begun after it: not begun (pump takes the next one before a slot is free).
-    if (options.stop?.aborted) { cut = true; return; }
+    if (options.stop?.aborted) { cut = true; return undefined; }
     // The cap is taken a comparison's three sends at a time: one the cap has no room for whole is not
     // sent at all, the candidate's request counted as not sent (the run incomplete), never half sent.
     const portion = budget.portion(3);
     if (!portion) {
-      judges.candidate.judge(await send(spec, options.baseUrl, { dispatcher, options, budget: { take: () => false, takeRetry: () => false, retryLimit: budget.retryLimit, refusal: `${budget.refusal}: no room left for a comparison's three requests (the legacy, the candidate, the legacy again)` }, slots }));
-      return;
+      const ex = await send(spec, options.baseUrl, { dispatcher, options, budget: { take: () => false, takeRetry: () => false, retryLimit: budget.retryLimit, refusal: `${budget.refusal}: no room left for a comparison's three requests (the legacy, the candidate, the legacy again)` }, slots });
+      return { candidate: { ex, judgement: judges.candidate.judgedHere(ex) } };
     }
     // A triple that reads a large body keeps its slot until its three answers are compared, so one
     // triple at a time holds large bodies (reduced to their compared forms as they come).
     const held = new TripleSlots(slots);
     try {
-      await compare(spec, held, portion);
+      return await compare(spec, held, portion);
     } finally {
       held.end();
       portion.release();
     }
+  };
+  /** Folds one triple's judgements and comparison into the judges and the differences. */
+  const fold = (c: Compared): void => {
+    if (c.legacy?.judgement) judges.legacy.fold(c.legacy.ex, c.legacy.judgement);
+    if (c.candidate.judgement) judges.candidate.fold(c.candidate.ex, c.candidate.judgement);
+    const first = c.comparison ? differences.fold(c.comparison) : [];
+    if (first.length && c.legacy) {
+      shown.push(c.legacy.ex, c.candidate.ex);
+      for (const p of first) p.shownBy = { legacy: c.legacy.ex.id, candidate: c.candidate.ex.id };
+    }
     options.onProgress?.({ exchanges: judges.candidate.exchanges, failedExchanges: judges.candidate.failedExchanges, sent: judges.candidate.sent, cases: judges.candidate.caseCount });
+  };
+  // Triples are folded in the order their requests were sent, not the order their answers came (as
+  // runConformance folds exchanges: run.ts): which findings and differences a report shows as
+  // examples, and in which order, is then the same on every run of the same input. A triple whose
+  // answers came before an earlier one's waits to be folded: whole when the reports may keep its
+  // exchanges (a probe, a finding, a difference: it then holds its slot until folded), otherwise as
+  // its judgements, comparison and what folding reads of its exchanges, at most MAX_UNFOLDED of them.
+  const unfolded = new Map<number, Compared | undefined>();
+  let begun = 0;
+  let folded = 0;
+  let roomWaiters: (() => void)[] = [];
+  const foldInOrder = () => {
+    const from = folded;
+    while (unfolded.has(folded)) {
+      const c = unfolded.get(folded);
+      unfolded.delete(folded++);
+      if (c) fold(c); // undefined: not begun (the stop), or its task failed, and so does the run
+    }
+    if (folded === from || !roomWaiters.length) return;
+    const waiters = roomWaiters;
+    roomWaiters = [];
+    for (const w of waiters) w();
+  };
+  const foldRoom = () => new Promise<void>((resolve) => roomWaiters.push(resolve));
+  const triple = async (spec: ExchangeSpec) => {
+    const seq = begun++;
+    let entry: Compared | undefined;
+    let whole = false;
+    try {
+      const c = await sendTriple(spec);
+      if (c) {
+        const failed = (j?: Judged) => !!j?.judgement?.looks.some(([, look]) => Array.isArray(look) && look.length > 0);
+        whole = spec.origin.source !== 'case' || failed(c.legacy) || failed(c.candidate) || (c.comparison?.differences.length ?? 0) > 0;
+        const part = (j: Judged): Judged => ({ ex: foldedPart(j.ex), ...(j.judgement ? { judgement: j.judgement } : {}) });
+        entry = whole ? c : { candidate: part(c.candidate), ...(c.legacy ? { legacy: part(c.legacy) } : {}), ...(c.comparison ? { comparison: c.comparison } : {}) };
+      }
+    } finally {
+      unfolded.set(seq, entry);
+      foldInOrder();
+    }
+    while (folded <= seq && (whole || unfolded.size > MAX_UNFOLDED)) await foldRoom();
   };
   try {
     async function* requests(): AsyncGenerator<ExchangeSpec> {

@@ -183,11 +183,12 @@ export async function pump<T>(source: Source<T>, limit: number, task: (item: T) 
   if (failure) throw failure.error;
 }
 
-/** Exchanges judged and not yet folded (runConformance without workers): past this many, an exchange
- *  judged waits for the earlier ones before its slot goes to the next request. */
-const MAX_UNFOLDED = 512;
+/** Exchanges judged and not yet folded (runConformance without workers; comparisons in a differential
+ *  run): past this many, an exchange judged waits for the earlier ones before its slot goes to the
+ *  next request. */
+export const MAX_UNFOLDED = 512;
 /** What Judge.fold reads of an exchange it will not keep: all an exchange waiting to be folded holds. */
-const foldedPart = (ex: Exchange): Exchange => ({ id: ex.id, title: ex.title, origin: ex.origin, startedAt: ex.startedAt, request: ex.request, durationMs: ex.durationMs, ...(ex.error ? { error: ex.error } : {}) });
+export const foldedPart = (ex: Exchange): Exchange => ({ id: ex.id, title: ex.title, origin: ex.origin, startedAt: ex.startedAt, request: ex.request, durationMs: ex.durationMs, ...(ex.error ? { error: ex.error } : {}) });
 
 /** What unjudgeableBy reads of a check: which side of the exchange it judges. */
 const ANSWER_SIDE = {};
