@@ -101,6 +101,7 @@ const BREAKS: Record<string, Break[]> = {
   'SOAP-MEMBERS-PRESENT': [
     [S, { body: drop('<HadPinCode>true</HadPinCode>') }, 'a boolean missing', '/Envelope/Body/UserDetailsResponse/HadPinCode'],
     [S, { body: drop('<SystemCodeId>0</SystemCodeId>') }, 'a nested integer missing', '/Envelope/Body/UserDetailsResponse/EnrollmentInfo/SystemCodeId'],
+    [S, { body: (b) => b.replace('<EnrollmentInfo><OwnerId>', '<EnrollmentInfo><OwnerId xmlns="urn:other">') }, 'a nested integer in another namespace (not bound)', '/Envelope/Body/UserDetailsResponse/EnrollmentInfo/OwnerId'],
   ],
   'SOAP-MEMBER-NAMES': [[S, { body: (b) => b.replaceAll('HXUserTypeCode>', 'HxUserTypeCode>') }, 'HxUserTypeCode', '/Envelope/Body/UserDetailsResponse/HxUserTypeCode']],
   'SOAP-ORDER': [

@@ -186,7 +186,8 @@ export const SOAP_ENVELOPE_CHECKS: readonly Check[] = [
     id: 'SOAP-NESTED-NS',
     title: 'Nested data contracts are in the login namespace',
     requirement: 'Members of SystemAssociation, EnrollmentInfo, NonCongregateSettings and the payment settings are in {service_login_namespace}.',
-    interpretation: 'The spec names only the record\'s namespace; the nested contracts\' namespace is the reference\'s reading (one contract namespace for the service).',
+    interpretation: 'The spec names only the record\'s namespace; the nested contracts\' namespace is the reference\'s reading (one contract namespace for the service). '
+      + 'This check reports the namespace of every nested member, those that may be null included; a value-type member outside the record\'s namespace is also absent, which SOAP-MEMBERS-PRESENT fails (MUST).',
     judge: overSoapRecord(({ record, objects }, ex) => {
       const want = ex.settings.namespaces.login;
       const out: Finding[] = [];

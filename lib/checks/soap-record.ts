@@ -45,12 +45,22 @@ export const SOAP_RECORD_CHECKS: readonly Check[] = [
     id: 'SOAP-MEMBERS-PRESENT',
     title: 'Every value-type member is present, at every level',
     requirement: 'Every integer, boolean, datetime, guid and enum member of the record and of each nested object is present.',
-    interpretation: 'String, array, object and map members may be null: written as xsi:nil or omitted (.NET EmitDefaultValue), so their absence is legitimate.',
-    judge: overObjects((o) => {
-      const present = new Set(elementChildren(o.element).map((c) => c.name));
-      return fieldsOn(o.shape, 'soap').filter((f) => isValueType(f.type) && !present.has(f.soap))
-        .map((f) => finding(`${f.soap} is missing`, { path: `${o.path}/${f.soap}` }));
-    }),
+    interpretation: 'String, array, object and map members may be null: written as xsi:nil or omitted (.NET EmitDefaultValue), so their absence is legitimate. '
+      + 'A member is present only in the record\'s namespace, at every level: DataContractSerializer binds a member only in its data contract\'s namespace and skips an element of that name in any other (docs/spec/servicestack-notes.md), so such an element is no member. '
+      + 'Interpretation for nested members (SystemAssociation, EnrollmentInfo, NonCongregateSettings, the payment-settings value): the spec names the record\'s namespace only (4.2); their contracts are taken to share it, as .NET writes them (fixtures/dotnet/golden/soap, observed) and as the reference does. '
+      + 'SOAP-MEMBER-NS and SOAP-NESTED-NS report the namespace itself, for every member.',
+    judge: overSoapRecord(({ record: rec, objects }) => objects.flatMap((o) => {
+      const kids = elementChildren(o.element);
+      const bound = new Set(kids.filter((c) => c.ns === rec.ns).map((c) => c.name));
+      return fieldsOn(o.shape, 'soap').filter((f) => isValueType(f.type) && !bound.has(f.soap)).map((f) => {
+        const path = `${o.path}/${f.soap}`;
+        // Named so, but in another namespace: not the contract's member, so the member is absent.
+        const elsewhere = kids.find((c) => c.name === f.soap);
+        return elsewhere
+          ? finding(`${f.soap} is missing: the ${f.soap} there is in ${shownNs(elsewhere.ns)}, not the record's namespace ${shownNs(rec.ns)}, and DataContractSerializer binds no member in another namespace`, { path, actual: elsewhere.ns ?? '' })
+          : finding(`${f.soap} is missing`, { path });
+      });
+    })),
   },
   {
     ...record, level: 'MUST',

@@ -124,7 +124,7 @@ export const FAULTS: readonly Fault[] = [
     (env) => withHeaderBlocks(env, [el(WCF_ADDRESSING_NONE, 'Action', [textNode(impersonateLogout.soapAction)], [{ ns: SOAP11_ENVELOPE, name: SOAP.mustUnderstand, value: '1' }])])),
   http('soap-declared-latin1', 'SOAP answers declare encoding="ISO-8859-1" over bytes that are UTF-8, with no charset', ['SOAP-ENCODING'],
     (r, s) => (on(s, impersonateLogout, 'soap11') && r.status === 200 && !r.headers['content-encoding'] ? { ...r, body: declaredLatin1(r.body) } : undefined)),
-  soap('members-unqualified', 'the record\'s members (and their members) are in no namespace', ['SOAP-MEMBER-NS'],
+  soap('members-unqualified', 'the record\'s members (and their members) are in no namespace', ['SOAP-MEMBER-NS', 'SOAP-MEMBERS-PRESENT'],
     (rec) => ({ ...rec, children: rec.children.map((c) => (isElement(c) ? mapDeep(c, (e) => (e.ns === rec.ns ? { ...e, ns: null } : e)) : c)) })),
 
   // SOAP record (2.1)
