@@ -74,6 +74,21 @@ function typeCheck(rule: TypeRule): Check {
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 
+/** Why an enum value is wrong by letter case alone (a name the contract shows, spelled otherwise), or
+ *  undefined: the one rule of JSON-ENUM-CASE (answers) and REQ-JSON-TYPES (requests). */
+export function enumCaseProblem(type: FieldType, value: JsonValue): string | undefined {
+  const known = type.kind === 'enum' && isString(value) && !type.values.includes(value)
+    ? type.values.find((n) => n.toLowerCase() === value.toLowerCase()) : undefined;
+  return known ? `differs from ${known} only by letter case` : undefined;
+}
+
+/** Where the enum-case rule comes from, for both directions (answers and requests). */
+export const ENUM_CASE_SOURCE = 'Interpretation: the spec gives each enum value in one spelling, the same words for a request (2.2) and an answer (2.1: "value seen: Unspecified"), '
+  + 'and says nothing of letter case, so a JSON string (compared exactly, RFC 8259 8.3) holds it as shown, whoever writes it. '
+  + '.NET reads enum names ignoring case (System.Text.Json, observed: fixtures/dotnet/golden/platform.json, probes.enumNameReadIgnoringCase), '
+  + 'so a server reading a request accepts any case, as the platform and the reference do; but an exact reader (DataContractSerializer, a TypeScript union, another implementation) does not, '
+  + 'so a writer relying on that leniency is judged as member names are (JSON-MEMBER-NAMES, REQ-JSON-MEMBER-NAMES).';
+
 export const JSON_TYPE_CHECKS: readonly Check[] = [
   typeCheck({
     id: 'JSON-STRING', title: 'Strings are JSON strings', clause: '2.1, 2.3',
@@ -132,14 +147,10 @@ export const JSON_TYPE_CHECKS: readonly Check[] = [
   typeCheck({
     id: 'JSON-ENUM-CASE', title: 'Enum names are written exactly', clause: '2.1',
     requirement: 'No enum member holds a name the spec shows in another letter case (Unspecified, not unspecified).',
-    interpretation: 'Enums are written by name, exactly, as member names are (JSON-MEMBER-NAMES): a camelCase enum converter writes '
-      + '"unspecified" (fixtures/dotnet/golden/platform.json, probes.camelCaseEnumConverterWrites), which System.Text.Json reads ignoring case '
-      + 'but an exact reader (DataContractSerializer, a TypeScript union) does not. Names the spec does not show stay advisory (JSON-ENUM-SEEN).',
+    interpretation: `${ENUM_CASE_SOURCE} A camelCase enum converter writes "unspecified" (fixtures/dotnet/golden/platform.json, probes.camelCaseEnumConverterWrites). `
+      + 'A request is held to the same spelling (REQ-JSON-TYPES). Names the spec does not show stay advisory (JSON-ENUM-SEEN).',
     kind: 'enum', applies: (t) => t.kind === 'enum' && !t.closed,
-    judge: (v, _l, t) => {
-      const known = t.kind === 'enum' && isString(v) && !t.values.includes(v) ? t.values.find((n) => n.toLowerCase() === v.toLowerCase()) : undefined;
-      return known ? `differs from ${known} only by letter case` : undefined;
-    },
+    judge: (v, _l, t) => enumCaseProblem(t, v),
   }),
   typeCheck({
     id: 'JSON-ENUM-SEEN', title: 'Enum values are those the spec shows', clause: '2.1, 2.4', level: 'SHOULD',

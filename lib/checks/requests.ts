@@ -14,6 +14,7 @@ import { elementChildren, textContent, type XmlElement } from '../xml/model.js';
 import { finding, show, type Check, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import type { KindRule } from './kinds.js';
+import { ENUM_CASE_SOURCE, enumCaseProblem } from './json-types.js';
 import { misshapenEnvelope, qname } from './soap-envelope.js';
 
 const CLIENT_SOURCES = ['har', 'proxy', 'client'] as const;
@@ -135,8 +136,9 @@ export const REQUEST_CHECKS: readonly Check[] = [
   {
     ...base, id: 'REQ-JSON-TYPES', operation: 'SupportStateUserLoginRequest, ConfirmEmailRequest',
     title: 'A JSON request\'s members hold values of their types',
-    requirement: 'Each member of a JSON request record holds a value of its type in 2.2 (an integer within .NET\'s 32 bits written as an integer, a boolean, a string, an enum name), or null.',
-    interpretation: 'No member is assumed required (2.4 shows none), and null is "no value" for any member. A member written in another letter case is judged as the member it names.',
+    requirement: 'Each member of a JSON request record holds a value of its type in 2.2 (an integer within .NET\'s 32 bits written as an integer, a boolean, a string, an enum name spelled as 2.2 shows it), or null.',
+    interpretation: 'No member is assumed required (2.4 shows none), and null is "no value" for any member. A member written in another letter case is judged as the member it names. '
+      + `An enum name the spec shows, in another letter case (systemCode "unspecified"), fails as it does in an answer (JSON-ENUM-CASE). ${ENUM_CASE_SOURCE}`,
     judges: jsonRequest.judges, appliesTo: jsonRequest.applies,
     judge: readsBody((ex): Look => {
       const m = members(ex);
@@ -147,7 +149,9 @@ export const REQUEST_CHECKS: readonly Check[] = [
         if (!f || v === null) continue;
         // A number as the client wrote it (1.0, 4.2e1, 1E400): judged, and quoted, as written.
         const lexeme = m.numbers.get(member(ROOT, k));
-        const problem = jsonValueProblem(f.type, v as never, { int32: true, ...(lexeme !== undefined ? { lexeme } : {}) });
+        const problem = jsonValueProblem(f.type, v as never, { int32: true, ...(lexeme !== undefined ? { lexeme } : {}) })
+          // The platform reads it ignoring case; the spec spells it one way (the interpretation above).
+          ?? enumCaseProblem(f.type, v as never);
         if (problem) out.push(finding(`${lexeme ?? show(v)}: ${problem}`, { path: member(ROOT, k), actual: lexeme ?? (typeof v === 'string' ? v : JSON.stringify(v)), ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}) }));
       }
       return out;

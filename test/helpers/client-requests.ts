@@ -50,6 +50,8 @@ export const WRONG_CLIENTS: [string, ClientRequest, string[]][] = [
   ['an integer written with a fraction', request('/user/confirmemail', JSON_TYPE, '{"ownerId":1.0}'), ['REQ-JSON-TYPES']],
   ['an integer written with an exponent', request('/user/confirmemail', JSON_TYPE, '{"ownerId":4.2e1}'), ['REQ-JSON-TYPES']],
   ['a member twice', request('/user/confirmemail', JSON_TYPE, '{"ownerId":"7","ownerId":7}'), ['REQ-JSON-DUPLICATE-KEYS']],
+  // The spec spells it Unspecified (2.2), as an answer must (JSON-ENUM-CASE); the platform would read it, an exact reader not.
+  ['an enum name in another letter case', request('/user/confirmemail', JSON_TYPE, '{"systemCode":"unspecified"}'), ['REQ-JSON-TYPES']],
   ['a Body in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><b:Body xmlns:b="urn:wrong">${logout}</b:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
   ['a Header in another namespace', request('/soap11', SOAP_HEADERS, `<s:Envelope xmlns:s="${SOAP11_ENVELOPE}"><h:Header xmlns:h="urn:wrong"/><s:Body>${logout}</s:Body></s:Envelope>`), ['REQ-SOAP-ENVELOPE']],
   ['text inside the Body', request('/soap11', SOAP_HEADERS, envelope(`junk${logout}`)), ['REQ-SOAP-ENVELOPE']],
@@ -73,6 +75,7 @@ export const LEGITIMATE_CLIENTS: [string, ClientRequest][] = [
   ['a CORS preflight', { method: 'OPTIONS', path: '/json/reply/SupportStateUserLoginRequest', headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' }, body: '' }],
   ['the WSDL fetched from /soap11', { method: 'GET', path: '/soap11', headers: {}, body: '' }],
   ['an integer at int32\'s edge', request('/user/confirmemail', JSON_TYPE, '{"ownerId":2147483647}')],
+  ['the enum name as 2.2 spells it', request('/user/confirmemail', JSON_TYPE, '{"systemCode":"Unspecified"}')],
   ['a U+FFFD the client meant (its UTF-8 bytes)', request('/supportstateuser', JSON_TYPE, '{"userName":"\uFFFD","searchValues":"\u00e9"}')],
   ['the SOAP request', request('/soap11', SOAP_HEADERS, envelope(logout))],
   ['a pretty-printed envelope with a comment', request('/soap11', SOAP_HEADERS, `<?xml version="1.0"?>\n<s:Envelope xmlns:s="${SOAP11_ENVELOPE}">\n  <s:Body>\n    <!-- logout -->\n    ${logout}\n  </s:Body>\n</s:Envelope>\n`)],
