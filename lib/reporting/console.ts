@@ -4,7 +4,7 @@ import { cutShort } from '../checks/verdict-rule.js';
 import { AREAS } from '../checks/check.js';
 import { coverageLines, coverageOf } from './coverage.js';
 import type { Report, ReportedCheck } from './report.js';
-import { decidingChecks, sidesWords, verdictWords } from './verdict.js';
+import { decidingChecks, judgesSides, sidesWords, verdictWords } from './verdict.js';
 import { differentialLines } from './differential.js';
 import { consoleText, shownValue } from './display.js';
 
@@ -73,7 +73,7 @@ export function verdictSummary(report: Report): string {
   const gate = report.gate ?? 'must';
   const level = decidingChecks(report.checks, gate)[0]?.level ?? 'MUST';
   // Gated, the SHOULD checks not evaluated are part of the verdict (INCOMPLETE when they decide it).
-  lines.push('', `Verdict: ${verdictWords(report)} (${report.mode === 'traffic' ? `judged: ${sidesWords(report.checks, gate, cutShort(report))}; ` : ''}${report.verdict === 'incomplete' ? report.inProgress ? `no ${level} check failed so far, the run going on; ` : report.stopped ? `no ${level} check failed before the run was stopped (${report.stopped}); ` : `no ${level} check failed, but some could not be evaluated; ` : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${gate === 'should' ? `, ${SHOULD.skipped} skipped` : ''})`);
+  lines.push('', `Verdict: ${verdictWords(report)} (${judgesSides(report) ? `judged: ${sidesWords(report.checks, gate, cutShort(report))}; ` : ''}${report.verdict === 'incomplete' ? report.inProgress ? `no ${level} check failed so far, the run going on; ` : report.stopped ? `no ${level} check failed before the run was stopped (${report.stopped}); ` : `no ${level} check failed, but some could not be evaluated; ` : ''}MUST ${MUST.passed} passed, ${MUST.failed} failed, ${MUST.skipped} skipped; SHOULD ${SHOULD.passed} passed, ${SHOULD.failed} failed${gate === 'should' ? `, ${SHOULD.skipped} skipped` : ''})`);
   return consoleText(`${lines.join('\n')}\n`);
 }
 

@@ -17,7 +17,7 @@ import { printedLength, shownMessage, shownPath, printedValue } from './display.
 import { curlCommand, CUT_SHORT, requestText, responseText, secretFieldsOf, shownLine } from './exchange-text.js';
 import type { Redactor } from './redact.js';
 import type { ReportedDiffExample, ReportedDifferential, ReportedNoise, ReportedPathDifferences } from './differential.js';
-import { exitCodeOf, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
+import { exitCodeOf, judgesSides, resultVerdict, sideVerdicts, verdictWords, type Gate } from './verdict.js';
 import { findingId } from './finding-id.js';
 import { replayBounds, respelledMembers } from './replay-script.js';
 import { peakRssBytes } from '../peak-rss.js';
@@ -435,8 +435,8 @@ export const summaryOf = (report: Report) => ({
   // Each distinct finding with its stable id, for CI and ticket systems to follow across runs.
   checks: report.checks.map((c) => ({ ...c, status: STATUS_WORDS[c.status], groups: c.groups.map((g) => ({ ...g, id: findingId(c.id, g) })) })),
   exchanges: report.exchanges.map(({ request: _q, response: _s, ...rest }) => rest),
-  // Over traffic, each side's verdict (the server's answers, the clients' requests).
-  ...(report.mode === 'traffic' ? { sides: sideVerdicts(report.checks, report.gate ?? 'must', cutShort(report)) } : {}),
+  // Over traffic, or a recording's requests sent again, each side's verdict (the server's answers, the clients' requests).
+  ...(judgesSides(report) ? { sides: sideVerdicts(report.checks, report.gate ?? 'must', cutShort(report)) } : {}),
   // Over traffic, what the verdict reaches: kinds observed, checks with and without evidence.
   ...(report.mode === 'traffic' ? { coverage: coverageOf(report) } : {}),
 });

@@ -147,6 +147,11 @@ export function sideVerdicts(checks: readonly SidedResult[], gate: Gate, stopped
   return out;
 }
 
-/** "server CONFORMANT, client NOT CONFORMANT", for the verdict line of a traffic run. */
+/** Whether a run judged two sides: traffic (recorded or proxied), or requests of a recording sent
+ *  again (a differential run's --har): the request checks judge the recording's client, not the target. */
+export const judgesSides = (report: { readonly mode: string; readonly checks: readonly Sided[] }): boolean =>
+  report.mode === 'traffic' || report.checks.some((c) => c.side === 'request');
+
+/** "server CONFORMANT, client NOT CONFORMANT", for the verdict line of a run that judged sides. */
 export const sidesWords = (checks: readonly SidedResult[], gate: Gate, stopped: boolean): string =>
   Object.entries(sideVerdicts(checks, gate, stopped)).map(([side, v]) => `${side} ${VERDICT_WORDS[v]}`).join(', ');
