@@ -97,6 +97,42 @@ const ENCODED = /\\[u"\\/bfnrt]|&#|&[A-Za-z]|%[0-9a-fA-F]{2}/;
 /** The canonical form of `s`: decoded until nothing more decodes (at most MAX_PASSES times), each
  *  character mapped back to the range of `s` it came from. */
 export function canonical(s: string): CanonicalText {
+  const c = decodedText(s);
+  return MARK.test(c.text) ? composed(c) : c;
+}
+
+/** A combining mark (a diacritic written as a character of its own: e + U+0308 for ë). */
+const MARK = /\p{M}/u;
+/** A character and the combining marks after it. */
+const CLUSTER = /\P{M}\p{M}+/gu;
+
+/** `c` with each character and its combining marks in their composed form (Unicode NFC, canonical
+ *  equivalence): "Zoë" written decomposed (macOS file names, some keyboards and libraries write it so)
+ *  is the same text, each composed character mapped back to the whole cluster it came from. */
+function composed(c: CanonicalText): CanonicalText {
+  const t = c.text;
+  const parts: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let at = 0;
+  const keep = (end: number) => {
+    for (; at < end; at++) { parts.push(t[at]!); from.push(c.from[at]!); to.push(c.to[at]!); }
+  };
+  for (const m of t.matchAll(CLUSTER)) {
+    const nfc = m[0].normalize('NFC');
+    if (nfc === m[0]) continue;
+    keep(m.index);
+    const end = m.index + m[0].length;
+    for (let k = 0; k < nfc.length; k++) { parts.push(nfc[k]!); from.push(c.from[m.index]!); to.push(c.to[end - 1]!); }
+    at = end;
+  }
+  if (!parts.length) return c;
+  keep(t.length);
+  return { text: parts.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+/** canonical() before composing: decoded until nothing more decodes. */
+function decodedText(s: string): CanonicalText {
   let c = canonicalPass(s);
   for (let pass = 1; pass < MAX_PASSES && c.text.length < s.length && ENCODED.test(c.text); pass++) {
     const next = canonicalPass(c.text);
@@ -161,6 +197,8 @@ function canonicalPass(s: string): CanonicalText {
 /** The canonical form of a secret's value: what canonical() makes of any spelling of it (letters
  *  lower-cased one code unit for one; the common case, where lower-casing keeps the length, at once). */
 export function canonicalValue(value: string): string {
+  // Composed as canonical() composes a text (a value of plain ASCII, nearly every one, has no mark).
+  if (MARK.test(value)) value = value.normalize('NFC');
   const lower = value.toLowerCase();
   if (lower.length === value.length) return lower;
   let out = '';

@@ -1,0 +1,55 @@
+// A personal value echoed with its accents written as combining marks (Unicode NFD: "e" + U+0308 for
+// "ë", as macOS file names and some libraries write text) is the same text (canonical equivalence),
+// and is masked as its composed spelling is; learned decomposed, it masks the composed spelling too.
+// It was shown whole: the marks split its words. A value that differs by its letters (no accents) is
+// another value, shown as sent.
+import { describe, expect, it } from 'vitest';
+import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { Redactor } from '../lib/reporting/redact.js';
+import { canonical } from '../lib/reporting/spellings.js';
+
+const NAME = 'Zoëlle Ångström';
+const nfd = (s: string): string => s.normalize('NFD');
+
+/** A login answer holding `name` as the user's first name (personal), learned as a run learns it. */
+function learned(name: string): Redactor {
+  const r = new Redactor({ showPersonalData: false, secrets: [] });
+  const answer = JSON.stringify({ userName: 'u1', firstName: name });
+  const ex: Exchange = {
+    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{"userName":"u1"}' },
+    response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
+    startedAt: new Date(0).toISOString(), durationMs: 1,
+  };
+  r.learnFingerprints(ex, JSON.parse(answer) as Record<string, string>);
+  return r;
+}
+
+describe('a personal value in composed and decomposed spellings', () => {
+  it('the decomposed spelling differs from the composed one by three combining marks', () => {
+    expect(nfd(NAME)).not.toBe(NAME);
+    expect(nfd(NAME).length).toBe(NAME.length + 3);
+  });
+
+  it('learned composed, masks its decomposed spelling in another text, in any case', () => {
+    const r = learned(NAME);
+    for (const shown of [nfd(NAME), nfd(NAME.toUpperCase())]) expect(r.text(`note: ${shown} called`)).toBe('note: «secret: words» called');
+    expect(r.text(`note: ${NAME} called`)).toBe('note: «secret: words» called');
+  });
+
+  it('learned decomposed, masks its composed spelling', () => {
+    expect(learned(nfd(NAME)).text(`note: ${NAME} called`)).toBe('note: «secret: words» called');
+  });
+
+  it('shows values that differ by their letters as sent', () => {
+    const r = learned(NAME);
+    for (const other of ['Zoelle Angstrom', nfd('Zoëlla Ångströms'), 'Zoëlle']) expect(r.text(`note: ${other} called`)).toBe(`note: ${other} called`);
+  });
+
+  it('maps each composed character back to its whole cluster in the original', () => {
+    const c = canonical(`x ${nfd('Zoë')}`);
+    expect(c.text).toBe('x zoë');
+    expect([...c.from]).toEqual([0, 1, 2, 3, 4]);
+    expect([...c.to]).toEqual([1, 2, 3, 4, 6]);
+  });
+});
