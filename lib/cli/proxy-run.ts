@@ -226,7 +226,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
         if (connections) notes.push(connections);
         const informational = informationalNote(proxy.informationalDropped(), proxy.informationalReplaced());
         if (informational) notes.push(informational);
-        if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400: they could not be forwarded framed exactly as they came`);
+        if (proxy.refused()) notes.push(`${proxy.refused()} request(s) refused with 400, nothing of them forwarded: their framing, request target or Host could not be forwarded as they came (each client was told which)`);
         if (proxy.busyRefused()) notes.push(`${proxy.busyRefused()} request(s) refused with 503, nothing of them forwarded: the heads of the requests being forwarded passed ${MAX_HEADS_IN_FLIGHT / (1024 * 1024)} MiB`);
         // The summary printed from the last reports says them; without a judge to write those, here.
         if (!lost) toJudge({ kind: 'stop', notes, unjudged: queue.unjudged });

@@ -622,7 +622,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, expects: boolean) => {
-    if (closing.has(req.socket)) { res.destroy(); return; }
+    // Behind a refusal: neither forwarded nor answered. Node closes the connection once the refusal
+    // is written (its Connection: close), and its end ends this exchange (`orphaned`); destroyed here,
+    // the connection went before the refusal was flushed, the client never told why.
+    if (closing.has(req.socket)) { if (res.socket) res.socket.destroySoon(); return; }
+    // RFC 9112 3.2: a server answers 400 to an HTTP/1.1 request without Host. Refused here, not by
+    // Node's server (requireHostHeader): its 400 left the requests pipelined behind to come here,
+    // forwarded, their answers queued behind one that closed the connection, never counted.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) { refuse(req, res, 'an HTTP/1.1 request without a Host field (RFC 9112 3.2) is not forwarded'); return; }
     const head = headOf(req.rawHeaders, target.host);
     const bad = unframeable(head.te);
     if (bad) { refuse(req, res, bad); return; }
@@ -1057,6 +1064,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     // The body, then the trailers the client sent after it (a chunked body's checksum), as they came.
     const upload = relayGathered(req, upstream);
+    // A client gone mid-body once its exchange is done (answered early): the target's side goes too,
+    // else it waited for the rest for good, a connection and a descriptor held per such client.
+    // (The connection's close: a request whose answer has ended is no longer one Node's server ends.)
+    const gone = () => { if (finished && !req.complete) upstream.destroy(); };
+    req.socket.once('close', gone);
+    req.once('end', () => req.socket.off('close', gone));
     // A body still coming once the target has its answer under way (it answered early: a 413, an
     // error, or simply at once). Node's client stops relaying its socket's drain as soon as it has
     // parsed the answer whole, so an upload that had filled the target's side waited for ever (the
@@ -1132,7 +1145,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const start = () => {
       // Its client went away while it waited: nothing of it was forwarded.
       if (res.destroyed || socket.destroyed) { next(socket); return; }
-      res.once('close', () => next(socket));
+      // An answer Node holds behind one that closed the connection never gets its socket, nor a
+      // 'close': the connection's end is its end (its client gone), so its exchange ends and is counted.
+      let closed = false;
+      const orphaned = () => { if (!closed && res.socket !== socket) res.emit('close'); };
+      socket.once('close', orphaned);
+      res.once('close', () => { closed = true; socket.off('close', orphaned); next(socket); });
       const bytes = headBytes(req);
       if (headsInFlight + bytes > MAX_HEADS_IN_FLIGHT) {
         busyRefused++;
@@ -1179,7 +1197,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const busy = threadBusy();
   const unread = unreadTake();
   const longWait = (wall: number, busyThen: number) => wall >= QUICK_WAIT_MS && !(wall - ((busy?.busyMs() ?? NaN) - busyThen) < QUICK_WAIT_MS);
-  const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES });
+  const server = createServer({ requestTimeout: 0, headersTimeout: headMs, keepAliveTimeout: KEEP_ALIVE_MS, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
   // No client stops the proxy by holding connections (idle, or trickling a head): bounded in time
   // and number. Two descriptors each: an exchange in flight holds one to the target (one at a time
   // per connection, see `serve`), and the agent keeps no more idle ones than were once in use. Two
