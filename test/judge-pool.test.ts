@@ -195,3 +195,24 @@ describe('a judging worker that dies', () => {
     }
   }, 60_000);
 });
+
+describe('a fold that throws on the run\'s thread', () => {
+  it('rejects that exchange\'s judgement and every later one with its cause, never leaving one unsettled', async () => {
+    // Unsettled, nothing kept the process alive once the workers stopped: the run exited 0 with no
+    // verdict and no reports.
+    const learner = { showPersonalData: false, secrets: [], secretHeaders: [], fingerprints: new Redactor({ showPersonalData: false, secrets: [] }).shareFingerprints() };
+    const pool = new JudgePool(1, checksFor(new Set(['har'])), { namespaces: DEFAULT_NAMESPACES }, { program: 'cli/judge-worker', data: () => learner },
+      (ex) => { if (ex.id === 'har.2') throw new Error('fold failed on har.2'); return []; });
+    const exchange = (i: number): Exchange => ({
+      id: `har.${i}`, title: 'x', origin: { source: 'har', vouched: false }, startedAt: '', durationMs: 0,
+      request: { method: 'POST', url: 'http://svc.test/supportstateuser', headers: {}, body: '{}' },
+      response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from('{}')),
+    });
+    try {
+      const settled = await Promise.allSettled([1, 2, 3].map((i) => pool.judge(exchange(i))));
+      expect(settled.map((s) => (s.status === 'fulfilled' ? 'folded' : (s.reason as Error).message))).toEqual(['folded', 'fold failed on har.2', 'fold failed on har.2']);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});

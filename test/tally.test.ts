@@ -21,4 +21,11 @@ describe('CheckTally', () => {
       { path: '$.siteId', message: 'missing', count: 1 },
     ]);
   });
+
+  it('groups a finding quoting a value of 9 M characters, and a path with a key as long, as any other (one pass, no stack overflow)', () => {
+    const t = new CheckTally(checkById.get('JSON-INTEGER')!);
+    const long = 'P'.repeat(9 * 1024 * 1024);
+    t.fold('har.1', { source: 'har', vouched: false }, [{ path: `$.x["${long}"]`, message: `"${long}" (a string): expected an integer`, actual: long }]);
+    expect(t.findingGroups()).toEqual([{ path: '$.x[*]', message: '"…" (a string): expected an integer', count: 1 }]);
+  });
 });

@@ -368,7 +368,7 @@ export class JudgePool {
   private foldAnswered(): void {
     for (let next = this.answered.get(this.folded); next && !this.failure; next = this.answered.get(this.folded)) {
       this.answered.delete(this.folded);
-      const { ex, done } = this.waiting.get(this.folded)!;
+      const { ex, done, fail } = this.waiting.get(this.folded)!;
       this.waiting.delete(this.folded);
       this.folded++;
       // The exchange as the worker returned it (when it may be kept), else the run's own record of it
@@ -376,6 +376,9 @@ export class JudgePool {
       try {
         done(this.fold(next.ex ? asBuffers(next.ex, ex) : ex, next.judgement));
       } catch (e) {
+        // This one's own wait ends with the failure too (no longer among those `fail` ends): left
+        // unsettled, the run had nothing to wait on once the workers stopped, and Node exited 0.
+        fail(e as Error);
         this.fail(e as Error);
       }
     }
