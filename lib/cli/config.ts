@@ -2,7 +2,6 @@
 // declared in one option table (options.ts). Every problem is one line naming the setting; the
 // caller exits 2 with it.
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { checkById } from '../checks/catalogue.js';
 import { exampleValue } from '../contract/examples.js';
@@ -17,6 +16,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { commandOf, distance, envNames, helpWidth, parseOptions, usageOf, wrap, type Env, type OptionTable } from '../options.js';
 import { shardWarning } from '../reporting/merge.js';
 import type { Gate, JudgedSides } from '../reporting/verdict.js';
+import { boundedBytes, UnreadableFile } from './bounded-file.js';
 import { REPORT_NAMES, type ReportName } from './write-reports.js';
 
 /** --reports (of a run, a rebuild or a merge): the outputs named, all when none; or why not. */
@@ -236,9 +236,9 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
   let ca: Config['ca'];
   if (v.ca) {
     try {
-      ca = { file: v.ca, pem: readFileSync(v.ca, 'utf8') };
+      ca = { file: v.ca, pem: boundedBytes(v.ca, MAX_SMALL_FILE, (size) => `${v.ca} is ${size} bytes, past the ${MAX_SMALL_FILE} a certificate file may hold: not read`).toString('utf8') };
     } catch (e) {
-      return { ok: false, error: `cannot read --ca ${v.ca}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      return { ok: false, error: `cannot read --ca ${v.ca}: ${e instanceof UnreadableFile ? e.message : (e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
     if (!ca.pem.includes('-----BEGIN CERTIFICATE-----')) return { ok: false, error: `--ca ${v.ca} holds no PEM certificate` };
   }
@@ -339,8 +339,17 @@ export function meantSetting(key: string): string | undefined {
  *  `BASEURL`, and pass). */
 export interface DotenvFile { readonly values: Readonly<Record<string, string>>; readonly lineOf: ReadonlyMap<string, number>; readonly problem?: string }
 
+/** The most a .env or --ca file may hold (1 MiB: a few hundred settings or certificates). */
+export const MAX_SMALL_FILE = 1024 * 1024;
+
 export function readDotenv(path: string): DotenvFile {
-  const bytes = readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = boundedBytes(path, MAX_SMALL_FILE, (size) => `${path} is ${size} bytes, past the ${MAX_SMALL_FILE} a .env file may hold: not read`);
+  } catch (e) {
+    if (e instanceof UnreadableFile) return { values: {}, lineOf: new Map(), problem: e.message };
+    throw e;
+  }
   if (!isUtf8(bytes)) {
     const at = firstIllFormed(bytes)?.at ?? 0;
     let line = 1;

@@ -2,7 +2,7 @@
 // one place the CLI, `npm run report` (rebuild) and `npm run report -- --merge` share. Every output
 // that can be written is written, and the verdict always reaches the console; an output that fails
 // is named on stderr and the run exits 2.
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
@@ -17,6 +17,7 @@ import { measureJson } from '../json/limits.js';
 import { withThousands } from '../digits.js';
 import { githubAnnotations, githubStepSummary } from '../reporting/github.js';
 import { fileSha256, fileVersion, smallFileSha256 } from './identity.js';
+import { boundedBytes, UnreadableFile } from './bounded-file.js';
 import type { ReportWriter } from './writers/report-writer.js';
 import { summaryWriter } from './writers/summary-json.js';
 import { EXCHANGES_FILE, exchangesWriter } from './writers/exchanges-json.js';
@@ -322,29 +323,14 @@ export const REPORT_FILE_VALUES = 1_000_000;
 const REPORT_FILE_DEPTH = 64;
 
 /** A report file that cannot be read as the harness wrote it: the message names it. */
-export class UnreadableFile extends Error {}
+export { UnreadableFile };
 
 const mib = (n: number) => `${(n / MIB).toFixed(n < 10 * MIB ? 1 : 0)} MiB`;
 
 /** The text of `dir`/`name`, refused past its bound: never more than its size when opened is read,
  *  however the file grows meanwhile. */
 function boundedText(path: string, name: ReportFile): string {
-  // Non-blocking: a FIFO planted at the name cannot hold the open.
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UnreadableFile(`${path} is not a regular file`);
-    if (stat.size > REPORT_FILE_BYTES[name]) throw new UnreadableFile(`${path} is ${mib(stat.size)}, past the ${mib(REPORT_FILE_BYTES[name])} a report directory's ${name} may hold (no run writes one so large): not read`);
-    const bytes = Buffer.allocUnsafe(stat.size + 1);
-    let read = 0;
-    for (let n = readSync(fd, bytes, 0, bytes.length, null); n > 0; n = readSync(fd, bytes, read, bytes.length - read, null)) {
-      read += n;
-      if (read > stat.size) throw new UnreadableFile(`${path} grew while it was read: not read`);
-    }
-    return bytes.toString('utf8', 0, read);
-  } finally {
-    closeSync(fd);
-  }
+  return boundedBytes(path, REPORT_FILE_BYTES[name], (size) => `${path} is ${mib(size)}, past the ${mib(REPORT_FILE_BYTES[name])} a report directory's ${name} may hold (no run writes one so large): not read`).toString('utf8');
 }
 
 /** The JSON of a file the harness wrote, within its bounds; an UnreadableFile naming the file and
