@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 const MAX_HAR_ENTRY_DEPTH = 64, MAX_HAR_ENTRY_VALUES = 1_000_000;
-import { runCli } from './helpers/cli.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'har-entry-bounds-'));
 const entry = (extra: { header?: string; member?: string } = {}) =>
@@ -43,6 +43,15 @@ describe.concurrent('HAR entries past the bounds', () => {
     const wide = har('wide.har', `${first}${entry({ member: `,"_x":[${'0,'.repeat(MAX_HAR_ENTRY_VALUES)}0]` })}]}}`);
     const r = await judge(wide);
     expect([r.code, r.stderr]).toEqual([2, `conformance: ${wide} is not a HAR file: line 2, byte offset ${Buffer.byteLength(first)}: entry 2, which begins here, holds more than 1,000,000 values, which no recorded exchange needs (refused so that reading it stays bounded)\n`]);
+  });
+
+  it('an entry whose request URL or method is longer than the body cap is refused in one line naming it, exit 2 (it had been counted as another service, named by the cap\'s mark)', async () => {
+    const long = 'a'.repeat(1_400_000); // past 1 MiB in base64: 1,398,106 characters
+    const url = file('long-url.har', [entry().replace('"url":"http://x/supportstateuser"', `"url":"http://x/supportstateuser?${long}"`)]);
+    const method = file('long-method.har', [entry(), entry().replace('"method":"POST"', `"method":"${long}"`)]);
+    const [u, m] = await Promise.all([url, method].map((path) => runCli(['--har', path, '--max-body-mib', '1', '--reports', 'summary', '--report-dir', mkdtempSync(join(work, 'r-'))]))) as [CliRun, CliRun];
+    expect([u.code, u.stderr]).toEqual([2, `conformance: ${url} is not a HAR file: entry 1's request.url is longer than the 1,398,106 characters a recorded string may hold (the body cap, --max-body-mib, in base64): it cannot be judged\n`]);
+    expect([m.code, m.stderr]).toEqual([2, `conformance: ${method} is not a HAR file: entry 2's request.method is longer than the 1,398,106 characters a recorded string may hold (the body cap, --max-body-mib, in base64): it cannot be judged\n`]);
   });
 
   it('a header item holding four million numbers is left out as a header past the bound, with a warning, and the run stays under 300 MB', async () => {

@@ -87,6 +87,11 @@ const formEncoded = (s: string): string => s.split(LONE_PART).map((part, i) => (
 export function exchangeOfEntry(entry: HarEntry, index: number, maxBodyBytes: number, idPrefix = 'har'): Exchange {
   const req = entry.request;
   if (typeof req?.method !== 'string' || typeof req.url !== 'string') throw new HarProblem(`entry ${index + 1} has no request.method and request.url, which HAR 1.2 requires`);
+  // Read as the cap's mark, not as written: no request to judge or name (it had been counted as
+  // another service's, named by the mark).
+  for (const [name, value] of [['method', req.method], ['url', req.url]] as const) {
+    if (value === TOO_LONG) throw new HarProblem(`entry ${index + 1}'s request.${name} is longer than the ${withThousands(stringCap(maxBodyBytes))} characters a recorded string may hold (the body cap, --max-body-mib, in base64): it cannot be judged`);
+  }
   const posted = postedBody(req.postData);
   // A request body past the cap is left out, as the proxy leaves it out: its checks skip. Copies of
   // the reader's strings: they are views of a chunk of the file, held as long as an example is.
@@ -175,6 +180,8 @@ const ENTRIES = (stack: readonly (string | number | null)[]): boolean => stack.l
 /** What a string too long to keep becomes: the reader never holds more of it than the cap, and an
  *  entry whose body was that long is judged as too large (a HAR's strings are bodies, in practice). */
 const TOO_LONG = '\uE000conformance: a string longer than the body cap\uE000';
+/** The characters of a recorded string kept at most: a body of the cap, written in base64. */
+const stringCap = (maxBodyBytes: number): number => Math.ceil((maxBodyBytes * 4) / 3) + 4;
 
 /** A stage of the token stream that packs each string, member name and number itself, keeping at most
  *  `cap` characters of it: one entry holding a body (or a name, or a number) of hundreds of megabytes
@@ -329,7 +336,7 @@ export async function* harExchanges(file: string, maxBodyBytes: number, idPrefix
   const dropped = new Map<number, DroppedHeaders>();
   // Strings, names and numbers streamed and packed again by cappedStrings, at a cap above any body
   // the run keeps (a base64 text is 4/3 of its bytes; UTF-8 text has no more characters than bytes).
-  const cap = Math.ceil((maxBodyBytes * 4) / 3) + 4;
+  const cap = stringCap(maxBodyBytes);
   // Bytes handed to the parser, and where the chunk it is reading starts: a syntax error lies in it.
   let read = 0;
   let chunkStart = 0;
