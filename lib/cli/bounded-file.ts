@@ -4,8 +4,11 @@
 // not read. Every refusal is one line naming the file.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
-/** A file the run cannot read: its message is the one line to say. */
-export class UnreadableFile extends Error {}
+/** A file the run cannot read: its message is the one line to say; `reason`, the same without the
+ *  file's name, for a line that names it already. */
+export class UnreadableFile extends Error {
+  constructor(message: string, readonly reason = message) { super(message); }
+}
 
 /** The bytes of the regular file at `path`, of at most `max` bytes (else `tooLarge(size)` says why). */
 export function boundedBytes(path: string, max: number, tooLarge: (size: number) => string): Buffer {
@@ -14,11 +17,12 @@ export function boundedBytes(path: string, max: number, tooLarge: (size: number)
     // Non-blocking: a FIFO planted at the name cannot hold the open.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    throw new UnreadableFile(`${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new UnreadableFile(`${path} cannot be read (${why})`, why);
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UnreadableFile(`${path} is not a regular file`);
+    if (!stat.isFile()) throw new UnreadableFile(`${path} is not a regular file`, 'not a regular file');
     if (stat.size > max) throw new UnreadableFile(tooLarge(stat.size));
     const bytes = Buffer.allocUnsafe(stat.size + 1);
     let read = 0;

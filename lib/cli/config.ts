@@ -238,7 +238,7 @@ export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
     try {
       ca = { file: v.ca, pem: boundedBytes(v.ca, MAX_SMALL_FILE, (size) => `${v.ca} is ${size} bytes, past the ${MAX_SMALL_FILE} a certificate file may hold: not read`).toString('utf8') };
     } catch (e) {
-      return { ok: false, error: `cannot read --ca ${v.ca}: ${e instanceof UnreadableFile ? e.message : (e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      return { ok: false, error: `cannot read --ca ${v.ca}: ${e instanceof UnreadableFile ? e.reason : (e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
     if (!ca.pem.includes('-----BEGIN CERTIFICATE-----')) return { ok: false, error: `--ca ${v.ca} holds no PEM certificate` };
   }
