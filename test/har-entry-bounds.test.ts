@@ -54,6 +54,15 @@ describe.concurrent('HAR entries past the bounds', () => {
     expect([m.code, m.stderr]).toEqual([2, `conformance: ${method} is not a HAR file: entry 2's request.method is longer than the 1,398,106 characters a recorded string may hold (the body cap, --max-body-mib, in base64): it cannot be judged\n`]);
   });
 
+  it('a request method of 3 MiB is judged (REQ-METHOD fails, its finding quoting the method\'s redacted head), the run under 250 MB (360 MB when each quoted value was redacted whole)', async () => {
+    const dir = mkdtempSync(join(work, 'r-'));
+    const r = await runCli(['--har', file('method.har', [entry().replace('"method":"POST"', `"method":"${'P'.repeat(3 * 1024 * 1024)}"`)]), '--reports', 'summary', '--report-dir', dir]);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { exitCode: number; peakRss: { runBytes: number }; checks: { id: string; evidence: { message: string }[] }[] };
+    expect([r.code, summary.exitCode]).toEqual([1, 1]);
+    expect(summary.checks.find((c) => c.id === 'REQ-METHOD')!.evidence[0]!.message).toMatch(/^"P*… \(3145728 characters; the rest not shown\)" on a route of SupportStateUserLoginRequest, expected POST or OPTIONS$/);
+    expect(summary.peakRss.runBytes).toBeLessThan(250 * 1024 * 1024);
+  });
+
   it('a header item holding four million numbers is left out as a header past the bound, with a warning, and the run stays under 300 MB', async () => {
     const dir = mkdtempSync(join(work, 'r-'));
     const r = await runCli(['--har', file('header-item.har', [entry({ header: `,{"name":"X-A","value":"b","x":[${'0,'.repeat(4_000_000)}0]}` })]), '--reports', 'summary', '--report-dir', dir]);

@@ -4,6 +4,7 @@
 // from. The bodies behind them are dropped as soon as they are judged.
 import { isSkip, type Check, type Finding, type Look } from '../checks/check.js';
 import { HARNESS_WORDS } from '../checks/harness-words.js';
+import { closingQuote, replaceQuoted } from '../json/closing-quote.js';
 import type { Origin } from '../http/exchange.js';
 
 /** A finding as kept: where it came from. */
@@ -36,26 +37,10 @@ const MAX_SKIP_REASONS = 20;
  *  Groups outlive the exchanges they came from, so no received value may stay in them. */
 const maskValues = (message: string, actual?: string): string => maskActual(maskQuoted(message), actual);
 
-/** Each quoted text of `message` ("…" with \\-escapes, as show() writes a value) replaced by "…", in
- *  one pass: the pattern /"(?:[^"\\]|\\.)*"/g overflowed the stack on a value of 9 M characters (a
- *  harness error in place of the finding, no reports). A quote never closed is left as it is. */
-export function maskQuoted(message: string): string {
-  let out = '';
-  let from = 0;
-  for (let at = message.indexOf('"'); at >= 0; at = message.indexOf('"', at + 1)) {
-    let i = at + 1;
-    for (; i < message.length; i++) {
-      const c = message.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) i++;
-    }
-    if (i >= message.length) break;
-    out += `${message.slice(from, at)}"…"`;
-    from = i + 1;
-    at = i;
-  }
-  return out + message.slice(from);
-}
+/** Each quoted text of `message` (as show() writes a value) replaced by "…", in one pass (a pattern
+ *  overflowed the stack on a value of 9 M characters: a harness error in place of the finding, no
+ *  reports). A quote never closed is left as it is. */
+export const maskQuoted = (message: string): string => replaceQuoted(message, () => '"…"');
 /** A received value that is one of the harness's own words ("string") is left: masking it would mask
  *  the harness's text ("(string): expected an integer"); and a marker a check wrote is never entered. */
 export const maskActual = (text: string, actual?: string): string => {
@@ -117,17 +102,12 @@ function maskKeys(path: string): string {
   let out = '';
   let from = 0;
   for (let at = path.indexOf('["'); at >= 0; at = path.indexOf('["', at + 1)) {
-    let i = at + 2;
-    for (; i < path.length; i++) {
-      const c = path.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) i++;
-    }
-    if (i >= path.length) break;
-    if (path.charCodeAt(i + 1) !== 0x5d) continue;
+    const end = closingQuote(path, at + 2);
+    if (end < 0) break;
+    if (path.charCodeAt(end + 1) !== 0x5d) continue;
     out += `${path.slice(from, at)}[*]`;
-    from = i + 2;
-    at = i + 1;
+    from = end + 2;
+    at = end + 1;
   }
   return out + path.slice(from);
 }

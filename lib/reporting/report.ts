@@ -229,9 +229,10 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
       exchange,
       ...(f.case !== undefined ? { case: f.case } : {}),
       ...(f.path ? { path: shownPath(scope.line(f.path)) } : {}),
-      message: shownMessage(scope.line(f.message), MAX_MESSAGE),
-      // A value the harness sent is shown as sent, shortened or not (Redactor.value).
-      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[printedValue(f.actual, MAX_ACTUAL), true]]), scope) : printedValue(scope.value(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
+      // A value the harness sent is shown as sent, shortened or not (Redactor.value); any other of
+      // megabytes by its redacted head (findingLine, findingValue).
+      message: shownMessage(f.actual !== undefined && scope.isOwn(f.actual) ? scope.line(f.message) : scope.findingLine(f.message), MAX_MESSAGE),
+      ...(f.actual !== undefined ? { actual: scope.isOwn(f.actual) ? byScope(scope.shown([[printedValue(f.actual, MAX_ACTUAL), true]]), scope) : printedValue(scope.findingValue(f.actual, f.sensitivity), MAX_ACTUAL) } : {}),
     };
   });
   // The engine keeps the shrunk request's exchange whenever it reports one.
