@@ -1720,8 +1720,6 @@ export class Redactor {
     return this.hides(kind) ? marker(kind, typed) : this.scan(value);
   }
 
-  /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. An output this
-   *  scope made with shown() is redacted again in its parts, its own ones left as they are. */
   /** A finding's message (not the harness's own value), to be shown cut: line(), but each quoted value
    *  longer than REDACTED_WINDOW given as its redacted head (`head`), the words around it whole.
    *  Redacted whole, a finding quoting a method of 4 MiB took the run to 420 MB. */
@@ -1737,6 +1735,8 @@ export class Redactor {
     return value.length > REDACTED_WINDOW && !this.hides(kind) ? this.head(value, ' ') : this.value(value, kind);
   }
 
+  /** A string that is not a body (a message, a path, a title): layers 2 and 3 only. An output this
+   *  scope made with shown() is redacted again in its parts, its own ones left as they are. */
   line(value: string): string {
     const parts = this.shownParts.get(value);
     return parts ? parts.map(([t, own]) => (own ? t : this.scan(t))).join('') : this.scan(value);
