@@ -197,13 +197,16 @@ function canonicalPass(s: string): CanonicalText {
 /** The canonical form of a secret's value: what canonical() makes of any spelling of it (letters
  *  lower-cased one code unit for one; the common case, where lower-casing keeps the length, at once). */
 export function canonicalValue(value: string): string {
-  // Composed as canonical() composes a text (a value of plain ASCII, nearly every one, has no mark).
-  if (MARK.test(value)) value = value.normalize('NFC');
   const lower = value.toLowerCase();
-  if (lower.length === value.length) return lower;
-  let out = '';
-  for (let i = 0; i < value.length; i++) out += fold(value[i]!);
-  return out;
+  let out = lower;
+  if (lower.length !== value.length) {
+    out = '';
+    for (let i = 0; i < value.length; i++) out += fold(value[i]!);
+  }
+  // Folded, then composed cluster by cluster, as canonical() makes a text: composed first, a value
+  // spelled as it is learned did not match itself (İ written I + U+0307 folds to i + U+0307, which
+  // composes to nothing; composed first it is İ, which folds to itself).
+  return MARK.test(out) ? out.replace(CLUSTER, (c) => c.normalize('NFC')) : out;
 }
 
 /**
