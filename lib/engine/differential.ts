@@ -473,12 +473,25 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   let begun = 0;
   let folded = 0;
   let roomWaiters: (() => void)[] = [];
+  // A fold that throws fails the run: every task waiting for its turn is woken to fail with it
+  // (left waiting, nothing kept the run alive and it ended with no verdict: judge-pool.ts's twin).
+  let foldFailure: { readonly error: unknown } | undefined;
   const foldInOrder = () => {
+    if (foldFailure) throw foldFailure.error;
     const from = folded;
     while (unfolded.has(folded)) {
       const c = unfolded.get(folded);
       unfolded.delete(folded++);
-      if (c) fold(c); // undefined: not begun (the stop), or its task failed, and so does the run
+      // (`c` undefined: not begun (the stop), or its task failed, and so does the run.)
+      try {
+        if (c) fold(c);
+      } catch (error) {
+        foldFailure = { error };
+        const waiters = roomWaiters;
+        roomWaiters = [];
+        for (const w of waiters) w();
+        throw error;
+      }
     }
     if (folded === from || !roomWaiters.length) return;
     const waiters = roomWaiters;
@@ -502,7 +515,10 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       unfolded.set(seq, entry);
       foldInOrder();
     }
-    while (folded <= seq && (whole || unfolded.size > MAX_UNFOLDED)) await foldRoom();
+    while (folded <= seq && (whole || unfolded.size > MAX_UNFOLDED)) {
+      await foldRoom();
+      if (foldFailure) throw foldFailure.error;
+    }
   };
   try {
     async function* requests(): AsyncGenerator<ExchangeSpec> {

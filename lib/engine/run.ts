@@ -512,12 +512,25 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   let sentCount = 0;
   let foldedCount = 0;
   let roomWaiters: (() => void)[] = [];
+  // A fold that throws fails the run: every task waiting for its turn is woken to fail with it
+  // (left waiting, nothing kept the run alive and it ended with no verdict: judge-pool.ts's twin).
+  let foldFailure: { readonly error: unknown } | undefined;
   const foldInOrder = () => {
+    if (foldFailure) throw foldFailure.error;
     const from = foldedCount;
     while (unfolded.has(foldedCount)) {
       const u = unfolded.get(foldedCount);
       unfolded.delete(foldedCount++);
-      if (u) fold(u.ex, judge.fold(u.ex, u.judgement)); // undefined: its task failed, and so does the run
+      // (`u` undefined: its task failed, and so does the run.)
+      try {
+        if (u) fold(u.ex, judge.fold(u.ex, u.judgement));
+      } catch (error) {
+        foldFailure = { error };
+        const waiters = roomWaiters;
+        roomWaiters = [];
+        for (const w of waiters) w();
+        throw error;
+      }
     }
     if (foldedCount === from || !roomWaiters.length) return;
     const waiters = roomWaiters;
@@ -540,7 +553,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       unfolded.set(seq, entry);
       foldInOrder();
     }
-    while (foldedCount <= seq && (whole || unfolded.size > MAX_UNFOLDED)) await foldRoom();
+    while (foldedCount <= seq && (whole || unfolded.size > MAX_UNFOLDED)) {
+      await foldRoom();
+      if (foldFailure) throw foldFailure.error;
+    }
   };
   const sendAndJudge = options.judgeWorker && options.jobs! > 0 ? sendAndJudgeInTurn : sendAndJudgeAhead;
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
