@@ -23,7 +23,7 @@ import { elementChildren } from '../xml/model.js';
 import { collectGarbage, LARGE_BODY_BYTES } from './collect.js';
 import { compareCanon, isAtOrBelow, jsonObject, xmlObject, type Canon, type ValueDifference } from './canonical.js';
 import { planProbes } from './probes.js';
-import { DEFAULT_CONCURRENCY, foldedPart, Judge, keepHead, MAX_UNFOLDED, pump, runResultOf, untilStopped, type Judgement, type RunOptions, type RunResult, type Source } from './run.js';
+import { DEFAULT_CONCURRENCY, foldedPart, FoldOrder, Judge, keepHead, pump, runResultOf, untilStopped, type Judgement, type RunOptions, type RunResult, type Source } from './run.js';
 
 /** Examples kept per operation and path. */
 export const MAX_DIFF_EXAMPLES = 5;
@@ -469,38 +469,10 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   // answers came before an earlier one's waits to be folded: whole when the reports may keep its
   // exchanges (a probe, a finding, a difference: it then holds its slot until folded), otherwise as
   // its judgements, comparison and what folding reads of its exchanges, at most MAX_UNFOLDED of them.
-  const unfolded = new Map<number, Compared | undefined>();
-  let begun = 0;
-  let folded = 0;
-  let roomWaiters: (() => void)[] = [];
-  // A fold that throws fails the run: every task waiting for its turn is woken to fail with it
-  // (left waiting, nothing kept the run alive and it ended with no verdict: judge-pool.ts's twin).
-  let foldFailure: { readonly error: unknown } | undefined;
-  const foldInOrder = () => {
-    if (foldFailure) throw foldFailure.error;
-    const from = folded;
-    while (unfolded.has(folded)) {
-      const c = unfolded.get(folded);
-      unfolded.delete(folded++);
-      // (`c` undefined: not begun (the stop), or its task failed, and so does the run.)
-      try {
-        if (c) fold(c);
-      } catch (error) {
-        foldFailure = { error };
-        const waiters = roomWaiters;
-        roomWaiters = [];
-        for (const w of waiters) w();
-        throw error;
-      }
-    }
-    if (folded === from || !roomWaiters.length) return;
-    const waiters = roomWaiters;
-    roomWaiters = [];
-    for (const w of waiters) w();
-  };
-  const foldRoom = () => new Promise<void>((resolve) => roomWaiters.push(resolve));
+  // (An entry undefined: not begun (the stop), or its task failed, and so does the run.)
+  const order = new FoldOrder<Compared>(fold);
   const triple = async (spec: ExchangeSpec) => {
-    const seq = begun++;
+    const seq = order.begin();
     let entry: Compared | undefined;
     let whole = false;
     try {
@@ -512,13 +484,9 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
         entry = whole ? c : { candidate: part(c.candidate), ...(c.legacy ? { legacy: part(c.legacy) } : {}), ...(c.comparison ? { comparison: c.comparison } : {}) };
       }
     } finally {
-      unfolded.set(seq, entry);
-      foldInOrder();
+      order.settle(seq, entry);
     }
-    while (folded <= seq && (whole || unfolded.size > MAX_UNFOLDED)) {
-      await foldRoom();
-      if (foldFailure) throw foldFailure.error;
-    }
+    await order.turn(seq, whole);
   };
   try {
     async function* requests(): AsyncGenerator<ExchangeSpec> {

@@ -190,6 +190,60 @@ export const MAX_UNFOLDED = 512;
 /** What Judge.fold reads of an exchange it will not keep: all an exchange waiting to be folded holds. */
 export const foldedPart = (ex: Exchange): Exchange => ({ id: ex.id, title: ex.title, origin: ex.origin, startedAt: ex.startedAt, request: ex.request, durationMs: ex.durationMs, ...(ex.error ? { error: ex.error } : {}) });
 
+/** Results folded in the order their tasks began, whatever order the tasks end in (runConformance's
+ *  exchanges, a differential run's triples): the reports' examples are then the same on every run of
+ *  the same input. A task that ends before an earlier one waits for its turn (`turn`): until it is
+ *  folded when it is held whole, else only while MAX_UNFOLDED wait. A fold that throws fails the run:
+ *  every task waiting for its turn is woken to fail with it (left waiting, nothing kept the run alive
+ *  and it ended with no verdict: judge-pool.ts's twin). */
+export class FoldOrder<T> {
+  private readonly unfolded = new Map<number, T | undefined>();
+  private begun = 0;
+  private folded = 0;
+  private waiters: (() => void)[] = [];
+  private failure: { readonly error: unknown } | undefined;
+
+  constructor(private readonly fold: (item: T) => void) {}
+
+  /** A task's place in the order. */
+  begin(): number {
+    return this.begun++;
+  }
+
+  /** A task's result (undefined: none to fold), and every one whose turn has come folded. */
+  settle(seq: number, item: T | undefined): void {
+    this.unfolded.set(seq, item);
+    if (this.failure) throw this.failure.error;
+    const from = this.folded;
+    while (this.unfolded.has(this.folded)) {
+      const next = this.unfolded.get(this.folded);
+      this.unfolded.delete(this.folded++);
+      try {
+        if (next !== undefined) this.fold(next);
+      } catch (error) {
+        this.failure = { error };
+        this.wake();
+        throw error;
+      }
+    }
+    if (this.folded !== from) this.wake();
+  }
+
+  /** Until the task `seq` may go on: folded, when held `whole`; else while MAX_UNFOLDED wait. */
+  async turn(seq: number, whole: boolean): Promise<void> {
+    while (this.folded <= seq && (whole || this.unfolded.size > MAX_UNFOLDED)) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      if (this.failure) throw this.failure.error;
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
 /** What unjudgeableBy reads of a check: which side of the exchange it judges. */
 const ANSWER_SIDE = {};
 const REQUEST_SIDE = { side: 'request' } as const;
@@ -508,38 +562,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   // leaving this thread idle while they wait. What waits to be folded is its judgement and, unless it
   // may be kept (a probe, a generated request, a failure: it then holds its slot until folded, as
   // before), only what folding reads of it (its id, origin and error): at most MAX_UNFOLDED of them.
-  const unfolded = new Map<number, { readonly ex: Exchange; readonly judgement: Judgement } | undefined>();
-  let sentCount = 0;
-  let foldedCount = 0;
-  let roomWaiters: (() => void)[] = [];
-  // A fold that throws fails the run: every task waiting for its turn is woken to fail with it
-  // (left waiting, nothing kept the run alive and it ended with no verdict: judge-pool.ts's twin).
-  let foldFailure: { readonly error: unknown } | undefined;
-  const foldInOrder = () => {
-    if (foldFailure) throw foldFailure.error;
-    const from = foldedCount;
-    while (unfolded.has(foldedCount)) {
-      const u = unfolded.get(foldedCount);
-      unfolded.delete(foldedCount++);
-      // (`u` undefined: its task failed, and so does the run.)
-      try {
-        if (u) fold(u.ex, judge.fold(u.ex, u.judgement));
-      } catch (error) {
-        foldFailure = { error };
-        const waiters = roomWaiters;
-        roomWaiters = [];
-        for (const w of waiters) w();
-        throw error;
-      }
-    }
-    if (foldedCount === from || !roomWaiters.length) return;
-    const waiters = roomWaiters;
-    roomWaiters = [];
-    for (const w of waiters) w();
-  };
-  const foldRoom = () => new Promise<void>((resolve) => roomWaiters.push(resolve));
+  // (An entry undefined: its task failed, and so does the run.)
+  const order = new FoldOrder<{ readonly ex: Exchange; readonly judgement: Judgement }>((u) => fold(u.ex, judge.fold(u.ex, u.judgement)));
   const sendAndJudgeAhead = async (spec: ExchangeSpec) => {
-    const seq = sentCount++;
+    const seq = order.begin();
     let entry: { readonly ex: Exchange; readonly judgement: Judgement } | undefined;
     let whole = true;
     try {
@@ -550,13 +576,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       entry = { ex: whole ? ex : foldedPart(ex), judgement };
       if ((ex.response?.body.length ?? 0) >= LARGE_BODY_BYTES) collectGarbage();
     } finally {
-      unfolded.set(seq, entry);
-      foldInOrder();
+      order.settle(seq, entry);
     }
-    while (foldedCount <= seq && (whole || unfolded.size > MAX_UNFOLDED)) {
-      await foldRoom();
-      if (foldFailure) throw foldFailure.error;
-    }
+    await order.turn(seq, whole);
   };
   const sendAndJudge = options.judgeWorker && options.jobs! > 0 ? sendAndJudgeInTurn : sendAndJudgeAhead;
   let shrunk: Awaited<ReturnType<Generation['shrinkFailures']>> | undefined;
