@@ -4,7 +4,7 @@
 // held full here (maxLearned: 0), so the scope's own table is what masks.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../lib/http/exchange.js';
-import { Redactor } from '../lib/reporting/redact.js';
+import { MAX_SHOWN_TEXT, Redactor } from '../lib/reporting/redact.js';
 
 /** 70 000 letters and digits, none repeating a short period (a pseudo-random walk). */
 function longValue(): string {
@@ -48,5 +48,30 @@ describe('a learned value of 70 000 characters', () => {
     const scope = new Redactor({ showPersonalData: false, secrets: [], maxLearned: 0 }).scope();
     scope.learnExchange(exchange);
     expect(scope.text(`a short text ${VALUE.slice(0, 40)}`)).toBe(`a short text ${VALUE.slice(0, 40)}`);
+  });
+});
+
+// A finding quoting a value longer than the window a head is redacted in (REDACTED_WINDOW) shows the
+// value's redacted head. A secret of short words (none masked alone) that starts in that window and
+// goes on past it was not matched whole there: its first 256 Ki characters were shown.
+describe('a configured secret of short words that a finding quotes past the redacted window', () => {
+  const words = (n: number, from: number) => Array.from({ length: n }, (_, i) => `w${(from + i * 7919) % 100_000}`).join(' ');
+  const LONG = words(60_000, 0); // about 413 000 characters
+  const CROSSING = words(15_000, 3); // about 103 000 characters: from the shown part past the window
+
+  it('is not shown when the quoted value is the secret itself', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [LONG] });
+    const line = r.findingLine(`expected an integer, got "${LONG}"`);
+    expect([line.includes(LONG.slice(0, 40)), line.includes(LONG.slice(100_000, 100_040)), line.startsWith('expected an integer, got "'), line.includes(`(${LONG.length} characters; the rest not shown)`)])
+      .toEqual([false, false, true, true]);
+  });
+
+  it('is not shown when it starts in the window and ends past it, in another case; the text before it is', () => {
+    const r = new Redactor({ showPersonalData: false, secrets: [CROSSING] });
+    const before = 'plain words before the secret '.repeat(Math.ceil(MAX_SHOWN_TEXT / 30)).slice(0, MAX_SHOWN_TEXT - 5_000);
+    const value = `${before}${CROSSING.toUpperCase()} and more after it`;
+    const shown = r.findingValue(value, undefined);
+    expect([shown.includes(CROSSING.slice(0, 40).toUpperCase()), shown.includes(CROSSING.slice(0, 40)), shown.includes(before.slice(0, 60)), shown.includes(`(${value.length} characters; the rest not shown)`)])
+      .toEqual([false, false, true, true]);
   });
 });

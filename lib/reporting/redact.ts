@@ -447,6 +447,12 @@ class SecretTable {
   get empty(): boolean {
     return this.spelled.size === 0 && this.long.length === 0;
   }
+
+  /** The values and spellings longer than `length` (those a cut's end is not checked against). */
+  *longerThan(length: number): Generator<string> {
+    for (const needle of this.spelled.keys()) if (needle.length > length) yield needle;
+    for (const l of this.long) if (l.value.length > length) yield canonicalValue(l.value);
+  }
 }
 
 interface Shared {
@@ -1632,7 +1638,28 @@ export class Redactor {
    *  head of an answer kept cut is (cut's `head`), then `separator` and how long it is: a text too long
    *  to redact whole (a client's body of 4 MiB, redacted whole, took the proxy's report to 760 MB). */
   head(text: string, separator: string): string {
-    return `${this.cut(text.slice(0, REDACTED_WINDOW), MAX_SHOWN_TEXT, true).text}${separator}… (${text.length} characters; the rest not shown)`;
+    return `${this.cut(text.slice(0, this.windowEnd(text)), MAX_SHOWN_TEXT, true).text}${separator}… (${text.length} characters; the rest not shown)`;
+  }
+
+  /** Where head() stops reading `text`: at REDACTED_WINDOW, or before a spelled secret longer than
+   *  MAX_PREFIX_CHECKED that starts in that window and goes on past it (its first MAX_PREFIX_CHECKED
+   *  characters, letters in either case). Such a secret is masked where it stands whole, and a cut's
+   *  end is checked against shorter ones only: a configured value of 60 000 short words had its first
+   *  256 Ki characters shown. */
+  private windowEnd(text: string): number {
+    let end = Math.min(text.length, REDACTED_WINDOW);
+    let folded: string | undefined;
+    const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+    for (const t of tables) {
+      for (const needle of t.longerThan(MAX_PREFIX_CHECKED)) {
+        folded ??= text.slice(0, end).toLowerCase();
+        const start = needle.slice(0, MAX_PREFIX_CHECKED);
+        for (let at = folded.indexOf(start); at >= 0 && at < end; at = folded.indexOf(start, at + 1)) {
+          if (at + needle.length > end) { end = at; break; }
+        }
+      }
+    }
+    return end;
   }
 
   /**
