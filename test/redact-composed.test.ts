@@ -60,4 +60,25 @@ describe('a personal value in composed and decomposed spellings', () => {
       expect(learned(name).text(`note: ${name} called`)).toBe('note: «secret: words» called');
     }
   });
+
+  // İ folds to itself (its lower case is two characters) and I + U+0307 to i + U+0307; Σ at a word's
+  // end lower-cases to ς in a whole value, to σ a character at a time; a Korean name written
+  // decomposed (macOS) is jamo, no combining marks; a soft hyphen or a grapheme joiner is invisible,
+  // left out of a text but had been kept in the value learned. Each was shown in some spelling.
+  const SPELLED: Record<string, string> = {
+    'İ composed and decomposed': 'İlker Çağlayan',
+    'a final sigma': 'ΟΔΥΣΣΕΥΣ Παππάς',
+    'Hangul syllables and their jamo': '홍길동 김철수',
+    'a soft hyphen': 'Ste\u00adphanie Müller',
+    'a grapheme joiner between a letter and its accent': 'Zoe\u034f\u0301 Lamarque',
+  };
+  for (const [what, name] of Object.entries(SPELLED)) {
+    it(`learned in any spelling, masks every other: ${what}`, () => {
+      const spellings = [name, name.normalize('NFC'), nfd(name), name.replace(/[\u00ad\u034f]/g, ''), name.toLowerCase(), name.toUpperCase(), nfd(name.toUpperCase())];
+      for (const learnedAs of spellings) {
+        const r = learned(learnedAs);
+        expect(spellings.map((shown) => r.text(`note: ${shown} called`))).toEqual(spellings.map(() => 'note: «secret: words» called'));
+      }
+    });
+  }
 });

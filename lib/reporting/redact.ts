@@ -60,7 +60,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, HEX_SEPARATOR, HEX_SEPARATORS, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, foldedText, HEX_SEPARATOR, HEX_SEPARATORS, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -1157,7 +1157,7 @@ export class Redactor {
         if (escaped) readings.push(escaped);
         for (const r of readings) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
         if (s.folds) {
-          folded ??= canonicalValue(text);
+          folded ??= foldedText(text); // at the text's places
           for (const i of occurrences(folded, needle)) if (!s.whole || standsWhole(folded, i, needle.length)) ranges.push([i, i + needle.length, s.marker]);
         }
         if (s.whole) continue;

@@ -36,14 +36,37 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
 const HTML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));?|&([A-Za-z]+);|&(amp|AMP|lt|LT|gt|GT|quot|QUOT)(?![A-Za-z0-9=])/y;
 const UTF8 = new TextDecoder('utf-8');
 /** Characters a reader does not see: zero-width space, joiners, word joiner, soft hyphen, BOM, and the like. */
-const INVISIBLE = /^[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]$/;
+const INVISIBLE_CLASS = '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]';
+const INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`);
+/** INVISIBLE anywhere in a text, and every one of them. */
+const INVISIBLE_ANY = new RegExp(INVISIBLE_CLASS);
+const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'g');
 
 /** Lower case, one code unit for one: characters whose lower case is longer stay as they are, so the
  *  index map stays one to one. */
 const fold = (c: string): string => {
+  if (c === FINAL_SIGMA) return SIGMA;
   const l = c.toLowerCase();
   return l.length === c.length ? l : c;
 };
+/** Greek small final sigma folds to sigma (Unicode case folding, CaseFolding.txt): toLowerCase() of a
+ *  whole value writes ς at a word's end, a character at a time σ. */
+const FINAL_SIGMA = '\u03c2';
+const SIGMA = '\u03c3';
+
+/** A character and its combining marks composed (NFC), then folded. i + U+0307 (+ marks) is İ folded
+ *  (İ folds to itself: its lower case is two characters) and is composed back to İ, so that İ written
+ *  composed and decomposed are one text. */
+function composedCluster(cluster: string): string {
+  let nfc = cluster.normalize('NFC');
+  if (cluster.charCodeAt(0) === 0x69 && cluster.includes('\u0307')) {
+    const dotted = `I${cluster.slice(1)}`.normalize('NFC');
+    if (dotted.charCodeAt(0) === 0x130) nfc = dotted;
+  }
+  let out = '';
+  for (let k = 0; k < nfc.length; k++) out += fold(nfc[k]!);
+  return out;
+}
 
 /** XML character and entity references decoded (an element's character data). */
 export const decodeXmlReferences = (s: string): string =>
@@ -101,10 +124,12 @@ export function canonical(s: string): CanonicalText {
   return MARK.test(c.text) ? composed(c) : c;
 }
 
-/** A combining mark (a diacritic written as a character of its own: e + U+0308 for ë). */
-const MARK = /\p{M}/u;
-/** A character and the combining marks after it. */
-const CLUSTER = /\P{M}\p{M}+/gu;
+/** A combining mark (a diacritic written as a character of its own: e + U+0308 for ë), or a Hangul
+ *  vowel or final consonant jamo (a syllable written decomposed, as macOS writes Korean: 가 as
+ *  U+1100 U+1161). */
+const MARK = /[\p{M}\u1160-\u11ff]/u;
+/** A character and the combining marks (or jamo) after it. */
+const CLUSTER = /\P{M}[\p{M}\u1160-\u11ff]+/gu;
 
 /** `c` with each character and its combining marks in their composed form (Unicode NFC, canonical
  *  equivalence): "Zoë" written decomposed (macOS file names, some keyboards and libraries write it so)
@@ -119,7 +144,7 @@ function composed(c: CanonicalText): CanonicalText {
     for (; at < end; at++) { parts.push(t[at]!); from.push(c.from[at]!); to.push(c.to[at]!); }
   };
   for (const m of t.matchAll(CLUSTER)) {
-    const nfc = m[0].normalize('NFC');
+    const nfc = composedCluster(m[0]);
     if (nfc === m[0]) continue;
     keep(m.index);
     const end = m.index + m[0].length;
@@ -194,19 +219,27 @@ function canonicalPass(s: string): CanonicalText {
   return { text: out.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
 }
 
+/** `text` with its letters lower-cased one code unit for one, as canonical() folds them: each character
+ *  at its place (canonicalValue also leaves out and composes). */
+export function foldedText(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower.includes(FINAL_SIGMA) ? lower.replaceAll(FINAL_SIGMA, SIGMA) : lower;
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += fold(text[i]!);
+  return out;
+}
+
 /** The canonical form of a secret's value: what canonical() makes of any spelling of it (letters
  *  lower-cased one code unit for one; the common case, where lower-casing keeps the length, at once). */
 export function canonicalValue(value: string): string {
-  const lower = value.toLowerCase();
-  let out = lower;
-  if (lower.length !== value.length) {
-    out = '';
-    for (let i = 0; i < value.length; i++) out += fold(value[i]!);
-  }
+  let out = foldedText(value);
+  // Invisible characters left out, as canonical() leaves them out of a text: a first name learned with
+  // a soft hyphen in it (Ste\u00adphanie) matched no spelling of itself and was shown whole.
+  if (INVISIBLE_ANY.test(out)) out = out.replace(INVISIBLE_ALL, '');
   // Folded, then composed cluster by cluster, as canonical() makes a text: composed first, a value
   // spelled as it is learned did not match itself (İ written I + U+0307 folds to i + U+0307, which
   // composes to nothing; composed first it is İ, which folds to itself).
-  return MARK.test(out) ? out.replace(CLUSTER, (c) => c.normalize('NFC')) : out;
+  return MARK.test(out) ? out.replace(CLUSTER, composedCluster) : out;
 }
 
 /**
