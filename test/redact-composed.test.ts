@@ -82,3 +82,35 @@ describe('a personal value in composed and decomposed spellings', () => {
     });
   }
 });
+
+// A reader reads 𝐉𝐨𝐡𝐚𝐧𝐧𝐚, Ⓙⓞⓗⓐⓝⓝⓐ and ᴶᵒʰᵃⁿⁿᵃ as Johanna (Unicode compatibility equivalence, UAX #15:
+// NFKC); full-width forms were read so, these were shown whole. Letters spaced out and look-alike
+// letters of other scripts (UTS #39 confusables) are other texts, shown as sent.
+describe('a learned value echoed in compatibility forms', () => {
+  const mapped = (s: string, upper: number, lower: number, digit?: number) => [...s].map((ch) => {
+    const k = ch.charCodeAt(0);
+    if (k >= 65 && k <= 90) return String.fromCodePoint(upper + k - 65);
+    if (k >= 97 && k <= 122) return String.fromCodePoint(lower + k - 97);
+    if (digit !== undefined && k >= 48 && k <= 57) return String.fromCodePoint(digit + k - 48);
+    return ch;
+  }).join('');
+  const FORMS: Record<string, (s: string) => string> = {
+    'mathematical bold letters': (s) => mapped(s, 0x1d400, 0x1d41a, 0x1d7ce),
+    'mathematical sans-serif letters': (s) => mapped(s, 0x1d5a0, 0x1d5ba, 0x1d7e2),
+    'circled letters': (s) => mapped(s, 0x24b6, 0x24d0),
+    'the ligature ﬁ': (s) => s.replace('fi', '\ufb01'),
+  };
+  const NAME = 'Josefine Berglund';
+
+  for (const [form, spell] of Object.entries(FORMS)) {
+    it(`masks a personal value spelled with ${form}`, () => {
+      expect(spell(NAME)).not.toBe(NAME);
+      expect(learned(NAME).text(`note: ${spell(NAME)} called`)).toBe('note: «secret: words» called');
+    });
+  }
+
+  it('shows other text in those forms as sent', () => {
+    const other = `${FORMS['mathematical bold letters']!('Hello World')} ${FORMS['circled letters']!('Greetings')} \ufb01ne`;
+    expect(learned(NAME).text(`note: ${other}`)).toBe(`note: ${other}`);
+  });
+});

@@ -416,6 +416,8 @@ export function quotedPrintable(c: CanonicalText, original: string): CanonicalTe
 /** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
  *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
  *  ideographic space. */
+/** A character beyond ASCII. */
+const NOT_ASCII_CHAR = /[^\0-\x7f]/;
 const ESCAPED_SIGN = /\\(?:x[0-9a-f]{2}|u\{[0-9a-f]|[0-9a-f])|[\uff01-\uff5e\u3000]/;
 /** An escape at a backslash: \xHH, \u{H…}, or CSS's 1 to 6 hex digits and the one whitespace that
  *  may end them (a canonical text: hex digits in lower case). */
@@ -424,14 +426,16 @@ const ESCAPE_AT = /\\(?:x([0-9a-f]{2})|u\{([0-9a-f]{1,6})\}|([0-9a-f]{1,6})(?:\r
 /**
  * The canonical text `c` read as a program or a style sheet reads it: \xHH, \u{H} and CSS escapes
  * decoded (a run of \xHH as UTF-8 bytes when they are UTF-8, else each as a character, as JavaScript
- * reads it), full-width forms read as the ASCII they stand for; every character still mapped to the
+ * reads it), compatibility forms (full-width, mathematical, circled, ligatures: NFKC) read as the
+ * characters they stand for; every character still mapped to the
  * range of the original text it came from. Undefined when the text shows none of them: a text is
  * read so only on the output path, where a learned secret may be spelled so (canonical() stays as
  * it is: the learner reads values with it).
  */
 export function escapedReading(c: CanonicalText): CanonicalText | undefined {
   const t = c.text;
-  if (!ESCAPED_SIGN.test(t)) return undefined;
+  const compatible = NOT_ASCII_CHAR.test(t) && t.normalize('NFKC') !== t;
+  if (!compatible && !ESCAPED_SIGN.test(t)) return undefined;
   const out: string[] = [];
   const from: number[] = [];
   const to: number[] = [];
@@ -442,6 +446,13 @@ export function escapedReading(c: CanonicalText): CanonicalText | undefined {
   for (let i = 0; i < t.length;) {
     const ch = t.charCodeAt(i);
     if ((ch >= 0xff01 && ch <= 0xff5e) || ch === 0x3000) { put(ch === 0x3000 ? ' ' : String.fromCharCode(ch - 0xfee0), i, i + 1); i++; continue; }
+    if (compatible && ch >= 0x80) {
+      // A compatibility form (UAX #15: mathematical letters, circled or superscript ones, ligatures)
+      // read as the characters it stands for, as NFKC reads it: 𝐉𝐨𝐡𝐧 as John.
+      const one = String.fromCodePoint(t.codePointAt(i)!);
+      const read = one.normalize('NFKC');
+      if (read !== one && !MARK.test(one)) { put(read, i, i + one.length); i += one.length; continue; }
+    }
     if (ch === 0x5c) {
       ESCAPE_AT.lastIndex = i;
       const m = ESCAPE_AT.exec(t);
