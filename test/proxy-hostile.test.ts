@@ -68,6 +68,46 @@ describe('--proxy in front of a target whose answers Node will not relay', () =>
   });
 });
 
+/** Answers that end at their head (a 204, any answer to HEAD: RFC 9112 6.3) with bytes after it in
+ *  the same write that are no answer: Node's parser fails on them only after it has given the head. */
+const BODILESS: Record<string, { method: 'POST' | 'HEAD'; answer: string; of: string }> = {
+  '204-length': { method: 'POST', answer: 'HTTP/1.1 204 No Content\r\ncontent-length: 5\r\n\r\nhello', of: '204' },
+  '204-chunked': { method: 'POST', answer: 'HTTP/1.1 204 No Content\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n', of: '204' },
+  'head-body': { method: 'HEAD', answer: 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\nhello', of: 'answer to HEAD' },
+};
+
+describe('--proxy in front of a target that sends bytes after an answer that has no body', () => {
+  let target: RawTarget;
+  beforeAll(async () => { target = await startRawTarget((r) => BODILESS[r.headers['x-answer'] ?? '']?.answer ?? JSON_OK); });
+  afterAll(async () => { await target.close(); });
+
+  it('answers each with a 502 naming the cause, not a cut connection, keeps serving, and judges each as the target\'s fault', async () => {
+    const dir = mkdtempSync(join(work, 'bodiless-'));
+    const s = servingProgram('cli/main', [...LEAN, '--proxy', '0', '--base-url', target.url, '--report-dir', dir]);
+    try {
+      const url = await s.url;
+      for (const [name, { method, of }] of Object.entries(BODILESS)) {
+        const r = await fetch(`${url}/supportstateuser`, { method, headers: { 'x-answer': name } });
+        const body = await r.text();
+        expect([name, r.status, r.statusText], s.output()).toEqual([name, 502, 'Bad Gateway']);
+        // One line naming the cause; the answer to a HEAD has none (no body), its exchange judged names it.
+        const cause = `bytes came after the head of its ${of}, which has no body \\(RFC 9112 6\\.3\\)`;
+        expect(body).toMatch(method === 'HEAD' ? /^$/ : new RegExp(`^conformance proxy: the answer of 127\\.0\\.0\\.1:\\d+ is not HTTP/1\\.1 that can be read \\(HPE_\\w+\\): ${cause}\\n$`));
+        const after = await post(url);
+        expect([after.status, await after.text()]).toEqual([200, '{}']);
+      }
+      expect(await stopped(s)).toBe(1);
+      expect(s.output()).not.toMatch(/internal error/);
+      const summary = summaryOf(dir);
+      expect(summary.counts.exchanges.bySource).toEqual({ proxy: 2 * Object.keys(BODILESS).length });
+      const failed = summary.checks.filter((c) => c.status === 'failed').map((c) => c.message).join('\n');
+      expect(failed).toMatch(/no response: the answer of 127\.0\.0\.1:\d+ is not HTTP\/1\.1 that can be read \(HPE_\w+\): bytes came after the head of its (204|answer to HEAD), which has no body/);
+    } finally {
+      s.child.kill('SIGKILL');
+    }
+  });
+});
+
 describe('--proxy forwards every request framed exactly as it came, or refuses it with 400', () => {
   let target: RawTarget;
   beforeAll(async () => { target = await startRawTarget(() => JSON_OK); });

@@ -852,6 +852,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // begun; the exchange is judged as the target's fault; the proxy goes on serving.
     let failed = false;
     let answered = false;
+    /** The answer with no body whose head is held to its end ('204', 'answer to HEAD': see 'response'), named in a parse error's cause. */
+    let heldBodiless: string | undefined;
     const relayFailed = (cause: string) => {
       if (failed || finished) return;
       failed = true;
@@ -887,7 +889,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         done({});
         return;
       }
-      const error = transportError(e, options.target);
+      const parsed = transportError(e, options.target);
+      const error = heldBodiless !== undefined && e.code?.startsWith('HPE_') ? { ...parsed, message: `${parsed.message}: bytes came after the head of its ${heldBodiless}, which has no body (RFC 9112 6.3)` } : parsed;
       if (!res.headersSent) {
         const status = error.kind === 'headers-timeout' ? 504 : 502;
         res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
@@ -988,19 +991,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // no body (a HEAD's answer announces its GET's trailers), a Content-Length, or to an HTTP/1.0
       // client. There it announces nothing that can come, and is left out rather than a 502 given.
       const chunked = !bodiless && back.length === undefined && res.useChunkedEncodingByDefault;
-      try {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, (chunked || !back.trailer ? back.headers : without(back.headers, 'trailer')) as unknown as OutgoingHttpHeaders);
-      } catch (e) {
-        answer.resume();
-        relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
-        return;
-      }
+      const writeHead = (): boolean => {
+        try {
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, (chunked || !back.trailer ? back.headers : without(back.headers, 'trailer')) as unknown as OutgoingHttpHeaders);
+          return true;
+        } catch (e) {
+          answer.resume();
+          relayFailed(relayCause(target.host, 'its status line or headers are not ones Node can write', e, answer));
+          return false;
+        }
+      };
+      // A bodiless answer's head is held to its end: bytes after it in the same read fail the parse
+      // only after this event, and a head already written left the client a cut connection, not a 502.
+      if (bodiless) heldBodiless = method === 'HEAD' ? 'answer to HEAD' : String(answer.statusCode);
+      else if (!writeHead()) return;
       // A copy for the judge, and how much came, only for an exchange that is copied: one listener per chunk.
       let received = 0;
       if (copy) answer.on('data', (chunk: Buffer) => { copy.add(chunk); received += chunk.length; });
       // The body, then the trailers the target sent after it (a checksum, a status), as they came.
       const relayed = relayGathered(answer, res);
       answer.on('end', () => {
+        if (heldBodiless !== undefined) {
+          // (Ended another way meanwhile: its parse failed, or its client's body did.)
+          if (finished || failed || !writeHead()) return;
+          heldBodiless = undefined;
+        }
         relayed.flush();
         try {
           if (answer.rawTrailers.length) res.addTrailers([...rawPairs(answer.rawTrailers)] as [string, string][]);
