@@ -114,3 +114,37 @@ describe('a learned value echoed in compatibility forms', () => {
     expect(learned(NAME).text(`note: ${other}`)).toBe(`note: ${other}`);
   });
 });
+
+// Characters a reader does not see, after each letter: Unicode's default-ignorable code points (the
+// supplementary variation selectors, tag characters, musical format controls) and the interlinear
+// annotation marks were kept by the canonical reading (its list stopped at U+FEFF, and an astral one
+// was tested as two halves), so such a value was shown whole. A generic combining mark that composes
+// with nothing (a stroke, a line below or above, an enclosing circle) is drawn over its letter and
+// read as the letter. An accent on every letter makes other letters (ó is not o), shown as sent, as
+// a name without its accents is.
+describe('a learned value with a character after each letter', () => {
+  const NAME = 'Johanna Berglund';
+  const after = (mark: string) => NAME.replace(/[A-Za-z]/g, (ch) => `${ch}${mark}`);
+  const HIDDEN: Record<string, string> = {
+    'a supplementary variation selector (U+E0101)': '\u{e0101}',
+    'a tag space (U+E0020)': '\u{e0020}',
+    'a tag letter (U+E0041)': '\u{e0041}',
+    'a musical format control (U+1D175)': '\u{1d175}',
+    'an interlinear annotation terminator (U+FFFB)': '\ufffb',
+    'a long stroke overlay (U+0336)': '\u0336',
+    'a low line (U+0332)': '\u0332',
+    'an overline (U+0305)': '\u0305',
+    'an enclosing circle (U+20DD)': '\u20dd',
+  };
+  for (const [what, mark] of Object.entries(HIDDEN)) {
+    it(`masks it with ${what} after each letter, learned plain or so written`, () => {
+      expect(learned(NAME).text(`note: ${after(mark)} called`)).toBe('note: «secret: words» called');
+      expect(learned(after(mark)).text(`note: ${NAME} called`)).toBe('note: «secret: words» called');
+    });
+  }
+
+  it('shows it with an accent that composes on every letter as sent: other letters', () => {
+    const accented = 'Jóhánná Bérglúnd';
+    expect(learned(NAME).text(`note: ${accented} called`)).toBe(`note: ${accented} called`);
+  });
+});

@@ -36,11 +36,14 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
 const HTML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));?|&([A-Za-z]+);|&(amp|AMP|lt|LT|gt|GT|quot|QUOT)(?![A-Za-z0-9=])/y;
 const UTF8 = new TextDecoder('utf-8');
 /** Characters a reader does not see: zero-width space, joiners, word joiner, soft hyphen, BOM, and the like. */
-const INVISIBLE_CLASS = '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]';
-const INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`);
+// Unicode's default-ignorable code points (shown as nothing: variation selectors, tag characters, the
+// musical and shorthand format controls, joiners, fillers, bidi controls), and the interlinear
+// annotation marks; a secret with U+E0101 after each letter was shown whole.
+const INVISIBLE_CLASS = '[\\p{Default_Ignorable_Code_Point}\\ufff9-\\ufffb]';
+const INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`, 'u');
 /** INVISIBLE anywhere in a text, and every one of them. */
-const INVISIBLE_ANY = new RegExp(INVISIBLE_CLASS);
-const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'g');
+const INVISIBLE_ANY = new RegExp(INVISIBLE_CLASS, 'u');
+const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'gu');
 
 /** Lower case, one code unit for one: characters whose lower case is longer stay as they are, so the
  *  index map stays one to one. */
@@ -56,7 +59,8 @@ const SIGMA = '\u03c3';
 
 /** A character and its combining marks composed (NFC), then folded. i + U+0307 (+ marks) is İ folded
  *  (İ folds to itself: its lower case is two characters) and is composed back to İ, so that İ written
- *  composed and decomposed are one text. */
+ *  composed and decomposed are one text. A generic diacritic that composes with nothing is left out
+ *  (DRAWN_OVER). */
 function composedCluster(cluster: string): string {
   let nfc = cluster.normalize('NFC');
   if (cluster.charCodeAt(0) === 0x69 && cluster.includes('\u0307')) {
@@ -64,9 +68,16 @@ function composedCluster(cluster: string): string {
     if (dotted.charCodeAt(0) === 0x130) nfc = dotted;
   }
   let out = '';
-  for (let k = 0; k < nfc.length; k++) out += fold(nfc[k]!);
+  for (let k = 0; k < nfc.length; k++) if (!DRAWN_OVER.test(nfc[k]!)) out += fold(nfc[k]!);
   return out;
 }
+
+/** The generic combining marks (the Combining Diacritical Marks blocks, for any script, and those for
+ *  symbols). One left after NFC composes with nothing: it is drawn over or under its letter (a stroke,
+ *  a line below or above, an enclosing circle), and a reader reads the letter (Z̶q̶9̶ is Zq9; a value
+ *  struck through on every letter was shown whole). A mark that composes makes another letter (ë is
+ *  not e), and a script's own marks (Devanagari's vowel signs) are its letters: both kept. */
+const DRAWN_OVER = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
 
 /** XML character and entity references decoded (an element's character data). */
 export const decodeXmlReferences = (s: string): string =>
@@ -212,8 +223,10 @@ function canonicalPass(s: string): CanonicalText {
       push(decoded[0], i, i + decoded[1]);
       i += decoded[1];
     } else {
-      push(s[i]!, i, i + 1);
-      i++;
+      // A whole character: an astral one (U+E0101, invisible) is tested as one, not as two halves.
+      const one = String.fromCodePoint(s.codePointAt(i)!);
+      push(one, i, i + one.length);
+      i += one.length;
     }
   }
   return { text: out.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
