@@ -1,6 +1,6 @@
 // A secret learned in one exchange and echoed by another in an encoding a program or a person undoes:
 // hex byte by byte (spaces, colons, dashes, \x), hex of its UTF-16 bytes, CSS and JavaScript escapes, full-width letters, base32 (in capitals,
-// in groups with spaces or dashes, or in lower case), base64 of its UTF-16LE bytes, base64 in groups of
+// in groups with spaces or dashes, or in lower case), base64 of its UTF-16LE or UTF-16BE bytes (Java's, a byte-order mark first), base64 in groups of
 // four, or fused to letters. Each is masked, whole and nothing around it; the same spellings of values
 // nothing learned, a near miss, long lower-case words that are base32 as written, and a short learned
 // value inside a word are shown exactly.

@@ -547,13 +547,28 @@ export function utf16Base64Text(token: string, max: number): string | undefined 
   if (decoded === undefined) return undefined;
   const { bytes, cut } = decoded;
   if (bytes.length % 2 !== 0 && !cut) return undefined;
-  // Most code units of a text below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic): a high byte under
-  // 8. Bytes that are none (any word that looks like base64 decodes to some) are not read further.
-  let low = 0;
-  for (let k = 1; k < bytes.length; k += 2) if (bytes[k]! < 8) low++;
-  if (2 * low < bytes.length >> 1) return undefined;
-  const text = bytes.subarray(0, bytes.length - (bytes.length % 2)).toString('utf16le');
-  return text.length > 0 && !LONE_SURROGATE.test(cut ? text.slice(0, -1) : text) ? text : undefined;
+  const text = utf16Text(bytes);
+  return text !== undefined && text.length > 0 && !LONE_SURROGATE.test(cut ? text.slice(0, -1) : text) ? text : undefined;
+}
+
+/** The whole code units of `bytes` as UTF-16 text, little-endian (.NET's, Windows') or big-endian
+ *  (Java's "UTF-16", with or without its byte-order mark), whichever most code units read as a text
+ *  below U+0800 in (Latin, Greek, Cyrillic, Hebrew, Arabic: a high byte under 8); undefined when
+ *  neither does (any word that looks like base64 decodes to some bytes). */
+function utf16Text(bytes: Buffer): string | undefined {
+  const units = bytes.length >> 1;
+  if (units === 0) return undefined;
+  let lowOdd = 0;
+  let lowEven = 0;
+  for (let k = 0; k < 2 * units; k += 2) {
+    if (bytes[k + 1]! < 8) lowOdd++;
+    if (bytes[k]! < 8) lowEven++;
+  }
+  const little = bytes[0] === 0xff && bytes[1] === 0xfe ? true : bytes[0] === 0xfe && bytes[1] === 0xff ? false
+    : 2 * lowOdd >= units ? lowOdd >= lowEven : 2 * lowEven >= units ? false : undefined;
+  if (little === undefined) return undefined;
+  const whole = bytes.subarray(0, 2 * units);
+  return little ? whole.toString('utf16le') : Buffer.from(whole).swap16().toString('utf16le');
 }
 
 /** Whether decoded bytes read as text: no control character but tab and line breaks, none that
@@ -580,17 +595,12 @@ function utf8Text(bytes: Buffer): { readonly text: string; readonly unit: 1 } | 
 }
 
 /** Whether a byte of text decoded from an encoding's end reads as UTF-8 text (a character cut at the
- *  end left out) or else as UTF-16LE text (most code units below U+0800, as utf16Base64Text reads
- *  it); the text, or undefined. */
+ *  end left out) or else as UTF-16 text (utf16Text); the text, or undefined. */
 function bytesAsText(bytes: Buffer): { readonly text: string; readonly unit: 1 | 2 } | undefined {
   const utf8 = utf8Text(bytes);
   if (utf8) return utf8;
-  const units = bytes.length >> 1;
-  let low = 0;
-  for (let k = 1; k < 2 * units; k += 2) if (bytes[k]! < 8) low++;
-  if (units === 0 || 2 * low < units) return undefined;
-  const text = bytes.subarray(0, 2 * units).toString('utf16le');
-  return readsAsText(text) && !LONE_SURROGATE.test(text.slice(0, -1)) ? { text, unit: 2 } : undefined;
+  const text = utf16Text(bytes);
+  return text !== undefined && readsAsText(text) && !LONE_SURROGATE.test(text.slice(0, -1)) ? { text, unit: 2 } : undefined;
 }
 
 /** `decoded` (bytes as text) as a reading of canonical text `c`: each character mapped to the range of

@@ -41,6 +41,8 @@ export const spellings = (secret: string): Record<string, string> => ({
   'base32 in lower-case groups of four': groups(base32(secret)).toLowerCase(),
   'base64 of its UTF-16LE bytes': b64(Buffer.from(secret, 'utf16le')),
   'base64 of a UTF-16LE command holding it': b64(Buffer.from(command(secret), 'utf16le')),
+  'base64 of its UTF-16BE bytes': b64(Buffer.from(secret, 'utf16le').swap16()),
+  "base64 of its UTF-16BE bytes after a byte-order mark (Java's \"UTF-16\")": b64(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(secret, 'utf16le').swap16()])),
   'base64 in groups of four': groups(b64(secret)),
 });
 
@@ -71,6 +73,7 @@ const fromBase32 = (s: string): string => {
   return bytesText(bytes);
 };
 const fromBase64 = (s: string, coding: BufferEncoding): string => Buffer.from(s.replace(/\s+/g, ''), 'base64').toString(coding);
+const fromBase64Be = (s: string): string => { const b = Buffer.from(s.replace(/\s+/g, ''), 'base64'); return Buffer.from(b.subarray(0, b.length - (b.length % 2))).swap16().toString('utf16le'); };
 const points = (s: string, pattern: RegExp): string => [...s.matchAll(pattern)].map((m) => String.fromCodePoint(parseInt(m[1]!, 16))).join('');
 
 /** What a reader decodes of a piece (the start) of each spelling, by the spelling's name. */
@@ -92,6 +95,8 @@ export const decoders: Readonly<Record<string, (piece: string) => string>> = {
   'base32 in lower-case groups of four': (p) => fromBase32(p.replace(/ /g, '')),
   'base64 of its UTF-16LE bytes': (p) => fromBase64(p, 'utf16le'),
   'base64 of a UTF-16LE command holding it': (p) => fromBase64(p, 'utf16le'),
+  'base64 of its UTF-16BE bytes': (p) => fromBase64Be(p),
+  "base64 of its UTF-16BE bytes after a byte-order mark (Java's \"UTF-16\")": (p) => fromBase64Be(p).replace(/^\ufeff/, ''),
   'base64 in groups of four': (p) => fromBase64(p, 'utf8'),
   'HTML character references': (p) => points(p, /&#x([0-9a-f]{1,6});?/gi),
   'percent-encoded bytes': (p) => bytesText(hexPairs(p.replace(/%/g, ''))),
