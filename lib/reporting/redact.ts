@@ -60,7 +60,7 @@ import { FingerprintSet, lowerAscii, type SharedFingerprints } from './fingerpri
 import { formRanges } from './form-ranges.js';
 import { joinedStrings, jsonRanges, jsonTokens, tokenAt, tokenValue, valuePieces, type JsonTokens } from './json-ranges.js';
 import { markersIn, replaceRanges, type Range, type SensitiveRange } from './sensitive-ranges.js';
-import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, escapedReading, foldedText, HEX_SEPARATOR, HEX_SEPARATORS, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
+import { base32Bytes, base32End, base32Text, base64End, base64Spellings, base64Text, canonical, canonicalValue, digitGroupsReading, escapedReading, foldedText, joinedGroups, HEX_SEPARATOR, HEX_SEPARATORS, hexDumpEnd, occurrences, quotedPrintable, readCased, readsAsText, secretSpellings, utf16Base64Text, utf8Part, withoutWhitespace, type CanonicalText } from './spellings.js';
 import { xmlRanges, xmlReading } from './xml-ranges.js';
 
 export interface RedactionPolicy {
@@ -79,6 +79,8 @@ type Kind = Sensitivity | 'secret header';
 /** Headers whose values are secret whoever set them. */
 const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'];
 
+/** A value longer than this is no phone number or postal code written in groups (fingerprint). */
+const MAX_GROUPED_LENGTH = 64;
 /** Shorter values are not searched for (see the head of this file). */
 export const MIN_SCANNED = 4;
 /** Parts of a longer value (a header's token, a cookie's value, a word of an address) searched for on
@@ -804,6 +806,12 @@ export class Redactor {
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints } = this.shared;
     if (fingerprints.fullSoFar) return;
+    // A number written in groups (+46 70 123 45 67, 753 20) also as one: it is shown compact too.
+    const first = value.charCodeAt(0);
+    if ((first === 0x2b || (first >= 0x30 && first <= 0x39)) && value.length <= MAX_GROUPED_LENGTH) {
+      const joined = joinedGroups(value);
+      if (joined !== undefined) this.fingerprint(joined, false, false);
+    }
     // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
     // than the memo's lookup and entry (and their cache misses), which spare the string path only.
     const found = asciiScan(value);
@@ -1141,6 +1149,8 @@ export class Redactor {
     const qp = quotedPrintable(c, text);
     // \xHH, \u{H}, CSS escapes (\73 ) and full-width forms read apart, only where the text shows them.
     const escaped = escapedReading(c);
+    // A number written in groups, read as one (digitGroupsReading): a phone number or postal code learned compact.
+    const digits = digitGroupsReading(c);
     let folded: string | undefined; // the text only case-folded: for secrets that contain \ & or %
     let compact: ReturnType<typeof withoutWhitespace> | undefined; // the reading without whitespace: for base64 broken into lines or groups
     // What a reader reads as one value although it is written in pieces: JSON strings joined, XML
@@ -1155,6 +1165,7 @@ export class Redactor {
         const readings = plus && (s.whole || needle.includes(' ')) ? [c, plus] : [c];
         if (qp) readings.push(qp);
         if (escaped) readings.push(escaped);
+        if (digits) readings.push(digits);
         for (const r of readings) for (const i of occurrences(r.text, needle)) if (!s.whole || standsWhole(r.text, i, needle.length)) ranges.push([r.from[i]!, r.to[i + needle.length - 1]!, s.marker]);
         if (s.folds) {
           folded ??= foldedText(text); // at the text's places
@@ -1178,6 +1189,7 @@ export class Redactor {
       this.learnedTokenRanges(c, plus, jsonOf, ranges);
       if (qp) this.learnedTokenRanges(qp, undefined, jsonOf, ranges);
       if (escaped) this.learnedTokenRanges(escaped, undefined, jsonOf, ranges);
+      if (digits) this.learnedTokenRanges(digits, undefined, jsonOf, ranges);
       // A learned token written in pieces a reader reads as one (two JSON strings, two CDATA sections,
       // split by an XML comment), as a spelled secret is (above): each piece masked with its marker.
       for (const v of (views ??= joinedReadings())) {
@@ -1584,7 +1596,8 @@ export class Redactor {
       if (word.includes('-')) {
         const joined = word.replace(/-/g, '');
         const from = at + raw.indexOf(word);
-        if (joined.length >= MIN_PART && fingerprints.has(joined)) ranges.push([r.from[from]!, r.to[from + word.length - 1]!, `«secret: ${codePointCount(joined)} chars»`]);
+        // Not where the token as written is learned whole (a date, 1990-04-12, learned also as a number in groups): its own marker says what it is.
+        if (joined.length >= MIN_PART && fingerprints.has(joined) && !fingerprints.has(word)) ranges.push([r.from[from]!, r.to[from + word.length - 1]!, `«secret: ${codePointCount(joined)} chars»`]);
       }
       const gap = pieces.length ? wrapGap(r.text, piecesEnd, at) : 0;
       // Line breaks and tabs wrap a token in many pieces; one space splits it once: prose is words a

@@ -429,6 +429,42 @@ export function quotedPrintable(c: CanonicalText, original: string): CanonicalTe
 /** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
  *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
  *  ideographic space. */
+/** A digit, a single separator a number written in groups uses (space, no-break space, dot, dash,
+ *  slash), and a digit. */
+const DIGIT_GROUPS = /[0-9][ \u00a0.\-/][0-9]/;
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isGroupSeparator = (c: number): boolean => c === 0x20 || c === 0xa0 || c === 0x2e || c === 0x2d || c === 0x2f;
+
+/** The canonical text `c` with every separator between two digits left out: a phone number or a
+ *  postal code written in groups (+46 70 123 45 67, 753 20, 070-123.45.67) read as one number, as it
+ *  is learned from a member that holds it compact (and the other way round: Redactor learns a grouped
+ *  value's digits joined too). Undefined when the text has no such separator. Output work only. */
+export function digitGroupsReading(c: CanonicalText): CanonicalText | undefined {
+  const t = c.text;
+  if (!DIGIT_GROUPS.test(t)) return undefined;
+  const out: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (i > 0 && isGroupSeparator(t.charCodeAt(i)) && isDigitCode(t.charCodeAt(i - 1)) && isDigitCode(t.charCodeAt(i + 1))) continue;
+    out.push(t[i]!);
+    from.push(c.from[i]!);
+    to.push(c.to[i]!);
+  }
+  return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+/** A value that is a number written in groups (a phone number, a postal code: digits, a single
+ *  separator between groups, a leading +), of MIN_GROUPED_DIGITS digits or more: its digits joined
+ *  (the + kept); else undefined. */
+export function joinedGroups(value: string): string | undefined {
+  if (!GROUPED_NUMBER.test(value)) return undefined;
+  const joined = value.replace(/[ \u00a0.\-/]/g, '');
+  return joined.replace('+', '').length >= MIN_GROUPED_DIGITS ? joined : undefined;
+}
+const GROUPED_NUMBER = /^\+?[0-9]+(?:[ \u00a0.\-/][0-9]+)+$/;
+const MIN_GROUPED_DIGITS = 5;
+
 /** A character beyond ASCII. */
 const NOT_ASCII_CHAR = /[^\0-\x7f]/;
 const ESCAPED_SIGN = /\\(?:x[0-9a-f]{2}|u\{[0-9a-f]|[0-9a-f])|[\uff01-\uff5e\u3000]/;

@@ -1,0 +1,48 @@
+// A phone number or a postal code is written compact or in groups (+46 70 123 45 67, 753 20, with
+// dots, dashes or slashes): a reader reads either as the same number. Learned in one form and shown in
+// another, it was shown whole: its groups are words under four characters, and its compact form one
+// word its groups were never looked up as. Now a grouped value is learned with its digits joined, and a
+// text is also read with the separators between digits left out. Not covered (stated): a number
+// written with another dialling prefix (0046 for +46) or a trunk digit in brackets (+46 (0)70): other
+// digits. Other numbers in groups are shown as sent.
+import { describe, expect, it } from 'vitest';
+import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
+import { Redactor } from '../lib/reporting/redact.js';
+
+/** A login answer holding `phone` and `postal` (personal), learned as a run learns it. */
+function learned(phone: string, postal: string): Redactor {
+  const r = new Redactor({ showPersonalData: false, secrets: [] });
+  const answer = JSON.stringify({ userName: 'u1', phoneNumber: phone, postalCode: postal });
+  const ex: Exchange = {
+    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
+    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{"userName":"u1"}' },
+    response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
+    startedAt: new Date(0).toISOString(), durationMs: 1,
+  };
+  r.learnFingerprints(ex, JSON.parse(answer) as Record<string, string>);
+  return r;
+}
+
+const PHONES = ['+46701234567', '+46 70 123 45 67', '+46 70 1234567', '+46.70.123.45.67', '+46-70-123-45-67', '+46/70/123/45/67'];
+const POSTALS = ['75320', '753 20', '753-20'];
+/** A text showing `shown`, with the part that must be masked, as one finding's line. */
+const line = (shown: string) => `expected an integer, got "${shown}" in a message`;
+
+describe('a phone number and a postal code learned in one form, shown in another', () => {
+  for (const learnedPhone of [PHONES[0]!, PHONES[1]!]) {
+    for (const learnedPostal of [POSTALS[0]!, POSTALS[1]!]) {
+      it(`learned as ${learnedPhone} and ${learnedPostal}: every other form is masked`, () => {
+        const r = learned(learnedPhone, learnedPostal);
+        for (const shown of [...PHONES, ...POSTALS]) {
+          const out = r.line(line(shown));
+          expect([shown, out.includes(shown), out.includes('«')]).toEqual([shown, false, true]);
+        }
+      });
+    }
+  }
+
+  it('shows other numbers in groups as sent', () => {
+    const r = learned(PHONES[1]!, POSTALS[1]!);
+    for (const other of ['+47 22 999 88 77', '753 21', '10 20 30 40 50 60', '2026-11-28', '1.000.000']) expect(r.line(line(other))).toBe(line(other));
+  });
+});
