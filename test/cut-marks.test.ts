@@ -51,6 +51,21 @@ describe('the start of a secret before a cut mark', () => {
     expect(r.scope().line(quoted(LONG.slice(0, 40)))).toBe(quoted('«secret: 40 chars»'));
   });
 
+  // The other marks a writer puts where it hides a value's rest (an independent review found 34 of a
+  // 40-character token shown before each), and the last characters of a configured or scope-learned
+  // secret after a mark (******Lm2X…, a value shown as head…tail).
+  it('a configured and a scope-learned secret before two dots, [...], asterisks or (truncated), and after a mark: masked, the marks kept', () => {
+    const configured = new Redactor({ showPersonalData: false, secrets: [`Bearer ${LONG}`] }).scope();
+    const scope = learned().scope();
+    scope.learnExchange(exchange(JSON.stringify({ userName: 'bob', password: PASSWORD }), {}, '{}'));
+    for (const [r, secret, k] of [[configured, LONG, 40], [scope, PASSWORD, 12]] as const) {
+      for (const mark of ['..', '[...]', '******', ' (truncated)', '[truncated]']) expect(r.line(quoted(secret.slice(0, k), mark)), mark).toBe(quoted(`«secret: ${k} chars»`, mark));
+      const tail = secret.slice(secret.length - k);
+      expect(r.line(`expected a GUID, got "******${tail}" at $.siteId`)).toBe(`expected a GUID, got "******«secret: ${k} chars»" at $.siteId`);
+      expect(r.line(`expected a GUID, got "${secret.slice(0, 6)}…${tail}" at $.siteId`)).toBe(`expected a GUID, got "«secret: 6 chars»…«secret: ${k} chars»" at $.siteId`);
+    }
+  });
+
   it('tokens learned in another exchange, echoed by this one, quoted cut (alone, joined to a word, at any length from 4): masked', () => {
     const scope = echoing(learned(), `echo ${PASSWORD} from user_${TOKEN} with ${LONG}`);
     expect(scope.line(quoted(LONG.slice(0, 40)))).toBe(quoted('«secret: 40 chars»'));
@@ -124,6 +139,8 @@ describe('the start of a secret before a cut mark', () => {
     const lines = [
       ...notes.flatMap((n) => [quoted(n.slice(0, 12)), quoted(n.slice(0, 12), '...'), quoted(n)]),
       'the answer was cut... then resumed…', 'Loading... please wait', 'see RFC 8259 … for more',
+      ...notes.flatMap((n) => [quoted(n.slice(0, 12), '******'), quoted(n.slice(0, 12), ' (truncated)'), `got "******${n.slice(-12)}"`, `got "${n.slice(0, 3)}…${n.slice(-12)}"`]),
+      'a..b ranges 1..10 and ../up', 'rated *** of *****', 'the log [...] was [truncated]',
     ];
     const changed = lines.filter((line) => scope.line(line) !== line || r.line(line) !== line || r.scope().line(line) !== line);
     expect(changed).toEqual([]);

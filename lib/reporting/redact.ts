@@ -1411,6 +1411,10 @@ export class Redactor {
       const i = m.index;
       const start = this.cutSecretStart(t, i, tables);
       if (start >= 0) ranges.push([c.from[start]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(start, i))} chars»`]);
+      // The last characters of a spelled secret after the mark (******Lm2X…, head…tail).
+      const after = i + m[0].length;
+      const end = cutSecretEnd(t, after, tables);
+      if (end > after) ranges.push([c.from[after]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(after, end))} chars»`]);
       // The end before the mark read as cut() reads a cut text's end (endReadings): a secret written
       // in hex, base32, base64 or escapes, cut there. Read also less what the mark cut of one unit
       // (an escape's start, half a byte), with dashes between groups read as spaces, and from each of
@@ -1859,8 +1863,9 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
   return out;
 }
 
-/** What marks a value cut short: an ellipsis, or three dots. */
-const CUT_MARK = /\u2026|\.\.\./;
+/** What marks a value cut short, or its rest hidden: an ellipsis, two dots or more, [...], three
+ *  asterisks or more (******), and (truncated) or [truncated] after a space or none. */
+const CUT_MARK = /\u2026|\[\.\.\.\]|\.{2,}|\*{3,}| *[([]truncated[)\]]/;
 const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
 /** Scopes listed in cutScopes before dead ones are first dropped. */
 const MIN_CUT_SCOPES = 1024;
@@ -1983,6 +1988,29 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   const after = text[i + length];
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
 };
+
+/** Where the last characters of a spelled secret (a scope's table: configured, a header's, this
+ *  scope's; MIN_SCANNED or more, its whole too) that start at `after` of canonical reading `t` end,
+ *  ending a word; `after` when none (cutPrefixRanges' other side of a mark). */
+function cutSecretEnd(t: string, after: number, tables: readonly SecretTable[]): number {
+  let end = after;
+  for (const whole of tables) {
+    for (const [needle, s] of whole.within(t.length - after).spelled) {
+      if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
+      const k = suffixAfter(t, after, needle);
+      if (k >= MIN_SCANNED && (!s.whole || k === needle.length) && !WORD.test(t[after + k] ?? ' ') && !harnessWord(t.slice(after, after + k).trim())) end = Math.max(end, after + k);
+    }
+  }
+  return end;
+}
+/** The length of the longest end of `needle` (its whole included) that `text` spells from `at`; 0 when none. */
+function suffixAfter(text: string, at: number, needle: string): number {
+  if (needle.length > MAX_PREFIX_CHECKED) return 0;
+  for (let k = Math.min(needle.length, text.length - at); k >= MIN_SCANNED; k--) {
+    if (text.charCodeAt(at) === needle.charCodeAt(needle.length - k) && text.startsWith(needle.slice(needle.length - k), at)) return k;
+  }
+  return 0;
+}
 
 /** Whether a word at `i` starts whole: not inside a longer word, nor joined to one (standsWhole's start). */
 const startsWhole = (text: string, i: number): boolean => {
