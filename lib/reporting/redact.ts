@@ -1407,13 +1407,21 @@ export class Redactor {
     // What the readings of the last end found, with that end as written: a run of marks (a body of
     // dots) has the same end before each of its marks, read once (read at each, 100 000 dots took 13 s).
     let lastEnd: { readonly written: string; readonly starts: readonly (readonly [number, string])[] } | undefined;
-    for (const m of t.matchAll(CUT_MARKS)) {
+    // Where the mark before ended: the word before a mark starts after it (dots are a token's
+    // characters, so in ab..ab..ab.. each mark's word had reached back over every mark before it, a
+    // thousand characters looked up as a token at each: 5 s for 200 000 characters).
+    let floor = 0;
+    const marks = [...t.matchAll(CUT_MARKS)];
+    for (let n = 0; n < marks.length; n++) {
+      const m = marks[n]!;
       const i = m.index;
-      const start = this.cutSecretStart(t, i, tables);
+      const start = this.cutSecretStart(t, i, tables, floor);
+      floor = i + m[0].length;
       if (start >= 0) ranges.push([c.from[start]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(start, i))} chars»`]);
       // The last characters of a spelled secret after the mark (******Lm2X…, head…tail).
       const after = i + m[0].length;
-      const end = cutSecretEnd(t, after, tables);
+      // Up to the next mark at most (a run of marks is read in time linear in it).
+      const end = cutSecretEnd(t, after, Math.min(marks[n + 1]?.index ?? t.length, after + MAX_PREFIX_CHECKED), tables);
       if (end > after) ranges.push([c.from[after]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(after, end))} chars»`]);
       // The end before the mark read as cut() reads a cut text's end (endReadings): a secret written
       // in hex, base32, base64 or escapes, cut there. Read also less what the mark cut of one unit
@@ -1446,7 +1454,7 @@ export class Redactor {
   /** Where the first characters of a known secret that end at `i` of canonical reading `t` start
    *  (cutPrefixRanges), or -1: MIN_SCANNED characters or more of a spelled one, or a word a learned
    *  one starts with (cutWordLearned). */
-  private cutSecretStart(t: string, i: number, tables: readonly SecretTable[]): number {
+  private cutSecretStart(t: string, i: number, tables: readonly SecretTable[], floor = 0): number {
     let found = -1;
     const at = (k: number): void => { found = found < 0 ? k : Math.min(found, k); };
     for (const whole of tables) {
@@ -1456,7 +1464,7 @@ export class Redactor {
         // its parts are searched for on their own.
         if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
         // Whole too: a decoded run (its padding cut) the scan did not read as the secret.
-        const k = i >= needle.length && t.startsWith(needle, i - needle.length) ? needle.length : prefixBefore(t, i, needle);
+        const k = i - floor >= needle.length && t.startsWith(needle, i - needle.length) ? needle.length : prefixBefore(t, i, needle, floor);
         if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) at(i - k);
       }
     }
@@ -1464,11 +1472,11 @@ export class Redactor {
     // The word before the mark (a space between them too), its leading . @ : - left out; and the
     // word before that, a space between them.
     const end = spacesBefore(t, i);
-    let start = wordBefore(t, end);
+    let start = wordBefore(t, end, floor);
     while (start < end && asciiTrimmed(t.charCodeAt(start))) start++;
     if (end - start < MIN_SCANNED) return found;
     const space = spacesBefore(t, start);
-    const before = space < start ? trimmed(t.slice(wordBefore(t, space), space)) : '';
+    const before = space < start && space > floor ? trimmed(t.slice(wordBefore(t, space, floor), space)) : '';
     const word = t.slice(start, end);
     const cut = learnedToken(this.shared.fingerprints, word) ? 0 : this.cutWordLearned(word, before);
     if (cut !== undefined) at(start + cut);
@@ -1931,16 +1939,18 @@ function spacesBefore(t: string, i: number): number {
   while (i > 0 && (t.charCodeAt(i - 1) === 0x20 || t.charCodeAt(i - 1) === 0x09)) i--;
   return i;
 }
-/** Where the token that ends `t[0, end)` starts (lastWordStart), MAX_PREFIX_CHECKED characters back at most. */
-const wordBefore = (t: string, end: number): number => {
-  const window = Math.max(0, end - MAX_PREFIX_CHECKED);
+/** Where the token that ends `t[0, end)` starts (lastWordStart), MAX_PREFIX_CHECKED characters back at
+ *  most, and not before `floor`. */
+const wordBefore = (t: string, end: number, floor = 0): number => {
+  const window = Math.max(floor, end - MAX_PREFIX_CHECKED);
   return window + lastWordStart(t.slice(window, end));
 };
-/** The length of the longest start of `needle`, shorter than it, that `text` spells just before `i`; 0 when none. */
-function prefixBefore(text: string, i: number, needle: string): number {
+/** The length of the longest start of `needle`, shorter than it, that `text` spells just before `i`
+ *  and after `floor`; 0 when none. */
+function prefixBefore(text: string, i: number, needle: string, floor = 0): number {
   if (needle.length > MAX_PREFIX_CHECKED) return 0;
   const first = needle.charCodeAt(0);
-  for (let k = Math.min(needle.length - 1, i); k >= MIN_SCANNED; k--) {
+  for (let k = Math.min(needle.length - 1, i - floor); k >= MIN_SCANNED; k--) {
     if (text.charCodeAt(i - k) === first && needle.startsWith(text.slice(i - k, i))) return k;
   }
   return 0;
@@ -1991,22 +2001,24 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
 
 /** Where the last characters of a spelled secret (a scope's table: configured, a header's, this
  *  scope's; MIN_SCANNED or more, its whole too) that start at `after` of canonical reading `t` end,
- *  ending a word; `after` when none (cutPrefixRanges' other side of a mark). */
-function cutSecretEnd(t: string, after: number, tables: readonly SecretTable[]): number {
+ *  ending a word, by `ceiling` at the latest; `after` when none (cutPrefixRanges' other side of a mark). */
+function cutSecretEnd(t: string, after: number, ceiling: number, tables: readonly SecretTable[]): number {
   let end = after;
+  if (ceiling - after < MIN_SCANNED) return end;
   for (const whole of tables) {
-    for (const [needle, s] of whole.within(t.length - after).spelled) {
+    for (const [needle, s] of whole.within(ceiling - after).spelled) {
       if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
-      const k = suffixAfter(t, after, needle);
+      const k = suffixAfter(t, after, ceiling, needle);
       if (k >= MIN_SCANNED && (!s.whole || k === needle.length) && !WORD.test(t[after + k] ?? ' ') && !harnessWord(t.slice(after, after + k).trim())) end = Math.max(end, after + k);
     }
   }
   return end;
 }
-/** The length of the longest end of `needle` (its whole included) that `text` spells from `at`; 0 when none. */
-function suffixAfter(text: string, at: number, needle: string): number {
+/** The length of the longest end of `needle` (its whole included) that `text` spells from `at`, by
+ *  `ceiling` at the latest; 0 when none. */
+function suffixAfter(text: string, at: number, ceiling: number, needle: string): number {
   if (needle.length > MAX_PREFIX_CHECKED) return 0;
-  for (let k = Math.min(needle.length, text.length - at); k >= MIN_SCANNED; k--) {
+  for (let k = Math.min(needle.length, ceiling - at); k >= MIN_SCANNED; k--) {
     if (text.charCodeAt(at) === needle.charCodeAt(needle.length - k) && text.startsWith(needle.slice(needle.length - k), at)) return k;
   }
   return 0;
