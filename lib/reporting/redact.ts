@@ -1414,12 +1414,12 @@ export class Redactor {
     const marks = [...t.matchAll(CUT_MARKS)];
     for (let n = 0; n < marks.length; n++) {
       const m = marks[n]!;
-      const i = m.index;
+      const i = markStart(t, m.index, floor);
       const start = this.cutSecretStart(t, i, tables, floor);
-      floor = i + m[0].length;
+      floor = m.index + m[0].length;
       if (start >= 0) ranges.push([c.from[start]!, c.to[i - 1]!, `«secret: ${codePointCount(t.slice(start, i))} chars»`]);
       // The last characters of a spelled secret after the mark (******Lm2X…, head…tail).
-      const after = i + m[0].length;
+      const after = m.index + m[0].length;
       // Up to the next mark at most (a run of marks is read in time linear in it).
       const end = cutSecretEnd(t, after, Math.min(marks[n + 1]?.index ?? t.length, after + MAX_PREFIX_CHECKED), tables);
       if (end > after) ranges.push([c.from[after]!, c.to[end - 1]!, `«secret: ${codePointCount(t.slice(after, end))} chars»`]);
@@ -1872,8 +1872,18 @@ function fitted(text: string, json: JsonTokens, ranges: readonly Range[]): Range
 }
 
 /** What marks a value cut short, or its rest hidden: an ellipsis, two dots or more, [...], three
- *  asterisks or more (******), and (truncated) or [truncated] after a space or none. */
-const CUT_MARK = /\u2026|\[\.\.\.\]|\.{2,}|\*{3,}| *[([]truncated[)\]]/;
+ *  asterisks or more (******), and (truncated) or [truncated] (the spaces before it are the mark's:
+ *  markStart; a pattern reading them took time square in a run of spaces). */
+const CUT_MARK = /\u2026|\[\.\.\.\]|\.{2,}|\*{3,}|[([]truncated[)\]]/;
+/** Where a mark found at `at` starts: before the spaces that lead a word mark ((truncated)), at most
+ *  MAX_MARK_SPACES of them and none before `floor`. */
+function markStart(t: string, at: number, floor: number): number {
+  if (t.charCodeAt(at + 1) !== 0x74) return at; // not "(truncated)"
+  let i = at;
+  while (i > floor && at - i < MAX_MARK_SPACES && t.charCodeAt(i - 1) === 0x20) i--;
+  return i;
+}
+const MAX_MARK_SPACES = 8;
 const CUT_MARKS = new RegExp(CUT_MARK.source, 'g');
 /** Scopes listed in cutScopes before dead ones are first dropped. */
 const MIN_CUT_SCOPES = 1024;
