@@ -66,6 +66,15 @@ describe('the start of a secret before a cut mark', () => {
     }
   });
 
+  // A secret's last four characters are everyday data: a year, a card's tail (an independent review
+  // found 2024 masked after ****, .. and ... beside a learned Summer2024).
+  it('the last characters of a secret after a mark: fewer than eight shown as sent', () => {
+    const scope = learned().scope();
+    scope.learnExchange(exchange(JSON.stringify({ userName: 'bob', password: 'Summer2024' }), {}, '{}'));
+    const plain = ['{"card":"************2024","years":"2019..2024","range":"2020...2024"}', 'expected "2019..2024" to match ^\\d{4}$', 'Annual report (truncated)2024'];
+    expect(plain.map((p) => scope.line(p))).toEqual(plain);
+  });
+
   it('tokens learned in another exchange, echoed by this one, quoted cut (alone, joined to a word, at any length from 4): masked', () => {
     const scope = echoing(learned(), `echo ${PASSWORD} from user_${TOKEN} with ${LONG}`);
     expect(scope.line(quoted(LONG.slice(0, 40)))).toBe(quoted('«secret: 40 chars»'));

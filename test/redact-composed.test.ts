@@ -143,6 +143,12 @@ describe('a learned value with a character after each letter', () => {
     });
   }
 
+  it('shows a word that differs by a stress or tone mark that composes with nothing as sent: another word', () => {
+    for (const [learnedAs, other] of [['за́мок', 'замо́к'], ['за́мок', 'замок'], ['Ọ̀ládélé Adé', 'Ọládélé Adé']]) {
+      expect(learned(learnedAs!).text(`note: ${other} called`), other).toBe(`note: ${other} called`);
+    }
+  });
+
   it('shows it with an accent that composes on every letter as sent: other letters', () => {
     const accented = 'Jóhánná Bérglúnd';
     expect(learned(NAME).text(`note: ${accented} called`)).toBe(`note: ${accented} called`);

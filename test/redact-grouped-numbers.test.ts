@@ -1,8 +1,8 @@
 // A phone number or a postal code is written compact or in groups (+46 70 123 45 67, 753 20, with
-// dots, dashes or slashes): a reader reads either as the same number. Learned in one form and shown in
+// spaces or dashes): a reader reads either as the same number. Learned in one form and shown in
 // another, it was shown whole: its groups are words under four characters, and its compact form one
 // word its groups were never looked up as. Now a grouped value is learned with its digits joined, and a
-// text is also read with the separators between digits left out. Not covered (stated): a number
+// text is also read with the spaces and dashes between digits left out. Not covered (stated): a number
 // written with another dialling prefix (0046 for +46) or a trunk digit in brackets (+46 (0)70): other
 // digits. Other numbers in groups are shown as sent.
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ function learned(phone: string, postal: string): Redactor {
   return r;
 }
 
-const PHONES = ['+46701234567', '+46 70 123 45 67', '+46 70 1234567', '+46.70.123.45.67', '+46-70-123-45-67', '+46/70/123/45/67'];
+const PHONES = ['+46701234567', '+46 70 123 45 67', '+46 70 1234567', '+46-70-123-45-67', '+46\u00a070\u00a0123\u00a045\u00a067'];
 const POSTALS = ['75320', '753 20', '753-20'];
 /** A text showing `shown`, with the part that must be masked, as one finding's line. */
 const line = (shown: string) => `expected an integer, got "${shown}" in a message`;
@@ -40,6 +40,14 @@ describe('a phone number and a postal code learned in one form, shown in another
       });
     }
   }
+
+  // A dot or a slash between digits joins a decimal, an IP address, a version or a path: other numbers
+  // than the digits joined (an independent review found 100.01 and 10.0.0.1 masked beside a learned 10001).
+  it('shows a decimal, an IP address, a version and a path whose digits join to a learned number as sent', () => {
+    const r = learned(PHONES[0]!, '10001');
+    for (const other of ['100.01', '10.0.0.1', '1.0.0.0.1', '/orders/100/01', '10.0.0.1:8080']) expect(r.line(line(other))).toBe(line(other));
+    expect(r.text(JSON.stringify({ amount: 100.01, ip: '10.0.0.1' }))).toBe('{"amount":100.01,"ip":"10.0.0.1"}');
+  });
 
   it('shows other numbers in groups as sent', () => {
     const r = learned(PHONES[1]!, POSTALS[1]!);

@@ -1677,7 +1677,7 @@ export class Redactor {
     const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
     for (const t of tables) {
       for (const needle of t.longerThan(MAX_PREFIX_CHECKED)) {
-        folded ??= text.slice(0, end).toLowerCase();
+        folded ??= foldedText(text.slice(0, end)); // at the text's places, folded as the needle is
         const start = needle.slice(0, MAX_PREFIX_CHECKED);
         for (let at = folded.indexOf(start); at >= 0 && at < end; at = folded.indexOf(start, at + 1)) {
           if (at + needle.length > end) { end = at; break; }
@@ -2010,7 +2010,7 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
 };
 
 /** Where the last characters of a spelled secret (a scope's table: configured, a header's, this
- *  scope's; MIN_SCANNED or more, its whole too) that start at `after` of canonical reading `t` end,
+ *  scope's; MIN_PART or more, its whole too) that start at `after` of canonical reading `t` end,
  *  ending a word, by `ceiling` at the latest; `after` when none (cutPrefixRanges' other side of a mark). */
 function cutSecretEnd(t: string, after: number, ceiling: number, tables: readonly SecretTable[]): number {
   let end = after;
@@ -2019,7 +2019,8 @@ function cutSecretEnd(t: string, after: number, ceiling: number, tables: readonl
     for (const [needle, s] of whole.within(ceiling - after).spelled) {
       if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
       const k = suffixAfter(t, after, ceiling, needle);
-      if (k >= MIN_SCANNED && (!s.whole || k === needle.length) && !WORD.test(t[after + k] ?? ' ') && !harnessWord(t.slice(after, after + k).trim())) end = Math.max(end, after + k);
+      // MIN_PART characters at least: a secret's last four are everyday data (a year, a card's tail).
+      if (k >= MIN_PART && (!s.whole || k === needle.length) && !WORD.test(t[after + k] ?? ' ') && !harnessWord(t.slice(after, after + k).trim())) end = Math.max(end, after + k);
     }
   }
   return end;
@@ -2028,7 +2029,7 @@ function cutSecretEnd(t: string, after: number, ceiling: number, tables: readonl
  *  `ceiling` at the latest; 0 when none. */
 function suffixAfter(text: string, at: number, ceiling: number, needle: string): number {
   if (needle.length > MAX_PREFIX_CHECKED) return 0;
-  for (let k = Math.min(needle.length, ceiling - at); k >= MIN_SCANNED; k--) {
+  for (let k = Math.min(needle.length, ceiling - at); k >= MIN_PART; k--) {
     if (text.charCodeAt(at) === needle.charCodeAt(needle.length - k) && text.startsWith(needle.slice(needle.length - k), at)) return k;
   }
   return 0;

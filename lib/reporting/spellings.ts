@@ -72,12 +72,12 @@ function composedCluster(cluster: string): string {
   return out;
 }
 
-/** The generic combining marks (the Combining Diacritical Marks blocks, for any script, and those for
- *  symbols). One left after NFC composes with nothing: it is drawn over or under its letter (a stroke,
- *  a line below or above, an enclosing circle), and a reader reads the letter (Z̶q̶9̶ is Zq9; a value
- *  struck through on every letter was shown whole). A mark that composes makes another letter (ë is
- *  not e), and a script's own marks (Devanagari's vowel signs) are its letters: both kept. */
-const DRAWN_OVER = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
+/** The combining marks drawn over or under a letter to decorate it, not to make another letter: a
+ *  line above or below (U+0305, U+0332, U+0333, U+033F), an overlay stroke, tilde or solidus
+ *  (U+0334-U+0338), and the marks for symbols (an enclosing circle or box: U+20D0-U+20FF). A reader
+ *  reads the letter (Z̶q̶9̶ is Zq9; a value struck through on every letter was shown whole). An accent,
+ *  a tone or a stress mark makes another letter (ó is not o; за́мок is not замо́к), composed or not: kept. */
+const DRAWN_OVER = /[\u0305\u0332\u0333\u033f\u0334-\u0338\u20d0-\u20ff]/;
 
 /** XML character and entity references decoded (an element's character data). */
 export const decodeXmlReferences = (s: string): string =>
@@ -139,8 +139,10 @@ export function canonical(s: string): CanonicalText {
  *  vowel or final consonant jamo (a syllable written decomposed, as macOS writes Korean: 가 as
  *  U+1100 U+1161). */
 const MARK = /[\p{M}\u1160-\u11ff]/u;
-/** A character and the combining marks (or jamo) after it. */
-const CLUSTER = /\P{M}[\p{M}\u1160-\u11ff]+/gu;
+/** A character and the combining marks (or jamo) after it, 32 at most (normalizing a
+ *  run of thousands of marks as one took time square in it: 64 Ki characters, 2 s); marks past that
+ *  are left as they are, in a value as in a text. */
+const CLUSTER = /\P{M}[\p{M}\u1160-\u11ff]{1,32}/gu;
 
 /** `c` with each character and its combining marks in their composed form (Unicode NFC, canonical
  *  equivalence): "Zoë" written decomposed (macOS file names, some keyboards and libraries write it so)
@@ -429,11 +431,12 @@ export function quotedPrintable(c: CanonicalText, original: string): CanonicalTe
 /** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
  *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
  *  ideographic space. */
-/** A digit, a single separator a number written in groups uses (space, no-break space, dot, dash,
- *  slash), and a digit. */
-const DIGIT_GROUPS = /[0-9][ \u00a0.\-/][0-9]/;
+/** A digit, a single separator a number written in groups uses (space, no-break space, dash), and a
+ *  digit. Not a dot or a slash: those join a decimal, an IP address, a version or a path, other
+ *  numbers than the digits joined (100.01 is no postal code 10001). */
+const DIGIT_GROUPS = /[0-9][ \u00a0-][0-9]/;
 const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const isGroupSeparator = (c: number): boolean => c === 0x20 || c === 0xa0 || c === 0x2e || c === 0x2d || c === 0x2f;
+const isGroupSeparator = (c: number): boolean => c === 0x20 || c === 0xa0 || c === 0x2d;
 
 /** The canonical text `c` with every separator between two digits left out: a phone number or a
  *  postal code written in groups (+46 70 123 45 67, 753 20, 070-123.45.67) read as one number, as it
@@ -459,11 +462,24 @@ export function digitGroupsReading(c: CanonicalText): CanonicalText | undefined 
  *  (the + kept); else undefined. */
 export function joinedGroups(value: string): string | undefined {
   if (!GROUPED_NUMBER.test(value)) return undefined;
-  const joined = value.replace(/[ \u00a0.\-/]/g, '');
+  const joined = value.replace(/[ \u00a0-]/g, '');
   return joined.replace('+', '').length >= MIN_GROUPED_DIGITS ? joined : undefined;
 }
-const GROUPED_NUMBER = /^\+?[0-9]+(?:[ \u00a0.\-/][0-9]+)+$/;
+const GROUPED_NUMBER = /^\+?[0-9]+(?:[ \u00a0-][0-9]+)+$/;
 const MIN_GROUPED_DIGITS = 5;
+
+/** Whether `t` holds a character (not a mark) that NFKC reads as others: each tested alone (the text
+ *  normalized whole reorders a run of marks, in time square in it). */
+function holdsCompatibilityForm(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x80) continue;
+    const one = String.fromCodePoint(t.codePointAt(i)!);
+    if (one.length === 2) i++;
+    if (one.normalize('NFKC') !== one && !MARK.test(one)) return true;
+  }
+  return false;
+}
 
 /** A character beyond ASCII. */
 const NOT_ASCII_CHAR = /[^\0-\x7f]/;
@@ -483,7 +499,7 @@ const ESCAPE_AT = /\\(?:x([0-9a-f]{2})|u\{([0-9a-f]{1,6})\}|([0-9a-f]{1,6})(?:\r
  */
 export function escapedReading(c: CanonicalText): CanonicalText | undefined {
   const t = c.text;
-  const compatible = NOT_ASCII_CHAR.test(t) && t.normalize('NFKC') !== t;
+  const compatible = NOT_ASCII_CHAR.test(t) && holdsCompatibilityForm(t);
   if (!compatible && !ESCAPED_SIGN.test(t)) return undefined;
   const out: string[] = [];
   const from: number[] = [];
