@@ -6,20 +6,14 @@
 // written with another dialling prefix (0046 for +46) or a trunk digit in brackets (+46 (0)70): other
 // digits. Other numbers in groups are shown as sent.
 import { describe, expect, it } from 'vitest';
-import { recordedResponse, type Exchange } from '../lib/http/exchange.js';
 import { Redactor } from '../lib/reporting/redact.js';
+import { exchange } from './helpers/echo-exchanges.js';
 
 /** A login answer holding `phone` and `postal` (personal), learned as a run learns it. */
 function learned(phone: string, postal: string): Redactor {
   const r = new Redactor({ showPersonalData: false, secrets: [] });
-  const answer = JSON.stringify({ userName: 'u1', phoneNumber: phone, postalCode: postal });
-  const ex: Exchange = {
-    id: 'case-1.login', title: 'login', origin: { source: 'case', vouched: true, case: 1 },
-    request: { method: 'POST', url: 'http://example.test/supportstateuser', headers: { 'content-type': 'application/json' }, body: '{"userName":"u1"}' },
-    response: recordedResponse(200, { 'content-type': 'application/json' }, Buffer.from(answer)),
-    startedAt: new Date(0).toISOString(), durationMs: 1,
-  };
-  r.learnFingerprints(ex, JSON.parse(answer) as Record<string, string>);
+  const answer = { userName: 'u1', phoneNumber: phone, postalCode: postal };
+  r.learnFingerprints(exchange('{"userName":"u1"}', {}, JSON.stringify(answer)), answer);
   return r;
 }
 
