@@ -35,10 +35,10 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
  *  one of HTML_ENTITIES, and the four a browser reads without one where no name goes on (&amp). */
 const HTML_REF = /&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*(\d{1,7}));?|&([A-Za-z]+);|&(amp|AMP|lt|LT|gt|GT|quot|QUOT)(?![A-Za-z0-9=])/y;
 const UTF8 = new TextDecoder('utf-8');
-/** Characters a reader does not see: zero-width space, joiners, word joiner, soft hyphen, BOM, and the like. */
-// Unicode's default-ignorable code points (shown as nothing: variation selectors, tag characters, the
-// musical and shorthand format controls, joiners, fillers, bidi controls), and the interlinear
-// annotation marks; a secret with U+E0101 after each letter was shown whole.
+/** Characters a reader does not see: Unicode's default-ignorable code points (zero-width space, joiners,
+ *  soft hyphen, BOM, variation selectors, tag characters, the musical and shorthand format controls,
+ *  fillers, bidi controls) and the interlinear annotation marks. A secret with U+E0101 after each
+ *  letter was shown whole when the list stopped at U+FEFF. */
 const INVISIBLE_CLASS = '[\\p{Default_Ignorable_Code_Point}\\ufff9-\\ufffb]';
 const INVISIBLE = new RegExp(`^${INVISIBLE_CLASS}$`, 'u');
 /** INVISIBLE anywhere in a text, and every one of them. */
@@ -59,8 +59,7 @@ const SIGMA = '\u03c3';
 
 /** A character and its combining marks composed (NFC), then folded. i + U+0307 (+ marks) is İ folded
  *  (İ folds to itself: its lower case is two characters) and is composed back to İ, so that İ written
- *  composed and decomposed are one text. A generic diacritic that composes with nothing is left out
- *  (DRAWN_OVER). */
+ *  composed and decomposed are one text. A decorating mark (DRAWN_OVER) is left out. */
 function composedCluster(cluster: string): string {
   let nfc = cluster.normalize('NFC');
   if (cluster.charCodeAt(0) === 0x69 && cluster.includes('\u0307')) {
@@ -439,7 +438,7 @@ const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isGroupSeparator = (c: number): boolean => c === 0x20 || c === 0xa0 || c === 0x2d;
 
 /** The canonical text `c` with every separator between two digits left out: a phone number or a
- *  postal code written in groups (+46 70 123 45 67, 753 20, 070-123.45.67) read as one number, as it
+ *  postal code written in groups (+46 70 123 45 67, 753 20, 070-123 45 67) read as one number, as it
  *  is learned from a member that holds it compact (and the other way round: Redactor learns a grouped
  *  value's digits joined too). Undefined when the text has no such separator. Output work only. */
 export function digitGroupsReading(c: CanonicalText): CanonicalText | undefined {
