@@ -1460,9 +1460,7 @@ export class Redactor {
     for (const whole of tables) {
       // A spelling ends at i at most: a longer one is neither whole there nor a prefix checked.
       for (const [needle, s] of whole.within(i).spelled) {
-        // A header's whole value starts with words a peer writes anyway (Bearer, a cookie's name):
-        // its parts are searched for on their own.
-        if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
+        if (headerWhole(needle, s)) continue;
         // Whole too: a decoded run (its padding cut) the scan did not read as the secret.
         const k = i - floor >= needle.length && t.startsWith(needle, i - needle.length) ? needle.length : prefixBefore(t, i, needle, floor);
         if (k >= MIN_SCANNED && (!s.whole || startsWhole(t, i - k)) && !harnessWord(t.slice(i - k, i).trim())) at(i - k);
@@ -1495,7 +1493,7 @@ export class Redactor {
   /** cutRunHidden by this scope's exchange alone. */
   private cutRunLookup(run: string): boolean {
     if (this.exchange === undefined) return false;
-    const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+    const tables = this.tables;
     const escaped = JSON.stringify(run).slice(1, -1);
     for (const text of exchangeTexts(this.exchange)) {
       for (const needle of escaped === run ? [run] : [run, escaped]) {
@@ -1666,6 +1664,11 @@ export class Redactor {
     return `${this.cut(text.slice(0, this.windowEnd(text)), MAX_SHOWN_TEXT, true).text}${separator}… (${text.length} characters; the rest not shown)`;
   }
 
+  /** The secret tables this scope reads: the run's, and its own when it has one. */
+  private get tables(): SecretTable[] {
+    return this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+  }
+
   /** Where head() stops reading `text`: at REDACTED_WINDOW, or before a spelled secret longer than
    *  MAX_PREFIX_CHECKED that starts in that window and goes on past it (its first MAX_PREFIX_CHECKED
    *  characters, letters in either case). Such a secret is masked where it stands whole, and a cut's
@@ -1674,7 +1677,7 @@ export class Redactor {
   private windowEnd(text: string): number {
     let end = Math.min(text.length, REDACTED_WINDOW);
     let folded: string | undefined;
-    const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+    const tables = this.tables;
     for (const t of tables) {
       for (const needle of t.longerThan(MAX_PREFIX_CHECKED)) {
         folded ??= foldedText(text.slice(0, end)); // at the text's places, folded as the needle is
@@ -1726,7 +1729,7 @@ export class Redactor {
     if (text[end - 1] !== '»') while (end > 0 && !CUT_AT.test(text[end - 1]!)) end--;
     const open = OPEN_ESCAPE.exec(text.slice(Math.max(0, end - 16), end));
     if (open) end -= open[0].length;
-    const tables = this.local === this.shared.global ? [this.shared.global] : [this.shared.global, this.local];
+    const tables = this.tables;
     let longest = 0;
     for (const t of tables) for (const needle of t.spelled.keys()) if (needle.length <= MAX_PREFIX_CHECKED) longest = Math.max(longest, needle.length);
     const from = Math.max(0, end - Math.max(longest * 12, CUT_READ)); // the longest spelling of a character is 12 (&#x0010ffff;)
@@ -2009,15 +2012,19 @@ const standsWhole = (text: string, i: number, length: number): boolean => {
   return !(after !== undefined && (WORD.test(after) || (JOINER.test(after) && i + length + 1 < text.length && WORD.test(text[i + length + 1]!))));
 };
 
+/** Whether a spelling is a secret header's whole value of several parts: it starts with words a peer
+ *  writes anyway (Bearer, a cookie's name), so a cut's start or end is looked for in its parts alone. */
+const headerWhole = (needle: string, s: Secret): boolean => s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle);
+
 /** Where the last characters of a spelled secret (a scope's table: configured, a header's, this
  *  scope's; MIN_PART or more, its whole too) that start at `after` of canonical reading `t` end,
  *  ending a word, by `ceiling` at the latest; `after` when none (cutPrefixRanges' other side of a mark). */
 function cutSecretEnd(t: string, after: number, ceiling: number, tables: readonly SecretTable[]): number {
   let end = after;
-  if (ceiling - after < MIN_SCANNED) return end;
+  if (ceiling - after < MIN_PART) return end;
   for (const whole of tables) {
     for (const [needle, s] of whole.within(ceiling - after).spelled) {
-      if (s.marker.startsWith('«secret header') && /[\s;,=]/.test(needle)) continue;
+      if (headerWhole(needle, s)) continue;
       const k = suffixAfter(t, after, ceiling, needle);
       // MIN_PART characters at least: a secret's last four are everyday data (a year, a card's tail).
       if (k >= MIN_PART && (!s.whole || k === needle.length) && !WORD.test(t[after + k] ?? ' ') && !harnessWord(t.slice(after, after + k).trim())) end = Math.max(end, after + k);
