@@ -427,14 +427,15 @@ export function quotedPrintable(c: CanonicalText, original: string): CanonicalTe
   return { text: out.join(''), from: Uint32Array.from(from), to: Uint32Array.from(to) };
 }
 
-/** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
- *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
- *  ideographic space. */
-/** A digit, a single separator a number written in groups uses (space, no-break space, dash), and a
- *  digit. Not a dot or a slash: those join a decimal, an IP address, a version or a path, other
+/** The single separator between the groups of a number written in groups: a space, a no-break space,
+ *  a dash. Not a dot or a slash: those join a decimal, an IP address, a version or a path, other
  *  numbers than the digits joined (100.01 is no postal code 10001). */
-const DIGIT_GROUPS = /[0-9][ \u00a0-][0-9]/;
+const GROUP_SEPARATOR = '[ \\u00a0-]';
+/** A digit, a separator and a digit. */
+const DIGIT_GROUPS = new RegExp(`[0-9]${GROUP_SEPARATOR}[0-9]`);
+const GROUP_SEPARATORS = new RegExp(GROUP_SEPARATOR, 'g');
 const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** GROUP_SEPARATOR's characters, by code (read at every character of a text). */
 const isGroupSeparator = (c: number): boolean => c === 0x20 || c === 0xa0 || c === 0x2d;
 
 /** The canonical text `c` with every separator between two digits left out: a phone number or a
@@ -461,10 +462,10 @@ export function digitGroupsReading(c: CanonicalText): CanonicalText | undefined 
  *  (the + kept); else undefined. */
 export function joinedGroups(value: string): string | undefined {
   if (!GROUPED_NUMBER.test(value)) return undefined;
-  const joined = value.replace(/[ \u00a0-]/g, '');
+  const joined = value.replace(GROUP_SEPARATORS, '');
   return joined.replace('+', '').length >= MIN_GROUPED_DIGITS ? joined : undefined;
 }
-const GROUPED_NUMBER = /^\+?[0-9]+(?:[ \u00a0-][0-9]+)+$/;
+const GROUPED_NUMBER = new RegExp(`^\\+?[0-9]+(?:${GROUP_SEPARATOR}[0-9]+)+$`);
 const MIN_GROUPED_DIGITS = 5;
 
 /** Whether `t` holds a character (not a mark) that NFKC reads as others: each tested alone (the text
@@ -482,6 +483,9 @@ function holdsCompatibilityForm(t: string): boolean {
 
 /** A character beyond ASCII. */
 const NOT_ASCII_CHAR = /[^\0-\x7f]/;
+/** What shows a canonical text holds a spelling canonical() leaves as written: \xHH (JavaScript,
+ *  Python, C), \u{H} (JavaScript), a CSS escape (\73 ), a full-width form (U+FF01..U+FF5E) or the
+ *  ideographic space. */
 const ESCAPED_SIGN = /\\(?:x[0-9a-f]{2}|u\{[0-9a-f]|[0-9a-f])|[\uff01-\uff5e\u3000]/;
 /** An escape at a backslash: \xHH, \u{H…}, or CSS's 1 to 6 hex digits and the one whitespace that
  *  may end them (a canonical text: hex digits in lower case). */
