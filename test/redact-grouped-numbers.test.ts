@@ -4,7 +4,8 @@
 // word its groups were never looked up as. Now a grouped value is learned with its digits joined, and a
 // text is also read with the spaces and dashes between digits left out. Not covered (stated): a number
 // written with another dialling prefix (0046 for +46) or a trunk digit in brackets (+46 (0)70): other
-// digits. Other numbers in groups are shown as sent.
+// digits. Other numbers in groups are shown as sent, also where two of their groups are two of the
+// learned number's (its groups are not learned as words; a part of the number is no secret of its own).
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../lib/reporting/redact.js';
 import { exchange } from './helpers/echo-exchanges.js';
@@ -43,8 +44,12 @@ describe('a phone number and a postal code learned in one form, shown in another
     expect(r.text(JSON.stringify({ amount: 100.01, ip: '10.0.0.1' }))).toBe('{"amount":100.01,"ip":"10.0.0.1"}');
   });
 
-  it('shows other numbers in groups as sent', () => {
+  // Two groups of a learned number in a row (the country and network code +46 70, the last groups
+  // 45 67) begin or end many another number: they had been masked in any text, as two words of a name are.
+  it('shows other numbers in groups as sent, those sharing two groups with the learned one too', () => {
     const r = learned(PHONES[1]!, POSTALS[1]!);
-    for (const other of ['+47 22 999 88 77', '753 21', '10 20 30 40 50 60', '2026-11-28', '1.000.000']) expect(r.line(line(other))).toBe(line(other));
+    for (const other of ['+47 22 999 88 77', '753 21', '10 20 30 40 50 60', '2026-11-28', '1.000.000', '+46 70 999 88 77', '+44 20 7946 45 67', 'pages 123 45']) {
+      expect(r.line(line(other))).toBe(line(other));
+    }
   });
 });

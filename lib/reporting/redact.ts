@@ -806,11 +806,17 @@ export class Redactor {
   private fingerprint(value: string, withParts: boolean, pairs = !withParts, canonicalText?: string, detached = false): void {
     const { fingerprints } = this.shared;
     if (fingerprints.fullSoFar) return;
-    // A number written in groups (+46 70 123 45 67, 753 20) also as one: it is shown compact too.
+    // A number written in groups (+46 70 123 45 67, 753 20) also as one: it is shown compact too. Its
+    // groups are no words: two in a row of three or more (+46 70, 45 67) begin or end many another
+    // number, and the whole is found in any grouping (digitGroupsReading), so they are not learned as
+    // pairs. Two groups are the whole value, kept as a pair (5678, 9567 is its other punctuation).
     const first = value.charCodeAt(0);
     if ((first === 0x2b || (first >= 0x30 && first <= 0x39)) && value.length <= MAX_GROUPED_LENGTH) {
       const joined = joinedGroups(value);
-      if (joined !== undefined) this.fingerprint(joined, false, false);
+      if (joined !== undefined) {
+        this.fingerprint(joined, false, false);
+        if (value.length - joined.length > 1) pairs = false; // one separator between each two groups
+      }
     }
     // An ASCII value (nearly every one) by its codes, its canonical form being its lower case: cheaper
     // than the memo's lookup and entry (and their cache misses), which spare the string path only.
