@@ -113,6 +113,17 @@ describe('a learned value echoed in compatibility forms', () => {
     const other = `${FORMS['mathematical bold letters']!('Hello World')} ${FORMS['circled letters']!('Greetings')} \ufb01ne`;
     expect(learned(NAME).text(`note: ${other}`)).toBe(`note: ${other}`);
   });
+
+  // Half-width katakana writes a voiced or semi-voiced syllable as two characters (ｶﾞ for ガ, ﾊﾟ for
+  // パ): NFKC reads the pair as the one syllable. Read a character at a time, the mark stood apart
+  // (カ + U+3099) and a name learned in full-width katakana was shown whole in half-width.
+  it('masks a katakana name learned in full width and shown in half width with voiced marks', () => {
+    const name = 'ガブリエル パズドゥグ';
+    const half = 'ｶﾞﾌﾞﾘｴﾙ ﾊﾟｽﾞﾄﾞｩｸﾞ';
+    expect(half.normalize('NFKC')).toBe(name);
+    expect(learned(name).text(`note: ${half} called`)).toBe('note: «secret: words» called');
+    expect(learned(name).text('note: ｶﾌﾘｴﾙ called')).toBe('note: ｶﾌﾘｴﾙ called');
+  });
 });
 
 // Characters a reader does not see, after each letter: Unicode's default-ignorable code points (the

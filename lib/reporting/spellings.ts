@@ -519,7 +519,14 @@ export function escapedReading(c: CanonicalText): CanonicalText | undefined {
       // read as the characters it stands for, as NFKC reads it: 𝐉𝐨𝐡𝐧 as John.
       const one = String.fromCodePoint(t.codePointAt(i)!);
       const read = one.normalize('NFKC');
-      if (read !== one && !MARK.test(one)) { put(read, i, i + one.length); i += one.length; continue; }
+      if (read !== one && !MARK.test(one)) {
+        // Half-width katakana's voiced marks (ｶﾞ) read as a combining mark: composed with the
+        // character before, as NFKC reads the pair (ガ).
+        const with1 = out.length && MARK.test(read[0]!) ? (out[out.length - 1]! + read).normalize('NFC') : '';
+        if (with1.length === 1) { out[out.length - 1] = with1; to[to.length - 1] = c.to[i + one.length - 1]!; } else put(read, i, i + one.length);
+        i += one.length;
+        continue;
+      }
     }
     if (ch === 0x5c) {
       ESCAPE_AT.lastIndex = i;
