@@ -107,6 +107,11 @@ export class ExchangeView {
     return value;
   }
 
+  /** A value `once` made already under `what`, else undefined: never makes it. */
+  made<T>(what: string): T | undefined {
+    return this.memo.get(what) as T | undefined;
+  }
+
   /** The response, or why there is none ("no response: connection refused by …"); where its head
    *  came without its body (Exchange.answerHead), why the body is missing ("response body exceeded
    *  the 10 MiB cap"): there was a response. */

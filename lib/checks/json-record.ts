@@ -27,8 +27,19 @@ export interface JsonRecordView {
   readonly keysOf: KeysOf;
 }
 
+/** The judges overJson made: the checks that read the record view, which fast-record.ts proves or
+ *  leaves to judge (its test holds the two lists equal). */
+const RECORD_VIEW_JUDGES = new WeakSet<Check['judge']>();
+export const readsRecordView = (judge: Check['judge']): boolean => RECORD_VIEW_JUDGES.has(judge);
+
 /** A look at the JSON record an answer carries; an answer that is not a 200 JSON object is skipped. */
-export const overJson = (look: (record: JsonRecordView) => Look) => (ex: ExchangeView): Look => {
+export const overJson = (look: (record: JsonRecordView) => Look): Check['judge'] => {
+  const judge = (ex: ExchangeView): Look => overRecord(ex, look);
+  RECORD_VIEW_JUDGES.add(judge);
+  return judge;
+};
+
+function overRecord(ex: ExchangeView, look: (record: JsonRecordView) => Look): Look {
   const view = ex.once('json-record-view', jsonRecordView);
   if ('skip' in view) return view;
   const found = look(view);
@@ -40,7 +51,7 @@ export const overJson = (look: (record: JsonRecordView) => Look) => (ex: Exchang
   if (!Array.isArray(more)) return found;
   const seen = new Set(found.map((f) => `${f.path ?? ''}\n${f.message}`));
   return [...found, ...more.filter((f) => !seen.has(`${f.path ?? ''}\n${f.message}`))];
-};
+}
 
 /** The record view as a reader keeping each repeated key's first occurrence reads the record. */
 function firstWinsView(view: JsonRecordView): JsonRecordView | undefined {
@@ -82,6 +93,9 @@ const JSON_NOT_SOAP_ONLY = new Map(JSON_OPERATIONS.map((op) => [op, new Set(fiel
 /** Each JSON operation: whether every JSON member name of its record, as written, is no SOAP-only
  *  name in any case (then only the record's other names can be settings). */
 const SETTINGS_ONLY_IN_OTHERS = new Map(JSON_OPERATIONS.map((op) => [op, fieldsOn(op.response, 'json').every((f) => JSON_NOT_SOAP_ONLY.get(op)!.has(f.json))]));
+/** Whether JSON-SETTINGS-ABSENT finds nothing in a record of `op` whose every name is one of its JSON
+ *  members (no others): fast-record.ts proves only such records. */
+export const settingsOnlyInOthers = (op: JsonOperation): boolean => SETTINGS_ONLY_IN_OTHERS.get(op) === true;
 
 /** The findings of `look` on every object, in order (no list made for an object without any). */
 const overObjects = (look: (o: JsonObjectAt) => Finding[] | undefined): Check['judge'] => overJson((r) => {

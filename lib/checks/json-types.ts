@@ -35,10 +35,35 @@ function lowerValues(t: FieldType & { kind: 'enum' }): ReadonlySet<string> {
 
 const jsonKind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
+/** One type check's judgement of one slot, as its loop makes it: what fast-record.ts asks of every
+ *  value it proves, so that both read the same rules. `custom`: the check has a judge of its own. */
+export interface TypeSlotRule {
+  readonly id: string;
+  readonly kind: FieldType['kind'];
+  readonly applies?: (type: FieldType) => boolean;
+  readonly custom: boolean;
+  /** Why `value` (null for an item only) is wrong, or undefined. */
+  readonly problem: (value: JsonValue, lexeme: string | undefined, type: FieldType, rules: ValueRules) => string | undefined;
+}
+
+/** The slot rule of a type check: its own judge, else the contract's rule of its kind (picked once, values.ts). */
+function slotRule({ id, kind, applies, judge }: TypeRule): TypeSlotRule {
+  const valueRule = JSON_VALUE_RULES[kind];
+  return {
+    id, kind, custom: judge !== undefined, ...(applies ? { applies } : {}),
+    problem: judge ? (value, lexeme, type) => judge(value, lexeme, type)
+      : (value, lexeme, type, rules) => (value === null ? nullProblem(type) : valueRule(type, value, lexeme === undefined ? rules : { ...rules, lexeme })),
+  };
+}
+
+/** Every type check's slot rule, in the catalogue's order (filled as the checks are made). */
+const slotRules: TypeSlotRule[] = [];
+export const JSON_TYPE_SLOT_RULES: readonly TypeSlotRule[] = slotRules;
+
 function typeCheck(rule: TypeRule): Check {
   const { kind: slotKind, applies, judge, level = 'MUST', ...meta } = rule;
-  // Without a rule of its own: the contract's rule of its kind, picked once (values.ts).
-  const valueRule = JSON_VALUE_RULES[slotKind];
+  const slot = slotRule(rule);
+  slotRules.push(slot);
   const readsLexeme = slotKind === 'integer' || judge !== undefined;
   return {
     ...meta, level, area: 'JSON record', operation: JSON_OPERATIONS.map((op) => op.name).join(', '),
@@ -57,8 +82,7 @@ function typeCheck(rule: TypeRule): Check {
         // Only the integer rule reads the number as written; other kinds' findings show it. A slot's
         // path is written only when looked up, so it is looked up only where it is read.
         let lexeme = numbers && readsLexeme ? numbers.get(s.path) : undefined;
-        const why = judge ? judge(s.value, lexeme, s.type)
-          : s.value === null ? nullProblem(s.type) : valueRule(s.type, s.value, lexeme === undefined ? rules : { ...rules, lexeme });
+        const why = slot.problem(s.value, lexeme, s.type, rules);
         if (!why) continue;
         if (numbers && !readsLexeme) lexeme = numbers.get(s.path);
         const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
