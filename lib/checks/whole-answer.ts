@@ -6,6 +6,7 @@ import { fieldsOf } from '../http/exchange.js';
 import { charsetOf, mediaType } from '../http/media-type.js';
 import { finding, show, type Finding, type Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
+import { provenRecord } from './fast-record.js';
 import { faultcodeProblem, soapFaultCode } from './soap-fault.js';
 
 /** Where a finding about the answer as a whole sits (every finding names where it sits). */
@@ -83,6 +84,8 @@ export function jsonAnswer(ex: ExchangeView): Look {
   const out = statusTypeAndBody(ex, 200, [JSON_MEDIA_TYPE]);
   if (!Array.isArray(out) || !isOk(ex)) return out; // the body of a non-200 answer is not the record
   const labelled = [...out, ...charsetNotUtf8(ex)];
+  // A proven record is a JSON object (fast-record.ts): not parsed only to say so.
+  if (provenRecord(ex) !== undefined) return labelled;
   const record = ex.jsonRecord();
   return record.ok ? labelled : [...labelled, finding(record.reason, { path: PATHS.body })];
 }

@@ -1,0 +1,404 @@
+// A 200 JSON record judged from its bytes in one pass, without building its tree: for the common
+// conformant answer (an --accounts run's every login), a proof that every check reading the record
+// view (PROVEN_IDS) would find nothing, with the values the redactor's tree walk would learn, in its
+// order. Any doubt gives undefined, and the checks and the learner take the tree path as before: a fall
+// back is always correct, a wrong proof passes what a check should fail.
+// How the brief was read: every name is one of its shape's JSON names, once; every value-type member is
+// present and not null; every value's JSON kind is its type's (an object or array where the type wants
+// another kind is doubted at once, not built to be refused); integers are plain literals of at most 15
+// characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
+// strings a rule reads (and values learned) decoded exactly as JSON.parse decodes them (escaped ones by
+// JSON.parse itself). The containers of the record (arrays, nested objects, maps) are built, small, so
+// that their rules get the values the tree gives; the record's own scalars are not. test/fast-record.test.ts
+// holds the proofs to today's checks.
+import { isUtf8 } from 'node:buffer';
+import { BODY_LIMITS } from '../body-limits.js';
+import { remembered } from '../detached.js';
+import { isJsonOperation } from '../contract/classify.js';
+import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
+import { JSON_MEDIA_TYPE } from '../contract/operations.js';
+import { sensitivityOfName } from '../contract/sensitivity.js';
+import { fieldsOn, isValueType, perShape, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
+import type { ValueRules } from '../contract/values.js';
+import { mediaType } from '../http/media-type.js';
+import type { JsonObject, JsonValue } from '../json/value.js';
+import type { Check, Look } from './check.js';
+import type { ExchangeView } from './exchange-view.js';
+import { readsRecordView, settingsOnlyInOthers } from './json-record.js';
+import { JSON_TYPE_SLOT_RULES, type TypeSlotRule } from './json-types.js';
+
+/** A record proven to pass every check of PROVEN_IDS, and what the learner takes of it: every string
+ *  and number under a member named as sensitive, in the tree walk's order (a number as String of its
+ *  value), each with the strongest sensitivity of the names above it (credential over personal). */
+export class ProvenRecord {
+  constructor(readonly leaves: readonly string[], readonly leafKinds: readonly Sensitivity[]) {}
+}
+
+/** The record checks built with overJson that a proof covers; with every type check's id (their slot
+ *  rules are what the scan runs). A test holds this set to the checks whose judge reads the record view. */
+export const PROVEN_IDS: ReadonlySet<string> = new Set([
+  'JSON-VALUE-MEMBERS', 'JSON-MEMBER-NAMES', 'JSON-SETTINGS-ABSENT', 'JSON-UNKNOWN-MEMBERS', 'JSON-DUPLICATE-KEYS', 'JSON-INTEGER-RANGE',
+  ...JSON_TYPE_SLOT_RULES.map((r) => r.id),
+]);
+
+/** The judges provenFast made. */
+const PROVEN_JUDGES = new WeakSet<Check['judge']>();
+export const isProvenJudge = (judge: Check['judge']): boolean => PROVEN_JUDGES.has(judge);
+
+/** `check`, finding nothing at once in a proven record when its id is declared proven and its judge
+ *  reads the record view; else `check` as it is. */
+export function provenFast(check: Check): Check {
+  const inner = check.judge;
+  if (!PROVEN_IDS.has(check.id) || !readsRecordView(inner)) return check;
+  const judge = (ex: ExchangeView): Look => (provenRecord(ex) !== undefined ? [] : inner(ex));
+  PROVEN_JUDGES.add(judge);
+  return { ...check, judge };
+}
+
+const MEMO = 'proven-record';
+
+/** The exchange's proof, made once, or undefined (see the head of this file). */
+export const provenRecord = (ex: ExchangeView): ProvenRecord | undefined => ex.once(MEMO, proveRecord);
+
+/** The proof when a check has made it already (the run's learner reads it); never makes it. */
+export const provenRecordMade = (ex: ExchangeView): ProvenRecord | undefined => ex.made<ProvenRecord | undefined>(MEMO);
+
+/** Bodies past this are left to the tree path (parse.ts tries its plain path below the same size). */
+const MAX_BODY = 256 * 1024;
+
+function proveRecord(ex: ExchangeView): ProvenRecord | undefined {
+  const op = ex.kind.operation;
+  // A generated request's learning has scopes of its own values (redact.ts): the tree path's.
+  if (!isJsonOperation(op) || ex.kind.jsonp || ex.origin?.source === 'generated' || !settingsOnlyInOthers(op)) return undefined;
+  const r = ex.response();
+  if (!r.ok || r.value.status !== 200 || mediaType(r.value.headers['content-type']) !== JSON_MEDIA_TYPE) return undefined;
+  const body = ex.body();
+  if (!body.ok || body.value.length > MAX_BODY || !isUtf8(body.value)) return undefined;
+  return new Scan(body.value).record(op.response);
+}
+
+/** Room kept below each limit, as plain-json.ts keeps it. */
+const MAX_NODES = BODY_LIMITS.nodes - 2;
+const MAX_MEMBERS = BODY_LIMITS.children - 2;
+const MAX_NAME = BODY_LIMITS.nameLength - 8;
+const MAX_INTEGER_LENGTH = 15;
+
+/** A type as the scan reads it: the type checks' rules that judge its values, and what it holds. */
+interface TypeScan {
+  readonly type: FieldType;
+  readonly kind: FieldType['kind'];
+  readonly valueType: boolean;
+  readonly rules: readonly TypeSlotRule[];
+  /** A string of it is judged by the default string rule alone (JSON_VALUE_RULES.string reads only
+   *  typeof): a member not learned is scanned, not decoded. */
+  readonly stringUnread: boolean;
+  readonly shape: Shape | undefined;
+  readonly item: TypeScan | undefined;
+  readonly mapValue: Shape | undefined;
+}
+const typeScans = new WeakMap<FieldType, TypeScan>();
+function typeScan(type: FieldType): TypeScan {
+  let plan = typeScans.get(type);
+  if (!plan) {
+    const rules = JSON_TYPE_SLOT_RULES.filter((r) => r.kind === type.kind && (!r.applies || r.applies(type)));
+    plan = {
+      type, kind: type.kind, valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
+      shape: type.kind === 'object' ? type.shape : undefined, item: type.kind === 'array' ? typeScan(type.item) : undefined,
+      mapValue: type.kind === 'map' ? type.value : undefined,
+    };
+    typeScans.set(type, plan);
+  }
+  return plan;
+}
+
+interface MemberScan {
+  readonly name: string;
+  readonly sensitivity: Sensitivity | undefined;
+  readonly valueType: boolean;
+  readonly plan: TypeScan;
+}
+
+/** A shape's JSON members; `usable` when their names are apart, no array index (Object.keys would list
+ *  it first) and none a name Object.prototype answers. */
+const shapeScan = perShape((shape) => {
+  const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
+  const byName = new Map(members.map((m, k) => [m.name, k]));
+  const usable = byName.size === members.length && members.every((m) => !/^[0-9]/.test(m.name) && !(m.name in Object.prototype) && /^[\x20-\x7e]*$/.test(m.name) && !/["\\]/.test(m.name));
+  return { members, byName, usable };
+});
+
+/** A map key's sensitivity (the tree walk asks sensitivityOfName of every name). */
+const keySensitivity = remembered(sensitivityOfName, 4096, 64);
+
+/** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
+const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
+
+/** The stronger of two sensitivities on a value's way down: under a credential everything is hidden. */
+const stronger = (a: Sensitivity | undefined, b: Sensitivity | undefined): Sensitivity | undefined =>
+  (a === 'credential' || b === 'credential' ? 'credential' : a ?? b);
+
+const NO_RULES: ValueRules = Object.freeze({});
+
+class Doubt extends Error {}
+const doubt = new Doubt();
+
+const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isHex = (c: number | undefined): boolean => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
+/** The codes a backslash may stand before in JSON: " \ / b f n r t u. */
+const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75]);
+
+// A code past the end is undefined, which every comparison refuses, so the scans need no bound of their own.
+class Scan {
+  private i = 0;
+  private depth = 0;
+  private nodes = 0;
+  private readonly leaves: string[] = [];
+  private readonly leafKinds: Sensitivity[] = [];
+  /** The Latin-1 view of the bytes, made when a string is first read: an ASCII string sliced from it
+   *  is the string JSON.parse gives. */
+  private latin1: string | undefined;
+  /** Of the last string scanned: whether it held an escape, or a byte above 0x7F. */
+  private escaped = false;
+  private wide = false;
+
+  constructor(private readonly b: Buffer) {}
+
+  record(shape: Shape): ProvenRecord | undefined {
+    try {
+      if (this.next() !== 0x7b) return undefined;
+      this.object(shape, false, undefined);
+      if (this.next() !== undefined) return undefined;
+      return new ProvenRecord(this.leaves, this.leafKinds);
+    } catch (e) {
+      if (e === doubt) return undefined;
+      throw e;
+    }
+  }
+
+  /** The code at the position after any whitespace. */
+  private next(): number | undefined {
+    const b = this.b;
+    let i = this.i;
+    while (isBlank(b[i])) i++;
+    this.i = i;
+    return b[i];
+  }
+
+  private open(): void {
+    if (++this.depth > BODY_LIMITS.depth) throw doubt;
+    this.i++;
+  }
+
+  /** At an opening quote: the position of the closing one, the string checked as JSON.parse checks it
+   *  (`escaped` and `wide` said of it). */
+  private stringEnd(): number {
+    const b = this.b;
+    let i = this.i + 1;
+    let escaped = false;
+    let wide = false;
+    for (let c = b[i]; c !== 0x22; c = b[++i]) {
+      if (c === 0x5c) {
+        const e = b[i + 1]!;
+        if (!ESCAPABLE.has(e)) throw doubt;
+        if (e === 0x75 && !(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]))) throw doubt;
+        escaped = true;
+        i++; // past the escaped code (a \u's digits are plain codes)
+        continue;
+      }
+      if (!(c! >= 0x20)) throw doubt; // a control character, or the end (undefined)
+      if (c! >= 0x80) wide = true;
+    }
+    this.escaped = escaped;
+    this.wide = wide;
+    return i;
+  }
+
+  /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it. */
+  private decoded(q: number, end: number): string {
+    if (this.escaped) return JSON.parse(this.b.toString('utf8', q, end + 1)) as string;
+    if (this.wide) return this.b.toString('utf8', q + 1, end);
+    return (this.latin1 ??= this.b.toString('latin1')).slice(q + 1, end);
+  }
+
+  private leaf(text: string, kind: Sensitivity): void {
+    this.leaves.push(text);
+    this.leafKinds.push(kind);
+  }
+
+  /** At a member name's opening quote: its member's place in `members`, the one at `guess` tried first
+   *  (a record's names come in its shape's order). */
+  private memberAt(members: readonly MemberScan[], byName: ReadonlyMap<string, number>, guess: number): number {
+    const b = this.b;
+    const from = this.i + 1;
+    const m = members[guess];
+    if (m !== undefined) {
+      const name = m.name;
+      const n = name.length;
+      let k = 0;
+      while (k < n && b[from + k] === name.charCodeAt(k)) k++;
+      if (k === n && b[from + n] === 0x22) { this.i = from + n + 1; return guess; }
+    }
+    const end = this.stringEnd();
+    if (this.escaped || this.wide || end - from > MAX_NAME) throw doubt;
+    const found = byName.get((this.latin1 ??= b.toString('latin1')).slice(from, end));
+    if (found === undefined) throw doubt; // no JSON member of the shape: a name check's to judge
+    this.i = end + 1;
+    return found;
+  }
+
+  /** At '{': an object of `shape`, built when `build`; `tag` the sensitivity of the names above it. */
+  private object(shape: Shape, build: boolean, tag: Sensitivity | undefined): JsonObject | undefined {
+    const { members, byName, usable } = shapeScan(shape);
+    if (!usable) throw doubt;
+    this.open();
+    const seen = new Uint8Array(members.length);
+    const o: JsonObject | undefined = build ? {} : undefined;
+    let c = this.next();
+    if (c === 0x7d) this.i++;
+    else {
+      let guess = 0;
+      for (let count = 1; ; count++) {
+        if (c !== 0x22 || count > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw doubt;
+        const k = this.memberAt(members, byName, guess);
+        if (seen[k] === 1) throw doubt; // a key twice: JSON-DUPLICATE-KEYS's
+        seen[k] = 1;
+        guess = k + 1;
+        const m = members[k]!;
+        if (this.next() !== 0x3a) throw doubt;
+        this.i++;
+        const v = this.slot(m.plan, build, stronger(tag, m.sensitivity), m.valueType);
+        if (o !== undefined) o[m.name] = v;
+        c = this.next();
+        this.i++;
+        if (c === 0x7d) break;
+        if (c !== 0x2c) throw doubt;
+        c = this.next();
+      }
+    }
+    // A value-type member missing: JSON-VALUE-MEMBERS's (one null was doubted where read).
+    for (let k = 0; k < members.length; k++) if (seen[k] !== 1 && members[k]!.valueType) throw doubt;
+    this.depth--;
+    return o;
+  }
+
+  /** A member's value (`member`: whether a null is a value-type member's, doubted; else a null member
+   *  is no slot) or an item's (`member` undefined: a null item is judged by the rules, as the walk
+   *  makes it a slot). Built when `build` or read by a rule or the learner. */
+  private slot(plan: TypeScan, build: boolean, tag: Sensitivity | undefined, member: boolean | undefined): JsonValue {
+    const b = this.b;
+    const c = this.next();
+    if (++this.nodes > MAX_NODES) throw doubt;
+    let value: JsonValue;
+    if (c === 0x6e) {
+      this.word('null');
+      if (member === true) throw doubt;
+      if (member === false) return null;
+      value = null;
+    } else if (c === 0x22) {
+      const q = this.i;
+      const end = this.stringEnd();
+      this.i = end + 1;
+      if (plan.stringUnread && !build && tag === undefined) return null; // read by nothing: see TypeScan
+      value = this.decoded(q, end);
+      if (tag !== undefined) this.leaf(value, tag);
+    } else if (c === 0x7b) {
+      if (plan.shape !== undefined) value = this.object(plan.shape, true, tag)!;
+      else if (plan.mapValue !== undefined) value = this.map(plan.mapValue, tag);
+      else throw doubt;
+    } else if (c === 0x5b) {
+      if (plan.item === undefined) throw doubt;
+      value = this.array(plan.item, tag);
+    } else if (c === 0x74) value = this.word('true');
+    else if (c === 0x66) value = this.word('false');
+    else {
+      value = this.integer(b);
+      // JSON-INTEGER-RANGE's: an integer slot's number outside int32.
+      if (plan.kind === 'integer' && (value < INT32_MIN || value > INT32_MAX)) throw doubt;
+      if (tag !== undefined) this.leaf(String(value), tag);
+    }
+    // Every type check of the slot's kind that applies to its type finds nothing, or doubt.
+    const rules = plan.rules;
+    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.type, NO_RULES) !== undefined) throw doubt;
+    return value;
+  }
+
+  /** At the first letter of true, false or null: its value. */
+  private word(w: 'true' | 'false' | 'null'): boolean | null {
+    const b = this.b;
+    const i = this.i;
+    for (let k = 1; k < w.length; k++) if (b[i + k] !== w.charCodeAt(k)) throw doubt;
+    this.i += w.length;
+    return w === 'null' ? null : w === 'true';
+  }
+
+  /** -?(0|[1-9][0-9]*) of at most 15 characters, no fraction or exponent after it: its value (exact). */
+  private integer(b: Buffer): number {
+    const start = this.i;
+    let i = start;
+    let c = b[i];
+    const negative = c === 0x2d;
+    if (negative) c = b[++i];
+    let n = 0;
+    if (c === 0x30) c = b[++i];
+    else if (c !== undefined && c >= 0x31 && c <= 0x39) {
+      do { n = n * 10 + (c - 0x30); c = b[++i]; } while (c !== undefined && c >= 0x30 && c <= 0x39);
+    } else throw doubt;
+    if (c === 0x2e || c === 0x65 || c === 0x45 || (c !== undefined && c >= 0x30 && c <= 0x39) || i - start > MAX_INTEGER_LENGTH) throw doubt;
+    this.i = i;
+    return negative ? -n : n;
+  }
+
+  /** At '[': the items, each judged as a slot of `item`. */
+  private array(item: TypeScan, tag: Sensitivity | undefined): JsonValue[] {
+    this.open();
+    const a: JsonValue[] = [];
+    if (this.next() === 0x5d) { this.i++; this.depth--; return a; }
+    for (;;) {
+      if (a.length >= MAX_MEMBERS) throw doubt;
+      a.push(this.slot(item, true, tag, undefined));
+      const c = this.next();
+      this.i++;
+      if (c === 0x2c) continue;
+      if (c === 0x5d) { this.depth--; return a; }
+      throw doubt;
+    }
+  }
+
+  /** At '{' of a map: each value null or an object of `shape` (else the map rule's; doubted), keys
+   *  decoded as JSON.parse decodes them. */
+  private map(shape: Shape, tag: Sensitivity | undefined): JsonObject {
+    this.open();
+    const o: JsonObject = {};
+    const leavesBefore = this.leaves.length;
+    let indexKey = false;
+    let c = this.next();
+    if (c === 0x7d) { this.i++; this.depth--; return o; }
+    for (let count = 1; ; count++) {
+      if (c !== 0x22 || count > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw doubt;
+      const q = this.i;
+      const end = this.stringEnd();
+      if (end + 1 - q > MAX_NAME) throw doubt;
+      const key = this.decoded(q, end);
+      this.i = end + 1;
+      // __proto__ and its like are built otherwise by JSON.parse; a key twice is JSON-DUPLICATE-KEYS's.
+      if (key in Object.prototype || Object.hasOwn(o, key)) throw doubt;
+      if (isArrayIndex(key)) indexKey = true;
+      if (this.next() !== 0x3a) throw doubt;
+      this.i++;
+      const v = this.next();
+      if (++this.nodes > MAX_NODES) throw doubt;
+      if (v === 0x6e) o[key] = this.word('null');
+      else if (v === 0x7b) o[key] = this.object(shape, true, stronger(tag, keySensitivity(key)))!;
+      else throw doubt;
+      c = this.next();
+      this.i++;
+      if (c === 0x7d) break;
+      if (c !== 0x2c) throw doubt;
+      c = this.next();
+    }
+    // Object.keys lists an array index first: the learner's order would not be the text's.
+    if (indexKey && this.leaves.length > leavesBefore) throw doubt;
+    this.depth--;
+    return o;
+  }
+}
