@@ -12,6 +12,7 @@ import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { checkById } from '../checks/catalogue.js';
 import type { Check, Finding, Look } from '../checks/check.js';
 import type { CheckSettings } from '../checks/exchange-view.js';
+import type { ProvenRecord } from '../checks/fast-record.js';
 import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
 import { recordedResponse, type Exchange, type RecordedResponse } from '../http/exchange.js';
 import type { JsonValue } from '../json/value.js';
@@ -429,8 +430,9 @@ function asBuffers(ex: Exchange, own: Exchange): Exchange {
 }
 
 /** What a worker makes of its learner's data: the function that learns each judged exchange's
- *  secrets (with the body's JSON value or XML tree when the checks parsed it). */
-export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf, valuesOf?: ValuesOf) => void) | undefined;
+ *  secrets (with the body's JSON value or XML tree when the checks parsed it, or the values a proven record's
+ *  tree walk would learn). */
+export type MakeLearner = (data: unknown) => ((ex: Exchange, parsed?: JsonValue | ParsedXml | ProvenRecord, keysOf?: KeysOf, valuesOf?: ValuesOf) => void) | undefined;
 
 /** A judging worker's loop: judges each batch of exchanges it is given with the run's checks and
  *  settings, learns their secrets, and answers with the judgements, in one message; with an exchange

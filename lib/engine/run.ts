@@ -8,6 +8,7 @@ import { checksFor } from '../checks/catalogue.js';
 import type { Check, EvidenceSource, Finding, Level, Look } from '../checks/check.js';
 import { ExchangeView, type CheckSettings } from '../checks/exchange-view.js';
 import { readsKindOnly } from '../checks/kinds.js';
+import { provenRecordMade, type ProvenRecord } from '../checks/fast-record.js';
 import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
 import { bounded, kindLabel, type RequestKind } from '../contract/classify.js';
 import { UNREACHABLE, type Exchange, type ExchangeSpec } from '../http/exchange.js';
@@ -54,7 +55,7 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly ratePerSecond?: number;
   /** Called with every exchange, once judged and before it is dropped (the CLI learns its secrets);
    *  with the answer's JSON value or XML tree when the checks parsed it. */
-  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf?: KeysOf, valuesOf?: ValuesOf) => void;
+  readonly observe?: (ex: Exchange, parsed?: JsonValue | ParsedXml | ProvenRecord, keysOf?: KeysOf, valuesOf?: ValuesOf) => void;
   /** Worker threads that judge (issue 24; 0 or absent: this thread judges): they judge while this
    *  thread sends or reads and folds their judgements in the order the exchanges came
    *  (judge-pool.ts), so the result is the one judging here in that order gives. They run
@@ -310,7 +311,8 @@ export class Judge {
    *  fold, for a judging worker and for the run's thread judging in the workers' stead. */
   judgedHere(ex: Exchange, view = new ExchangeView(ex, this.settings)): Judgement {
     const judgement = this.judgement(ex, view);
-    this.observe?.(ex, view.parsedBody(), view.keysOf, view.valuesOf);
+    // A record proven from its bytes has no tree: its values to learn came with the proof.
+    this.observe?.(ex, provenRecordMade(view) ?? view.parsedBody(), view.keysOf, view.valuesOf);
     return judgement;
   }
 

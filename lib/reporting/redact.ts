@@ -45,6 +45,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { limitMessage } from '../body-limits.js';
 import { withThousands } from '../digits.js';
+import { ProvenRecord } from '../checks/fast-record.js';
 import { HARNESS_VALUES, HARNESS_WORDS } from '../checks/harness-words.js';
 import { replaceQuoted } from '../json/closing-quote.js';
 import type { KeysOf, ValuesOf } from '../checks/walk-json.js';
@@ -750,9 +751,10 @@ export class Redactor {
    * What an exchange that will never be shown leaves behind: the fingerprints of its secrets, so that
    * they are masked wherever else they turn up. Given the body already parsed (`parsed`: a JSON value
    * or an XML tree), its members or elements are walked as values, far cheaper than walking the text;
+   * given a record proven from its bytes (fast-record.ts), the values that walk would learn, in its order;
    * otherwise the text is learned.
    */
-  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml, keysOf: KeysOf = Object.keys, valuesOf: ValuesOf = NO_LISTED_VALUES): void {
+  learnFingerprints(ex: Exchange, parsed?: JsonValue | ParsedXml | ProvenRecord, keysOf: KeysOf = Object.keys, valuesOf: ValuesOf = NO_LISTED_VALUES): void {
     this.shared.batching = true;
     try {
       this.learnAllFingerprints(ex, parsed, keysOf, valuesOf);
@@ -763,7 +765,7 @@ export class Redactor {
     }
   }
 
-  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | undefined, keysOf: KeysOf, valuesOf: ValuesOf): void {
+  private learnAllFingerprints(ex: Exchange, parsed: JsonValue | ParsedXml | ProvenRecord | undefined, keysOf: KeysOf, valuesOf: ValuesOf): void {
     this.fingerprintHeaders(ex.request.headers);
     const head = answerHeadOf(ex);
     if (head) this.fingerprintHeaders(head.headers);
@@ -790,6 +792,14 @@ export class Redactor {
       }
     }
     if (parsed instanceof ParsedXml) scoped().fingerprintElement(parsed.root);
+    else if (parsed instanceof ProvenRecord) {
+      // fingerprintValues' every call of fingerprintHidden, in its order: a leaf is learned where a
+      // name above it is hidden (its strongest kind is hidden whenever any is).
+      const { leaves, leafKinds } = parsed;
+      const learner = scope ?? this;
+      const own = scope?.own ?? NO_VALUES;
+      for (let k = 0; k < leaves.length; k++) if (this.hides(leafKinds[k])) learner.fingerprintHidden(leaves[k]!, own, true);
+    }
     // A scope's values are its own only for a generated request's: none without a scope.
     else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES, ROOT_MEMBER, valuesOf);
     else if (ex.response) scoped().learn(ex.response.body.toString('utf8'), MAX_SHOWN_TEXT);
