@@ -113,6 +113,9 @@ function typeScan(type: FieldType): TypeScan {
 
 interface MemberScan {
   readonly name: string;
+  /** Its token, the name between quotes, in 32-bit little-endian words of its bytes, each read at 4k
+   *  from the opening quote but the last, read at the token's end - 4 (as plain-json.ts's names). */
+  readonly words: Int32Array;
   readonly sensitivity: Sensitivity | undefined;
   readonly valueType: boolean;
   readonly plan: TypeScan;
@@ -121,11 +124,27 @@ interface MemberScan {
 /** A shape's JSON members; `usable` when their names are apart, no array index (Object.keys would list
  *  it first) and none a name Object.prototype answers. */
 const shapeScan = perShape((shape) => {
-  const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
+  const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, words: wordsOf(`"${f.json}"`), sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
   const byName = new Map(members.map((m, k) => [m.name, k]));
   const usable = byName.size === members.length && members.every((m) => !/^[0-9]/.test(m.name) && !(m.name in Object.prototype) && /^[\x20-\x7e]*$/.test(m.name) && !/["\\]/.test(m.name));
-  return { members, byName, usable };
+  // `seen`: per member, the number of the object that last held it (a name twice in one object is
+  // found without a list per object); `open`: an object of the shape is being read (one nested in
+  // another of its shape would share `seen`, so it is doubted).
+  return { members, byName, usable, seen: new Float64Array(members.length), open: false };
 });
+
+/** Numbers the objects read, run-wide (a `seen` entry of an earlier object is below every later one). */
+let objects = 0;
+
+/** The words of an ASCII token (see MemberScan.words); none for one shorter than a word. */
+function wordsOf(token: string): Int32Array {
+  const n = token.length;
+  const words = new Int32Array(n < 4 ? 0 : Math.ceil(n / 4));
+  const word = (at: number): number => token.charCodeAt(at) | (token.charCodeAt(at + 1) << 8) | (token.charCodeAt(at + 2) << 16) | (token.charCodeAt(at + 3) << 24);
+  for (let k = 0; k < words.length - 1; k++) words[k] = word(4 * k);
+  if (words.length > 0) words[words.length - 1] = word(n - 4);
+  return words;
+}
 
 /** A map key's sensitivity (the tree walk asks sensitivityOfName of every name). */
 const keySensitivity = remembered(sensitivityOfName, 4096, 64);
@@ -154,14 +173,20 @@ class Scan {
   private nodes = 0;
   private readonly leaves: string[] = [];
   private readonly leafKinds: Sensitivity[] = [];
-  /** The Latin-1 view of the bytes, made when a string is first read: an ASCII string sliced from it
-   *  is the string JSON.parse gives. */
-  private latin1: string | undefined;
+  /** The Latin-1 view of the bytes: an ASCII string sliced from it is the string JSON.parse gives. */
+  private readonly text: string;
   /** Of the last string scanned: whether it held an escape, or a byte above 0x7F. */
   private escaped = false;
   private wide = false;
 
-  constructor(private readonly b: Buffer) {}
+  private readonly view: DataView;
+  /** The shapes whose objects were read (see shapeScan's `open`). */
+  private readonly opened: { open: boolean }[] = [];
+
+  constructor(private readonly b: Buffer) {
+    this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.text = b.toString('latin1');
+  }
 
   record(shape: Shape): ProvenRecord | undefined {
     try {
@@ -172,6 +197,8 @@ class Scan {
     } catch (e) {
       if (e === doubt) return undefined;
       throw e;
+    } finally {
+      for (const plan of this.opened) plan.open = false; // a doubt leaves objects open
     }
   }
 
@@ -213,11 +240,12 @@ class Scan {
     return i;
   }
 
-  /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it. */
+  /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it
+   *  (valid UTF-8: the bytes were checked whole). */
   private decoded(q: number, end: number): string {
     if (this.escaped) return JSON.parse(this.b.toString('utf8', q, end + 1)) as string;
     if (this.wide) return this.b.toString('utf8', q + 1, end);
-    return (this.latin1 ??= this.b.toString('latin1')).slice(q + 1, end);
+    return this.text.slice(q + 1, end);
   }
 
   private leaf(text: string, kind: Sensitivity): void {
@@ -231,27 +259,36 @@ class Scan {
     const b = this.b;
     const from = this.i + 1;
     const m = members[guess];
-    if (m !== undefined) {
-      const name = m.name;
-      const n = name.length;
-      let k = 0;
-      while (k < n && b[from + k] === name.charCodeAt(k)) k++;
-      if (k === n && b[from + n] === 0x22) { this.i = from + n + 1; return guess; }
-    }
+    // The closing quote first, then the words (past the end, a word is not read: the quote is not there).
+    if (m !== undefined && b[from + m.name.length] === 0x22 && this.spells(from - 1, m)) { this.i = from + m.name.length + 1; return guess; }
     const end = this.stringEnd();
-    if (this.escaped || this.wide || end - from > MAX_NAME) throw doubt;
-    const found = byName.get((this.latin1 ??= b.toString('latin1')).slice(from, end));
+    if (this.escaped || end - from > MAX_NAME) throw doubt;
+    // A name with a byte above 0x7F is no (ASCII) name of the shape in the Latin-1 view either.
+    const found = byName.get(this.text.slice(from, end));
     if (found === undefined) throw doubt; // no JSON member of the shape: a name check's to judge
     this.i = end + 1;
     return found;
   }
 
+  /** Whether the token at `at` (its opening quote; its closing quote checked) is `m`'s name. */
+  private spells(at: number, m: MemberScan): boolean {
+    const words = m.words;
+    const last = words.length - 1;
+    if (last < 0) return m.name === '' || (m.name.length === 1 && this.b[at + 1] === m.name.charCodeAt(0));
+    const view = this.view;
+    for (let k = 0; k < last; k++) if (view.getInt32(at + 4 * k, true) !== words[k]) return false;
+    return view.getInt32(at + m.name.length + 2 - 4, true) === words[last];
+  }
+
   /** At '{': an object of `shape`, built when `build`; `tag` the sensitivity of the names above it. */
   private object(shape: Shape, build: boolean, tag: Sensitivity | undefined): JsonObject | undefined {
-    const { members, byName, usable } = shapeScan(shape);
-    if (!usable) throw doubt;
+    const plan = shapeScan(shape);
+    const { members, byName, seen } = plan;
+    if (!plan.usable || plan.open) throw doubt;
+    plan.open = true;
+    this.opened.push(plan);
     this.open();
-    const seen = new Uint8Array(members.length);
+    const self = ++objects;
     const o: JsonObject | undefined = build ? {} : undefined;
     let c = this.next();
     if (c === 0x7d) this.i++;
@@ -260,8 +297,8 @@ class Scan {
       for (let count = 1; ; count++) {
         if (c !== 0x22 || count > MAX_MEMBERS || ++this.nodes > MAX_NODES) throw doubt;
         const k = this.memberAt(members, byName, guess);
-        if (seen[k] === 1) throw doubt; // a key twice: JSON-DUPLICATE-KEYS's
-        seen[k] = 1;
+        if (seen[k] === self) throw doubt; // a key twice: JSON-DUPLICATE-KEYS's
+        seen[k] = self;
         guess = k + 1;
         const m = members[k]!;
         if (this.next() !== 0x3a) throw doubt;
@@ -276,7 +313,8 @@ class Scan {
       }
     }
     // A value-type member missing: JSON-VALUE-MEMBERS's (one null was doubted where read).
-    for (let k = 0; k < members.length; k++) if (seen[k] !== 1 && members[k]!.valueType) throw doubt;
+    for (let k = 0; k < members.length; k++) if (seen[k] !== self && members[k]!.valueType) throw doubt;
+    plan.open = false;
     this.depth--;
     return o;
   }
