@@ -21,11 +21,13 @@ import { sensitivityOfName } from '../contract/sensitivity.js';
 import { fieldsOn, isValueType, perShape, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
 import type { ValueRules } from '../contract/values.js';
 import { mediaType } from '../http/media-type.js';
+import { isArrayIndex, isBlank, MAX_INTEGER_LENGTH, MAX_MEMBERS, MAX_NAME, MAX_NODES, wordsOf } from '../json/plain-json.js';
 import type { JsonObject, JsonValue } from '../json/value.js';
 import type { Check, Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { readsRecordView, settingsOnlyInOthers } from './json-record.js';
 import { JSON_TYPE_SLOT_RULES, type TypeSlotRule } from './json-types.js';
+import { typePlan, type TypePlan } from './walk-json.js';
 
 /** A record proven to pass every check of PROVEN_IDS, and what the learner takes of it: every string
  *  and number under a member named as sensitive, in the tree walk's order (a number as String of its
@@ -77,38 +79,29 @@ function proveRecord(ex: ExchangeView): ProvenRecord | undefined {
   return new Scan(body.value).record(op.response);
 }
 
-/** Room kept below each limit, as plain-json.ts keeps it. */
-const MAX_NODES = BODY_LIMITS.nodes - 2;
-const MAX_MEMBERS = BODY_LIMITS.children - 2;
-const MAX_NAME = BODY_LIMITS.nameLength - 8;
-const MAX_INTEGER_LENGTH = 15;
-
-/** A type as the scan reads it: the type checks' rules that judge its values, and what it holds. */
+/** A type as the scan reads it: the walk's plan (its kind and what it holds), the type checks' rules
+ *  that judge its values, and its items'. */
 interface TypeScan {
-  readonly type: FieldType;
-  readonly kind: FieldType['kind'];
+  readonly walk: TypePlan;
   readonly valueType: boolean;
   readonly rules: readonly TypeSlotRule[];
   /** A string of it is judged by the default string rule alone (JSON_VALUE_RULES.string reads only
    *  typeof): a member not learned is scanned, not decoded. */
   readonly stringUnread: boolean;
-  readonly shape: Shape | undefined;
   readonly item: TypeScan | undefined;
-  readonly mapValue: Shape | undefined;
 }
 const typeScans = new WeakMap<FieldType, TypeScan>();
 function typeScan(type: FieldType): TypeScan {
-  let plan = typeScans.get(type);
-  if (!plan) {
+  let scan = typeScans.get(type);
+  if (!scan) {
     const rules = JSON_TYPE_SLOT_RULES.filter((r) => r.kind === type.kind && (!r.applies || r.applies(type)));
-    plan = {
-      type, kind: type.kind, valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
-      shape: type.kind === 'object' ? type.shape : undefined, item: type.kind === 'array' ? typeScan(type.item) : undefined,
-      mapValue: type.kind === 'map' ? type.value : undefined,
+    scan = {
+      walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
+      item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
-    typeScans.set(type, plan);
+    typeScans.set(type, scan);
   }
-  return plan;
+  return scan;
 }
 
 interface MemberScan {
@@ -136,21 +129,8 @@ const shapeScan = perShape((shape) => {
 /** Numbers the objects read, run-wide (a `seen` entry of an earlier object is below every later one). */
 let objects = 0;
 
-/** The words of an ASCII token (see MemberScan.words); none for one shorter than a word. */
-function wordsOf(token: string): Int32Array {
-  const n = token.length;
-  const words = new Int32Array(n < 4 ? 0 : Math.ceil(n / 4));
-  const word = (at: number): number => token.charCodeAt(at) | (token.charCodeAt(at + 1) << 8) | (token.charCodeAt(at + 2) << 16) | (token.charCodeAt(at + 3) << 24);
-  for (let k = 0; k < words.length - 1; k++) words[k] = word(4 * k);
-  if (words.length > 0) words[words.length - 1] = word(n - 4);
-  return words;
-}
-
 /** A map key's sensitivity (the tree walk asks sensitivityOfName of every name). */
 const keySensitivity = remembered(sensitivityOfName, 4096, 64);
-
-/** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
-const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
 
 /** The stronger of two sensitivities on a value's way down: under a credential everything is hidden. */
 const stronger = (a: Sensitivity | undefined, b: Sensitivity | undefined): Sensitivity | undefined =>
@@ -161,7 +141,6 @@ const NO_RULES: ValueRules = Object.freeze({});
 class Doubt extends Error {}
 const doubt = new Doubt();
 
-const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isHex = (c: number | undefined): boolean => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
 /** The codes a backslash may stand before in JSON: " \ / b f n r t u. */
 const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75]);
@@ -340,8 +319,8 @@ class Scan {
       value = this.decoded(q, end);
       if (tag !== undefined) this.leaf(value, tag);
     } else if (c === 0x7b) {
-      if (plan.shape !== undefined) value = this.object(plan.shape, true, tag)!;
-      else if (plan.mapValue !== undefined) value = this.map(plan.mapValue, tag);
+      if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, true, tag)!;
+      else if (plan.walk.mapValue !== undefined) value = this.map(plan.walk.mapValue, tag);
       else throw doubt;
     } else if (c === 0x5b) {
       if (plan.item === undefined) throw doubt;
@@ -351,12 +330,12 @@ class Scan {
     else {
       value = this.integer(b);
       // JSON-INTEGER-RANGE's: an integer slot's number outside int32.
-      if (plan.kind === 'integer' && (value < INT32_MIN || value > INT32_MAX)) throw doubt;
+      if (plan.walk.kind === 'integer' && (value < INT32_MIN || value > INT32_MAX)) throw doubt;
       if (tag !== undefined) this.leaf(String(value), tag);
     }
     // Every type check of the slot's kind that applies to its type finds nothing, or doubt.
     const rules = plan.rules;
-    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.type, NO_RULES) !== undefined) throw doubt;
+    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.walk.type, NO_RULES) !== undefined) throw doubt;
     return value;
   }
 

@@ -39,7 +39,7 @@ type Kind = FieldType['kind'];
 
 /** A type as the walk reads it, made once per type: its kind, and what it holds (the types of a
  *  contract are objects of several forms, so their `kind` read on every value is a slow property read). */
-interface TypePlan {
+export interface TypePlan {
   readonly type: FieldType;
   readonly kind: Kind;
   /** An object's shape; an array's items; a map's values' shape. */
@@ -48,7 +48,7 @@ interface TypePlan {
   readonly mapValue: Shape | undefined;
 }
 const typePlans = new WeakMap<FieldType, TypePlan>();
-function typePlan(type: FieldType): TypePlan {
+export function typePlan(type: FieldType): TypePlan {
   let plan = typePlans.get(type);
   if (!plan) {
     plan = {

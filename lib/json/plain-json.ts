@@ -17,12 +17,13 @@ import type { JsonObject, JsonValue } from './value.js';
 /** Handed back for a text this path does not read. */
 export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
 
-/** Room kept below each limit, so a text this path reads is one measureJson passes whole. */
-const MAX_NODES = BODY_LIMITS.nodes - 2;
-const MAX_MEMBERS = BODY_LIMITS.children - 2;
-const MAX_NAME = BODY_LIMITS.nameLength - 8;
+/** Room kept below each limit, so a text this path reads is one measureJson passes whole (and one
+ *  lib/checks/fast-record.ts scans keeps the same room). */
+export const MAX_NODES = BODY_LIMITS.nodes - 2;
+export const MAX_MEMBERS = BODY_LIMITS.children - 2;
+export const MAX_NAME = BODY_LIMITS.nameLength - 8;
 /** Integer literals shorter than this are kept exactly by a double (measureJson's inexact from 16). */
-const MAX_INTEGER_LENGTH = 15;
+export const MAX_INTEGER_LENGTH = 15;
 
 /** A member name met before, ASCII without escapes (the same characters in a text and in the
  *  Latin-1 view of its bytes): the names that followed it in an object, the most frequent first, tried first
@@ -55,7 +56,7 @@ const KNOWN = new Map<string, Known>();
 const newKnown = (name: string, index: number): Known => ({ name, index, after: [], first: [], arrayIndex: isArrayIndex(name), large: false, words: wordsOf(`"${name}"`) });
 
 /** The words of an ASCII token (see Known.words); none for one shorter than a word. */
-function wordsOf(token: string): Int32Array {
+export function wordsOf(token: string): Int32Array {
   const n = token.length;
   const words = new Int32Array(n < 4 ? 0 : Math.ceil(n / 4));
   const word = (at: number): number => token.charCodeAt(at) | (token.charCodeAt(at + 1) << 8) | (token.charCodeAt(at + 2) << 16) | (token.charCodeAt(at + 3) << 24);
@@ -65,7 +66,7 @@ function wordsOf(token: string): Int32Array {
 }
 
 /** Whether `name` is an array index, which an object lists before its other names (ECMA-262 10.1.11.1). */
-const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
+export const isArrayIndex = (name: string): boolean => /^(0|[1-9][0-9]{0,9})$/.test(name) && Number(name) < 2 ** 32 - 1;
 
 /** Objects of more members than this have their names listed as read (V8 keeps an object given that
  *  many names one by one as a dictionary, and Object.keys then sorts them again on every listing). */
@@ -124,7 +125,7 @@ const SINGLE: Readonly<Record<number, string>> = { 0x22: '"', 0x5c: '\\', 0x2f: 
 const hex = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
 
 /** Whether `c` is JSON whitespace (space, line feed, carriage return, tab). */
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+export const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 // The position is kept in a local while a token is scanned and written back once; a code past the end
 // is NaN, which every comparison below refuses, so the scans need no separate bound.
