@@ -142,6 +142,9 @@ class Doubt extends Error {}
 const doubt = new Doubt();
 
 const isHex = (c: number | undefined): boolean => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
+/** The codes a string holds as themselves without a second look: printable ASCII but the quote and the backslash. */
+const PLAIN = 1;
+const STRING_CODE = new Uint8Array(256).map((_, c) => (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c ? PLAIN : 0));
 /** The codes a backslash may stand before in JSON: " \ / b f n r t u. */
 const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75]);
 
@@ -202,17 +205,22 @@ class Scan {
     let i = this.i + 1;
     let escaped = false;
     let wide = false;
-    for (let c = b[i]; c !== 0x22; c = b[++i]) {
+    for (;;) {
+      // Plain ASCII codes by one lookup each: most of a record's bytes are in its strings.
+      while (STRING_CODE[b[i]!] === PLAIN) i++;
+      const c = b[i];
+      if (c === 0x22) break;
       if (c === 0x5c) {
         const e = b[i + 1]!;
         if (!ESCAPABLE.has(e)) throw doubt;
         if (e === 0x75 && !(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]))) throw doubt;
         escaped = true;
-        i++; // past the escaped code (a \u's digits are plain codes)
+        i += 2; // past the escaped code (a \u's digits are plain codes)
         continue;
       }
-      if (!(c! >= 0x20)) throw doubt; // a control character, or the end (undefined)
-      if (c! >= 0x80) wide = true;
+      if (!(c! >= 0x80)) throw doubt; // a control character, or the end (undefined)
+      wide = true;
+      i++;
     }
     this.escaped = escaped;
     this.wide = wide;
@@ -306,6 +314,7 @@ class Scan {
     const c = this.next();
     if (++this.nodes > MAX_NODES) throw doubt;
     let value: JsonValue;
+    let read = NO_RULES;
     if (c === 0x6e) {
       this.word('null');
       if (member === true) throw doubt;
@@ -320,7 +329,13 @@ class Scan {
       if (tag !== undefined) this.leaf(value, tag);
     } else if (c === 0x7b) {
       if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, true, tag)!;
-      else if (plan.walk.mapValue !== undefined) value = this.map(plan.walk.mapValue, tag);
+      else if (plan.walk.mapValue !== undefined) {
+        const keys: string[] = [];
+        value = this.map(plan.walk.mapValue, tag, keys);
+        // Its names as read, as the map check passes the exchange's listing (Object.keys of a map of
+        // numbered keys cost as much as the rest of its rule).
+        read = { keysOf: () => keys };
+      }
       else throw doubt;
     } else if (c === 0x5b) {
       if (plan.item === undefined) throw doubt;
@@ -335,7 +350,7 @@ class Scan {
     }
     // Every type check of the slot's kind that applies to its type finds nothing, or doubt.
     const rules = plan.rules;
-    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.walk.type, NO_RULES) !== undefined) throw doubt;
+    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.walk.type, read) !== undefined) throw doubt;
     return value;
   }
 
@@ -382,8 +397,8 @@ class Scan {
   }
 
   /** At '{' of a map: each value null or an object of `shape` (else the map rule's; doubted), keys
-   *  decoded as JSON.parse decodes them. */
-  private map(shape: Shape, tag: Sensitivity | undefined): JsonObject {
+   *  decoded as JSON.parse decodes them, pushed to `keys`. */
+  private map(shape: Shape, tag: Sensitivity | undefined, keys: string[]): JsonObject {
     this.open();
     const o: JsonObject = {};
     const leavesBefore = this.leaves.length;
@@ -400,6 +415,7 @@ class Scan {
       // __proto__ and its like are built otherwise by JSON.parse; a key twice is JSON-DUPLICATE-KEYS's.
       if (key in Object.prototype || Object.hasOwn(o, key)) throw doubt;
       if (isArrayIndex(key)) indexKey = true;
+      keys.push(key);
       if (this.next() !== 0x3a) throw doubt;
       this.i++;
       const v = this.next();
