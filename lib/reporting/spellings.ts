@@ -522,8 +522,8 @@ export function escapedReading(c: CanonicalText): CanonicalText | undefined {
       if (read !== one && !MARK.test(one)) {
         // Half-width katakana's voiced marks (ｶﾞ) read as a combining mark: composed with the
         // character before, as NFKC reads the pair (ガ).
-        const with1 = out.length && MARK.test(read[0]!) ? (out[out.length - 1]! + read).normalize('NFC') : '';
-        if (with1.length === 1) { out[out.length - 1] = with1; to[to.length - 1] = c.to[i + one.length - 1]!; } else put(read, i, i + one.length);
+        const composed = out.length && MARK.test(read[0]!) ? (out[out.length - 1]! + read).normalize('NFC') : '';
+        if (composed.length === 1) { out[out.length - 1] = composed; to[to.length - 1] = c.to[i + one.length - 1]!; } else put(read, i, i + one.length);
         i += one.length;
         continue;
       }
