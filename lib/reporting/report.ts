@@ -12,7 +12,7 @@ import type { CheckResult, RunCounts, RunResult, Verdict } from '../engine/run.j
 import type { Example, FindingGroup } from '../engine/tally.js';
 import { failLine, type LineFit } from '../checks/fail-line.js';
 import { answerHeadOf, type Exchange } from '../http/exchange.js';
-import { published } from './boundary.js';
+import { published, type OwnValues } from './boundary.js';
 import { printedLength, shownMessage, shownPath, printedValue } from './display.js';
 import { curlCommand, CUT_SHORT, requestText, responseText, secretFieldsOf, shownLine } from './exchange-text.js';
 import type { Redactor } from './redact.js';
@@ -332,8 +332,16 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     exchanges,
     ...(run.generation ? { generation: run.generation } : {}),
     ...(ctx.differential ? { differential: ctx.differential } : {}),
-  }, r, harnessTexts(run), shownBy, new Set([...MEMBER_NAMES, ...configurationNames(ctx.configuration)]));
+  }, r, harnessTexts(run), shownBy, new Set([...MEMBER_NAMES, ...configurationNames(ctx.configuration)]), OWN_VALUES);
 }
+
+/** The report's values the harness wrote itself, never redacted (boundary.ts): its name and version,
+ *  the catalogue's hash, the mode, verdict and gate, its clock, the signal that stopped it, node's
+ *  version, each check's status and level, each exchange's source, the legacy's verdict. */
+const OWN_VALUES: OwnValues = {
+  harness: true, catalogueHash: true, mode: true, verdict: true, gate: true, stopped: true, startedAt: true, finishedAt: true, node: true,
+  checks: { status: true, level: true }, exchanges: { source: true }, differential: { legacy: { verdict: true, failed: { level: true } } },
+};
 
 /** The configuration's member names at any depth (its options, the effective values, the namespaces,
  *  the request values' operations and fields, …): the harness's words, never redacted as names (a

@@ -104,7 +104,7 @@ export function verdictWords(r: Judged): string {
   const judged = r.counts?.exchanges.exchanges ?? 0;
   const live = r.inProgress ? `, IN PROGRESS, ${judged} EXCHANGE${judged === 1 ? '' : 'S'} JUDGED SO FAR` : '';
   const problems = problemsOf(r);
-  return `${VERDICT_WORDS[r.verdict]}${live}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
+  return `${VERDICT_WORDS[r.verdict] ?? `NO VERDICT OF THE HARNESS (${JSON.stringify(r.verdict)})`}${live}${beside}${part}${problems ? `, ${problems} PROBLEM${problems === 1 ? '' : 'S'}` : ''}`;
 }
 
 /** The exit code the verdict calls for: 0 passed the gate, 1 failed it, 2 could not judge (or a
@@ -115,8 +115,9 @@ export function exitCodeOf(r: Judged): 0 | 1 | 2 {
   // A difference from the legacy fails the gate as a failed MUST check does, whatever the rest would
   // say: a run cut short (--max-requests, a stop) that found one had exited 2, "could not proceed".
   if (r.verdict === 'non-conformant' || r.differential?.differences) return 1;
-  if (r.verdict === 'incomplete' || r.verdict === 'nothing-observed') return 2;
-  if (nothingCompared(r)) return 2;
+  // Only a verdict that is one of the harness's words passes: anything else (a report altered on its
+  // way) could not be judged.
+  if (r.verdict !== 'conformant' || nothingCompared(r)) return 2;
   return 0;
 }
 
