@@ -12,11 +12,12 @@ import { startReference, type RunningReference } from '../reference/server.js';
 import { harnessIdentity } from './identity.js';
 import { boundHeapGrowth, streamsExchanges } from '../engine/collect.js';
 import type { GenerateOptions } from '../engine/generation.js';
-import { consoleText, displayLine } from '../reporting/display.js';
+import { displayLine } from '../reporting/display.js';
 import { parseConfig, readDotenv, settingSource, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
 import { beginRun, impliedReports, removedLine, removeEarlierRun, stoppedAtOnce } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
+import { errorLine } from './error-line.js';
 
 /** --list-checks: the catalogue, a line per check (aligned columns), or JSON for machines. */
 function catalogueListing(json: boolean): string {
@@ -72,7 +73,7 @@ async function judgeRecording(config: Config, files: readonly string[], dir: str
       ...settings, baseUrl: session.target.baseUrl, checks, extraHeaders: {}, probes: false, mode: 'traffic', recorded: recorded(), ...session.engine(), ...session.judging(config.jobs), stop,
     });
   } catch (e) {
-    if (e instanceof HarProblem) { process.stderr.write(`conformance: ${consoleText(displayLine(e.message))}\n`); return 2; }
+    if (e instanceof HarProblem) { errorLine(`conformance: ${e.message}`); return 2; }
     throw e;
   }
   if (outside) session.warn(`${outside} entr${outside === 1 ? 'y' : 'ies'} recorded against other hosts or paths than ${config.baseUrl!} were left out`);
@@ -102,7 +103,7 @@ async function run(argv: readonly string[]): Promise<number> {
   const fromDotenv = new Map<string, number | undefined>();
   if (existsSync('.env')) {
     const dotenv = readDotenv('.env');
-    if (dotenv.problem) { process.stderr.write(`conformance: ${consoleText(dotenv.problem)}\n`); return 2; }
+    if (dotenv.problem) { errorLine(`conformance: ${dotenv.problem}`); return 2; }
     // Never overrides the environment, but an empty variable is unset to the run (parseOptions): .env's value
     // stands (dotenv's config() would keep the empty one, and an exported BASE_URL= would hide .env's target).
     for (const [key, value] of Object.entries(dotenv.values)) if (process.env[key] === undefined || process.env[key] === '') { process.env[key] = value; fromDotenv.set(key, dotenv.lineOf.get(key)); }
@@ -111,19 +112,19 @@ async function run(argv: readonly string[]): Promise<number> {
   if (parsed.ok === 'help') { process.stdout.write(`${usage()}\n`); return 0; }
   if (parsed.ok === 'version') { process.stdout.write(`${harnessIdentity().version}\n`); return 0; }
   if (parsed.ok === 'list-checks') { process.stdout.write(catalogueListing(parsed.json)); return 0; }
-  if (!parsed.ok) { process.stderr.write(`conformance: ${parsed.error}${settingSource(parsed.error, argv, process.env, fromDotenv)}\n`); return 2; }
+  if (!parsed.ok) { errorLine(`conformance: ${parsed.error}${settingSource(parsed.error, argv, process.env, fromDotenv)}`); return 2; }
   const config = parsed.config;
   named = { dir: resolve(config.reportDir), since: Date.now() };
   const checks = selectedChecks(config);
   const why = unfed(config);
-  if (why) { process.stderr.write(`conformance: --only names checks this run cannot feed: ${why}\n`); return 2; }
+  if (why) { errorLine(`conformance: --only names checks this run cannot feed: ${why}`); return 2; }
   if (!checks.length) { process.stderr.write('conformance: --only and --skip leave no check to run\n'); return 2; }
   // Under --fail-on must nothing else decides the verdict: without a MUST check it would say CONFORMANT (exit 0) of no check.
   if (config.failOn === 'must' && !checks.some((c) => c.level === 'MUST')) {
     process.stderr.write('conformance: --only and --skip leave no MUST check, which alone decide the verdict under --fail-on must (--fail-on should gates on the SHOULD checks left)\n');
     return 2;
   }
-  for (const note of impliedReports(config.reports)) process.stderr.write(`note: ${note}\n`);
+  for (const note of impliedReports(config.reports)) errorLine(`note: ${note}`);
 
   // Every account line is read and checked before anything is sent: a bad line stops the run here.
   let cases: number | undefined;
@@ -131,7 +132,7 @@ async function run(argv: readonly string[]): Promise<number> {
   const accountsFile = config.accounts ? await import('../engine/accounts.js') : undefined;
   if (config.accounts) {
     const valid = await accountsFile!.validateAccounts(config.accounts);
-    if ('error' in valid) { process.stderr.write(`conformance: ${displayLine(valid.error)}\n`); return 2; }
+    if ('error' in valid) { errorLine(`conformance: ${valid.error}`); return 2; }
     cases = config.shard ? Math.ceil((valid.cases - (config.shard.index - 1)) / config.shard.count) : valid.cases;
   }
   if (streamsExchanges(config)) boundHeapGrowth(); // a run of many exchanges stays at the memory it holds, not four times it
@@ -143,7 +144,7 @@ async function run(argv: readonly string[]): Promise<number> {
     makeDirectory(dir);
     accessSync(dir, constants.W_OK);
   } catch (e) {
-    process.stderr.write(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    errorLine(`conformance: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     return 2;
   }
   accepted = { dir, since };
@@ -195,7 +196,7 @@ run(process.argv.slice(2))
   .catch((e: unknown) => {
     const err = e as NodeJS.ErrnoException;
     const what = err.code === 'LISTEN' || e instanceof JudgeWorkerFailure ? err.message : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'ENOTDIR' ? `cannot write reports: ${err.message}` : `internal error: ${err.message ?? String(e)}`;
-    process.stderr.write(`conformance: ${what.split('\n')[0]}\n`);
+    errorLine(`conformance: ${what.split('\n')[0]}`);
     return 2;
   })
   .then((code) => {
@@ -204,7 +205,7 @@ run(process.argv.slice(2))
     if (code === 2 && at) {
       const { removed, problems } = removeEarlierRun(at.dir, at.since);
       if (removed.length) process.stdout.write(removedLine(removed));
-      for (const p of problems) process.stderr.write(`conformance: ${p}\n`);
+      for (const p of problems) errorLine(`conformance: ${p}`);
     }
     process.exitCode = code;
     // Should anything still hold the event loop (a stuck socket), do not hang the pipeline.

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { Report } from '../reporting/report.js';
 import { prepareVitest, presentInProcess, type PresentationInput } from './presentation.js';
+import { errorLine } from './error-line.js';
 
 /** Vite 8 transforms through rolldown, whose allocator (mimalloc) commits each 1 GiB arena it
  *  reserves up front by default: its pages count in the child's resident memory once touched and
@@ -36,5 +37,5 @@ async function main(): Promise<number> {
 }
 
 main()
-  .catch((e: unknown) => { process.stderr.write(`present: ${(e as Error).message.split('\n')[0]}\n`); return 1; })
+  .catch((e: unknown) => { errorLine(`present: ${(e as Error).message.split('\n')[0]}`); return 1; })
   .then((code) => { process.exitCode = code; });

@@ -16,6 +16,7 @@ import { stopOnSignals } from './stopping.js';
 import { listenProblem } from './listen-problem.js';
 import { findVariants, FAULTS, STYLES } from '../reference/variants.js';
 import { RANDOM_TOKENS, VALUE_FAULTS } from '../reference/value-faults.js';
+import { errorLine } from './error-line.js';
 
 export const REFERENCE_OPTIONS = {
   port: { kind: 'integer', arg: 'N', min: 0, max: 65535, defaultText: '8080; 0 picks a free one', help: 'port to listen on' },
@@ -43,7 +44,8 @@ ${usageOf(REFERENCE_OPTIONS)}
 environment: SERVICE_REQUEST_NAMESPACE, SERVICE_LOGIN_NAMESPACE override the SOAP namespaces`;
 
 function fail(message: string, withUsage = true): never {
-  process.stderr.write(`reference: ${message}\n${withUsage ? `${usage().split('\n')[0]}\n` : ''}`);
+  errorLine(`reference: ${message}`);
+  if (withUsage) process.stderr.write(`${usage().split('\n')[0]}\n`);
   process.exit(2);
 }
 
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
     name: 'reference', doing: 'closing connections…',
     finish: () => reference.close().then(() => {
       const note = reference.connectionsNote();
-      if (note) process.stderr.write(`reference: ${note}\n`);
+      if (note) errorLine(`reference: ${note}`);
       return 0;
     }),
   });

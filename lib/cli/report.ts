@@ -14,6 +14,7 @@ import { reportVerdict, VERDICT_WORDS } from '../reporting/verdict.js';
 import { commandOf, parseOptions, usageOf, type OptionTable } from '../options.js';
 import { CONFORMANCE_OPTIONS, reportsChosen } from './config.js';
 import { againstStated, EXCHANGES_FILE, statedVerdict, finish, impliedReports, MANIFEST_FILE, readReport, removedLine, removeEarlierRun, UnreadableFile, verifyManifest, writeReports } from './write-reports.js';
+import { errorLine } from './error-line.js';
 
 export const REPORT_OPTIONS = {
   'report-dir': { kind: 'string', arg: 'DIR', env: 'REPORT_DIR', defaultText: 'reports', help: 'the report directory to rebuild, or where the merged report goes' },
@@ -53,15 +54,15 @@ function notRebuilt(dir: string, line: string): number {
 
 async function main(): Promise<number> {
   const parsed = parseOptions(REPORT_OPTIONS, process.argv.slice(2), process.env, true);
-  if (!parsed.ok) { process.stderr.write(`report: ${parsed.error}\n${usage()}\n`); return 2; }
+  if (!parsed.ok) { errorLine(`report: ${parsed.error}`); process.stderr.write(`${usage()}\n`); return 2; }
   const v = parsed.values;
   if (v.help) { process.stdout.write(`${usage()}\n`); return 0; }
   const dir = resolve(v['report-dir'] ?? 'reports');
   const chosen = reportsChosen(v.reports);
-  if (typeof chosen === 'string') { process.stderr.write(`report: ${chosen}\n`); return 2; }
-  for (const note of impliedReports(chosen)) process.stderr.write(`note: ${note}\n`);
+  if (typeof chosen === 'string') { errorLine(`report: ${chosen}`); return 2; }
+  for (const note of impliedReports(chosen)) errorLine(`note: ${note}`);
   if (!v.merge) {
-    if (parsed.positionals.length) { process.stderr.write(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)\n`); return 2; }
+    if (parsed.positionals.length) { errorLine(`report: unexpected ${parsed.positionals[0]} (did you mean --merge?)`); return 2; }
     const read = await load(dir, false);
     if (typeof read === 'string') return notRebuilt(dir, read);
     // The verdict the results give, not the one written (an older harness may have reached another),
@@ -82,14 +83,14 @@ async function main(): Promise<number> {
   }
   const shards = parsed.positionals.map((d) => resolve(d));
   if (shards.length < 1) { process.stderr.write('report: --merge needs the report directories of the shards\n'); return 2; }
-  if (shards.includes(dir)) { process.stderr.write(`report: the merged report cannot go into one of the shards' directories (${dir})\n`); return 2; }
+  if (shards.includes(dir)) { errorLine(`report: the merged report cannot go into one of the shards' directories (${dir})`); return 2; }
   // A merge refused leaves no earlier merge's outputs in the directory, stating another verdict.
   const since = Date.now();
   const refused = (line: string): number => {
-    process.stderr.write(`report: ${line}\n`);
+    errorLine(`report: ${line}`);
     const { removed, problems } = removeEarlierRun(dir, since);
     if (removed.length) process.stdout.write(removedLine(removed));
-    for (const p of problems) process.stderr.write(`report: ${p}\n`);
+    for (const p of problems) errorLine(`report: ${p}`);
     return 2;
   };
   const reports: Report[] = [];
@@ -109,7 +110,7 @@ async function main(): Promise<number> {
   try {
     makeDirectory(dir);
   } catch (e) {
-    process.stderr.write(`report: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    errorLine(`report: cannot use the report directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     return 2;
   }
   process.stdout.write(`report: merged ${shards.length} report(s) into ${dir}\n`);
@@ -122,5 +123,5 @@ async function main(): Promise<number> {
 }
 
 main()
-  .catch((e: unknown) => { process.stderr.write(`report: ${(e as Error).message.split('\n')[0]}\n`); return 2; })
+  .catch((e: unknown) => { errorLine(`report: ${(e as Error).message.split('\n')[0]}`); return 2; })
   .then((code) => { process.exitCode = code; });

@@ -29,6 +29,7 @@ import { htmlWriter } from './writers/report-html.js';
 import { peakRssBytes } from '../peak-rss.js';
 import { endChildren } from '../child-ahead.js';
 import { removeHeldWorkDirs, removeLeftWorkDirs } from '../reporting/work-dirs.js';
+import { errorLine } from './error-line.js';
 
 export { EXCHANGES_FILE };
 
@@ -186,13 +187,13 @@ export const stoppedAtOnce = (dir: string, program: string) => (): AtOnce => {
   for (let was = Atomics.compareExchange(gate, 0, FREE, STOPPED); was === PUTTING; was = Atomics.compareExchange(gate, 0, FREE, STOPPED)) Atomics.wait(gate, 0, PUTTING, 100);
   // A presentation child would go on writing into the set under way after the exit.
   endChildren();
-  for (const p of [...removePartial(dir), ...removeHeldWorkDirs()]) process.stderr.write(`${program}: ${p}\n`);
+  for (const p of [...removePartial(dir), ...removeHeldWorkDirs()]) errorLine(`${program}: ${p}`);
   const kept = Atomics.load(gate, 1) > 0 && !wroteInto.has(dir) ? statedVerdict(dir) : undefined;
   if (kept) return { said: `kept the last reports written whole (${kept.words}), exit ${kept.code}`, code: kept.code };
   const listed = earlierManifest(dir, '');
   const { removed, problems } = removeOutputs(dir, [...Object.keys(listed?.files ?? {}).map(topName), ...(listed ? [MANIFEST_FILE] : []), ...(wroteInto.get(dir) ?? [])], 'an output of this run or an earlier one');
   if (removed.length) process.stdout.write(`Removed from the report directory (they would state another verdict than exit 2): ${removed.join(', ')}\n`);
-  for (const p of problems) process.stderr.write(`${program}: ${p}\n`);
+  for (const p of problems) errorLine(`${program}: ${p}`);
   // The console stated a verdict before the reports were written: it is said again, as the exit is.
   if (verdictShown) process.stdout.write(`Verdict: ${VERDICT_WORDS.incomplete} (stopped at once while the reports were written: none kept)\n`);
   return { said: 'no reports written', code: 2 };
@@ -574,7 +575,7 @@ export function finish(written: Written, program: string): number {
       try {
         appendFileSync(summaryFile, githubStepSummary(report));
       } catch (e) {
-        process.stderr.write(`${program}: cannot write the job summary ${summaryFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+        errorLine(`${program}: cannot write the job summary ${summaryFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
     }
   }
