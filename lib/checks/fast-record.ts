@@ -165,9 +165,13 @@ class Scan {
   /** The shapes whose objects were read (see shapeScan's `open`). */
   private readonly opened: { open: boolean }[] = [];
 
-  constructor(private readonly b: Buffer) {
-    this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    this.text = b.toString('latin1');
+  /** The bytes as a plain Uint8Array: V8 reads one a fifth faster than a Buffer's. */
+  private readonly b: Uint8Array;
+
+  constructor(private readonly body: Buffer) {
+    this.b = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    this.view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    this.text = body.toString('latin1');
   }
 
   record(shape: Shape): ProvenRecord | undefined {
@@ -188,9 +192,11 @@ class Scan {
   private next(): number | undefined {
     const b = this.b;
     let i = this.i;
-    while (isBlank(b[i])) i++;
+    let c = b[i];
+    if (c! > 0x20) return c; // no whitespace before it: a compact text's every token
+    while (isBlank(c)) c = b[++i];
     this.i = i;
-    return b[i];
+    return c;
   }
 
   private open(): void {
@@ -230,8 +236,8 @@ class Scan {
   /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it
    *  (valid UTF-8: the bytes were checked whole). */
   private decoded(q: number, end: number): string {
-    if (this.escaped) return JSON.parse(this.b.toString('utf8', q, end + 1)) as string;
-    if (this.wide) return this.b.toString('utf8', q + 1, end);
+    if (this.escaped) return JSON.parse(this.body.toString('utf8', q, end + 1)) as string;
+    if (this.wide) return this.body.toString('utf8', q + 1, end);
     return this.text.slice(q + 1, end);
   }
 
@@ -364,7 +370,7 @@ class Scan {
   }
 
   /** -?(0|[1-9][0-9]*) of at most 15 characters, no fraction or exponent after it: its value (exact). */
-  private integer(b: Buffer): number {
+  private integer(b: Uint8Array): number {
     const start = this.i;
     let i = start;
     let c = b[i];
