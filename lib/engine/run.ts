@@ -158,31 +158,60 @@ export const SHRINK_EXCHANGE_TIMES = 4;
 /** Pulls items lazily and runs `task` on each, at most `limit` at once: a source of a million
  *  accounts is never read ahead of what is in flight. (p-limit queues every item it is given, so it
  *  cannot hold back a lazy source; and Promise.race over the tasks in flight would leave a reaction
- *  on each of them per completion. A counter and one waiting resolver do it in a few lines.) */
-export async function pump<T>(source: Source<T>, limit: number, task: (item: T) => Promise<void>): Promise<void> {
+ *  on each of them per completion. A counter and one waiting resolver do it in a few lines.) A task
+ *  may give its place to the next item before it ends (`release`, true when it did): at most
+ *  `released` tasks run on so at once, so at most `limit + released` are alive. */
+export async function pump<T>(source: Source<T>, limit: number, task: (item: T, release: () => boolean) => Promise<void>, released = 0): Promise<void> {
   let active = 0;
+  let held = 0;
   let wake: (() => void) | undefined;
   let failure: { error: unknown } | undefined;
-  const finished = () => {
-    active--;
+  const wakeUp = () => {
     const w = wake;
     wake = undefined;
     w?.();
-  };
-  const failed = (error: unknown) => {
-    failure ??= { error };
-    finished();
   };
   const slot = () => new Promise<void>((resolve) => { wake = resolve; });
   for await (const item of source) {
     while (active >= limit) await slot();
     if (failure) break;
     active++;
-    task(item).then(finished, failed);
+    let gave = false;
+    const release = (): boolean => {
+      if (!gave && held < released) {
+        gave = true;
+        active--;
+        held++;
+        wakeUp();
+      }
+      return gave;
+    };
+    const finished = () => {
+      if (gave) held--;
+      else active--;
+      wakeUp();
+    };
+    task(item, release).then(finished, (error: unknown) => {
+      failure ??= { error };
+      finished();
+    });
   }
-  while (active > 0) await slot();
+  while (active + held > 0) await slot();
   if (failure) throw failure.error;
 }
+
+/** Resolves in the check phase after the next one: after every immediate queued before it, and
+ *  after the requests dispatched until then are written (undici writes to a connection it reuses
+ *  in an immediate of its own, queued at the dispatch). One promise per turn of the loop. */
+let nextWrites: Promise<void> | undefined;
+const afterWrites = (): Promise<void> => (nextWrites ??= new Promise<void>((resolve) => setImmediate(() => {
+  nextWrites = undefined;
+  setImmediate(resolve);
+})));
+
+/** An answer smaller than this lets its exchange give its place to the next request before it is
+ *  judged (runConformance); a larger one holds it until then, so large bodies stay `concurrency` at most. */
+const EARLY_RELEASE_BYTES = 64 * 1024;
 
 /** Exchanges judged and not yet folded (runConformance without workers; comparisons in a differential
  *  run): past this many, an exchange judged waits for the earlier ones before its slot goes to the
@@ -559,19 +588,23 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       endTurn(mine);
     }
   };
-  // Without workers, an exchange is judged (and its secrets learned) as soon as its answer comes, and
+  // Without workers, an exchange is judged (and its secrets learned) as soon as its answer comes (a
+  // small one once the request its place went to is written), and
   // folded once every earlier one is: one slow answer no longer holds every slot the later ones took,
   // leaving this thread idle while they wait. What waits to be folded is its judgement and, unless it
   // may be kept (a probe, a generated request, a failure: it then holds its slot until folded, as
   // before), only what folding reads of it (its id, origin and error): at most MAX_UNFOLDED of them.
   // (An entry undefined: its task failed, and so does the run.)
   const order = new FoldOrder<{ readonly ex: Exchange; readonly judgement: Judgement }>((u) => fold(u.ex, judge.fold(u.ex, u.judgement)));
-  const sendAndJudgeAhead = async (spec: ExchangeSpec) => {
+  const sendAndJudgeAhead = async (spec: ExchangeSpec, release: () => boolean) => {
     const seq = order.begin();
     let entry: { readonly ex: Exchange; readonly judgement: Judgement } | undefined;
     let whole = true;
     try {
       const ex = await send(spec, options.baseUrl, sendContext);
+      // The next request goes out before this answer is judged: the target works on it meanwhile,
+      // rather than waiting for this thread (which judges many answers in one turn of the loop).
+      if ((ex.response?.body.length ?? 0) < EARLY_RELEASE_BYTES && release()) await afterWrites();
       judgedHere++;
       const judgement = judge.judgedHere(ex);
       whole = ex.origin.source !== 'case' || judgement.looks.some(([, look]) => Array.isArray(look) && look.length > 0);
@@ -591,7 +624,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         if (options.cases) yield* options.cases;
         if (generation) yield* generation.requests();
       }
-      await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, sendAndJudge);
+      await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, sendAndJudge, concurrency);
     }
     // Every judgement folded before shrinking keeps its exchanges (after those the run kept).
     await pool?.drain();
