@@ -13,11 +13,12 @@ import type { ExchangeSpec } from '../http/exchange.js';
 import { HarProblem, harExchanges, harName, LeftOut } from '../traffic/har.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { differentialSection, shownExampleValue } from '../reporting/differential.js';
-import { consoleText, displayLine } from '../reporting/display.js';
+import { displayLine } from '../reporting/display.js';
 import { shardOptions, type Config } from './config.js';
 import { openSession, setupOf } from './session.js';
 import { abortOnSignals } from './stopping.js';
 import { stoppedAtOnce } from './write-reports.js';
+import { errorLine } from './error-line.js';
 
 export async function differentialRun(config: Config, legacyUrl: string, checks: readonly Check[], dir: string, accounts: number | undefined): Promise<number> {
   let reference: RunningReference | undefined;
@@ -52,7 +53,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
         show: (value, sensitivity, typed) => shownExampleValue(redactor, value, sensitivity, typed),
       });
     } catch (e) {
-      if (e instanceof HarProblem) { process.stderr.write(`conformance: ${consoleText(displayLine(e.message))}\n`); return 2; }
+      if (e instanceof HarProblem) { errorLine(`conformance: ${e.message}`); return 2; }
       throw e;
     }
     for (const w of left.warnings()) session.warn(w);
@@ -62,7 +63,7 @@ export async function differentialRun(config: Config, legacyUrl: string, checks:
     if (stopped) session.warn(`stopped (${stopped}) before every request was sent, after ${result.compared + result.inconclusive} request(s) were sent to both: the run is incomplete`);
     // Without the legacy's answers nothing can be compared: the run could not proceed.
     if (result.legacy.verdict === 'unreachable') {
-      process.stderr.write(consoleText(`conformance: cannot reach the legacy ${displayLine(redactor.text(legacyUrl))}: ${displayLine(redactor.line(result.legacy.unreachable ?? 'no answer'))}\n`));
+      errorLine(`conformance: cannot reach the legacy ${redactor.text(legacyUrl)}: ${redactor.line(result.legacy.unreachable ?? 'no answer')}`);
       return 2;
     }
     return await session.finish(result.candidate, { differential: differentialSection(result, redactor, config.failOn) });

@@ -13,13 +13,14 @@ import { listenProblem } from './listen-problem.js';
 import { Worker } from 'node:worker_threads';
 import type { Check } from '../checks/check.js';
 import { fromRoot } from '../paths.js';
-import { consoleText, displayLine } from '../reporting/display.js';
+import { displayLine } from '../reporting/display.js';
 import { bodyDeadline, MAX_HEADS_IN_FLIGHT, MAX_INFORMATIONAL, startProxy, type CopyRoom, type ForwardedExchange, type Unjudged } from '../traffic/proxy.js';
 import type { Config } from './config.js';
 import { childAhead, type ChildAhead } from '../child-ahead.js';
 import { setupOf } from './session.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './proxy-judge.js';
 import { finish, liveGate, restateWithProblem, stoppedAtOnce } from './write-reports.js';
+import { errorLine } from './error-line.js';
 
 /** Reports are rewritten this often while traffic comes (and once more on stop). */
 export const REPORT_EVERY_MS = 10_000;
@@ -169,7 +170,7 @@ export async function runProxy(config: Config, dir: string, checks: readonly Che
   judge.on('message', (m: FromJudge) => {
     if (m.kind === 'ready') { started = true; ready!(true); }
     else if (m.kind === 'judged') { for (let i = 0; i < m.count; i++) queue.judged(); for (const line of m.lines) say(line); }
-    else if (m.kind === 'problems') for (const p of m.problems) process.stderr.write(`conformance: ${consoleText(p)}\n`);
+    else if (m.kind === 'problems') for (const p of m.problems) errorLine(`conformance: ${p}`);
     else if (m.kind === 'child') children.set(m.id, childAhead(m.args, m.stdout));
     else if (m.kind === 'child-run') {
       const child = children.get(m.id);

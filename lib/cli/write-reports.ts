@@ -6,7 +6,6 @@ import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSy
 import { rm } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { closingLines, consoleSummary } from '../reporting/console.js';
-import { consoleText } from '../reporting/display.js';
 import { replaceFile } from '../reporting/replace-file.js';
 import { statusOfWord, type Report, type ReportedExchange } from '../reporting/report.js';
 import { SPEC_COPY } from '../reporting/traceability.js';
@@ -580,11 +579,11 @@ export function finish(written: Written, program: string): number {
     }
   }
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`${program}: ${consoleText(p)}\n`);
+    for (const p of problems) errorLine(`${program}: ${p}`);
     return 2;
   }
   if (report.verdict === 'unreachable') {
-    process.stderr.write(consoleText(`${program}: cannot reach ${report.target.baseUrl}: ${report.unreachable}\n`));
+    errorLine(`${program}: cannot reach ${report.target.baseUrl}: ${report.unreachable}`);
     return 2;
   }
   if (report.verdict === 'incomplete') {
