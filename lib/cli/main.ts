@@ -15,7 +15,7 @@ import type { GenerateOptions } from '../engine/generation.js';
 import { displayLine } from '../reporting/display.js';
 import { parseConfig, readDotenv, settingSource, shardOptions, usage, type Config } from './config.js';
 import { openSession, selectedChecks, setupOf, unfed } from './session.js';
-import { beginRun, impliedReports, removedLine, removeEarlierRun, stoppedAtOnce } from './write-reports.js';
+import { impliedReports, removedLine, removeEarlierRun, stoppedAtOnce } from './write-reports.js';
 import { abortOnSignals } from './stopping.js';
 import { errorLine } from './error-line.js';
 
@@ -150,7 +150,6 @@ async function run(argv: readonly string[]): Promise<number> {
   accepted = { dir, since };
 
   if (config.proxy) return (await import('./proxy-run.js')).runProxy(config, dir, checks);
-  beginRun(config.reports);
   if (config.legacyUrl) return (await import('./differential.js')).differentialRun(config, config.legacyUrl, checks, dir, cases);
   if (config.har) return judgeRecording(config, config.har, dir);
 

@@ -21,7 +21,7 @@ import { shownOptions } from '../options.js';
 import { CONFORMANCE_OPTIONS, defaultJobs, JUDGED_BEFORE_WORKERS, runWarnings, type Config } from './config.js';
 import { harnessIdentity, runIdentity } from './identity.js';
 import { ProgressLine } from './progress.js';
-import { finish, writeReports, type ReportName, type Written } from './write-reports.js';
+import { finish, startSlowWriters, writeReports, type ReportName, type Written } from './write-reports.js';
 
 /** The sources of evidence a run of this configuration has (they decide which checks can judge): a
  *  recording or a proxy holds only what clients sent; otherwise the harness sends the requests. */
@@ -147,10 +147,14 @@ export class Session {
   readonly learn = (...args: Parameters<Redactor['learnFingerprints']>): void => this.redactor.learnFingerprints(...args);
 
   /** The options every engine run of this session takes: the redactor learns every exchange, the
-   *  progress line follows the run. */
-  engine(): Pick<RunOptions, 'observe' | 'onProgress'> {
+   *  progress line follows the run, and the slow report writers start their children once the last
+   *  request is taken (startSlowWriters). */
+  engine(): Pick<RunOptions, 'observe' | 'onProgress' | 'onLastTaken'> {
     const progress = this.progress;
-    return { observe: this.learn, ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}) };
+    return {
+      observe: this.learn, onLastTaken: () => startSlowWriters(this.setup.reports),
+      ...(progress ? { onProgress: (p: Progress) => progress.update(p) } : {}),
+    };
   }
 
   /** The options of an engine run judged by `jobs` worker threads (issue 24; defaultJobs() when not

@@ -492,6 +492,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     async function* requests(): AsyncGenerator<ExchangeSpec> {
       yield* probes;
       if (options.cases) yield* options.cases as Source<ExchangeSpec>;
+      options.onLastTaken?.();
     }
     // Stopped, no triple more is begun; those begun are sent whole (half a triple compares nothing).
     await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, triple);

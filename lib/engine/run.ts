@@ -67,6 +67,11 @@ export interface RunOptions extends RequestSettings, TransportOptions {
   readonly judgedBeforeWorkers?: number;
   /** Called as the run moves (after every exchange judged). */
   readonly onProgress?: (progress: Progress) => void;
+  /** Called once the last request is taken to be sent, or the last recorded exchange read: what is
+   *  left is in flight or being judged. The CLI starts its slow report writers' children then, not
+   *  while they would take CPU from a long run or its target on the same machine (a run stopped
+   *  early may not call it: a writer starts its child when it writes). */
+  readonly onLastTaken?: () => void;
   /** Aborted (its reason: the signal's name): nothing more is sent or read, what is in flight is
    *  judged, and the run is incomplete unless a MUST check failed. */
   readonly stop?: AbortSignal;
@@ -623,6 +628,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         yield* probes;
         if (options.cases) yield* options.cases;
         if (generation) yield* generation.requests();
+        options.onLastTaken?.();
       }
       await pump(untilStopped(requests(), options.stop, () => { cut = true; }), concurrency, sendAndJudge, concurrency);
     }
@@ -651,6 +657,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
           judgeOne(ex);
         }
       }
+      options.onLastTaken?.();
       await pool?.drain();
     }
   } finally {

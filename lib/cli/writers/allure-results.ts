@@ -10,7 +10,7 @@ import type { ReportWriter } from './report-writer.js';
 
 export const allureWriter: ReportWriter = {
   name: 'allure', what: 'the Allure results', slow: true,
-  // The presentation child loads vitest while the run judges (about 0.4 s of a cold run).
+  // The presentation child loads vitest while the run judges its last exchanges (about 0.4 s of a cold run).
   early: () => { presentAhead(); },
   async write(report, dir) {
     const t = performance.now();

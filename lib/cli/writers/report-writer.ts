@@ -25,8 +25,9 @@ export interface ReportWriter {
   readonly slow?: boolean;
   /** A writer it is made from: it is not written when that one was not (report.html from allure-results). */
   readonly needs?: string;
-  /** Called as a run that will write it begins (`beginRun`): a slow writer starts a child process
-   *  loading its modules while the run judges. */
+  /** Called once a run that will write it has taken its last request or recorded exchange
+   *  (`startSlowWriters`): a slow writer starts a child process loading its modules while the run
+   *  judges what is left. */
   early?(): void;
   /** Called as the reports begin, when it is chosen: a slow writer starts what it can before its input exists. */
   prepare?(): void;
