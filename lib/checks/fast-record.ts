@@ -8,9 +8,9 @@
 // another kind is doubted at once, not built to be refused); integers are plain literals of at most 15
 // characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
 // strings a rule reads (and values learned) decoded exactly as JSON.parse decodes them (escaped ones by
-// JSON.parse itself). The containers of the record (arrays, nested objects, maps) are built, small, so
-// that their rules get the values the tree gives; the record's own scalars are not. test/fast-record.test.ts
-// holds the proofs to today's checks.
+// JSON.parse itself). A container (array, nested object, map) is built, small, only where a rule of
+// its own reads it (none today: see TypeScan's containerUnread) or one around it is built; the
+// record's own scalars are not. test/fast-record.test.ts holds the proofs to today's checks.
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMITS } from '../body-limits.js';
 import { remembered } from '../detached.js';
@@ -88,6 +88,11 @@ interface TypeScan {
   /** A string of it is judged by the default string rule alone (JSON_VALUE_RULES.string reads only
    *  typeof): a member not learned is scanned, not decoded. */
   readonly stringUnread: boolean;
+  /** A container (array, object, map) judged by its kind's default rule alone: JSON_VALUE_RULES.array
+   *  and .object read only that it is one, and .map that each value is null or an object, which the
+   *  scan doubts otherwise. So it is scanned, not built (unless one around it is), and its rules are
+   *  not asked: building them was a sixth of a proof's time and most of its allocation. */
+  readonly containerUnread: boolean;
   readonly item: TypeScan | undefined;
 }
 const typeScans = new WeakMap<FieldType, TypeScan>();
@@ -97,6 +102,7 @@ function typeScan(type: FieldType): TypeScan {
     const rules = JSON_TYPE_SLOT_RULES.filter((r) => r.kind === type.kind && (!r.applies || r.applies(type)));
     scan = {
       walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
+      containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && rules.every((r) => !r.custom),
       item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
     typeScans.set(type, scan);
@@ -334,18 +340,22 @@ class Scan {
       value = this.decoded(q, end);
       if (tag !== undefined) this.leaf(value, tag);
     } else if (c === 0x7b) {
-      if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, true, tag)!;
+      const keep = build || !plan.containerUnread;
+      if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, keep, tag) ?? null;
       else if (plan.walk.mapValue !== undefined) {
-        const keys: string[] = [];
-        value = this.map(plan.walk.mapValue, tag, keys);
+        const keys: string[] | undefined = keep ? [] : undefined;
+        value = this.map(plan.walk.mapValue, tag, keys) ?? null;
         // Its names as read, as the map check passes the exchange's listing (Object.keys of a map of
         // numbered keys cost as much as the rest of its rule).
-        read = { keysOf: () => keys };
+        if (keys) read = { keysOf: () => keys };
       }
       else throw doubt;
+      if (!keep) return null; // scanned, judged by what the scan doubts: see TypeScan
     } else if (c === 0x5b) {
       if (plan.item === undefined) throw doubt;
-      value = this.array(plan.item, tag);
+      const keep = build || !plan.containerUnread;
+      value = this.array(plan.item, tag, keep);
+      if (!keep) return null;
     } else if (c === 0x74) value = this.word('true');
     else if (c === 0x66) value = this.word('false');
     else {
@@ -386,14 +396,15 @@ class Scan {
     return negative ? -n : n;
   }
 
-  /** At '[': the items, each judged as a slot of `item`. */
-  private array(item: TypeScan, tag: Sensitivity | undefined): JsonValue[] {
+  /** At '[': the items, each judged as a slot of `item`; built when `build` (else an empty array). */
+  private array(item: TypeScan, tag: Sensitivity | undefined, build: boolean): JsonValue[] {
     this.open();
     const a: JsonValue[] = [];
     if (this.next() === 0x5d) { this.i++; this.depth--; return a; }
-    for (;;) {
-      if (a.length >= MAX_MEMBERS) throw doubt;
-      a.push(this.slot(item, true, tag, undefined));
+    for (let count = 1; ; count++) {
+      if (count > MAX_MEMBERS) throw doubt;
+      const v = this.slot(item, build, tag, undefined);
+      if (build) a.push(v);
       const c = this.next();
       this.i++;
       if (c === 0x2c) continue;
@@ -403,10 +414,12 @@ class Scan {
   }
 
   /** At '{' of a map: each value null or an object of `shape` (else the map rule's; doubted), keys
-   *  decoded as JSON.parse decodes them, pushed to `keys`. */
-  private map(shape: Shape, tag: Sensitivity | undefined, keys: string[]): JsonObject {
+   *  decoded as JSON.parse decodes them; built, its keys pushed to `keys`, when `keys` is given. */
+  private map(shape: Shape, tag: Sensitivity | undefined, keys: string[] | undefined): JsonObject | undefined {
     this.open();
-    const o: JsonObject = {};
+    // Built when its keys are to be listed; else its names are kept apart only to find one twice.
+    const o: JsonObject | undefined = keys ? {} : undefined;
+    const names = o ? undefined : new Set<string>();
     const leavesBefore = this.leaves.length;
     let indexKey = false;
     let c = this.next();
@@ -419,16 +432,19 @@ class Scan {
       const key = this.decoded(q, end);
       this.i = end + 1;
       // __proto__ and its like are built otherwise by JSON.parse; a key twice is JSON-DUPLICATE-KEYS's.
-      if (key in Object.prototype || Object.hasOwn(o, key)) throw doubt;
+      if (key in Object.prototype || (o ? Object.hasOwn(o, key) : names!.has(key))) throw doubt;
       if (isArrayIndex(key)) indexKey = true;
-      keys.push(key);
+      if (o) keys!.push(key);
+      else names!.add(key);
       if (this.next() !== 0x3a) throw doubt;
       this.i++;
       const v = this.next();
       if (++this.nodes > MAX_NODES) throw doubt;
-      if (v === 0x6e) o[key] = this.word('null');
-      else if (v === 0x7b) o[key] = this.object(shape, true, stronger(tag, keySensitivity(key)))!;
+      let x: JsonValue;
+      if (v === 0x6e) x = this.word('null');
+      else if (v === 0x7b) x = this.object(shape, o !== undefined, stronger(tag, keySensitivity(key)))!;
       else throw doubt;
+      if (o) o[key] = x;
       c = this.next();
       this.i++;
       if (c === 0x7d) break;
