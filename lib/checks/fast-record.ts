@@ -7,10 +7,12 @@
 // present and not null; every value's JSON kind is its type's (an object or array where the type wants
 // another kind is doubted at once, not built to be refused); integers are plain literals of at most 15
 // characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
-// strings a rule reads (and values learned) decoded exactly as JSON.parse decodes them (escaped ones by
-// JSON.parse itself). A container (array, nested object, map) is built, small, only where a rule of
-// its own reads it (none today: see TypeScan's containerUnread) or one around it is built; the
-// record's own scalars are not. test/fast-record.test.ts holds the proofs to today's checks.
+// but where every rule of its kind is the contract's default and reads no more than the scan has
+// established (TypeScan's stringUnread, containerUnread, passingTypeof); strings a rule reads (and
+// values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself). A
+// container (array, nested object, map) is built, small, only where a rule of its own reads it or one
+// around it is built; the record's own scalars are not. test/fast-record.test.ts holds the proofs to
+// today's checks, test/fast-record-own-rules.test.ts to a rule of its own.
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMITS } from '../body-limits.js';
 import { remembered } from '../detached.js';
@@ -93,8 +95,15 @@ interface TypeScan {
    *  scan doubts otherwise. So it is scanned, not built (unless one around it is), and its rules are
    *  not asked: building them was a sixth of a proof's time and most of its allocation. */
   readonly containerUnread: boolean;
+  /** For a string, integer or boolean type judged by its kind's default rule alone: the typeof of a
+   *  value that rule passes as read by the scan (JSON_VALUE_RULES.string and .boolean read only
+   *  typeof; .integer also the lexeme, Number.isInteger and int32, none of which a scanned integer
+   *  fails without rules that ask for int32). Such a value's rules are not asked. */
+  readonly passingTypeof: 'string' | 'number' | 'boolean' | undefined;
   readonly item: TypeScan | undefined;
 }
+/** TypeScan.passingTypeof of the kinds whose default rule reads no more than that. */
+const DEFAULT_RULE_TYPEOF: Partial<Record<FieldType['kind'], 'string' | 'number' | 'boolean'>> = { string: 'string', integer: 'number', boolean: 'boolean' };
 const typeScans = new WeakMap<FieldType, TypeScan>();
 function typeScan(type: FieldType): TypeScan {
   let scan = typeScans.get(type);
@@ -103,6 +112,7 @@ function typeScan(type: FieldType): TypeScan {
     scan = {
       walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
       containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && rules.every((r) => !r.custom),
+      passingTypeof: rules.every((r) => !r.custom) ? DEFAULT_RULE_TYPEOF[type.kind] : undefined,
       item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
     typeScans.set(type, scan);
@@ -364,6 +374,7 @@ class Scan {
       if (plan.walk.kind === 'integer' && (value < INT32_MIN || value > INT32_MAX)) throw doubt;
       if (tag !== undefined) this.leaf(String(value), tag);
     }
+    if (typeof value === plan.passingTypeof) return value; // see TypeScan
     // Every type check of the slot's kind that applies to its type finds nothing, or doubt.
     const rules = plan.rules;
     for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.walk.type, read) !== undefined) throw doubt;

@@ -1,8 +1,8 @@
-// The proof (lib/checks/fast-record.ts) scans a container (array, object, map) without building it
-// only while the type checks judge that kind by the contract's default rule alone. A type check with a
-// judge of its own for a container kind (none today) gets the container built and is asked: a proof
-// never passes what it would refuse. Its own file: the rule added below stays in this module's
-// catalogue.
+// The proof (lib/checks/fast-record.ts) scans a container (array, object, map) without building it,
+// and passes a string, integer or boolean of the kind its slot wants without asking the rules, only
+// while the type checks judge that kind by the contract's default rule alone. A type check with a
+// judge of its own for the kind (none today for these) is asked: a proof never passes what it would
+// refuse. Its own file: the rules added below stay in this module's catalogue.
 import { expect, it } from 'vitest';
 import { ExchangeView } from '../lib/checks/exchange-view.js';
 import { provenRecord } from '../lib/checks/fast-record.js';
@@ -21,21 +21,28 @@ const answer = (record: Record<string, JsonValue>): Exchange => ({
 });
 const proven = (record: Record<string, JsonValue>): boolean => provenRecord(new ExchangeView(answer(record), { namespaces: DEFAULT_NAMESPACES })) !== undefined;
 
-it('proves a record whose containers its own rules do not read, and doubts one that a container rule of its own refuses', () => {
-  const record = exampleRecord(login.response) as Record<string, JsonValue>;
+it('proves a record its own rules of a container or a boolean pass, and doubts one they refuse', () => {
+  const sample = exampleRecord(login.response) as Record<string, JsonValue>;
+  const flags = login.response.fields.filter((f) => f.type.kind === 'boolean' && f.json in sample).map((f) => f.json);
+  expect(flags.length).toBeGreaterThan(1);
+  // Every boolean true, at any depth (no string of the sample holds ':false').
+  const record = JSON.parse(JSON.stringify(sample).replaceAll(':false', ':true')) as Record<string, JsonValue>;
   const seven = { ...record, roles: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
   const eight = { ...record, roles: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] };
+  const oneFalse = { ...record, [flags[1]!]: false };
   // Before any proof is made (the scan's plan of a type is made once, at its first proof).
-  const tooLong: TypeSlotRule = {
-    id: 'TEST-ARRAY-AT-MOST-SEVEN', kind: 'array', custom: true,
-    problem: (value) => (Array.isArray(value) && value.length > 7 ? 'more than seven items' : undefined),
-  };
-  (JSON_TYPE_SLOT_RULES as TypeSlotRule[]).push(tooLong);
+  const own: TypeSlotRule[] = [
+    { id: 'TEST-ARRAY-AT-MOST-SEVEN', kind: 'array', custom: true, problem: (value) => (Array.isArray(value) && value.length > 7 ? 'more than seven items' : undefined) },
+    { id: 'TEST-BOOLEAN-TRUE', kind: 'boolean', custom: true, problem: (value) => (value === false ? 'false' : undefined) },
+  ];
+  const rules = JSON_TYPE_SLOT_RULES as TypeSlotRule[];
+  rules.push(...own);
   try {
     expect(proven(record)).toBe(true);
     expect(proven(seven)).toBe(true);
     expect(proven(eight)).toBe(false);
+    expect(proven(oneFalse)).toBe(false);
   } finally {
-    (JSON_TYPE_SLOT_RULES as TypeSlotRule[]).pop();
+    rules.splice(rules.length - own.length, own.length);
   }
 });
