@@ -109,10 +109,11 @@ function typeScan(type: FieldType): TypeScan {
   let scan = typeScans.get(type);
   if (!scan) {
     const rules = JSON_TYPE_SLOT_RULES.filter((r) => r.kind === type.kind && (!r.applies || r.applies(type)));
+    const defaultOnly = rules.every((r) => !r.custom);
     scan = {
-      walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && rules.every((r) => !r.custom),
-      containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && rules.every((r) => !r.custom),
-      passingTypeof: rules.every((r) => !r.custom) ? DEFAULT_RULE_TYPEOF[type.kind] : undefined,
+      walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && defaultOnly,
+      containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && defaultOnly,
+      passingTypeof: defaultOnly ? DEFAULT_RULE_TYPEOF[type.kind] : undefined,
       item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
     typeScans.set(type, scan);
@@ -350,7 +351,7 @@ class Scan {
       value = this.decoded(q, end);
       if (tag !== undefined) this.leaf(value, tag);
     } else if (c === 0x7b) {
-      const keep = build || !plan.containerUnread;
+      const keep = build || !plan.containerUnread; // see TypeScan
       if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, keep, tag) ?? null;
       else if (plan.walk.mapValue !== undefined) {
         const keys: string[] | undefined = keep ? [] : undefined;

@@ -409,8 +409,7 @@ export const chosenWriters = (chosen: ReadonlySet<ReportName>): ReportWriter[] =
  *  session's onLastTaken): the slow writers start their children now, loading while the run judges
  *  what is left (a run that ends without them loses only the head start). Not at the run's start: on
  *  a machine of two cores its loading (0.44 s of CPU) competed with a long run's judging and a
- *  target beside it. Not for a long-running mode, whose reports come much
- *  later. */
+ *  target beside it. Not for a long-running mode, whose reports come much later. */
 export const startSlowWriters = (chosen: ReadonlySet<ReportName> = EVERY_REPORT): void => { for (const w of chosenWriters(chosen)) w.early?.(); };
 
 /** What a choice of --reports writes beyond the names given, said once before the run: report.html
