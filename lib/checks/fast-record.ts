@@ -1,8 +1,10 @@
 // A 200 JSON record judged from its bytes in one pass, without building its tree: for the common
-// conformant answer (an --accounts run's every login), a proof that every check reading the record
-// view (PROVEN_IDS) would find nothing, with the values the redactor's tree walk would learn, in its
-// order. Any doubt gives undefined, and the checks and the learner take the tree path as before: a fall
-// back is always correct, a wrong proof passes what a check should fail.
+// answer (an --accounts run's every login), a proof of what every check reading the record view
+// (PROVEN_IDS) would find: nothing, or only a type check's findings of string values (an enum value
+// the spec does not show, in about one login in forty of the reference's population), made as that
+// check makes them; with the values the redactor's tree walk would learn, in its order. Any doubt
+// gives undefined, and the checks and the learner take the tree path as before: a fall back is always
+// correct, a wrong proof passes what a check should fail.
 // How the brief was read: every name is one of its shape's JSON names, once; every value-type member is
 // present and not null; every value's JSON kind is its type's (an object or array where the type wants
 // another kind is doubted at once, not built to be refused); integers are plain literals of at most 15
@@ -12,7 +14,9 @@
 // values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself). A
 // container (array, nested object, map) is built, small, only where a rule of its own reads it or one
 // around it is built; the record's own scalars are not. test/fast-record.test.ts holds the proofs to
-// today's checks, test/fast-record-own-rules.test.ts to a rule of its own.
+// today's checks, test/fast-record-own-rules.test.ts to a rule of its own. A type check finds in
+// the order of the tree walk (walk-json.ts: each object's members in its shape's order), so findings
+// are kept only where every object's members came in that order and no map put an array index first.
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMITS } from '../body-limits.js';
 import { remembered } from '../detached.js';
@@ -20,22 +24,30 @@ import { isJsonOperation } from '../contract/classify.js';
 import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import { JSON_MEDIA_TYPE } from '../contract/operations.js';
 import { sensitivityOfName } from '../contract/sensitivity.js';
-import { fieldsOn, isValueType, perShape, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
+import { fieldsOn, isValueType, perShape, type Field, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
 import type { ValueRules } from '../contract/values.js';
 import { mediaType } from '../http/media-type.js';
 import { isArrayIndex, isBlank, MAX_INTEGER_LENGTH, MAX_MEMBERS, MAX_NAME, MAX_NODES, wordsOf } from '../json/plain-json.js';
+import { index, member, ROOT } from '../json/path.js';
 import type { JsonObject, JsonValue } from '../json/value.js';
-import type { Check, Look } from './check.js';
+import type { Check, Finding, Look } from './check.js';
 import type { ExchangeView } from './exchange-view.js';
 import { readsRecordView, settingsOnlyInOthers } from './json-record.js';
-import { JSON_TYPE_SLOT_RULES, type TypeSlotRule } from './json-types.js';
+import { JSON_TYPE_SLOT_RULES, slotFinding, type TypeSlotRule } from './json-types.js';
 import { typePlan, type TypePlan } from './walk-json.js';
 
 /** A record proven to pass every check of PROVEN_IDS, and what the learner takes of it: every string
  *  and number under a member named as sensitive, in the tree walk's order (a number as String of its
  *  value), each with the strongest sensitivity of the names above it (credential over personal). */
 export class ProvenRecord {
-  constructor(readonly leaves: readonly string[], readonly leafKinds: readonly Sensitivity[]) {}
+  /** `findings`: by check id, what each type check finds (undefined when none finds anything). */
+  constructor(readonly leaves: readonly string[], readonly leafKinds: readonly Sensitivity[], private readonly findings?: ReadonlyMap<string, readonly Finding[]>) {}
+
+  /** What the check of `id` finds in the record: new findings each time, as its judge makes them. */
+  findingsOf(id: string): Finding[] {
+    const found = this.findings?.get(id);
+    return found ? found.map((f) => ({ ...f })) : [];
+  }
 }
 
 /** The record checks built with overJson that a proof covers; with every type check's id (their slot
@@ -49,12 +61,13 @@ export const PROVEN_IDS: ReadonlySet<string> = new Set([
 const PROVEN_JUDGES = new WeakSet<Check['judge']>();
 export const isProvenJudge = (judge: Check['judge']): boolean => PROVEN_JUDGES.has(judge);
 
-/** `check`, finding nothing at once in a proven record when its id is declared proven and its judge
- *  reads the record view; else `check` as it is. */
+/** `check`, finding in a proven record at once what the proof found for it, when its id is declared
+ *  proven and its judge reads the record view; else `check` as it is. */
 export function provenFast(check: Check): Check {
   const inner = check.judge;
   if (!PROVEN_IDS.has(check.id) || !readsRecordView(inner)) return check;
-  const judge = (ex: ExchangeView): Look => (provenRecord(ex) !== undefined ? [] : inner(ex));
+  const { id } = check;
+  const judge = (ex: ExchangeView): Look => provenRecord(ex)?.findingsOf(id) ?? inner(ex);
   PROVEN_JUDGES.add(judge);
   return { ...check, judge };
 }
@@ -123,6 +136,7 @@ function typeScan(type: FieldType): TypeScan {
 
 interface MemberScan {
   readonly name: string;
+  readonly field: Field;
   /** Its token, the name between quotes, in 32-bit little-endian words of its bytes, each read at 4k
    *  from the opening quote but the last, read at the token's end - 4 (as plain-json.ts's names). */
   readonly words: Int32Array;
@@ -134,7 +148,7 @@ interface MemberScan {
 /** A shape's JSON members; `usable` when their names are apart, no array index (Object.keys would list
  *  it first) and none a name Object.prototype answers. */
 const shapeScan = perShape((shape) => {
-  const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, words: wordsOf(`"${f.json}"`), sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
+  const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, field: f, words: wordsOf(`"${f.json}"`), sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
   const byName = new Map(members.map((m, k) => [m.name, k]));
   const usable = byName.size === members.length && members.every((m) => !/^[0-9]/.test(m.name) && !(m.name in Object.prototype) && /^[\x20-\x7e]*$/.test(m.name) && !/["\\]/.test(m.name));
   // `seen`: per member, the number of the object that last held it (a name twice in one object is
@@ -181,6 +195,15 @@ class Scan {
   private readonly view: DataView;
   /** The shapes whose objects were read (see shapeScan's `open`). */
   private readonly opened: { open: boolean }[] = [];
+  /** By depth, where the value being read hangs: an object's member, an array's index, a map's key
+   *  (a finding's path and field are read from it). */
+  private readonly at: (MemberScan | number | string)[] = [];
+  /** Whether an object's members came out of its shape's order (a type check's findings would not be
+   *  in the scan's order). */
+  private unordered = false;
+  /** The type checks' findings of strings, by check id, in the scan's order. */
+  private findings: Map<string, Finding[]> | undefined;
+  private found = 0;
 
   /** The bytes as a plain Uint8Array: V8 reads one a fifth faster than a Buffer's. */
   private readonly b: Uint8Array;
@@ -196,7 +219,8 @@ class Scan {
       if (this.next() !== 0x7b) return undefined;
       this.object(shape, false, undefined);
       if (this.next() !== undefined) return undefined;
-      return new ProvenRecord(this.leaves, this.leafKinds);
+      if (this.found > 0 && this.unordered) return undefined;
+      return new ProvenRecord(this.leaves, this.leafKinds, this.findings);
     } catch (e) {
       if (e === doubt) return undefined;
       throw e;
@@ -309,8 +333,10 @@ class Scan {
         const k = this.memberAt(members, byName, guess);
         if (seen[k] === self) throw doubt; // a key twice: JSON-DUPLICATE-KEYS's
         seen[k] = self;
+        if (k < guess - 1) this.unordered = true; // guess - 1 is the member before (0 at the first)
         guess = k + 1;
         const m = members[k]!;
+        this.at[this.depth] = m;
         if (this.next() !== 0x3a) throw doubt;
         this.i++;
         const v = this.slot(m.plan, build, stronger(tag, m.sensitivity), m.valueType);
@@ -377,9 +403,32 @@ class Scan {
     }
     if (typeof value === plan.passingTypeof) return value; // see TypeScan
     // Every type check of the slot's kind that applies to its type finds nothing, or doubt.
+    // A string's problem is its check's finding (it reads no lexeme); any other value's is doubted.
     const rules = plan.rules;
-    for (let k = 0; k < rules.length; k++) if (rules[k]!.problem(value, undefined, plan.walk.type, read) !== undefined) throw doubt;
+    for (let k = 0; k < rules.length; k++) {
+      const why = rules[k]!.problem(value, undefined, plan.walk.type, read);
+      if (why === undefined) continue;
+      if (typeof value !== 'string') throw doubt;
+      this.finding(rules[k]!.id, value, why);
+    }
     return value;
+  }
+
+  /** The finding of the check `id` in the string being read, as its loop makes it (json-types.ts). */
+  private finding(id: string, value: string, why: string): void {
+    let path = ROOT;
+    let field: Field | undefined;
+    for (let d = 1; d <= this.depth; d++) {
+      const at = this.at[d]!;
+      if (typeof at === 'number') path = index(path, at);
+      else if (typeof at === 'string') path = member(path, at);
+      else { path = member(path, at.name); field = at.field; }
+    }
+    const list = (this.findings ??= new Map()).get(id);
+    const f = slotFinding(field!, value, undefined, why, path);
+    if (list) list.push(f);
+    else this.findings.set(id, [f]);
+    this.found++;
   }
 
   /** At the first letter of true, false or null: its value. */
@@ -415,6 +464,7 @@ class Scan {
     if (this.next() === 0x5d) { this.i++; this.depth--; return a; }
     for (let count = 1; ; count++) {
       if (count > MAX_MEMBERS) throw doubt;
+      this.at[this.depth] = count - 1;
       const v = this.slot(item, build, tag, undefined);
       if (build) a.push(v);
       const c = this.next();
@@ -433,6 +483,7 @@ class Scan {
     const o: JsonObject | undefined = keys ? {} : undefined;
     const names = o ? undefined : new Set<string>();
     const leavesBefore = this.leaves.length;
+    const foundBefore = this.found;
     let indexKey = false;
     let c = this.next();
     if (c === 0x7d) { this.i++; this.depth--; return o; }
@@ -448,6 +499,7 @@ class Scan {
       if (isArrayIndex(key)) indexKey = true;
       if (o) keys!.push(key);
       else names!.add(key);
+      this.at[this.depth] = key;
       if (this.next() !== 0x3a) throw doubt;
       this.i++;
       const v = this.next();
@@ -463,8 +515,8 @@ class Scan {
       if (c !== 0x2c) throw doubt;
       c = this.next();
     }
-    // Object.keys lists an array index first: the learner's order would not be the text's.
-    if (indexKey && this.leaves.length > leavesBefore) throw doubt;
+    // Object.keys lists an array index first: the learner's and the checks' order would not be the text's.
+    if (indexKey && (this.leaves.length > leavesBefore || this.found > foundBefore)) throw doubt;
     this.depth--;
     return o;
   }

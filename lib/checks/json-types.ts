@@ -3,7 +3,7 @@
 import { JSON_OPERATIONS } from '../contract/operations.js';
 import { DAY_NAMES } from '../contract/records.js';
 import { marker } from '../contract/sensitivity.js';
-import { isValueType, type FieldType } from '../contract/types.js';
+import { isValueType, type Field, type FieldType } from '../contract/types.js';
 import type { JsonValue } from '../json/value.js';
 import { EXPECTED, JSON_VALUE_RULES, type ValueRules } from '../contract/values.js';
 import { finding, show, type Check, type Finding, type RuleMeta } from './check.js';
@@ -34,6 +34,16 @@ function lowerValues(t: FieldType & { kind: 'enum' }): ReadonlySet<string> {
 }
 
 const jsonKind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** A type check's finding of one slot: `field` the member (an item's array member), `lexeme` the
+ *  number as written, `why` the slot rule's problem. fast-record.ts makes a proven string's so too. */
+export function slotFinding(field: Field, value: JsonValue, lexeme: string | undefined, why: string, path: string): Finding {
+  const shown = field.sensitivity ? marker(field.sensitivity, value) : show(lexeme ?? value);
+  return finding(`${shown} (${jsonKind(value)}): ${why}`, {
+    path, actual: lexeme ?? (typeof value === 'string' ? value : JSON.stringify(value)),
+    ...(field.sensitivity ? { sensitivity: field.sensitivity } : {}),
+  });
+}
 
 /** One type check's judgement of one slot, as its loop makes it: what fast-record.ts asks of every
  *  value it proves, so that both read the same rules. `custom`: the check has a judge of its own. */
@@ -85,11 +95,7 @@ function typeCheck(rule: TypeRule): Check {
         const why = slot.problem(s.value, lexeme, s.type, rules);
         if (!why) continue;
         if (numbers && !readsLexeme) lexeme = numbers.get(s.path);
-        const shown = s.field.sensitivity ? marker(s.field.sensitivity, s.value) : show(lexeme ?? s.value);
-        found.push(finding(`${shown} (${jsonKind(s.value)}): ${why}`, {
-          path: s.path, actual: lexeme ?? (typeof s.value === 'string' ? s.value : JSON.stringify(s.value)),
-          ...(s.field.sensitivity ? { sensitivity: s.field.sensitivity } : {}),
-        }));
+        found.push(slotFinding(s.field, s.value, lexeme, why, s.path));
       }
       return found;
     }),
