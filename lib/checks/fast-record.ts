@@ -11,7 +11,8 @@
 // characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
 // but where every rule of its kind is the contract's default and reads no more than the scan has
 // established (TypeScan's stringUnread, containerUnread, passingTypeof); strings a rule reads (and
-// values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself). A
+// values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself), a
+// value learned that is ASCII without escapes handed over as where it is in the bytes. A
 // container (array, nested object, map) is built, small, only where a rule of its own reads it or one
 // around it is built; the record's own scalars are not. test/fast-record.test.ts holds the proofs to
 // today's checks, test/fast-record-own-rules.test.ts to a rule of its own. A type check finds in
@@ -38,10 +39,19 @@ import { typePlan, type TypePlan } from './walk-json.js';
 
 /** A record proven to pass every check of PROVEN_IDS, and what the learner takes of it: every string
  *  and number under a member named as sensitive, in the tree walk's order (a number as String of its
- *  value), each with the strongest sensitivity of the names above it (credential over personal). */
+ *  value), each with the strongest sensitivity of the names above it (credential over personal). Leaf
+ *  `k` is the text of `bytes[spans[2k], spans[2k + 1])` (ASCII, no escapes) where spans[2k] is not
+ *  negative, else leaves[k]: most are read where they are, not copied into strings. */
 export class ProvenRecord {
   /** `findings`: by check id, what each type check finds (undefined when none finds anything). */
-  constructor(readonly leaves: readonly string[], readonly leafKinds: readonly Sensitivity[], private readonly findings?: ReadonlyMap<string, readonly Finding[]>) {}
+  constructor(readonly leaves: readonly string[], readonly leafKinds: readonly Sensitivity[], readonly bytes: Uint8Array, readonly spans: readonly number[],
+    private readonly findings?: ReadonlyMap<string, readonly Finding[]>) {}
+
+  /** Leaf `k` as a string (the learner's, where it cannot read the bytes). */
+  leafText(k: number): string {
+    const from = this.spans[2 * k]!;
+    return from < 0 ? this.leaves[k]! : Buffer.from(this.bytes.buffer, this.bytes.byteOffset + from, this.spans[2 * k + 1]! - from).toString('latin1');
+  }
 
   /** What the check of `id` finds in the record: new findings each time, as its judge makes them. */
   findingsOf(id: string): Finding[] {
@@ -186,6 +196,8 @@ class Scan {
   private nodes = 0;
   private readonly leaves: string[] = [];
   private readonly leafKinds: Sensitivity[] = [];
+  /** Per leaf, where its text is in the bytes, or -1, -1 (see ProvenRecord). */
+  private readonly spans: number[] = [];
   /** The Latin-1 view of the bytes: an ASCII string sliced from it is the string JSON.parse gives. */
   private readonly text: string;
   /** Of the last string scanned: whether it held an escape, or a byte above 0x7F. */
@@ -220,7 +232,7 @@ class Scan {
       this.object(shape, false, undefined);
       if (this.next() !== undefined) return undefined;
       if (this.found > 0 && this.unordered) return undefined;
-      return new ProvenRecord(this.leaves, this.leafKinds, this.findings);
+      return new ProvenRecord(this.leaves, this.leafKinds, this.b, this.spans, this.findings);
     } catch (e) {
       if (e === doubt) return undefined;
       throw e;
@@ -285,6 +297,14 @@ class Scan {
   private leaf(text: string, kind: Sensitivity): void {
     this.leaves.push(text);
     this.leafKinds.push(kind);
+    this.spans.push(-1, -1);
+  }
+
+  /** A leaf read from the bytes: the string between the quotes at `q` and `end`, ASCII without escapes. */
+  private spanLeaf(q: number, end: number, kind: Sensitivity): void {
+    this.leaves.push('');
+    this.leafKinds.push(kind);
+    this.spans.push(q + 1, end);
   }
 
   /** At a member name's opening quote: its member's place in `members`, the one at `guess` tried first
@@ -373,9 +393,11 @@ class Scan {
       const q = this.i;
       const end = this.stringEnd();
       this.i = end + 1;
-      if (plan.stringUnread && !build && tag === undefined) return null; // read by nothing: see TypeScan
+      const plain = !this.escaped && !this.wide;
+      if (tag !== undefined && plain) this.spanLeaf(q, end, tag);
+      if (plan.stringUnread && !build && (tag === undefined || plain)) return null; // read by nothing else: see TypeScan
       value = this.decoded(q, end);
-      if (tag !== undefined) this.leaf(value, tag);
+      if (tag !== undefined && !plain) this.leaf(value, tag);
     } else if (c === 0x7b) {
       const keep = build || !plan.containerUnread; // see TypeScan
       if (plan.walk.shape !== undefined) value = this.object(plan.walk.shape, keep, tag) ?? null;

@@ -199,14 +199,14 @@ const ASCII_TOKEN = new Uint8Array(128).map((_, c) => (/[\p{L}\p{N}_@+~.-]/u.tes
 const asciiAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 /** Trimmed from a token's ends (trimmed): . @ : - */
 const asciiTrimmed = (c: number): boolean => c === 0x2e || c === 0x40 || c === 0x3a || c === 0x2d;
-/** The words of the text of ASCII `codes[0, n)` as wordsOf gives them: the start and end of each in
- *  turn written to `into` (room for n + 1, or for as many as a call without `into` counted), their
- *  count times two returned. Letters of either case are read alike, so the bounds of a text are those
- *  of its lower case. */
-function asciiBounds(codes: Uint8Array, n: number, into?: Int32Array): number {
+/** The words of the text of ASCII `codes[from, n)` as wordsOf gives them: the start and end of each
+ *  in turn written to `into` (room for n - from + 1, or for as many as a call without `into` counted),
+ *  their count times two returned. Letters of either case are read alike, so the bounds of a text are
+ *  those of its lower case. */
+function asciiBounds(codes: Uint8Array, n: number, into?: Int32Array, from = 0): number {
   let found = 0;
   let start = -1;
-  for (let i = 0; i <= n; i++) {
+  for (let i = from; i <= n; i++) {
     const c = i < n ? codes[i]! : -1;
     const inToken = c >= 0 && (ASCII_TOKEN[c] === 1 || (c === 0x3a && i + 1 < n && asciiAlnum(codes[i + 1]!)));
     if (inToken) { if (start < 0) start = i; continue; }
@@ -365,6 +365,15 @@ function learnAscii(fingerprints: FingerprintSet, found: number, withParts: bool
     const to2 = bounds[k + 1]!;
     if (to - from + to2 - from2 >= MIN_SCANNED && !(harnessRange(codes, from, to) && harnessRange(codes, from2, to2))) fingerprints.addFoldedPair(codes, from, to, from2, to2);
   }
+}
+
+/** learnAscii of the ASCII text of `codes[from, to)` (at most ASCII_LEARNED_LENGTH long): its words'
+ *  bounds in BOUNDS, the codes read where they are. */
+function learnAsciiCodes(fingerprints: FingerprintSet, codes: Uint8Array, from: number, to: number, withParts: boolean, pairs: boolean): void {
+  const found = asciiBounds(codes, to, BOUNDS, from);
+  let tokens = 0;
+  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
+  learnAscii(fingerprints, found, withParts, pairs, tokens, codes, BOUNDS);
 }
 
 /** learnAscii of a long ASCII value (past ASCII_LEARNED_LENGTH), its codes and bounds made for it:
@@ -795,10 +804,14 @@ export class Redactor {
     else if (parsed instanceof ProvenRecord) {
       // fingerprintValues' every call of fingerprintHidden, in its order: a leaf is learned where a
       // name above it is hidden (its strongest kind is hidden whenever any is).
-      const { leaves, leafKinds } = parsed;
+      const { leaves, leafKinds, bytes, spans } = parsed;
       const learner = scope ?? this;
       const own = scope?.own ?? NO_VALUES;
-      for (let k = 0; k < leaves.length; k++) if (this.hides(leafKinds[k])) learner.fingerprintHidden(leaves[k]!, own, true);
+      for (let k = 0; k < leaves.length; k++) {
+        if (!this.hides(leafKinds[k])) continue;
+        const from = spans[2 * k]!;
+        if (from < 0 || !learner.fingerprintHiddenCodes(bytes, from, spans[2 * k + 1]!, own)) learner.fingerprintHidden(parsed.leafText(k), own, true);
+      }
     }
     // A scope's values are its own only for a generated request's: none without a scope.
     else if (parsed !== undefined) (scope ?? this).fingerprintValues(parsed, undefined, keysOf, scope?.own ?? NO_VALUES, ROOT_MEMBER, valuesOf);
@@ -952,6 +965,21 @@ export class Redactor {
       const c = canonicalValue(text);
       if (!own.has(c) && !this.pieceOfOwn(text)) this.fingerprintTarget(text, c, detached);
     } else this.fingerprint(text, false, true, undefined, detached);
+  }
+
+  /** fingerprintHidden of the ASCII text of `codes[from, to)` (a proven record's string, no escapes),
+   *  read from the codes where fingerprint() would read the string's: the same fingerprints. False,
+   *  with nothing learned, where the string is needed: in a scope with the harness's own values, for
+   *  what may be a number written in groups, and for a long value. */
+  private fingerprintHiddenCodes(codes: Uint8Array, from: number, to: number, own: OwnSet): boolean {
+    const n = to - from;
+    const first = codes[from]!;
+    if (own.size > 0 || this.ownTexts !== undefined || n > ASCII_LEARNED_LENGTH || ((first === 0x2b || (first >= 0x30 && first <= 0x39)) && n <= MAX_GROUPED_LENGTH)) return false;
+    const { fingerprints } = this.shared;
+    if (fingerprints.fullSoFar) return true;
+    learnAsciiCodes(fingerprints, codes, from, to, false, true);
+    if (!this.shared.batching) fingerprints.flush();
+    return true;
   }
 
   /**
