@@ -10,7 +10,8 @@
 // another kind is doubted at once, not built to be refused); integers are plain literals of at most 15
 // characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
 // but where every rule of its kind is the contract's default and reads no more than the scan has
-// established (TypeScan's stringUnread, containerUnread, passingTypeof); strings a rule reads (and
+// established (TypeScan's stringUnread, containerUnread, passingTypeof), or where the rule of a
+// datetime or guid passes a string read from its bytes (passingCodes); strings a rule reads (and
 // values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself), a
 // value learned that is ASCII without escapes handed over as where it is in the bytes. A
 // container (array, nested object, map) is built, small, only where a rule of its own reads it or one
@@ -26,7 +27,7 @@ import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
 import { JSON_MEDIA_TYPE } from '../contract/operations.js';
 import { sensitivityOfName } from '../contract/sensitivity.js';
 import { fieldsOn, isValueType, perShape, type Field, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
-import type { ValueRules } from '../contract/values.js';
+import { JSON_CODES_PASS, type ValueRules } from '../contract/values.js';
 import { mediaType } from '../http/media-type.js';
 import { isArrayIndex, isBlank, MAX_INTEGER_LENGTH, MAX_MEMBERS, MAX_NAME, MAX_NODES, wordsOf } from '../json/plain-json.js';
 import { index, member, ROOT } from '../json/path.js';
@@ -123,6 +124,10 @@ interface TypeScan {
    *  typeof; .integer also the lexeme, Number.isInteger and int32, none of which a scanned integer
    *  fails without rules that ask for int32). Such a value's rules are not asked. */
   readonly passingTypeof: 'string' | 'number' | 'boolean' | undefined;
+  /** For a kind whose rule reads a string's characters alone, judged by it alone (datetime, guid):
+   *  whether it passes a plain ASCII string, read from its bytes (JSON_CODES_PASS). Such a string
+   *  is decoded only to be refused. */
+  readonly passingCodes: ((codes: Uint8Array, from: number, to: number) => boolean) | undefined;
   readonly item: TypeScan | undefined;
 }
 /** TypeScan.passingTypeof of the kinds whose default rule reads no more than that. */
@@ -137,6 +142,7 @@ function typeScan(type: FieldType): TypeScan {
       walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && defaultOnly,
       containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && defaultOnly,
       passingTypeof: defaultOnly ? DEFAULT_RULE_TYPEOF[type.kind] : undefined,
+      passingCodes: defaultOnly ? JSON_CODES_PASS[type.kind] : undefined,
       item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
     typeScans.set(type, scan);
@@ -179,6 +185,9 @@ const stronger = (a: Sensitivity | undefined, b: Sensitivity | undefined): Sensi
 
 const NO_RULES: ValueRules = Object.freeze({});
 
+/** Members memberAt tries in turn from its guess before it reads the name whole. */
+const GUESSES = 4;
+
 class Doubt extends Error {}
 const doubt = new Doubt();
 
@@ -198,8 +207,6 @@ class Scan {
   private readonly leafKinds: Sensitivity[] = [];
   /** Per leaf, where its text is in the bytes, or -1, -1 (see ProvenRecord). */
   private readonly spans: number[] = [];
-  /** The Latin-1 view of the bytes: an ASCII string sliced from it is the string JSON.parse gives. */
-  private readonly text: string;
   /** Of the last string scanned: whether it held an escape, or a byte above 0x7F. */
   private escaped = false;
   private wide = false;
@@ -223,7 +230,6 @@ class Scan {
   constructor(private readonly body: Buffer) {
     this.b = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     this.view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-    this.text = body.toString('latin1');
   }
 
   record(shape: Shape): ProvenRecord | undefined {
@@ -287,11 +293,11 @@ class Scan {
   }
 
   /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it
-   *  (valid UTF-8: the bytes were checked whole). */
+   *  (valid UTF-8: the bytes were checked whole). Few are made: those a rule reads (not the values
+   *  TypeScan passes from their codes) and those learned that are not plain ASCII. */
   private decoded(q: number, end: number): string {
     if (this.escaped) return JSON.parse(this.body.toString('utf8', q, end + 1)) as string;
-    if (this.wide) return this.body.toString('utf8', q + 1, end);
-    return this.text.slice(q + 1, end);
+    return this.body.toString(this.wide ? 'utf8' : 'latin1', q + 1, end);
   }
 
   private leaf(text: string, kind: Sensitivity): void {
@@ -307,18 +313,21 @@ class Scan {
     this.spans.push(q + 1, end);
   }
 
-  /** At a member name's opening quote: its member's place in `members`, the one at `guess` tried first
-   *  (a record's names come in its shape's order). */
+  /** At a member name's opening quote: its member's place in `members`, the one at `guess` and the
+   *  few after it tried first (a record's names come in its shape's order, a member left out now and then). */
   private memberAt(members: readonly MemberScan[], byName: ReadonlyMap<string, number>, guess: number): number {
     const b = this.b;
     const from = this.i + 1;
-    const m = members[guess];
-    // The closing quote first, then the words (past the end, a word is not read: the quote is not there).
-    if (m !== undefined && b[from + m.name.length] === 0x22 && this.spells(from - 1, m)) { this.i = from + m.name.length + 1; return guess; }
+    const tried = Math.min(members.length, guess + GUESSES);
+    for (let k = guess; k < tried; k++) {
+      const m = members[k]!;
+      // The closing quote first, then the words (past the end, a word is not read: the quote is not there).
+      if (b[from + m.name.length] === 0x22 && this.spells(from - 1, m)) { this.i = from + m.name.length + 1; return k; }
+    }
     const end = this.stringEnd();
     if (this.escaped || end - from > MAX_NAME) throw doubt;
-    // A name with a byte above 0x7F is no (ASCII) name of the shape in the Latin-1 view either.
-    const found = byName.get(this.text.slice(from, end));
+    // A name with a byte above 0x7F is no (ASCII) name of the shape in the Latin-1 reading either.
+    const found = byName.get(this.body.toString('latin1', from, end));
     if (found === undefined) throw doubt; // no JSON member of the shape: a name check's to judge
     this.i = end + 1;
     return found;
@@ -395,7 +404,8 @@ class Scan {
       this.i = end + 1;
       const plain = !this.escaped && !this.wide;
       if (tag !== undefined && plain) this.spanLeaf(q, end, tag);
-      if (plan.stringUnread && !build && (tag === undefined || plain)) return null; // read by nothing else: see TypeScan
+      // Read by nothing else, or passed from its bytes: see TypeScan.
+      if (!build && (tag === undefined || plain) && (plan.stringUnread || (plain && plan.passingCodes?.(b, q + 1, end) === true))) return null;
       value = this.decoded(q, end);
       if (tag !== undefined && !plain) this.leaf(value, tag);
     } else if (c === 0x7b) {

@@ -26,12 +26,24 @@ export const ENUM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const daysIn = (year: number, month: number): number =>
   month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 
+/** The codes of a datetime judged as a string (isDatetime), at most the longer form's 27. */
+const DATETIME_CODES = new Uint8Array(27);
+
 /** Matches `pattern` and names a real calendar instant in .NET's DateTime range (years 1-9999). */
 export function isDatetime(text: string, pattern: RegExp): boolean {
   // The two forms of section 2 are read position by position (every judged answer has a dozen
   // datetimes): the same characters as the expressions accept, without a match array per value.
-  if (pattern === JSON_DATETIME) return text.length === 27 && text.charCodeAt(19) === 0x2e && digits(text, 20, 7) >= 0 && isInstant(text);
-  if (pattern === SOAP_DATETIME) return text.length === 19 && isInstant(text);
+  // Read as codes (isJsonDatetimeCodes), the one reading of both forms; a code past ASCII is in neither.
+  const n = text.length;
+  if ((pattern === JSON_DATETIME && n === 27) || (pattern === SOAP_DATETIME && n === 19)) {
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) return false;
+      DATETIME_CODES[i] = c;
+    }
+    return n === 27 ? isJsonDatetimeCodes(DATETIME_CODES, 0, 27) : isInstant(DATETIME_CODES, 0);
+  }
+  if (pattern === JSON_DATETIME || pattern === SOAP_DATETIME) return false;
   const m = pattern.exec(text);
   if (!m) return false;
   return isCalendarInstant(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
@@ -41,26 +53,42 @@ const isCalendarInstant = (year: number, month: number, day: number, hour: numbe
   year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59;
 
 /** The number `n` ASCII digits at `at` write, or -1 where one is no digit. */
-function digits(text: string, at: number, n: number): number {
+function digits(codes: Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let k = at; k < at + n; k++) {
-    const d = text.charCodeAt(k) - 0x30;
+    const d = codes[k]! - 0x30;
     if (!(d >= 0 && d <= 9)) return -1;
     v = v * 10 + d;
   }
   return v;
 }
 
-/** YYYY-MM-DDThh:mm:ss at the start of `text` (its length checked by the caller), a real instant. */
-function isInstant(t: string): boolean {
-  if (t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d || t.charCodeAt(10) !== 0x54 || t.charCodeAt(13) !== 0x3a || t.charCodeAt(16) !== 0x3a) return false;
-  const year = digits(t, 0, 4);
-  const month = digits(t, 5, 2);
-  const day = digits(t, 8, 2);
-  const hour = digits(t, 11, 2);
-  const minute = digits(t, 14, 2);
-  const second = digits(t, 17, 2);
+/** YYYY-MM-DDThh:mm:ss at `at` of `codes` (its length checked by the caller), a real instant. */
+function isInstant(codes: Uint8Array, at: number): boolean {
+  if (codes[at + 4] !== 0x2d || codes[at + 7] !== 0x2d || codes[at + 10] !== 0x54 || codes[at + 13] !== 0x3a || codes[at + 16] !== 0x3a) return false;
+  const year = digits(codes, at, 4);
+  const month = digits(codes, at + 5, 2);
+  const day = digits(codes, at + 8, 2);
+  const hour = digits(codes, at + 11, 2);
+  const minute = digits(codes, at + 14, 2);
+  const second = digits(codes, at + 17, 2);
   return month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0 && isCalendarInstant(year, month, day, hour, minute, second);
+}
+
+/** isDatetime(text, JSON_DATETIME) of the ASCII text of `codes[from, to)`, read from its codes (a
+ *  proven record's bytes, fast-record.ts; isDatetime's own reading). */
+export function isJsonDatetimeCodes(codes: Uint8Array, from: number, to: number): boolean {
+  return to - from === 27 && codes[from + 19] === 0x2e && digits(codes, from + 20, 7) >= 0 && isInstant(codes, from);
+}
+
+const isHexCode = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+/** JSON_GUID.test of the ASCII text of `codes[from, to)`, read from its codes (test/datetime-positions.test.ts
+ *  holds the two to one answer). */
+export function isJsonGuidCodes(codes: Uint8Array, from: number, to: number): boolean {
+  if (to - from !== 32) return false;
+  for (let i = from; i < to; i++) if (!isHexCode(codes[i]!)) return false;
+  return true;
 }
 
 /** 32 hex digits -> 8-4-4-4-12, as .NET writes Guid.ToString("D"). */

@@ -4,7 +4,7 @@
 // all ask here; the JSON Schemas are derived separately and a test holds them to the same answers.
 import type { JsonValue } from '../json/value.js';
 import { isJsonObject, type JsonObject } from '../json/value.js';
-import { ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from './formats.js';
+import { ENUM_NAME, INT32_MAX, INT32_MIN, isDatetime, isJsonDatetimeCodes, isJsonGuidCodes, JSON_DATETIME, JSON_GUID, JSON_INTEGER_LEXEME } from './formats.js';
 import type { FieldType } from './types.js';
 
 export interface ValueRules {
@@ -67,6 +67,14 @@ export const JSON_VALUE_RULES: Readonly<Record<FieldType['kind'], ValueRule>> = 
     }
     return undefined;
   },
+};
+
+/** For the kinds whose rule reads a string's characters only: whether the rule passes the ASCII string
+ *  without escapes whose codes are `codes[from, to)`, read from them (a proven record's bytes, not
+ *  decoded: fast-record.ts). test/datetime-positions.test.ts holds each to its rule above. */
+export const JSON_CODES_PASS: Readonly<Partial<Record<FieldType['kind'], (codes: Uint8Array, from: number, to: number) => boolean>>> = {
+  datetime: isJsonDatetimeCodes,
+  guid: isJsonGuidCodes,
 };
 
 /**
