@@ -138,3 +138,17 @@ describe('a header name\'s answer, remembered', () => {
     expect(r.line('a tenant-value-0002 b')).toBe('a «secret: 17 chars» b');
   });
 });
+
+describe('a long ASCII value', () => {
+  it('is learned from its codes word by word, its first and last two words together as any two', () => {
+    // Past 64 Ki characters a value is learned from a copy of its codes (learnLongAscii), not word by word as strings.
+    const words = Array.from({ length: 14_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`);
+    const value = words.join(' ');
+    expect(value.length).toBeGreaterThan(64 * 1024);
+    const r = redactor();
+    r.learnFingerprints(exchange(JSON.stringify({ password: value }), ''), { password: value });
+    const [first, second, last] = [`${words[0]} ${words[1]}`, `${words[6999]} ${words[7000]}`, `${words.at(-2)} ${words.at(-1)}`];
+    const shown = r.text(`echoed: ${first}; ${second}; ${last}.`);
+    expect([shown.includes(first), shown.includes(second), shown.includes(last), shown.startsWith('echoed: ')]).toEqual([false, false, false, true]);
+  });
+});

@@ -23,7 +23,7 @@ import { isUtf8 } from 'node:buffer';
 import { BODY_LIMITS } from '../body-limits.js';
 import { remembered } from '../detached.js';
 import { isJsonOperation } from '../contract/classify.js';
-import { INT32_MAX, INT32_MIN } from '../contract/formats.js';
+import { INT32_MAX, INT32_MIN, isHexDigitCode } from '../contract/formats.js';
 import { JSON_MEDIA_TYPE } from '../contract/operations.js';
 import { sensitivityOfName } from '../contract/sensitivity.js';
 import { fieldsOn, isValueType, perShape, type Field, type FieldType, type Sensitivity, type Shape } from '../contract/types.js';
@@ -191,7 +191,6 @@ const GUESSES = 4;
 class Doubt extends Error {}
 const doubt = new Doubt();
 
-const isHex = (c: number | undefined): boolean => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
 /** The codes a string holds as themselves without a second look: printable ASCII but the quote and the backslash. */
 const PLAIN = 1;
 const STRING_CODE = new Uint8Array(256).map((_, c) => (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c ? PLAIN : 0));
@@ -278,7 +277,7 @@ class Scan {
       if (c === 0x5c) {
         const e = b[i + 1]!;
         if (!ESCAPABLE.has(e)) throw doubt;
-        if (e === 0x75 && !(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]))) throw doubt;
+        if (e === 0x75 && !(isHexDigitCode(b[i + 2]) && isHexDigitCode(b[i + 3]) && isHexDigitCode(b[i + 4]) && isHexDigitCode(b[i + 5]))) throw doubt;
         escaped = true;
         i += 2; // past the escaped code (a \u's digits are plain codes)
         continue;

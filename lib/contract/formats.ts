@@ -81,13 +81,14 @@ export function isJsonDatetimeCodes(codes: Uint8Array, from: number, to: number)
   return to - from === 27 && codes[from + 19] === 0x2e && digits(codes, from + 20, 7) >= 0 && isInstant(codes, from);
 }
 
-const isHexCode = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+/** Whether a code is a hexadecimal digit of either case (undefined, past the end of codes, is none). */
+export const isHexDigitCode = (c: number | undefined): boolean => c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46));
 
 /** JSON_GUID.test of the ASCII text of `codes[from, to)`, read from its codes (test/datetime-positions.test.ts
  *  holds the two to one answer). */
 export function isJsonGuidCodes(codes: Uint8Array, from: number, to: number): boolean {
   if (to - from !== 32) return false;
-  for (let i = from; i < to; i++) if (!isHexCode(codes[i]!)) return false;
+  for (let i = from; i < to; i++) if (!isHexDigitCode(codes[i])) return false;
   return true;
 }
 

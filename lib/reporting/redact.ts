@@ -367,13 +367,13 @@ function learnAscii(fingerprints: FingerprintSet, found: number, withParts: bool
   }
 }
 
-/** learnAscii of the ASCII text of `codes[from, to)` (at most ASCII_LEARNED_LENGTH long): its words'
- *  bounds in BOUNDS, the codes read where they are. */
-function learnAsciiCodes(fingerprints: FingerprintSet, codes: Uint8Array, from: number, to: number, withParts: boolean, pairs: boolean): void {
-  const found = asciiBounds(codes, to, BOUNDS, from);
+/** learnAscii of the ASCII text of `codes[from, to)`, the codes read where they are: its words'
+ *  bounds in `bounds` (BOUNDS holds those of a text of at most ASCII_LEARNED_LENGTH). */
+function learnAsciiCodes(fingerprints: FingerprintSet, codes: Uint8Array, from: number, to: number, withParts: boolean, pairs: boolean, bounds: Int32Array = BOUNDS): void {
+  const found = asciiBounds(codes, to, bounds, from);
   let tokens = 0;
-  for (let k = 0; k < found; k += 2) if (BOUNDS[k + 1]! - BOUNDS[k]! >= MIN_SCANNED) tokens++;
-  learnAscii(fingerprints, found, withParts, pairs, tokens, codes, BOUNDS);
+  for (let k = 0; k < found; k += 2) if (bounds[k + 1]! - bounds[k]! >= MIN_SCANNED) tokens++;
+  learnAscii(fingerprints, found, withParts, pairs, tokens, codes, bounds);
 }
 
 /** learnAscii of a long ASCII value (past ASCII_LEARNED_LENGTH), its codes and bounds made for it:
@@ -382,11 +382,7 @@ function learnAsciiCodes(fingerprints: FingerprintSet, codes: Uint8Array, from: 
 function learnLongAscii(fingerprints: FingerprintSet, value: string, withParts: boolean, pairs: boolean): void {
   // As written: the bounds, the harness's words and the fingerprints read letters of either case alike.
   const codes = Buffer.from(value, 'latin1');
-  const bounds = new Int32Array(asciiBounds(codes, codes.length));
-  const found = asciiBounds(codes, codes.length, bounds);
-  let tokens = 0;
-  for (let k = 0; k < found; k += 2) if (bounds[k + 1]! - bounds[k]! >= MIN_SCANNED) tokens++;
-  learnAscii(fingerprints, found, withParts, pairs, tokens, codes, bounds);
+  learnAsciiCodes(fingerprints, codes, 0, codes.length, withParts, pairs, new Int32Array(asciiBounds(codes, codes.length)));
 }
 
 interface Secret {
