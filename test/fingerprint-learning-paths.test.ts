@@ -140,7 +140,7 @@ describe('a header name\'s answer, remembered', () => {
 });
 
 describe('a long ASCII value', () => {
-  it('is learned from its codes word by word, its first and last two words together as any two', () => {
+  it('is learned from a copy of its codes: its first, middle and last two words in a row are masked', () => {
     // Past 64 Ki characters a value is learned from a copy of its codes (learnLongAscii), not word by word as strings.
     const words = Array.from({ length: 14_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`);
     const value = words.join(' ');

@@ -38,9 +38,10 @@ import { readsRecordView, settingsOnlyInOthers } from './json-record.js';
 import { JSON_TYPE_SLOT_RULES, slotFinding, type TypeSlotRule } from './json-types.js';
 import { typePlan, type TypePlan } from './walk-json.js';
 
-/** A record proven to pass every check of PROVEN_IDS, and what the learner takes of it: every string
- *  and number under a member named as sensitive, in the tree walk's order (a number as String of its
- *  value), each with the strongest sensitivity of the names above it (credential over personal). Leaf
+/** A record proven to pass every check of PROVEN_IDS but for the type checks' findings it carries
+ *  (findingsOf), and what the learner takes of it: every string and number under a member named as
+ *  sensitive, in the tree walk's order (a number as String of its value), each with the strongest
+ *  sensitivity of the names above it (credential over personal). Leaf
  *  `k` is the text of `bytes[spans[2k], spans[2k + 1])` (ASCII, no escapes) where spans[2k] is not
  *  negative, else leaves[k]: most are read where they are, not copied into strings. */
 export class ProvenRecord {
