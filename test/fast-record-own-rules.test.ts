@@ -1,9 +1,10 @@
 // The proof (lib/checks/fast-record.ts) scans a container (array, object, map) without building it,
 // and passes a string, integer or boolean of the kind its slot wants without asking the rules, only
-// while the type checks judge that kind by the contract's default rule alone. A type check with a
-// judge of its own for the kind (none today for these) is asked: a proof never passes what it would
-// refuse. The modules are loaded afresh (a worker runs many files in one module registry, and the
-// scan's plan of a type is made once, at its first proof), and the rules added are taken out after.
+// while the type checks judge that kind by the contract's default rule alone; an enum name the
+// contract lists, only where every rule of the slot passes it. A type check with a judge of its own
+// for the kind (none today for these) is asked: a proof never passes what it would refuse. The
+// modules are loaded afresh (a worker runs many files in one module registry, and the scan's plan of
+// a type is made once, at its first proof), and the rules added are taken out after.
 import { expect, it, vi } from 'vitest';
 import type { TypeSlotRule } from '../lib/checks/json-types.js';
 import { exampleRecord } from '../lib/contract/examples.js';
@@ -47,5 +48,26 @@ it('proves a record its own rules of a container or a boolean pass, and doubts o
     expect(proven(oneFalse)).toBe(false);
   } finally {
     rules.splice(rules.length - own.length, own.length);
+  }
+});
+
+// An enum's name the contract lists is passed from its bytes only when every rule of the slot passes it
+// (asked once per type): a rule of its own that refuses one is still asked, and finds it.
+it('finds a listed enum name a rule of its own refuses, and passes the others from their bytes', async () => {
+  vi.resetModules();
+  const { ExchangeView } = await import('../lib/checks/exchange-view.js');
+  const { provenRecord } = await import('../lib/checks/fast-record.js');
+  const { JSON_TYPE_SLOT_RULES } = await import('../lib/checks/json-types.js');
+  const sample = exampleRecord(login.response) as Record<string, JsonValue>;
+  expect([sample.originalUserTypeCode, sample.mealPatternVersionCode]).toEqual(['Center', 'Unspecified']);
+  const own: TypeSlotRule = { id: 'TEST-ENUM-NOT-CENTER', kind: 'enum', custom: true, problem: (value) => (value === 'Center' ? 'Center refused' : undefined) };
+  const rules = JSON_TYPE_SLOT_RULES as TypeSlotRule[];
+  rules.push(own);
+  try {
+    const found = (record: Record<string, JsonValue>) => provenRecord(new ExchangeView(answer(record), { namespaces: DEFAULT_NAMESPACES }))?.findingsOf(own.id).map((f) => [f.path, f.message]);
+    expect(found(sample)).toEqual([['$.originalUserTypeCode', expect.stringContaining('Center refused')]]);
+    expect(found({ ...sample, originalUserTypeCode: 'Unspecified' })).toEqual([]);
+  } finally {
+    rules.splice(rules.indexOf(own), 1);
   }
 });

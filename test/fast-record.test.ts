@@ -253,6 +253,33 @@ describe('a record proven from its bytes', () => {
     for (const ex of cases) expect(provenRecord(new ExchangeView(ex, SETTINGS))).toBeUndefined();
   });
 
+  // The proof checks the UTF-8 of each string holding a byte above 0x7F (not the whole body): every
+  // ill-formed sequence (RFC 3629 section 4) in a value, a member name or a map key, or such a byte
+  // between tokens, falls back to the tree path; well-formed ones of every length are proven.
+  it('falls back where any byte is not UTF-8, in a value, a name, a map key or between tokens, and proves well-formed ones', () => {
+    const a = plain.find((x) => x.op === login && x.text.includes('"providerPaymentSettings":{"'))!;
+    expect(a).toBeDefined();
+    const at = (marker: string, bytes: number[]): Buffer => {
+      const t = Buffer.from(a.text, 'utf8');
+      const i = t.indexOf(marker);
+      expect(i).toBeGreaterThanOrEqual(0);
+      return Buffer.concat([t.subarray(0, i + marker.length), Buffer.from(bytes), t.subarray(i + marker.length)]);
+    };
+    const proven = (body: Buffer) => provenRecord(new ExchangeView(exchange(a.op, a.request, body), SETTINGS)) !== undefined;
+    const illFormed = [[0xff], [0x80], [0xc3], [0xc0, 0x80], [0xc1, 0xbf], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf0, 0x80, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xc3, 0xa9, 0xa9]];
+    const wellFormed = [[0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xed, 0x9f, 0xbf], [0xf0, 0x9f, 0x98, 0x80], [0xf4, 0x8f, 0xbf, 0xbf]];
+    for (const marker of ['"userName":"', '"email":"', '"providerPaymentSettings":{"']) {
+      for (const bytes of illFormed) expect({ marker, bytes, proven: proven(at(marker, bytes)) }).toEqual({ marker, bytes, proven: false });
+      for (const bytes of wellFormed) expect({ marker, bytes, proven: proven(at(marker, bytes)) }).toEqual({ marker, bytes, proven: true });
+    }
+    // A name of the shape with a byte before its closing quote; a byte between tokens, well-formed or not.
+    for (const bytes of [...illFormed, ...wellFormed]) {
+      expect(proven(at('"userName', bytes))).toBe(false);
+      expect(proven(at('"userName":', bytes))).toBe(false);
+    }
+    expect(proven(at('"email":"', []))).toBe(true);
+  });
+
   it('leaves jsonAnswer\'s findings as they were, and is made at most once per exchange', () => {
     const a = plain[3]!;
     const ex = exchange(a.op, a.request, a.text);

@@ -11,7 +11,8 @@
 // characters within int32; each value is judged by the type checks' own slot rules (json-types.ts),
 // but where every rule of its kind is the contract's default and reads no more than the scan has
 // established (TypeScan's stringUnread, containerUnread, passingTypeof), or where the rule of a
-// datetime or guid passes a string read from its bytes (passingCodes); strings a rule reads (and
+// datetime or guid passes a string read from its bytes, or an enum's is a name the contract lists that
+// every rule passes (passingCodes); strings a rule reads (and
 // values learned) decoded exactly as JSON.parse decodes them (escaped ones by JSON.parse itself), a
 // value learned that is ASCII without escapes handed over as where it is in the bytes. A
 // container (array, nested object, map) is built, small, only where a rule of its own reads it or one
@@ -102,7 +103,7 @@ function proveRecord(ex: ExchangeView): ProvenRecord | undefined {
   const r = ex.response();
   if (!r.ok || r.value.status !== 200 || mediaType(r.value.headers['content-type']) !== JSON_MEDIA_TYPE) return undefined;
   const body = ex.body();
-  if (!body.ok || body.value.length > MAX_BODY || !isUtf8(body.value)) return undefined;
+  if (!body.ok || body.value.length > MAX_BODY) return undefined;
   return new Scan(body.value).record(op.response);
 }
 
@@ -126,11 +127,14 @@ interface TypeScan {
    *  fails without rules that ask for int32). Such a value's rules are not asked. */
   readonly passingTypeof: 'string' | 'number' | 'boolean' | undefined;
   /** For a kind whose rule reads a string's characters alone, judged by it alone (datetime, guid):
-   *  whether it passes a plain ASCII string, read from its bytes (JSON_CODES_PASS). Such a string
+   *  whether it passes a plain ASCII string, read from its bytes (JSON_CODES_PASS); for an enum,
+   *  whether the string is one of the listed names every rule passes (listedPassing). Such a string
    *  is decoded only to be refused. */
   readonly passingCodes: ((codes: Uint8Array, from: number, to: number) => boolean) | undefined;
   readonly item: TypeScan | undefined;
 }
+/** The rules a slot of a string, boolean, number or array is judged with (a map's are its listing). */
+const NO_RULES: ValueRules = Object.freeze({});
 /** TypeScan.passingTypeof of the kinds whose default rule reads no more than that. */
 const DEFAULT_RULE_TYPEOF: Partial<Record<FieldType['kind'], 'string' | 'number' | 'boolean'>> = { string: 'string', integer: 'number', boolean: 'boolean' };
 const typeScans = new WeakMap<FieldType, TypeScan>();
@@ -143,12 +147,31 @@ function typeScan(type: FieldType): TypeScan {
       walk: typePlan(type), valueType: isValueType(type), rules, stringUnread: type.kind === 'string' && defaultOnly,
       containerUnread: (type.kind === 'array' || type.kind === 'object' || type.kind === 'map') && defaultOnly,
       passingTypeof: defaultOnly ? DEFAULT_RULE_TYPEOF[type.kind] : undefined,
-      passingCodes: defaultOnly ? JSON_CODES_PASS[type.kind] : undefined,
+      passingCodes: (defaultOnly ? JSON_CODES_PASS[type.kind] : undefined) ?? listedPassing(type, rules),
       item: type.kind === 'array' ? typeScan(type.item) : undefined,
     };
     typeScans.set(type, scan);
   }
   return scan;
+}
+
+/** For an enum: passingCodes of the names its type lists that every rule of the slot passes, asked
+ *  of each rule once here (a slot rule judges a string by it and its type alone: no lexeme, and
+ *  NO_RULES as the scan passes). A string spelling one of them byte for byte is then passed unread
+ *  (a dozen of a record's strings, where each was decoded and judged by three rules). */
+function listedPassing(type: FieldType, rules: readonly TypeSlotRule[]): TypeScan['passingCodes'] {
+  if (type.kind !== 'enum') return undefined;
+  const names = type.values.filter((v) => /^[\x20-\x7e]*$/.test(v) && !/["\\]/.test(v) && rules.every((r) => r.problem(v, undefined, type, NO_RULES) === undefined))
+    .map((v) => Buffer.from(v, 'latin1'));
+  if (!names.length) return undefined;
+  return (codes, from, to) => {
+    next: for (const name of names) {
+      if (name.length !== to - from) continue;
+      for (let k = 0; k < name.length; k++) if (codes[from + k] !== name[k]) continue next;
+      return true;
+    }
+    return false;
+  };
 }
 
 interface MemberScan {
@@ -184,7 +207,6 @@ const keySensitivity = remembered(sensitivityOfName, 4096, 64);
 const stronger = (a: Sensitivity | undefined, b: Sensitivity | undefined): Sensitivity | undefined =>
   (a === 'credential' || b === 'credential' ? 'credential' : a ?? b);
 
-const NO_RULES: ValueRules = Object.freeze({});
 
 /** Members memberAt tries in turn from its guess before it reads the name whole. */
 const GUESSES = 4;
@@ -264,7 +286,9 @@ class Scan {
   }
 
   /** At an opening quote: the position of the closing one, the string checked as JSON.parse checks it
-   *  (`escaped` and `wide` said of it). */
+   *  (`escaped` and `wide` said of it), a wide one's bytes as UTF-8. The text is checked so whole: a
+   *  byte above 0x7F anywhere else is doubted (no token begins or goes on with one), and an ASCII
+   *  byte ends any sequence, so its strings' bytes are UTF-8 just when all its bytes are. */
   private stringEnd(): number {
     const b = this.b;
     let i = this.i + 1;
@@ -287,13 +311,14 @@ class Scan {
       wide = true;
       i++;
     }
+    if (wide && !isUtf8(b.subarray(this.i + 1, i))) throw doubt;
     this.escaped = escaped;
     this.wide = wide;
     return i;
   }
 
   /** The string from the opening quote at `q` to the closing one at `end`, as JSON.parse gives it
-   *  (valid UTF-8: the bytes were checked whole). Few are made: those a rule reads (not the values
+   *  (valid UTF-8: stringEnd checked it). Few are made: those a rule reads (not the values
    *  TypeScan passes from their codes) and those learned that are not plain ASCII. */
   private decoded(q: number, end: number): string {
     if (this.escaped) return JSON.parse(this.body.toString('utf8', q, end + 1)) as string;
