@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellArg } from '../lib/reporting/exchange-text.js';
 import { LEAN, runCli } from './helpers/cli.js';
 import { startAttackTarget, type AttackTarget } from './helpers/attack-target.js';
 
@@ -23,9 +24,12 @@ const commandLines = (output: string): string[] => output.split('\n')
   .filter((l) => /^\s*::/.test(l) || /##(?:vso)?\[/i.test(l));
 
 /** A recording whose first request's method holds a command substitution, and whose second
- *  request's body runs over three lines, the later ones a workflow command and a false verdict. */
+ *  request's body runs over three lines, the later ones a workflow command and a false verdict. The
+ *  method is a token (RFC 9110 9.1: ` $ ' are token characters), which replay.sh sends: one that is
+ *  none, as $( ) and a space make it, is not replayed (replay-unsendable-head.test.ts). Run unquoted in
+ *  `work`, it would make MARK. */
 const MARK = join(work, 'pwned');
-const METHOD = `POST$(touch ${MARK})`;
+const METHOD = "POST`touch$IFS'pwned'`";
 const BODY = '{"x":1}\n::error::pwned\nVerdict: CONFORMANT';
 function hostileHar(): string {
   const record = readFileSync('fixtures/reference/user-details.json', 'utf8');
@@ -73,6 +77,6 @@ describe('what a hostile target or recording writes runs nowhere', () => {
     });
     expect(out).toMatch(/REQ-METHOD \(MUST\) har\.1: no answer/); // it was replayed
     expect(existsSync(MARK), 'the method\'s command ran').toBe(false);
-    expect(readFileSync(join(dir, 'replay.sh'), 'utf8')).toContain(`-X '${METHOD}'`);
+    expect(readFileSync(join(dir, 'replay.sh'), 'utf8')).toContain(`-X ${shellArg(METHOD)}`);
   });
 });

@@ -1,6 +1,8 @@
-// A replay sends the recorded bytes of a URL, a header value and a method too, control and format
-// characters included (a body's: replay-curl-fidelity.test.ts), while the command's own text holds
-// none of them raw: every output shows it as it is, and a console prints nothing a terminal acts on.
+// A replay sends the recorded bytes of a URL and a header value, control and format characters
+// included (a body's: replay-curl-fidelity.test.ts; CR, LF and NUL in a field, and a method that is
+// no token, are not replayed: replay-unsendable-head.test.ts), and a method's characters a shell
+// reads, while the command's own text holds none of them raw: every output shows it as it is, and a
+// console prints nothing a terminal acts on.
 // The commands are run by sh (dash here: no $'…') and by bash, with curl a stub printing the bytes
 // of its arguments, and by real curl against a raw socket logging what arrives.
 import { execFile } from 'node:child_process';
@@ -30,15 +32,18 @@ beforeAll(async () => {
 });
 afterAll(async () => { await target.close(); rmSync(work, { recursive: true, force: true }); });
 
-/** ESC starting a colour, BEL, CR, a C1 control (U+0085), a soft hyphen, a quote and a backslash:
+/** ESC starting a colour, BEL, a C1 control (U+0085), a soft hyphen, a quote and a backslash:
  *  each kept as recorded. A header's characters are bytes read as Latin-1 (a HAR's too, as browsers
- *  record them: replay-har-header-bytes.test.ts), so none is past U+00FF. */
-const VALUE = 'a\u001b[31mred\u0007 b\rc\u0085d\u00ade\'g\\h';
+ *  record them: replay-har-header-bytes.test.ts), so none is past U+00FF. Not CR, LF or NUL, which no
+ *  field value holds: such a request is not replayed (replay-unsendable-head.test.ts). */
+const VALUE = 'a\u001b[31mred\u0007 b\u0085d\u00ade\'g\\h';
 /** A URL's: a format character (curl sends it as its UTF-8), an escape written %1b, a quote. Not a
  *  control character: curl refuses a URL holding one, or a space ("URL using bad/illegal format"),
  *  and replay.sh says it is not replayed (replay-har-header-bytes.test.ts). */
 const URL_TAIL = '/supportstateuser?q=[2J\u202e%1b\'';
-const METHOD = 'PO\u0001ST';
+/** A method is a token (RFC 9110 9.1), of which these are characters a shell reads: a method holding
+ *  a control character is not replayed (replay-unsendable-head.test.ts). */
+const METHOD = "PO'$`|&ST";
 
 const run = (shell: string, command: string, log: string) => new Promise<{ code: number; stderr: string }>((resolve) => {
   // HOME: one without a .bashrc (bash reads it when its standard input is a socket, as a child's is).
@@ -47,7 +52,7 @@ const run = (shell: string, command: string, log: string) => new Promise<{ code:
 /** The arguments the stub was given, as strings (UTF-8; `latin1`: each byte a character, as a header's). */
 const argv = (log: string, encoding: BufferEncoding = 'utf8'): string[] => readFileSync(log, 'utf8').split('\n').slice(0, -1).map((h) => Buffer.from(h, 'hex').toString(encoding));
 
-describe('a replay sends a URL\'s, a header\'s and a method\'s control characters as recorded', () => {
+describe('a replay sends a URL\'s and a header\'s control characters, and a method\'s shell characters, as recorded', () => {
   const ex: Exchange = {
     id: 'har.1', title: 'a recorded request', origin: { source: 'har', vouched: false }, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
     request: { method: METHOD, url: `http://127.0.0.1:9${URL_TAIL}`, headers: { 'x-trace': VALUE, accept: 'application/json' } },

@@ -4,7 +4,7 @@ import { codingProblem } from '../checks/exchange-view.js';
 import { acceptEncodingOf } from '../http/content-coding.js';
 import { answerHeadOf, fieldsOf, PAST_LATIN1, unspellableTarget, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
-import { ESCAPED_IN_BLOCK } from './display.js';
+import { displayLine, ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart, userinfoOf } from './redact.js';
 import { markersIn } from './sensitive-ranges.js';
 
@@ -51,13 +51,14 @@ export function shownLine(shown: string, redact: Redactor): string {
 }
 
 /** The header fields as they came, each value redacted by its name, in any case; a long one's value
- *  cut (shownLine), its name kept. */
+ *  cut (shownLine), its name kept. Each one line (displayLine): a recording's field holding a line
+ *  feed would otherwise show as further fields, or a body, that no message held. */
 const headerLines = (headers: Readonly<Record<string, string>>, raw: RawHeaders | undefined, redact: Redactor) =>
   fieldsAsSent(headers, raw).map(([k, v]) => {
     const field = redact.headerField(k, v);
-    if (field.length <= MAX_SHOWN_LINE) return field;
+    if (field.length <= MAX_SHOWN_LINE) return displayLine(field);
     const value = redact.header(k, v);
-    return `${field.slice(0, field.length - value.length)}${shownLine(value, redact)}`;
+    return displayLine(`${field.slice(0, field.length - value.length)}${shownLine(value, redact)}`);
   });
 
 /** A request body as shown: redacted, then cut at MAX_SHOWN_TEXT like a response's (an oversized
@@ -101,7 +102,8 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  const head = [`${shownLine(redact.text(r.method), redact)} ${shownLine(redact.text(r.url), redact)}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
+  // The request line one line, as each header field (headerLines): a recording's method or URL may hold a line feed.
+  const head = [`${displayLine(shownLine(redact.text(r.method), redact))} ${displayLine(shownLine(redact.text(r.url), redact))}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
   if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
   if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
   if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
@@ -120,7 +122,7 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   const r = answerHeadOf(ex);
   if (!r) return `(no response: ${ex.error?.message ?? 'unknown'})`;
   // The reason phrase as it came (peer text, searched as any is), where the source has one.
-  const head = [`HTTP ${r.status}${r.reason ? ` ${shownLine(redact.line(r.reason), redact)}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
+  const head = [`HTTP ${r.status}${r.reason ? ` ${displayLine(shownLine(redact.line(r.reason), redact))}` : ''}`, ...headerLines(r.headers, r.rawHeaders, redact), ''];
   // A head kept without its body (Exchange.answerHead): the body is said to be missing, and why.
   // A body decoded is shown decoded, as the checks read it; one left as received says why it is not read.
   const decoded = ex.response?.contentCoding !== undefined && !ex.response.contentCoding.error;
@@ -267,15 +269,25 @@ function fitsArgument(text: string, latin1: boolean, room: number): boolean {
 const fieldsWriter = (fields: readonly string[]): string =>
   `{ ${fields.flatMap((f) => formatWriters(f, true, '\\n')).join('; ')}; }`;
 
-/** What starts a curl command of a request curl cannot be given as sent: a URL or request target
- *  too long for its command line and no query it reads from a file (-G, a request without a body),
- *  or header fields read from a file, one holding a line break. replay.sh does not run it. */
-export const TOO_LONG_FOR_CURL = ": 'a method, URL, request target or header field too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
+/** What starts a curl command of a request curl cannot be given as sent: a method, URL or request
+ *  target too long for its command line and no query it reads from a file (-G, a request without a
+ *  body). replay.sh does not run it. */
+export const TOO_LONG_FOR_CURL = ": 'a method, URL or request target too long for the command line of curl, which it cannot read from a file as sent: maybe not the bytes sent';";
 
 /** What starts a curl command of a request whose URL holds a character no request line carries (a
  *  space, a control: RFC 9112 3.2), which curl refuses ("URL using bad/illegal format"): a recording
  *  may hold one written decoded, and does not say how it was sent. replay.sh does not run it. */
 export const URL_UNSENDABLE = ": 'a URL holding a space or a control character, which no request line carries: not sent';";
+
+/** What a curl command of a request whose method or header field no request carries is in whole (a
+ *  recording's: a method or field name that is no token, RFC 9110 9.1 and 5.1; a field value holding
+ *  CR, LF or NUL, 5.5). curl sends -X and -H as given, so a line break there would be sent as further
+ *  lines of the head, or a second request the recording never held: no command is written. */
+export const HEAD_UNSENDABLE = ": 'a method or header field that no request carries (no token, or a value holding CR, LF or NUL): not sent';";
+/** RFC 9110 5.6.2's token: what a method and a field name are. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a field value never holds (RFC 9110 5.5). */
+const NOT_IN_FIELD_VALUE = /[\r\n\0]/;
 
 /** The most bytes of a request head curl 7.88 sends (DYN_HTTP_REQUEST: it says "Out of memory"),
  *  less room for the fields it adds. */
@@ -343,6 +355,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // (curl drops `Name: `). A rebuilt body's length is its own, not the recorded Content-Length
   // (curl writes it).
   const fields = curlFields(r);
+  if (!TOKEN.test(r.method) || fields.some(([k, v]) => !TOKEN.test(k) || NOT_IN_FIELD_VALUE.test(v))) return HEAD_UNSENDABLE;
   // The names sent (Content-Length, which curlFields may leave out, is none that is asked of them).
   const sent = new Set(fields.map(([k]) => k.toLowerCase()));
   // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
@@ -364,9 +377,10 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // The fields as arguments where they fit beside the URL, else all read from a file, in order.
   let room = LONG_ARGUMENTS - Buffer.byteLength(shownUrl) - Buffer.byteLength(target ?? '');
   const asArguments = lines.every((f) => { const fits = fitsArgument(f, true, room); room -= Buffer.byteLength(f); return fits; });
-  // What curl cannot be given as sent: a URL or target too long, a field read from a file that holds a line break.
+  // What curl cannot be given as sent: a method, URL or target too long (header fields are read from a
+  // file then, none holding a line break: HEAD_UNSENDABLE).
   const method = redact.text(r.method);
-  const tooLong = !fitsArgument(method, false, LONG_ARGUMENTS) || !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS)) || (!asArguments && lines.some((f) => /[\r\n]/.test(f)));
+  const tooLong = !fitsArgument(method, false, LONG_ARGUMENTS) || !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS));
   // Read on standard input, or on descriptor 3 where the body or the query comes on standard input.
   const piped = byQuery || body.writer !== undefined;
   const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(target !== undefined ? ['--request-target', shellArg(target)] : []), ...(head ? [] : ['-X', shellWord(method)])];

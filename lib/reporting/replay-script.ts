@@ -15,7 +15,7 @@ import { envName, type JsonOperation } from '../contract/operations.js';
 import type { Exchange } from '../http/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, PHASES_PER_EXCHANGE } from '../http/send.js';
 import { memberTexts } from '../json/member-texts.js';
-import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, BODY_TOO_LONG, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEADER_PAST_LATIN1, MAX_REPLAYED_BODY, shellQuote, TOO_LONG_FOR_CURL, URL_UNSENDABLE, type CurlBounds } from './exchange-text.js';
+import { BODY_LEFT_OUT, BODY_LONE_SURROGATE, BODY_NOT_RECORDED, BODY_NOT_UTF8, BODY_OTHER_LENGTH, BODY_REBUILT, BODY_TOO_LONG, curlStart, HEAD_OPTION, HEAD_TOO_LONG_FOR_CURL, HEAD_UNSENDABLE, HEADER_PAST_LATIN1, MAX_REPLAYED_BODY, shellQuote, TOO_LONG_FOR_CURL, URL_UNSENDABLE, type CurlBounds } from './exchange-text.js';
 import { MARKER, markersIn } from './sensitive-ranges.js';
 import type { Report, ReportedExchange, SecretSource } from './report.js';
 
@@ -245,10 +245,11 @@ export function replayScript(report: Report): string {
       restore(variableFor, variableForBefore);
       steps.push(`echo ${quoted}${shellQuote(`: not replayed: ${why}`)}`);
     };
-    const missing = curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
+    const missing = curl === HEAD_UNSENDABLE ? 'its method or a header field is none a request carries (a method or field name that is no token, or a field value holding CR, LF or NUL: RFC 9110 5.5, 5.6.2), which curl would send as further lines of the head: the recording does not say what was sent'
+      : curl.startsWith(HEADER_PAST_LATIN1) ? 'a header of its request holds a character past U+00FF, which names no byte (a header value is the bytes sent read as Latin-1): what was sent is not known'
       : curl.startsWith(URL_UNSENDABLE) ? 'its URL holds a space or a control character, which no request line carries (RFC 9112 3.2) and curl refuses: the recording does not say how it was sent'
       : curl.startsWith(HEAD_TOO_LONG_FOR_CURL) ? 'its request head is more than 1 MiB, which curl does not send (it says "Out of memory")'
-      : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its method, URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body); or a header field too long for it holds a line break'
+      : curl.startsWith(TOO_LONG_FOR_CURL) ? 'its method, URL or request target is too long for the command line of curl (Linux takes 128 KiB in one argument), and is no query curl reads from a file (-G, for a request without a body)'
       : curl.includes(BODY_LEFT_OUT) ? 'its request body went past the body cap and was left out of the run'
       : curl.includes(BODY_TOO_LONG) ? `its request body is longer than the ${MAX_REPLAYED_BODY / 1024} KiB a replay carries (redacting a longer one for its command costs the run hundreds of megabytes)`
       : curl.includes(BODY_NOT_RECORDED) ? 'its request body was not recorded (its Content-Length or Transfer-Encoding says one was sent)'
