@@ -173,11 +173,16 @@ export class Session {
 
   /** The configuration the reports show: the options as given, the effective values they stand
    *  for, header values as markers and request values redacted. */
-  configuration(generate?: GenerateOptions): Record<string, unknown> {
+  configuration(generate?: GenerateOptions, shown = true): Record<string, unknown> {
     const { requestValues, ...effective } = this.setup.effective;
+    // The URLs given, as ownUrl shows them: never redacted again (report.ts OWN_VALUES). Not `shown`:
+    // as given (the run's identity is a digest of its configuration, shards' compared by it).
+    const given = (v: unknown): unknown => (typeof v === 'string' && shown ? this.redactor.ownUrl(v) : v);
     return {
-      options: this.setup.options,
+      options: Object.fromEntries(Object.entries(this.setup.options).map(([k, v]) => [k, k === 'base-url' || k === 'legacy-url' ? given(v) : v])),
       ...effective,
+      ...(effective.baseUrl !== undefined ? { baseUrl: given(effective.baseUrl) } : {}),
+      ...(effective.legacyUrl !== undefined ? { legacyUrl: given(effective.legacyUrl) } : {}),
       headers: Object.fromEntries(Object.entries(this.setup.headers).map(([k, v]) => [k, marker('secret header', v)])),
       ...(requestValues !== undefined ? { requestValues: JSON.parse(this.redactor.text(JSON.stringify(requestValues))) as unknown } : {}),
       ...(generate ? { generate } : {}),
@@ -192,7 +197,7 @@ export class Session {
       warnings: this.warnings, startupMs: this.startupMs, gate: this.setup.gate, headers: this.setup.headers,
       ...(outcome.differential ? { differential: outcome.differential } : {}),
       ...(outcome.problems?.length ? { runProblems: outcome.problems } : {}),
-      run: await runIdentity(configuration, this.setup.given, process.env, this.setup.accounts),
+      run: await runIdentity(this.configuration(outcome.generate, false), this.setup.given, process.env, this.setup.accounts),
     });
   }
 

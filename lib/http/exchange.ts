@@ -7,6 +7,11 @@ import { createHash } from 'node:crypto';
  *  validating proxy, generated requests, or a client talking to the judging reference. */
 export type EvidenceSource = 'probe' | 'case' | 'har' | 'proxy' | 'generated' | 'client';
 
+/** The sources whose requests the harness built and sent itself (from the contract, the sample, an
+ *  accounts file, the generator): their method, URL and fields are its own text, shown as sent (only
+ *  the secrets it was given masked). A recorded or forwarded one is a peer's. */
+export const BUILT_BY_HARNESS: ReadonlySet<EvidenceSource> = new Set(['probe', 'case', 'generated']);
+
 /** How an exchange came into the run. Checks bind to what an exchange is (its kind), never to where
  *  it came from; the origin only says whether the harness vouches for the request and which account
  *  it belongs to. */

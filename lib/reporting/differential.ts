@@ -100,7 +100,7 @@ export function differentialSection(result: DifferentialResult, redactor: Redact
   const comparedByOperation = Object.fromEntries(result.operations.map((o) => [o.operation, o.compared]));
   return {
     legacy: {
-      baseUrl: redactor.text(result.legacy.baseUrl),
+      baseUrl: redactor.ownUrl(result.legacy.baseUrl), // as given (report.ts OWN_VALUES)
       verdict: resultVerdict(result.legacy, gate),
       // Each names the exchange of its first finding (sent to the legacy): replay.sh sends it there again.
       failed: result.legacy.results.filter((r) => r.status === 'fail').map((r) => {

@@ -2,7 +2,7 @@
 // redacted; and as a curl command that replays it.
 import { codingProblem } from '../checks/exchange-view.js';
 import { acceptEncodingOf } from '../http/content-coding.js';
-import { answerHeadOf, fieldsOf, PAST_LATIN1, unspellableTarget, type Exchange, type RawHeaders } from '../http/exchange.js';
+import { answerHeadOf, BUILT_BY_HARNESS, fieldsOf, PAST_LATIN1, unspellableTarget, type Exchange, type RawHeaders } from '../http/exchange.js';
 import { firstIllFormed } from '../json/utf8.js';
 import { displayLine, ESCAPED_IN_BLOCK } from './display.js';
 import { MAX_REDACTED_TEXT, MAX_SHOWN_TEXT, ownRequestBody, REDACTED_WINDOW, type Redactor, type ShownPart, userinfoOf } from './redact.js';
@@ -102,17 +102,22 @@ function ownBody(body: string): string {
 
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
+  // A request the harness built: its head is its own text (curlCommand's `built`), kept with its parts.
+  const built = BUILT_BY_HARNESS.has(ex.origin.source);
+  const by = built ? redact.configuredOnly() : redact;
+  const url = built ? redact.ownUrl(r.url) : redact.text(r.url);
   // The request line one line, as each header field (headerLines): a recording's method or URL may hold a line feed.
-  const head = [`${displayLine(shownLine(redact.text(r.method), redact))} ${displayLine(shownLine(redact.text(r.url), redact))}`, ...headerLines(r.headers, r.rawHeaders, redact), ''].join('\n');
-  if (r.bodyLeftOut) return `${head}\n${BODY_LEFT_OUT}`;
-  if (r.bodyNotRecorded) return `${head}\n${BODY_NOT_RECORDED}`;
-  if (r.bodyUnfinished) return `${head}\n${BODY_UNFINISHED}`;
-  if (r.body !== undefined && ownRequestBody(ex)) return redact.shown([[`${head}\n`, false], [ownBody(r.body), true]]);
+  const head = [`${displayLine(shownLine(by.text(r.method), by))} ${displayLine(shownLine(url, by))}`, ...headerLines(r.headers, r.rawHeaders, by), ''].join('\n');
+  const shown = (rest: string, ownRest = false): string => redact.shown([[`${head}\n`, built], [rest, ownRest]]);
+  if (r.bodyLeftOut) return shown(BODY_LEFT_OUT, true);
+  if (r.bodyNotRecorded) return shown(BODY_NOT_RECORDED, true);
+  if (r.bodyUnfinished) return shown(BODY_UNFINISHED, true);
+  if (r.body !== undefined && ownRequestBody(ex)) return shown(ownBody(r.body), true);
   const note = r.notUtf8At !== undefined ? `\n… (the bytes are not UTF-8 from byte ${r.notUtf8At}: each ill-formed sequence is shown as U+FFFD)`
     : r.loneSurrogateAt !== undefined ? `\n… (the recording holds a lone surrogate at character ${r.loneSurrogateAt}, which names no bytes: not the bytes sent)`
     : r.bodyRebuilt ? '\n… (rebuilt from the form parameters recorded, postData.params, URL-encoded: maybe not the bytes sent)'
       : r.otherLength !== undefined && r.body !== undefined ? `\n… (recorded as ${Buffer.byteLength(r.body)} bytes, where its Content-Length says ${r.otherLength} were sent: not the bytes sent)` : '';
-  return `${head}\n${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`;
+  return shown(`${r.body === undefined ? '' : requestBody(r.body, redact)}${note}`);
 }
 
 /** Why a body whose head came was not read whole, sending it: it stalled, was too slow, or was cut off. */
@@ -355,7 +360,7 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   // (curl drops `Name: `). A rebuilt body's length is its own, not the recorded Content-Length
   // (curl writes it).
   const fields = curlFields(r);
-  if (!TOKEN.test(r.method) || fields.some(([k, v]) => !TOKEN.test(k) || NOT_IN_FIELD_VALUE.test(v))) return HEAD_UNSENDABLE;
+  if (!TOKEN.test(r.method) || fields.some(([k, v]) => !TOKEN.test(k) || NOT_IN_FIELD_VALUE.test(v))) return redact.shown([own(HEAD_UNSENDABLE)]);
   // The names sent (Content-Length, which curlFields may leave out, is none that is asked of them).
   const sent = new Set(fields.map(([k]) => k.toLowerCase()));
   // An answer a recording holds decoded is hashed decoded: curl decodes the replay's (its request's
@@ -363,11 +368,15 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
   const head = headMethod(r);
   const pastLatin1 = fields.some(([k, v]) => PAST_LATIN1.test(k) || PAST_LATIN1.test(v));
-  const lines = fields.map(([k, v]) => { const field = redact.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
+  // A request the harness built is its own text (its method, URL and fields), redacted of the secrets
+  // it was given alone; a recorded one is the peer's, redacted of all the run knows.
+  const built = BUILT_BY_HARNESS.has(ex.origin.source);
+  const by = built ? redact.configuredOnly() : redact;
+  const lines = fields.map(([k, v]) => { const field = by.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
-  const target = r.asSent ? redact.text(r.asSent.target) : undefined;
+  const target = r.asSent ? (built ? redact.ownUrl(r.asSent.target) : redact.text(r.asSent.target)) : undefined;
   // Without its userinfo: curl would send one as an Authorization header the request did not carry.
-  const url = redact.text(withoutUserinfo(r.asSent?.origin ?? r.url));
+  const url = built ? redact.ownUrl(withoutUserinfo(r.asSent?.origin ?? r.url)) : redact.text(withoutUserinfo(r.asSent?.origin ?? r.url));
   const body = bodyOf(ex, redact);
   // A URL too long for an argument: its query read from a file (-G), where no body is sent.
   const unfragmented = url.replace(/#.*$/s, '');
@@ -379,14 +388,18 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const asArguments = lines.every((f) => { const fits = fitsArgument(f, true, room); room -= Buffer.byteLength(f); return fits; });
   // What curl cannot be given as sent: a method, URL or target too long (header fields are read from a
   // file then, none holding a line break: HEAD_UNSENDABLE).
-  const method = redact.text(r.method);
+  const method = by.text(r.method);
   const tooLong = !fitsArgument(method, false, LONG_ARGUMENTS) || !fitsArgument(shownUrl, false, LONG_ARGUMENTS) || (target !== undefined && !fitsArgument(target, false, LONG_ARGUMENTS));
   // Read on standard input, or on descriptor 3 where the body or the query comes on standard input.
   const piped = byQuery || body.writer !== undefined;
-  const parts = [curlStart(bounds, '-i'), ...(head ? [HEAD_OPTION.trim()] : []), ...(decodes ? ['--compressed'] : []), ...(/[[\]{}]/.test(r.url) ? ['--globoff'] : []), ...(/\/\.\.?(?:\/|$)/.test(path) ? ['--path-as-is'] : []), ...(target !== undefined ? ['--request-target', shellArg(target)] : []), ...(head ? [] : ['-X', shellWord(method)])];
-  if (asArguments) for (const field of lines) parts.push('-H', shellArg(field, true));
-  else parts.push('-H', piped ? '@/dev/fd/3' : '@-');
-  const command = commandOf(ex, redact, body, parts, {
+  // The command's own words are the harness's text, never masked (a target's credential spelled
+  // "max-time" had masked the option in every command, and stopped every replay); what the request
+  // holds is its own where it built it.
+  const parts: ShownPart[] = [[curlStart(bounds, '-i'), true], ...(head ? [own(HEAD_OPTION.trim())] : []), ...(decodes ? [own('--compressed')] : []), ...(/[[\]{}]/.test(r.url) ? [own('--globoff')] : []),
+    ...(/\/\.\.?(?:\/|$)/.test(path) ? [own('--path-as-is')] : []), ...(target !== undefined ? [own('--request-target'), [shellArg(target), built] as const] : []), ...(head ? [] : [own('-X'), [shellWord(method), built] as const])];
+  if (asArguments) for (const field of lines) parts.push(own('-H'), [shellArg(field, true), built]);
+  else parts.push(own('-H'), own(piped ? '@/dev/fd/3' : '@-'));
+  const command = commandOf(ex, body, parts, built, {
     url: shellArg(shownUrl),
     ...(asArguments ? {} : { fields: fieldsWriter(lines) }),
     ...(byQuery ? { query: `{ ${formatWriters(unfragmented.slice(at + 1), false, '').join('; ')}; }` } : {}),
@@ -397,7 +410,9 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const shownByHead = [r.method, r.url, r.asSent?.target ?? '', r.asSent?.origin ?? '', ...fields.flat()].some((t) => t.length > MAX_REDACTED_TEXT);
   // A target kept as sent (asSent) goes with --request-target; a URL itself never holds such a character.
   const unsendable = target === undefined && unspellableTarget(r.url.replace(/#.*$/s, ''));
-  return `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${unsendable ? `${URL_UNSENDABLE} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}${command}`;
+  const said = `${pastLatin1 ? `${HEADER_PAST_LATIN1} ` : ''}${unsendable ? `${URL_UNSENDABLE} ` : ''}${shownByHead ? `${HEAD_TOO_LONG_FOR_CURL} ` : tooLong ? `${TOO_LONG_FOR_CURL} ` : headBytes > MAX_CURL_HEAD ? `${HEAD_TOO_LONG_FOR_CURL} ` : ''}`;
+  // Kept with its parts (Redactor.shown): the boundary's pass redacts the others again, never the own ones.
+  return redact.shown(joinedParts([own(said), ...command]));
 }
 
 /** A URL less its userinfo (`user:password@`). */
@@ -430,22 +445,26 @@ function bodyOf(ex: Exchange, redact: Redactor): CurlBody {
 
 /** curlCommand's end: the options after the header fields, the body and the URL, and what writes
  *  curl the files it reads (the fields, the query, the body). */
-function commandOf(ex: Exchange, redact: Redactor, body: CurlBody, parts: string[], given: { readonly url: string; readonly fields?: string; readonly query?: string }, sent: ReadonlySet<string>): string {
+function commandOf(ex: Exchange, body: CurlBody, parts: ShownPart[], built: boolean, given: { readonly url: string; readonly fields?: string; readonly query?: string }, sent: ReadonlySet<string>): ShownPart[] {
   const r = ex.request;
   // The headers curl adds of its own that the run did not send, removed (`Name:`).
   const large = r.body !== undefined && Buffer.byteLength(r.body) > 1024;
   for (const [name, adds] of [['accept', true], ['user-agent', true], ['content-type', body.data !== undefined || r.body !== undefined], ['expect', large]] as const) {
-    if (adds && !sent.has(name)) parts.push('-H', `'${name}:'`);
+    if (adds && !sent.has(name)) parts.push(own('-H'), own(`'${name}:'`));
   }
-  const data: ShownPart[] = body.missing ? [[` --data-binary ${shellQuote(body.missing)}`, false]] : given.query ? [[' -G --data-binary @-', false]]
-    : body.data === undefined ? [] : body.writer ? [[' --data-binary @-', false]] : [[' --data-binary ', false], [shellQuote(body.data), body.own]];
-  const curl: ShownPart[] = [[parts.join(' '), false], ...data, [` ${given.url}`, false]];
-  const input: ShownPart | undefined = given.query ? [given.query, false] : body.writer ? [body.writer, body.own] : undefined;
-  const piped: ShownPart[] = input ? [[`${input[0]} | `, input[1]], ...curl] : curl;
-  const pieces: ShownPart[] = !given.fields ? piped : input ? [[`${given.fields} | { `, false], ...piped, ['; } 3<&0', false]] : [[`${given.fields} | `, false], ...piped];
-  const text = body.own ? redact.shown(joinedParts(pieces)) : pieces.map(([t]) => t).join('');
-  return r.bodyRebuilt && body.data !== undefined ? `${BODY_REBUILT} ${text}` : text;
+  const data: ShownPart[] = body.missing ? [own(` --data-binary ${shellQuote(body.missing)}`)] : given.query ? [own(' -G --data-binary @-')]
+    : body.data === undefined ? [] : body.writer ? [own(' --data-binary @-')] : [own(' --data-binary '), [shellQuote(body.data), body.own]];
+  const curl: ShownPart[] = [...parts.flatMap((p, i) => (i ? [own(' '), p] : [p])), ...data, own(' '), [given.url, built]];
+  // A query read from a file is the URL's: the harness's where it built the request.
+  const input: ShownPart | undefined = given.query ? [given.query, built] : body.writer ? [body.writer, body.own] : undefined;
+  const piped: ShownPart[] = input ? [input, own(' | '), ...curl] : curl;
+  const fields: ShownPart | undefined = given.fields ? [given.fields, built] : undefined;
+  const pieces: ShownPart[] = !fields ? piped : input ? [fields, own(' | { '), ...piped, own('; } 3<&0')] : [fields, own(' | '), ...piped];
+  return r.bodyRebuilt && body.data !== undefined ? [own(`${BODY_REBUILT} `), ...pieces] : pieces;
 }
+
+/** A part of a command that is the harness's own text. */
+const own = (text: string): ShownPart => [text, true];
 
 /** Adjacent parts of one kind as one part. */
 function joinedParts(parts: readonly ShownPart[]): ShownPart[] {

@@ -483,6 +483,8 @@ interface Shared {
   readonly plainUrls: Set<string>;
   /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
   batching: boolean;
+  /** ownUrl's redactor: the policy's secrets alone, nothing learned from a peer (made at its first use). */
+  configured?: Redactor;
   /** The scopes that learned an exchange (learnExchange), weakly held: a word before a cut mark is
    *  looked up in the exchanges of those alive (a report keeps one per exchange it shows), whichever
    *  scope shows it. Dead ones are dropped when the list passes `limit`. */
@@ -490,6 +492,8 @@ interface Shared {
 }
 
 const FINGERPRINTED_MAX = 4096;
+/** Fingerprints ownUrl's redactor keeps at most: the run's given secrets and the userinfo of its URLs. */
+const CONFIGURED_LEARNED = 4096;
 /** Header names whose answer secretHeaderName keeps at most. */
 const MAX_HEADER_NAMES = 256;
 /** Canonical values the harness sent, as looked up (OwnValues, or none). */
@@ -593,6 +597,32 @@ export class Redactor {
   get boundWarning(): string | undefined {
     const f = this.shared.fingerprints;
     return f.full ? `the set of learned secrets reached its bound (${withThousands(f.max)} fingerprints, ${f.maxBytes >= 1048576 ? `${f.maxBytes / 1048576} MiB` : `${f.maxBytes / 1024} KiB`}): values learned past it are masked by name and shape only (a member, element or parameter named as sensitive; an e-mail address), not wherever else they appear` : undefined;
+  }
+
+  /**
+   * A URL the harness was given or built itself (the base URL, the URL of a request it sent) as every
+   * output shows it: its userinfo, the secrets the run was given and the values of parameters named
+   * as sensitive masked; nothing masked that a peer taught (a target's credential spelled like the
+   * target's host had hidden the deployment judged from every report, and stopped every replay).
+   */
+  ownUrl(url: string): string {
+    const configured = this.configuredOnly();
+    configured.learnUserinfo(url);
+    return configured.text(url);
+  }
+
+  /** A redactor of the run's given secrets alone (its policy's, the header names it was told are
+   *  secret, the userinfo of the URLs ownUrl was given): for what the harness was given or built
+   *  itself, the request it sent among them, which nothing a peer taught may mask. */
+  configuredOnly(): Redactor {
+    const { policy, secretHeaders } = this.shared;
+    const configured = (this.shared.configured ??= new Redactor({ showPersonalData: policy.showPersonalData, secrets: policy.secrets, maxLearned: CONFIGURED_LEARNED }));
+    const own = configured.shared;
+    if (own.secretHeaders.size !== secretHeaders.size) {
+      for (const name of secretHeaders) own.secretHeaders.add(name);
+      own.secretByHeaderName.clear();
+    }
+    return configured;
   }
 
   /** Whether a value is one the harness sent: a sample value, or a value of this scope's generated request. */

@@ -306,7 +306,7 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
     harness: ctx.harness,
     catalogueHash: CATALOGUE_HASH,
     ...(ctx.run ? { run: ctx.run } : {}),
-    target: { baseUrl: r.text(run.baseUrl), description: ctx.targetDescription },
+    target: { baseUrl: r.ownUrl(run.baseUrl), description: ctx.targetDescription },
     mode: run.mode,
     verdict: resultVerdict(run, ctx.gate ?? 'must'),
     gate: ctx.gate ?? 'must',
@@ -337,10 +337,13 @@ export function buildReport(run: RunResult, ctx: ReportContext): Report {
 
 /** The report's values the harness wrote itself, never redacted (boundary.ts): its name and version,
  *  the catalogue's hash, the mode, verdict and gate, its clock, the signal that stopped it, node's
- *  version, each check's status and level, each exchange's source, the legacy's verdict. */
+ *  version, each check's status and level, each exchange's source, the legacy's verdict; and the URLs
+ *  it was given (the target's and the legacy's, as options and as effective values), which ownUrl
+ *  redacted of the run's given secrets alone when they were put in. */
 const OWN_VALUES: OwnValues = {
   harness: true, catalogueHash: true, mode: true, verdict: true, gate: true, stopped: true, startedAt: true, finishedAt: true, node: true,
-  checks: { status: true, level: true }, exchanges: { source: true }, differential: { legacy: { verdict: true, failed: { level: true } } },
+  checks: { status: true, level: true }, exchanges: { source: true }, differential: { legacy: { baseUrl: true, verdict: true, failed: { level: true } } },
+  target: { baseUrl: true }, configuration: { options: { 'base-url': true, 'legacy-url': true }, baseUrl: true, legacyUrl: true },
 };
 
 /** The configuration's member names at any depth (its options, the effective values, the namespaces,
