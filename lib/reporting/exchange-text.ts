@@ -100,12 +100,19 @@ function ownBody(body: string): string {
   return body.length > MAX_SHOWN_TEXT ? `${body.slice(0, MAX_SHOWN_TEXT)}\n… (${body.length - MAX_SHOWN_TEXT} more characters not shown)` : body;
 }
 
+/** How a request's head is redacted: one the harness built (BUILT_BY_HARNESS) is its own text (its
+ *  method, URL and fields), redacted of the secrets the run was given alone (`by`: configuredOnly;
+ *  `url`: ownUrl); a recorded one is the peer's, redacted of all the run knows. */
+function headRedaction(ex: Exchange, redact: Redactor): { readonly built: boolean; readonly by: Redactor; readonly url: (url: string) => string } {
+  const built = BUILT_BY_HARNESS.has(ex.origin.source);
+  return { built, by: built ? redact.configuredOnly() : redact, url: built ? (u) => redact.ownUrl(u) : (u) => redact.text(u) };
+}
+
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
-  // A request the harness built: its head is its own text (curlCommand's `built`), kept with its parts.
-  const built = BUILT_BY_HARNESS.has(ex.origin.source);
-  const by = built ? redact.configuredOnly() : redact;
-  const url = built ? redact.ownUrl(r.url) : redact.text(r.url);
+  // A request the harness built: its head is its own text, kept with its parts.
+  const { built, by, url: urlOf } = headRedaction(ex, redact);
+  const url = urlOf(r.url);
   // The request line one line, as each header field (headerLines): a recording's method or URL may hold a line feed.
   const head = [`${displayLine(shownLine(by.text(r.method), by))} ${displayLine(shownLine(url, by))}`, ...headerLines(r.headers, r.rawHeaders, by), ''].join('\n');
   const shown = (rest: string, ownRest = false): string => redact.shown([[`${head}\n`, built], [rest, ownRest]]);
@@ -368,15 +375,12 @@ export function curlCommand(ex: Exchange, redact: Redactor, bounds: CurlBounds):
   const decodes = ex.response?.contentCoding?.byRecorder && sent.has('accept-encoding');
   const head = headMethod(r);
   const pastLatin1 = fields.some(([k, v]) => PAST_LATIN1.test(k) || PAST_LATIN1.test(v));
-  // A request the harness built is its own text (its method, URL and fields), redacted of the secrets
-  // it was given alone; a recorded one is the peer's, redacted of all the run knows.
-  const built = BUILT_BY_HARNESS.has(ex.origin.source);
-  const by = built ? redact.configuredOnly() : redact;
+  const { built, by, url: urlOf } = headRedaction(ex, redact);
   const lines = fields.map(([k, v]) => { const field = by.headerField(k, v); return field.endsWith(': ') ? `${field.slice(0, -2)};` : field; });
   // A target the URL does not spell (OPTIONS *, an absolute-form one) goes, as sent, where it was sent.
-  const target = r.asSent ? (built ? redact.ownUrl(r.asSent.target) : redact.text(r.asSent.target)) : undefined;
+  const target = r.asSent ? urlOf(r.asSent.target) : undefined;
   // Without its userinfo: curl would send one as an Authorization header the request did not carry.
-  const url = built ? redact.ownUrl(withoutUserinfo(r.asSent?.origin ?? r.url)) : redact.text(withoutUserinfo(r.asSent?.origin ?? r.url));
+  const url = urlOf(withoutUserinfo(r.asSent?.origin ?? r.url));
   const body = bodyOf(ex, redact);
   // A URL too long for an argument: its query read from a file (-G), where no body is sent.
   const unfragmented = url.replace(/#.*$/s, '');

@@ -483,7 +483,7 @@ interface Shared {
   readonly plainUrls: Set<string>;
   /** Within learnFingerprints: the fingerprints of ASCII values are added together at its end. */
   batching: boolean;
-  /** ownUrl's redactor: the policy's secrets alone, nothing learned from a peer (made at its first use). */
+  /** configuredOnly's redactor: the policy's secrets alone, nothing learned from a peer (made at its first use). */
   configured?: Redactor;
   /** The scopes that learned an exchange (learnExchange), weakly held: a word before a cut mark is
    *  looked up in the exchanges of those alive (a report keeps one per exchange it shows), whichever
