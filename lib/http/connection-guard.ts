@@ -392,3 +392,19 @@ export class ConnectionGuard {
 }
 
 const first = <K, V>(m: Map<K, V>): [K, V] | undefined => m.entries().next().value;
+
+/** Whether a request asks to upgrade its connection: a Connection field naming `upgrade` and an
+ *  Upgrade field, as Node's parser reads them. Such a request still comes as 'request' where nothing
+ *  listens for 'upgrade', but the parser reads nothing past its head in the read it came in: its
+ *  body and the requests pipelined behind it are thrown away unseen, and the connection goes on
+ *  with the next read (a request smuggled past a front end, answers shifted by one). The long-running
+ *  listeners answer one without a body as any other, then close its connection, serving nothing
+ *  behind it; one declaring a body is refused. */
+export function asksUpgrade(req: IncomingMessage): boolean {
+  const connection = req.headers.connection;
+  return req.headers.upgrade !== undefined && connection !== undefined && connection.split(',').some((t) => t.trim().toLowerCase() === 'upgrade');
+}
+
+/** Whether a request declares a body (Transfer-Encoding, or a Content-Length other than 0). */
+export const declaresBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');

@@ -3,7 +3,7 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGuard, seconds, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
+import { asksUpgrade, ConnectionGuard, declaresBody, seconds, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { exchangeHeaders, rawPairs, requestBodyOf, type RawHeaders } from '../http/exchange.js';
 import { classify, isJsonOperation, type Format, type RequestKind } from '../contract/classify.js';
 import { DEFAULT_NAMESPACES, type ServiceNamespaces } from '../contract/namespaces.js';
@@ -418,20 +418,37 @@ function refuse(res: ServerResponse, status: number, body: string): void {
  *  a transfer coding other than chunked (Node reads `gzip, chunked` as chunked, and the body as if
  *  it were not gzip) 501 (RFC 9112, 6.1); an HTTP/1.1 request without Host 400 (RFC 9112, 3.2),
  *  which Node answered with no word of why. */
-function readable(inner: RequestListener, refused: (why: string) => void): RequestListener {
+function readable(inner: RequestListener, refused: (why: string) => void, unanswered: Unanswered): RequestListener {
   return (req, res) => {
+    // Behind a request asking to upgrade (asksUpgrade): what Node parsed after it is not what the
+    // client sent after it. Neither answered nor judged (counted so): Node closes the connection once
+    // that request's answer is written (its shouldKeepAlive), which may still be coming.
+    if (upgraded.has(req.socket)) {
+      unanswered.closed++;
+      return;
+    }
     const other = req.headers['transfer-encoding']?.split(',').map((c) => c.trim().toLowerCase()).find((c) => c !== 'chunked');
-    if (other !== undefined) {
+    const upgrade = asksUpgrade(req);
+    if (upgrade) upgraded.add(req.socket);
+    if (upgrade && declaresBody(req)) {
+      refused('Upgrade with a body (400)');
+      refuse(res, 400, 'Bad Request: a request asking to upgrade its connection (Connection: upgrade) with a body: its body is not read');
+    } else if (other !== undefined) {
       refused('transfer coding other than chunked (501)');
       refuse(res, 501, `Not Implemented: the transfer coding ${JSON.stringify(other.slice(0, 40))} is not supported; send the body as it is, or chunked`);
     } else if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       refused('HTTP/1.1 without Host (400)');
       refuse(res, 400, 'Bad Request: an HTTP/1.1 request names its Host');
     } else {
+      // Answered as any other (RFC 9110 7.8: a server may ignore Upgrade), then its connection closed.
+      if (upgrade) res.shouldKeepAlive = false;
       inner(req, res);
     }
   };
 }
+
+/** Connections that sent a request asking to upgrade: closed after its answer, nothing behind it served. */
+const upgraded = new WeakSet<Socket>();
 
 /** An Expect other than 100-continue (Node answered 417 with no word of why). */
 function unmetExpectation(refused: (why: string) => void): RequestListener {
@@ -602,7 +619,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const refused = (why: string) => { unread.set(why, (unread.get(why) ?? 0) + 1); };
   // With an observer, one connection's pipelined requests take turns with other connections.
   const unanswered: Unanswered = { cut: 0, closed: 0 };
-  server.on('request', guard.listener(observer ? inTurns(readable(listener, refused), unanswered) : readable(listener, refused)));
+  server.on('request', guard.listener(observer ? inTurns(readable(listener, refused, unanswered), unanswered) : readable(listener, refused, unanswered)));
   server.on('checkExpectation', guard.listener(unmetExpectation(refused)));
   // Expect: 100-continue: "go on" only to a body the reference will read. One declared past its cap
   // is answered 413 (and the connection closed) at once, its body never asked for (RFC 9110 10.1.1);
@@ -612,7 +629,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const continued = readable((req, res) => {
     if (!declaredPast(req, maxBody)) res.writeContinue();
     listener(req, res);
-  }, refused);
+  }, refused, unanswered);
   server.on('checkContinue', guard.listener(observer ? inTurns(continued, unanswered) : continued));
   // Every header a client sent is read (the judging reference judges them, repeats included): Node
   // lists only the first 2 000 while its parser frames the body by any of them. The head stays

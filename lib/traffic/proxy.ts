@@ -13,7 +13,7 @@ import { ClientRequest, createServer, globalAgent as httpAgent, type IncomingMes
 import { globalAgent as httpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { ConnectionGuard, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
+import { asksUpgrade, ConnectionGuard, declaresBody, movedBy, unreadTake, type ConnectionCounts, type Stalls } from '../http/connection-guard.js';
 import { decodedAnswer } from '../http/content-coding.js';
 import { bodyPastCap, exchangeHeaders, rawPairs, requestBodyOf, type Exchange, type TransportError, unspellableTarget } from '../http/exchange.js';
 import { threadBusy } from './thread-busy.js';
@@ -605,6 +605,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // A connection that sent a request refused: whatever it sent after that (already parsed, as
   // pipelined requests are) is never forwarded; the connection closes after the 400.
   const closing = new WeakSet<Socket>();
+  /** Connections that sent a request asking to upgrade (asksUpgrade): closed after its answer. */
+  const upgraded = new WeakSet<Socket>();
   const refuse = (req: IncomingMessage, res: ServerResponse, why: string) => {
     refused++;
     closing.add(req.socket);
@@ -626,10 +628,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // is written (its Connection: close), and its end ends this exchange (`orphaned`); destroyed here,
     // the connection went before the refusal was flushed, the client never told why.
     if (closing.has(req.socket)) { if (res.socket) res.socket.destroySoon(); return; }
+    // Behind a request asking to upgrade: neither forwarded nor answered; Node closes the connection
+    // once that request's answer is written (its shouldKeepAlive), which may still be coming.
+    if (upgraded.has(req.socket)) return;
     // RFC 9112 3.2: a server answers 400 to an HTTP/1.1 request without Host. Refused here, not by
     // Node's server (requireHostHeader): its 400 left the requests pipelined behind to come here,
     // forwarded, their answers queued behind one that closed the connection, never counted.
     if (req.httpVersion === '1.1' && req.headers.host === undefined) { refuse(req, res, 'an HTTP/1.1 request without a Host field (RFC 9112 3.2) is not forwarded'); return; }
+    // Asking to upgrade: Node read nothing past its head in its read (asksUpgrade). Without a body it
+    // is forwarded as any (Upgrade is hop-by-hop), its connection closed after its answer and nothing
+    // behind it forwarded (`closing`); a body it declares was never read.
+    if (asksUpgrade(req)) {
+      if (declaresBody(req)) { refuse(req, res, 'a request asking to upgrade its connection (Connection: upgrade) with a body is not forwarded: its body is not read'); return; }
+      upgraded.add(req.socket);
+      res.shouldKeepAlive = false;
+    }
     const head = headOf(req.rawHeaders, target.host);
     const bad = unframeable(head.te);
     if (bad) { refuse(req, res, bad); return; }
