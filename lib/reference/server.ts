@@ -417,7 +417,8 @@ function refuse(res: ServerResponse, status: number, body: string): void {
 /** Requests Node's parser passes but the reference cannot read as sent, refused unread and unjudged:
  *  a transfer coding other than chunked (Node reads `gzip, chunked` as chunked, and the body as if
  *  it were not gzip) 501 (RFC 9112, 6.1); an HTTP/1.1 request without Host 400 (RFC 9112, 3.2),
- *  which Node answered with no word of why. */
+ *  which Node answered with no word of why; a request asking to upgrade with a body 400 (its body is
+ *  never read: asksUpgrade), and whatever a connection sent behind one asking to upgrade. */
 function readable(inner: RequestListener, refused: (why: string) => void, unanswered: Unanswered): RequestListener {
   return (req, res) => {
     // Behind a request asking to upgrade (asksUpgrade): what Node parsed after it is not what the

@@ -637,7 +637,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (req.httpVersion === '1.1' && req.headers.host === undefined) { refuse(req, res, 'an HTTP/1.1 request without a Host field (RFC 9112 3.2) is not forwarded'); return; }
     // Asking to upgrade: Node read nothing past its head in its read (asksUpgrade). Without a body it
     // is forwarded as any (Upgrade is hop-by-hop), its connection closed after its answer and nothing
-    // behind it forwarded (`closing`); a body it declares was never read.
+    // behind it forwarded (`upgraded`); a body it declares was never read.
     if (asksUpgrade(req)) {
       if (declaresBody(req)) { refuse(req, res, 'a request asking to upgrade its connection (Connection: upgrade) with a body is not forwarded: its body is not read'); return; }
       upgraded.add(req.socket);
