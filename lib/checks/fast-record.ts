@@ -155,13 +155,18 @@ function typeScan(type: FieldType): TypeScan {
   return scan;
 }
 
+/** Whether a JSON string of `s` is its characters between quotes, a byte each: printable ASCII but
+ *  the quote and the backslash (STRING_CODE's PLAIN codes), as a shape's names and listed enum
+ *  names are compared with the bytes. */
+const writtenAsIs = (s: string): boolean => /^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s);
+
 /** For an enum: passingCodes of the names its type lists that every rule of the slot passes, asked
  *  of each rule once here (a slot rule judges a string by it and its type alone: no lexeme, and
  *  NO_RULES as the scan passes). A string spelling one of them byte for byte is then passed unread
  *  (a dozen of a record's strings, where each was decoded and judged by three rules). */
 function listedPassing(type: FieldType, rules: readonly TypeSlotRule[]): TypeScan['passingCodes'] {
   if (type.kind !== 'enum') return undefined;
-  const names = type.values.filter((v) => /^[\x20-\x7e]*$/.test(v) && !/["\\]/.test(v) && rules.every((r) => r.problem(v, undefined, type, NO_RULES) === undefined))
+  const names = type.values.filter((v) => writtenAsIs(v) && rules.every((r) => r.problem(v, undefined, type, NO_RULES) === undefined))
     .map((v) => Buffer.from(v, 'latin1'));
   if (!names.length) return undefined;
   return (codes, from, to) => {
@@ -190,7 +195,7 @@ interface MemberScan {
 const shapeScan = perShape((shape) => {
   const members: MemberScan[] = fieldsOn(shape, 'json').map((f) => ({ name: f.json, field: f, words: wordsOf(`"${f.json}"`), sensitivity: sensitivityOfName(f.json), valueType: isValueType(f.type), plan: typeScan(f.type) }));
   const byName = new Map(members.map((m, k) => [m.name, k]));
-  const usable = byName.size === members.length && members.every((m) => !/^[0-9]/.test(m.name) && !(m.name in Object.prototype) && /^[\x20-\x7e]*$/.test(m.name) && !/["\\]/.test(m.name));
+  const usable = byName.size === members.length && members.every((m) => !/^[0-9]/.test(m.name) && !(m.name in Object.prototype) && writtenAsIs(m.name));
   // `seen`: per member, the number of the object that last held it (a name twice in one object is
   // found without a list per object); `open`: an object of the shape is being read (one nested in
   // another of its shape would share `seen`, so it is doubted).
@@ -206,7 +211,6 @@ const keySensitivity = remembered(sensitivityOfName, 4096, 64);
 /** The stronger of two sensitivities on a value's way down: under a credential everything is hidden. */
 const stronger = (a: Sensitivity | undefined, b: Sensitivity | undefined): Sensitivity | undefined =>
   (a === 'credential' || b === 'credential' ? 'credential' : a ?? b);
-
 
 /** Members memberAt tries in turn from its guess before it reads the name whole. */
 const GUESSES = 4;
